@@ -1,0 +1,43 @@
+import { ConfigError } from './errors';
+
+/** The setting that holds the server URL; named in every message about it. */
+export const SERVER_URL_SETTING = 'unleash.serverUrl';
+
+/**
+ * Parses the server URL setting. Accepts http(s) URLs, with or without a path prefix
+ * (`https://flags.example.com/unleash`); the `/api/admin` suffix people paste by habit is dropped.
+ * Throws a ConfigError naming the setting and saying what to change.
+ */
+export function parseBaseUrl(raw: string | undefined): URL {
+  const text = (raw ?? '').trim();
+  if (!text) {
+    throw new ConfigError(SERVER_URL_SETTING, 'is empty. Set it to your Unleash address, e.g. https://unleash.example.com.');
+  }
+  if (/\s/.test(text)) {
+    throw new ConfigError(SERVER_URL_SETTING, 'contains spaces. Enter the address only, e.g. https://unleash.example.com.');
+  }
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    throw new ConfigError(SERVER_URL_SETTING, `has no scheme: start it with https:// or http:// (for example https://${text}).`);
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(SERVER_URL_SETTING, 'is not a valid URL. Use the form https://unleash.example.com.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(SERVER_URL_SETTING, `uses ${url.protocol}// which is not supported: use https:// or http://.`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigError(SERVER_URL_SETTING, 'contains a user name or password. Remove them and use an API token instead.');
+  }
+  url.search = '';
+  url.hash = '';
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/api(\/admin)?$/, '');
+  return url;
+}
+
+/** `https://host/prefix` without a trailing slash, for building links into the web UI. */
+export function baseUrlText(url: URL): string {
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

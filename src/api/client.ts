@@ -1,0 +1,269 @@
+/**
+ * The Unleash Admin API client: the four operations of the spec, plus the listings the tree and hovers need.
+ * Every answer is parsed with zod; every failure is a typed error from ./errors. Imports nothing from 'vscode'.
+ */
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { parseBaseUrl } from './baseUrl';
+import { createDispatcher, type NetworkOptions } from './dispatcher';
+import { NotFoundError, SchemaError } from './errors';
+import { HttpClient, type HttpOptions, type JsonResponse } from './http';
+import {
+  environmentsSchema,
+  exportResultSchema,
+  featureSchema,
+  featureSearchSchema,
+  projectFeaturesSchema,
+  projectsSchema,
+  segmentsSchema,
+  tagTypesSchema,
+  tagWithVersionSchema,
+  uiConfigSchema,
+  type Environment,
+  type ExportResult,
+  type Feature,
+  type FeatureSummary,
+  type Segment,
+  type TagType,
+  type TagWithVersion,
+} from './schemas';
+
+export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher'> {
+  /** The server URL as the user typed it; validated by parseBaseUrl. */
+  baseUrl: string;
+  network?: NetworkOptions;
+  /** Overrides the pool built from `network` (tests). */
+  dispatcher?: Dispatcher;
+}
+
+export interface Call {
+  signal?: AbortSignal;
+}
+
+/** Which flags an export covers. A tag is `type:value`, matched exactly. */
+export type ExportScope =
+  | { kind: 'all' }
+  | { kind: 'features'; names: string[] }
+  | { kind: 'project'; project: string }
+  | { kind: 'tag'; type: string; value: string };
+
+export interface ExportQuery {
+  environment: string;
+  scope: ExportScope;
+}
+
+export interface ServerInfo {
+  version?: string;
+  /** "Open Source", "Enterprise", … when the server says. */
+  edition?: string;
+}
+
+const SEARCH_PAGE = 100;
+const PAGE_CONCURRENCY = 4;
+const FEATURE_CACHE_SIZE = 200;
+
+export class UnleashClient {
+  readonly baseUrl: URL;
+  private readonly http: HttpClient;
+  private readonly dispatcher: Dispatcher;
+  private readonly featureCache = new Map<string, { etag: string; feature: Feature }>();
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = parseBaseUrl(options.baseUrl);
+    this.dispatcher = options.dispatcher ?? createDispatcher(this.baseUrl, options.network);
+    this.http = new HttpClient({ ...options, baseUrl: this.baseUrl, dispatcher: this.dispatcher });
+  }
+
+  /** GET a feature of a project, with per-environment variants. Unchanged features come from a cache on 304. */
+  async getFeature(project: string, name: string, call: Call = {}): Promise<Feature> {
+    const path = `/api/admin/projects/${seg(project)}/features/${seg(name)}?variantEnvironments=true`;
+    const cached = this.featureCache.get(path);
+    const response = await this.http.get(path, { signal: call.signal, etag: cached?.etag });
+    if (response.status === 304 && cached) {
+      this.remember(path, cached.etag, cached.feature);
+      return cached.feature;
+    }
+    const feature = parse(featureSchema, response, 'GET feature');
+    if (response.etag) this.remember(path, response.etag, feature);
+    return feature;
+  }
+
+  /** GET a tag by type and value: the tag, or undefined when it does not exist. */
+  async getTag(type: string, value: string, call: Call = {}): Promise<TagWithVersion | undefined> {
+    try {
+      const response = await this.http.get(`/api/admin/tags/${seg(type)}/${seg(value)}`, call);
+      return parse(tagWithVersionSchema, response, 'GET tag');
+    } catch (error) {
+      if (error instanceof NotFoundError && isAnswerNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** GET the segments a strategy uses; an unknown strategy id gives an empty list, as the server does. */
+  async getStrategySegments(strategyId: string, call: Call = {}): Promise<Segment[]> {
+    const response = await this.http.get(`/api/admin/segments/strategies/${seg(strategyId)}`, call);
+    return parse(segmentsSchema, response, 'GET strategy segments').segments;
+  }
+
+  /**
+   * POST an export of one environment. Never retried and never used for listing: every export stores an audit
+   * event with its whole payload on the server.
+   *
+   * A real server matches `tag` against the tag value only, whatever its type; when that brings in flags with the
+   * same value under another tag type, the export is repeated for exactly the flags carrying `type:value`.
+   */
+  async exportFeatures(query: ExportQuery, call: Call = {}): Promise<ExportResult> {
+    const { environment, scope } = query;
+    const base = { environment, downloadFile: true };
+    switch (scope.kind) {
+      case 'all':
+        return this.postExport({ ...base, features: [] }, call);
+      case 'features':
+        if (scope.names.length === 0) return emptyExport();
+        return this.postExport({ ...base, features: scope.names }, call);
+      case 'project':
+        return this.postExport({ ...base, project: scope.project }, call);
+      case 'tag': {
+        const result = await this.postExport({ ...base, tag: scope.value }, call);
+        const tagged = new Set(
+          (result.featureTags ?? [])
+            .filter((tag) => (tag.tagType ?? tag.type) === scope.type && tag.tagValue === scope.value)
+            .map((tag) => tag.featureName),
+        );
+        if (result.features.every((feature) => tagged.has(feature.name))) return result;
+        if (tagged.size === 0) return emptyExport();
+        return this.postExport({ ...base, features: [...tagged].sort() }, call);
+      }
+    }
+  }
+
+  /**
+   * Lists features with their per-environment summary, through the paged search endpoint, falling back to the
+   * per-project listing on servers without search. `projects` narrows the listing; empty means all.
+   */
+  async listFeatures(options: { projects?: string[] } & Call = {}): Promise<FeatureSummary[]> {
+    const projects = options.projects ?? [];
+    try {
+      return await this.searchFeatures(projects, options.signal);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      return this.listByProject(projects, options.signal);
+    }
+  }
+
+  async listEnvironments(call: Call = {}): Promise<Environment[]> {
+    const response = await this.http.get('/api/admin/environments', call);
+    return parse(environmentsSchema, response, 'GET environments').environments.sort(
+      (a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0) || a.name.localeCompare(b.name),
+    );
+  }
+
+  async listTagTypes(call: Call = {}): Promise<TagType[]> {
+    const response = await this.http.get('/api/admin/tag-types', call);
+    return parse(tagTypesSchema, response, 'GET tag types').tagTypes;
+  }
+
+  /** Projects the server lists. Open-source Unleash lists only `default`, whatever exists. */
+  async listProjects(call: Call = {}): Promise<string[]> {
+    const response = await this.http.get('/api/admin/projects', call);
+    return parse(projectsSchema, response, 'GET projects').projects.map((project) => project.id);
+  }
+
+  /** The server's version; needs a token that can read the Admin API, so it doubles as a connection test. */
+  async getServerInfo(call: Call = {}): Promise<ServerInfo> {
+    const response = await this.http.get('/api/admin/ui-config', call);
+    const config = parse(uiConfigSchema, response, 'GET ui-config');
+    return { version: config.version ?? config.versionInfo?.current?.oss, edition: config.environment };
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async postExport(body: Record<string, unknown>, call: Call): Promise<ExportResult> {
+    const response = await this.http.post('/api/admin/features-batch/export', body, call);
+    return parse(exportResultSchema, response, 'POST export');
+  }
+
+  private async searchFeatures(projects: string[], signal: AbortSignal | undefined): Promise<FeatureSummary[]> {
+    const filter = projects.length ? `&project=${encodeURIComponent(`IS_ANY_OF:${projects.join(',')}`)}` : '';
+    const page = async (offset: number) => {
+      const path = `/api/admin/search/features?limit=${SEARCH_PAGE}&offset=${offset}&sortBy=name&sortOrder=asc${filter}`;
+      return parse(featureSearchSchema, await this.http.get(path, { signal }), 'GET feature search');
+    };
+    const first = await page(0);
+    const total = first.total ?? first.features.length;
+    const offsets: number[] = [];
+    if (first.features.length === SEARCH_PAGE) {
+      for (let offset = SEARCH_PAGE; offset < total; offset += SEARCH_PAGE) offsets.push(offset);
+    }
+    const rest = await mapLimited(offsets, PAGE_CONCURRENCY, async (offset) => (await page(offset)).features);
+    return uniqueFeatures([first.features, ...rest].flat());
+  }
+
+  private async listByProject(projects: string[], signal: AbortSignal | undefined): Promise<FeatureSummary[]> {
+    const ids = projects.length ? projects : await this.listProjects({ signal });
+    const lists = await mapLimited(ids, PAGE_CONCURRENCY, async (project) => {
+      const response = await this.http.get(`/api/admin/projects/${seg(project)}/features`, { signal });
+      return parse(projectFeaturesSchema, response, 'GET project features').features.map((feature) => ({
+        ...feature,
+        project: feature.project ?? project,
+      }));
+    });
+    return uniqueFeatures(lists.flat());
+  }
+
+  private remember(path: string, etag: string, feature: Feature): void {
+    this.featureCache.delete(path);
+    this.featureCache.set(path, { etag, feature });
+    if (this.featureCache.size > FEATURE_CACHE_SIZE) {
+      this.featureCache.delete(this.featureCache.keys().next().value as string);
+    }
+  }
+}
+
+/** Parses an answer, turning a mismatch into a SchemaError naming the first field that did not match. */
+function parse<S extends z.ZodType>(schema: S, response: JsonResponse, request: string): z.infer<S> {
+  const result = schema.safeParse(response.body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue?.path.map(String).join('.') ?? '';
+  throw new SchemaError(request, issue ? issue.message.replace(/^Invalid input: /, '') : 'does not match', path || '(root)');
+}
+
+/** A 404 that answers the question (Unleash's own JSON error), not one from a wrong URL or a proxy. */
+function isAnswerNotFound(error: NotFoundError): boolean {
+  return Boolean(error.serverMessage) && !/path you were looking for/i.test(error.serverMessage ?? '');
+}
+
+/** One path segment, percent-encoded: tag values and flag names may hold any character. */
+function seg(value: string): string {
+  return encodeURIComponent(value);
+}
+
+function uniqueFeatures(features: FeatureSummary[]): FeatureSummary[] {
+  const seen = new Map<string, FeatureSummary>();
+  for (const feature of features) seen.set(`${feature.project ?? ''}\u0000${feature.name}`, feature);
+  return [...seen.values()].sort((a, b) => compare(a.name, b.name) || compare(a.project ?? '', b.project ?? ''));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function emptyExport(): ExportResult {
+  return { features: [], featureStrategies: [], featureEnvironments: [], featureTags: [], tagTypes: [] };
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, worker: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const run = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await worker(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  return results;
+}

@@ -1,0 +1,198 @@
+/**
+ * Typed errors of the Admin API client. The client never decides what to tell the user: it throws one of these,
+ * carrying what a UI needs to choose a message and a next step (see src/util/formatError.ts).
+ *
+ * No error text ever holds the API token: server messages are redacted before they get here (see http.ts).
+ */
+
+export interface ErrorDetail {
+  message?: string;
+  path?: string;
+}
+
+export interface ServerErrorInfo {
+  /** HTTP status. */
+  status: number;
+  /** The server's `message`, when the body had one. */
+  serverMessage?: string;
+  /** The server's error `name`, e.g. NotFoundError, AuthenticationRequired. */
+  serverName?: string;
+  /** The error instance id, only present on errors raised by Unleash middleware. */
+  errorId?: string;
+  details?: ErrorDetail[];
+  /** Method and path (never the query string or the token), for the log. */
+  request: string;
+}
+
+export abstract class UnleashApiError extends Error {
+  abstract readonly kind: string;
+}
+
+/** An HTTP error answer of the server. */
+export abstract class ServerError extends UnleashApiError {
+  readonly status: number;
+  readonly serverMessage?: string;
+  readonly serverName?: string;
+  readonly errorId?: string;
+  readonly details: ErrorDetail[];
+  readonly request: string;
+
+  constructor(message: string, info: ServerErrorInfo) {
+    super(message);
+    this.status = info.status;
+    this.serverMessage = info.serverMessage;
+    this.serverName = info.serverName;
+    this.errorId = info.errorId;
+    this.details = info.details ?? [];
+    this.request = info.request;
+  }
+}
+
+/** No token is configured; raised before any request is made. */
+export class MissingTokenError extends UnleashApiError {
+  readonly kind = 'missing-token';
+  constructor() {
+    super('No API token is set for this Unleash server.');
+  }
+}
+
+/** 401: the token is missing, unknown or expired. */
+export class AuthError extends ServerError {
+  readonly kind = 'auth';
+  constructor(info: ServerErrorInfo) {
+    super(`The server rejected the API token (401): ${info.serverMessage ?? 'authentication required'}`, info);
+  }
+}
+
+/** 403: the token is valid but may not do this. */
+export class ForbiddenError extends ServerError {
+  readonly kind = 'forbidden';
+  /** True when the token is a client/backend/frontend token, which the Admin API never accepts. */
+  readonly wrongTokenType: boolean;
+  constructor(info: ServerErrorInfo) {
+    const wrongTokenType = /different token type/i.test(info.serverMessage ?? '');
+    super(
+      wrongTokenType
+        ? 'The API token is a client (backend or frontend) token; the Admin API needs an admin token or a personal access token (403).'
+        : `The API token has no permission for this (403): ${info.serverMessage ?? 'forbidden'}`,
+      info,
+    );
+    this.wrongTokenType = wrongTokenType;
+  }
+}
+
+/** 404: the resource does not exist (or, for get-feature, lives in another project). */
+export class NotFoundError extends ServerError {
+  readonly kind = 'not-found';
+  /** For get-feature: the project the server says the feature really belongs to. */
+  readonly actualProject?: string;
+  constructor(info: ServerErrorInfo) {
+    super(`Not found (404): ${info.serverMessage ?? info.request}`, info);
+    const match = /but there's a feature with that name in project "([^"]+)"/.exec(info.serverMessage ?? '');
+    this.actualProject = match?.[1];
+  }
+}
+
+/** 400: the request was invalid; `details` says which part. */
+export class BadRequestError extends ServerError {
+  readonly kind = 'bad-request';
+  constructor(info: ServerErrorInfo) {
+    const firstDetail = info.details?.find((detail) => detail.message)?.message;
+    super(`The server refused the request (400): ${firstDetail ?? info.serverMessage ?? 'bad request'}`, info);
+  }
+}
+
+/** Any other HTTP error status: 413, 415, 429, 5xx (including 503 maintenance mode). */
+export class HttpError extends ServerError {
+  readonly kind = 'http';
+  /** Seconds from a Retry-After header, when the server sent one. */
+  readonly retryAfterSeconds?: number;
+  constructor(info: ServerErrorInfo & { retryAfterSeconds?: number }) {
+    super(`The server answered ${info.status}${info.serverMessage ? `: ${info.serverMessage}` : ''}`, info);
+    this.retryAfterSeconds = info.retryAfterSeconds;
+  }
+
+  get maintenance(): boolean {
+    return this.status === 503 && /maintenance/i.test(this.serverMessage ?? '');
+  }
+}
+
+/** The server could not be reached: refused, reset, DNS, TLS. `code` is the system or undici error code. */
+export class NetworkError extends UnleashApiError {
+  readonly kind = 'network';
+  readonly code?: string;
+  readonly request: string;
+  constructor(request: string, code: string | undefined, causeMessage: string) {
+    super(`Could not reach the Unleash server (${code ?? 'network error'}): ${causeMessage}`);
+    this.code = code;
+    this.request = request;
+  }
+
+  get tls(): boolean {
+    return /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(`${this.code ?? ''} ${this.message}`);
+  }
+}
+
+/** The request took longer than the configured timeout. */
+export class TimeoutError extends UnleashApiError {
+  readonly kind = 'timeout';
+  readonly timeoutMs: number;
+  readonly request: string;
+  constructor(request: string, timeoutMs: number) {
+    super(`The Unleash server did not answer within ${timeoutMs / 1000} s.`);
+    this.timeoutMs = timeoutMs;
+    this.request = request;
+  }
+}
+
+/** The caller cancelled the request. */
+export class CancelledError extends UnleashApiError {
+  readonly kind = 'cancelled';
+  constructor() {
+    super('The request was cancelled.');
+  }
+}
+
+/** The answer was not what the API promises: not JSON, or JSON of another shape. */
+export class SchemaError extends UnleashApiError {
+  readonly kind = 'schema';
+  /** Dotted path of the first field that did not match, e.g. `features.3.name`; empty when the body was not JSON. */
+  readonly path: string;
+  readonly request: string;
+  constructor(request: string, reason: string, path = '') {
+    super(
+      path
+        ? `Unexpected answer from the server: field \`${path}\` ${reason}.`
+        : `Unexpected answer from the server: ${reason}.`,
+    );
+    this.path = path;
+    this.request = request;
+  }
+}
+
+export type ApiError =
+  | ConfigError
+  | MissingTokenError
+  | AuthError
+  | ForbiddenError
+  | NotFoundError
+  | BadRequestError
+  | HttpError
+  | NetworkError
+  | TimeoutError
+  | CancelledError
+  | SchemaError;
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof UnleashApiError;
+}
+
+/** A setting is unusable; raised before any request is made. `setting` is the settings id to point the user at. */
+export class ConfigError extends UnleashApiError {
+  readonly kind = 'config';
+  readonly setting: string;
+  constructor(setting: string, problem: string) {
+    super(`The setting \`${setting}\` ${problem}`);
+    this.setting = setting;
+  }
+}

@@ -1,0 +1,339 @@
+/**
+ * The HTTP core of the Admin API client: one keep-alive pool per base URL, the token header, timeouts,
+ * cancellation, bounded retries for GETs, decompression and the translation of every failure into a typed error.
+ * Imports nothing from 'vscode'.
+ */
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
+import { request, type Dispatcher } from 'undici';
+import { baseUrlText } from './baseUrl';
+import {
+  AuthError,
+  BadRequestError,
+  CancelledError,
+  ForbiddenError,
+  HttpError,
+  MissingTokenError,
+  NetworkError,
+  NotFoundError,
+  SchemaError,
+  TimeoutError,
+  type ServerErrorInfo,
+} from './errors';
+import { errorBodySchema } from './schemas';
+
+export interface HttpEvent {
+  kind: 'response' | 'retry';
+  request: string;
+  status?: number;
+  ms: number;
+  attempt: number;
+  delayMs?: number;
+  reason?: string;
+}
+
+export interface HttpOptions {
+  /** Parsed server URL (see parseBaseUrl); may carry a path prefix. */
+  baseUrl: URL;
+  /** Returns the API token; called for every request so a changed token is used at once. */
+  getToken: () => Promise<string | undefined> | string | undefined;
+  /** The dispatcher to send through (see dispatcher.ts). */
+  dispatcher: Dispatcher;
+  /** Whole-request timeout, headers and body included. Default 15 s. */
+  timeoutMs?: number;
+  /** Extra attempts for a GET that failed in a way that is safe to repeat. Default 2. */
+  retries?: number;
+  /** First backoff delay; doubles per attempt. Default 400 ms. */
+  retryBaseMs?: number;
+  /** A Retry-After longer than this is not waited for; the error is raised instead. Default 10 s. */
+  maxRetryAfterMs?: number;
+  /** Largest body accepted, after decompression. Default 64 MiB. */
+  maxResponseBytes?: number;
+  userAgent?: string;
+  onEvent?: (event: HttpEvent) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Sent as If-None-Match; a 304 answer is returned as `{ status: 304 }`. */
+  etag?: string;
+}
+
+export interface JsonResponse {
+  status: number;
+  body: unknown;
+  etag?: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'EAI_AGAIN']);
+const gunzip = promisify(zlib.gunzip);
+const brotli = promisify(zlib.brotliDecompress);
+const inflate = promisify(zlib.inflate);
+
+export class HttpClient {
+  readonly baseUrl: URL;
+  private readonly prefix: string;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly retryBaseMs: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly maxResponseBytes: number;
+
+  constructor(private readonly options: HttpOptions) {
+    this.baseUrl = options.baseUrl;
+    this.prefix = baseUrlText(options.baseUrl);
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.retries = options.retries ?? 2;
+    this.retryBaseMs = options.retryBaseMs ?? 400;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+  }
+
+  get(path: string, options: CallOptions = {}): Promise<JsonResponse> {
+    return this.withRetries('GET', path, options);
+  }
+
+  /** POSTs JSON. Never retried: an export writes an audit event on the server each time. */
+  post(path: string, body: unknown, options: CallOptions = {}): Promise<JsonResponse> {
+    return this.once('POST', path, JSON.stringify(body), options, 0);
+  }
+
+  private async withRetries(method: 'GET', path: string, options: CallOptions): Promise<JsonResponse> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(method, path, undefined, options, attempt);
+      } catch (error) {
+        const delayMs = attempt < this.retries ? this.retryDelay(error, attempt) : undefined;
+        if (delayMs === undefined) throw error;
+        this.options.onEvent?.({
+          kind: 'retry',
+          request: `${method} ${path}`,
+          ms: 0,
+          attempt: attempt + 1,
+          delayMs,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+        await sleep(delayMs, options.signal);
+      }
+    }
+  }
+
+  /** How long to wait before retrying, or undefined when the failure must not be retried. */
+  private retryDelay(error: unknown, attempt: number): number | undefined {
+    const backoff = this.retryBaseMs * 2 ** attempt + Math.floor(Math.random() * this.retryBaseMs * 0.25);
+    if (error instanceof NetworkError) return error.code && RETRYABLE_CODES.has(error.code) ? backoff : undefined;
+    if (error instanceof HttpError && RETRYABLE_STATUS.has(error.status) && !error.maintenance) {
+      if (error.retryAfterSeconds === undefined) return backoff;
+      const wait = error.retryAfterSeconds * 1000;
+      return wait <= this.maxRetryAfterMs ? Math.max(wait, 0) : undefined;
+    }
+    return undefined;
+  }
+
+  private async once(
+    method: 'GET' | 'POST',
+    path: string,
+    body: string | undefined,
+    options: CallOptions,
+    attempt: number,
+  ): Promise<JsonResponse> {
+    const label = `${method} ${path.split('?')[0]}`;
+    if (options.signal?.aborted) throw new CancelledError();
+    const token = (await this.options.getToken())?.trim();
+    if (!token) throw new MissingTokenError();
+
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, br',
+      authorization: token,
+      'user-agent': this.options.userAgent ?? 'unleash-flags-vscode',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (options.etag) headers['if-none-match'] = options.etag;
+
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const started = performance.now();
+    const fail = (error: unknown): never => {
+      if (options.signal?.aborted) throw new CancelledError();
+      if (timeout.aborted) throw new TimeoutError(label, this.timeoutMs);
+      throw toNetworkError(label, error, this.timeoutMs);
+    };
+
+    let response: Dispatcher.ResponseData;
+    let raw: Buffer;
+    try {
+      response = await request(`${this.prefix}${path}`, {
+        method,
+        headers,
+        body,
+        signal,
+        dispatcher: this.options.dispatcher,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      raw = await readBody(response.body, this.maxResponseBytes, label);
+    } catch (error) {
+      if (error instanceof SchemaError) throw error;
+      return fail(error);
+    }
+
+    const status = response.statusCode;
+    this.options.onEvent?.({ kind: 'response', request: label, status, ms: performance.now() - started, attempt });
+    const etag = headerText(response.headers.etag);
+    if (status === 304) return { status, body: undefined, etag, headers: response.headers };
+
+    const text = redact((await decompress(raw, response.headers, label)).toString('utf8'), token);
+    const contentType = headerText(response.headers['content-type']) ?? '';
+    if (status >= 400) throw errorFor(status, text, contentType, label, response.headers);
+    return { status, body: parseJson(text, contentType, response.headers, label), etag, headers: response.headers };
+  }
+}
+
+function errorFor(
+  status: number,
+  text: string,
+  contentType: string,
+  request: string,
+  headers: Record<string, string | string[] | undefined>,
+): Error {
+  const info: ServerErrorInfo = { status, request, ...parseErrorBody(text, contentType) };
+  switch (status) {
+    case 400:
+      return new BadRequestError(info);
+    case 401:
+      return new AuthError(info);
+    case 403:
+      return new ForbiddenError(info);
+    case 404:
+      return new NotFoundError(info);
+    default:
+      return new HttpError({ ...info, retryAfterSeconds: parseRetryAfter(headerText(headers['retry-after'])) });
+  }
+}
+
+/** Reads the three error body shapes; an HTML or empty body leaves only the status to go on. */
+function parseErrorBody(text: string, contentType: string): Partial<ServerErrorInfo> {
+  if (/html/i.test(contentType) || /^\s*</.test(text)) return {};
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      const { id, name, message, details } = parsed.data;
+      return { errorId: id, serverName: name, serverMessage: message && clip(message), details };
+    }
+  } catch {
+    // not JSON: fall through to the text itself
+  }
+  const trimmed = text.trim();
+  return trimmed ? { serverMessage: clip(trimmed) } : {};
+}
+
+function parseJson(
+  text: string,
+  contentType: string,
+  headers: Record<string, string | string[] | undefined>,
+  request: string,
+): unknown {
+  const attachment = /attachment/i.test(headerText(headers['content-disposition']) ?? '');
+  if (/html/i.test(contentType) && !attachment) {
+    throw new SchemaError(
+      request,
+      'the server answered with an HTML page instead of JSON (is the URL your Unleash server, or is a proxy or login page in the way?)',
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SchemaError(request, `the answer is not valid JSON (${contentType || 'no content type'})`);
+  }
+}
+
+async function readBody(body: Dispatcher.ResponseData['body'], limit: number, request: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      body.destroy();
+      throw new SchemaError(request, `the answer is larger than ${Math.round(limit / 1024 / 1024)} MiB`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function decompress(
+  raw: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+  request: string,
+): Promise<Buffer> {
+  const encoding = (headerText(headers['content-encoding']) ?? '').toLowerCase();
+  try {
+    if (encoding === 'gzip') return await gunzip(raw);
+    if (encoding === 'br') return await brotli(raw);
+    if (encoding === 'deflate') return await inflate(raw);
+  } catch {
+    throw new SchemaError(request, `the answer could not be decompressed (${encoding})`);
+  }
+  return raw;
+}
+
+function toNetworkError(request: string, error: unknown, timeoutMs: number): Error {
+  const code = errorCode(error);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(request, timeoutMs);
+  const message = error instanceof Error ? error.message : String(error);
+  return new NetworkError(request, code, message);
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Seconds to wait from a Retry-After header: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** Removes every occurrence of the token (and its secret part) from text the server sent back. */
+export function redact(text: string, token: string): string {
+  const secrets = [token];
+  const secretPart = token.slice(token.lastIndexOf('.') + 1);
+  if (secretPart.length >= 8 && secretPart !== token) secrets.push(secretPart);
+  let result = text;
+  for (const secret of secrets) result = result.split(secret).join('«token»');
+  return result;
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function clip(text: string): string {
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,142 @@
+/** Commands that connect to a server: Connect, Set/Forget API Token, Test Connection, Show Log, Open Settings. */
+import * as vscode from 'vscode';
+import { parseBaseUrl } from '../api/baseUrl';
+import { ConfigError } from '../api/errors';
+import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '../constants';
+import type { Connection } from '../services/connection';
+import { readSettings } from '../services/settings';
+import type { TokenStore } from '../services/tokens';
+import { formatError } from '../util/formatError';
+import type { Logger } from '../util/logger';
+import { showError } from '../util/showError';
+
+export interface ConnectionCommandDeps {
+  connection: Connection;
+  tokens: TokenStore;
+  logger: Logger;
+  channel: vscode.LogOutputChannel;
+}
+
+/** What "Test Connection" found, returned for keybindings and tests. */
+export interface ConnectionReport {
+  ok: boolean;
+  message: string;
+}
+
+export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Commands.connect, () => connect(deps)),
+    vscode.commands.registerCommand(Commands.setToken, (token?: string) => setToken(deps, token)),
+    vscode.commands.registerCommand(Commands.forgetToken, () => forgetToken(deps)),
+    vscode.commands.registerCommand(Commands.testConnection, () => testConnection(deps)),
+    vscode.commands.registerCommand(Commands.showLog, () => deps.channel.show(true)),
+    vscode.commands.registerCommand(Commands.openSettings, (setting?: string) =>
+      vscode.commands.executeCommand('workbench.action.openSettings', setting ?? `@ext:unleash-flags.unleash-flags`),
+    ),
+  );
+}
+
+/** Validation for the URL input box: undefined when fine, else what to fix. */
+export function validateServerUrl(value: string): string | undefined {
+  try {
+    parseBaseUrl(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof ConfigError ? error.message.replace(/^The setting `[^`]+` /, 'The address ') : String(error);
+  }
+}
+
+async function connect(deps: ConnectionCommandDeps): Promise<void> {
+  const current = readSettings().serverUrl;
+  const url = await vscode.window.showInputBox({
+    title: 'Connect to Unleash (1/2): server address',
+    prompt: 'The address you open Unleash at, e.g. https://unleash.example.com',
+    value: current,
+    placeHolder: 'https://unleash.example.com',
+    ignoreFocusOut: true,
+    validateInput: validateServerUrl,
+  });
+  if (url === undefined) return;
+  await vscode.workspace
+    .getConfiguration(SETTINGS_SECTION)
+    .update(Settings.serverUrl, url.trim(), vscode.ConfigurationTarget.Global);
+  if ((await deps.tokens.source(url)) === 'none') {
+    if (!(await setToken(deps, undefined, 'Connect to Unleash (2/2): API token'))) return;
+  }
+  await testConnection(deps);
+}
+
+async function setToken(deps: ConnectionCommandDeps, given?: string, title = 'Unleash: Set API Token'): Promise<boolean> {
+  const serverUrl = readSettings().serverUrl;
+  if (!serverUrl) {
+    const picked = await vscode.window.showWarningMessage(
+      `Set the server address first (${settingId(Settings.serverUrl)}).`,
+      'Connect…',
+    );
+    if (picked) await vscode.commands.executeCommand(Commands.connect);
+    return false;
+  }
+  const token =
+    given ??
+    (await vscode.window.showInputBox({
+      title,
+      prompt: `An admin token or a personal access token for ${serverUrl}. It is kept in VS Code's secret storage.`,
+      password: true,
+      ignoreFocusOut: true,
+      placeHolder: '*:*.0123abcd… or user:0123abcd…',
+      validateInput: (value) => (value.trim() ? undefined : 'The token is empty. Paste a token from Unleash → API access.'),
+    }));
+  if (!token?.trim()) return false;
+  await deps.tokens.set(serverUrl, token);
+  deps.logger.info(`API token stored for ${serverUrl}.`);
+  await deps.connection.update();
+  return true;
+}
+
+async function forgetToken(deps: ConnectionCommandDeps): Promise<void> {
+  const serverUrl = readSettings().serverUrl;
+  if (!serverUrl) return;
+  await deps.tokens.delete(serverUrl);
+  const stillFromEnv = (await deps.tokens.source(serverUrl)) === 'env';
+  void vscode.window.showInformationMessage(
+    stillFromEnv
+      ? `Forgot the stored token for ${serverUrl}. The ${TOKEN_ENV_VAR} environment variable still provides one.`
+      : `Forgot the stored token for ${serverUrl}.`,
+  );
+  await deps.connection.update();
+}
+
+async function testConnection(deps: ConnectionCommandDeps): Promise<ConnectionReport> {
+  const state = await deps.connection.update();
+  const serverUrl = readSettings().serverUrl;
+  const client = deps.connection.serverClient;
+  if (!client) {
+    const reason =
+      state.state === 'invalidSettings'
+        ? formatError(state.problem).message
+        : state.state === 'noToken'
+          ? `No API token is set for ${serverUrl}. Run "Unleash: Set API Token".`
+          : `No server is configured: the Flags view reads export files in the workspace. Run "Unleash: Connect to Server…".`;
+    void vscode.window.showWarningMessage(reason);
+    return { ok: false, message: reason };
+  }
+  try {
+    const info = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${client.baseUrl.host}…`, cancellable: true },
+      (_progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        return client.getServerInfo({ signal: controller.signal });
+      },
+    );
+    const tokenSource = (await deps.tokens.source(serverUrl)) === 'env' ? `the ${TOKEN_ENV_VAR} environment variable` : 'secret storage';
+    const message = `Connected to Unleash ${info.version ?? '(unknown version)'}${info.edition ? ` (${info.edition})` : ''} at ${client.baseUrl.host}. The token from ${tokenSource} can read the Admin API.`;
+    deps.logger.info(message);
+    void vscode.window.showInformationMessage(message);
+    return { ok: true, message };
+  } catch (error) {
+    const formatted = formatError(error, { action: 'connect', server: client.baseUrl.host });
+    void showError(error, deps.logger, { action: 'connect', server: client.baseUrl.host, retry: () => testConnection(deps) });
+    return { ok: false, message: formatted.message };
+  }
+}

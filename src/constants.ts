@@ -1,0 +1,70 @@
+/** Every command, view, context key, setting and secret id of the extension, once. package.json must match. */
+
+export const Commands = {
+  connect: 'unleash.connect',
+  setToken: 'unleash.setToken',
+  forgetToken: 'unleash.forgetToken',
+  testConnection: 'unleash.testConnection',
+  showLog: 'unleash.showLog',
+  openSettings: 'unleash.openSettings',
+  refresh: 'unleash.refresh',
+  findFlag: 'unleash.findFlag',
+  revealFlag: 'unleash.revealFlag',
+  copyFlagName: 'unleash.copyFlagName',
+  openInWebUi: 'unleash.openInWebUi',
+  findUsages: 'unleash.findUsages',
+  checkTag: 'unleash.checkTag',
+  exportEnvironment: 'unleash.exportEnvironment',
+} as const;
+
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+export const Views = {
+  container: 'unleash',
+  flags: 'unleash.flags',
+} as const;
+
+/** Context keys the manifest's `when` clauses read. */
+export const ContextKeys = {
+  /** One of ViewState. */
+  state: 'unleash.state',
+} as const;
+
+/** What the Flags view shows: welcome content for everything but `ready`. */
+export type { StoreState as ViewState } from './model/flagStore';
+
+export const SETTINGS_SECTION = 'unleash';
+
+/** Setting keys below the `unleash.` section. */
+export const Settings = {
+  serverUrl: 'serverUrl',
+  webUrl: 'webUrl',
+  projects: 'projects',
+  requestTimeoutSeconds: 'requestTimeoutSeconds',
+  refreshIntervalMinutes: 'refreshIntervalMinutes',
+  exportPath: 'export.path',
+  hoverEnabled: 'hover.enabled',
+  hoverLanguages: 'hover.languages',
+  hoverSdkCalls: 'hover.sdkCalls',
+  hoverNameTransforms: 'hover.nameTransforms',
+  caCertificates: 'network.caCertificates',
+  rejectUnauthorized: 'network.rejectUnauthorized',
+} as const;
+
+/** The full id of a setting, as users see it and as messages name it. */
+export function settingId(key: (typeof Settings)[keyof typeof Settings]): string {
+  return `${SETTINGS_SECTION}.${key}`;
+}
+
+/** SecretStorage key of the token for one server URL. */
+export function tokenSecretKey(serverUrl: string): string {
+  return `unleash.token:${serverUrl}`;
+}
+
+/** Fallback for the token when none is stored (CI, dev containers). */
+export const TOKEN_ENV_VAR = 'UNLEASH_API_TOKEN';
+
+/** Folder of the workspace export files that the offline mode reads. */
+export const EXPORT_GLOB = '.unleash/*.json';
+
+export const LOG_CHANNEL_NAME = 'Unleash';

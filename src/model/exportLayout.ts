@@ -1,0 +1,419 @@
+/**
+ * The on-disk layout of an exported environment: a deterministic, diff-friendly JSON file that is still a valid
+ * export result (no wrapper), plus the rules that turn the `unleash.export.path` setting into a safe file path.
+ *
+ * Determinism rules (see `canonicalExport`):
+ * - top-level keys in a fixed order, unknown top-level keys after them, sorted by name;
+ * - every object: its identity keys first in a fixed order, then every other key (known or unknown) sorted by
+ *   UTF-16 code unit, so a field a newer server adds lands in a predictable place and is never dropped;
+ * - the top-level lists, whose order the server does not define, are sorted by their natural keys, with the
+ *   element's canonical JSON as the last tie-breaker, so shuffled input always gives the same bytes;
+ * - lists whose order means something (constraints, their values, variants, overrides, legal values) keep the
+ *   server's order. Strategy `segments` id lists are sets and are sorted numerically.
+ *
+ * Nothing here imports 'vscode'.
+ */
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { exportResultSchema, type ExportResult } from '../api/schemas';
+
+/** The setting that holds the export path template; named in every path error. */
+export const EXPORT_PATH_SETTING = 'unleash.export.path';
+
+/** Used when the setting is empty. */
+export const DEFAULT_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.json';
+
+/** The longest a substituted value may be, in UTF-8 bytes, before it is shortened (with a hash suffix). */
+export const MAX_FILE_COMPONENT_BYTES = 100;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Canonical layout
+// ---------------------------------------------------------------------------------------------------------------
+
+type Json = unknown;
+type JsonObject = Record<string, unknown>;
+
+/** How one kind of object is laid out: its leading keys, and layouts for some of its values. */
+interface Layout {
+  readonly lead: readonly string[];
+  readonly fields?: Readonly<Record<string, (value: Json) => Json>>;
+}
+
+const TOP_LEVEL_ORDER = [
+  'features', 'featureStrategies', 'featureEnvironments', 'contextFields', 'featureTags', 'segments', 'tagTypes',
+  'dependencies', 'links',
+] as const;
+
+function isPlainObject(value: unknown): value is JsonObject {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Locale-independent string order (UTF-16 code units), the same on every machine. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Orders sort keys: missing first, then numbers (numerically), then strings, then anything else as JSON. */
+function compareValues(a: unknown, b: unknown): number {
+  const rank = (v: unknown): number => (v === undefined || v === null ? 0 : typeof v === 'number' ? 1 : typeof v === 'string' ? 2 : 3);
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  if (ra === 0) return 0;
+  if (ra === 1) {
+    const na = a as number;
+    const nb = b as number;
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  }
+  if (ra === 2) return compareStrings(a as string, b as string);
+  return compareStrings(JSON.stringify(a) ?? '', JSON.stringify(b) ?? '');
+}
+
+/** Sets a key even when it is `__proto__`, which plain assignment would turn into a prototype change. */
+function setKey(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Any JSON value with every object's keys sorted and arrays kept in order; `undefined` members are left out (as
+ * JSON.stringify would). Used for values whose meaning is unknown.
+ */
+function canonicalValue(value: Json): Json {
+  if (Array.isArray(value)) return value.map(canonicalValue);
+  if (!isPlainObject(value)) return value;
+  return layoutObject(value, { lead: [] });
+}
+
+function layoutObject(source: JsonObject, layout: Layout): JsonObject {
+  const out: JsonObject = {};
+  const own = Object.keys(source);
+  const present = new Set(own);
+  const lead = layout.lead.filter((key) => present.has(key));
+  const leadSet = new Set(lead);
+  const rest = own.filter((key) => !leadSet.has(key)).sort(compareStrings);
+  for (const key of [...lead, ...rest]) {
+    const value = source[key];
+    if (value === undefined) continue;
+    const field = Object.prototype.hasOwnProperty.call(layout.fields ?? {}, key) ? layout.fields?.[key] : undefined;
+    setKey(out, key, field ? field(value) : canonicalValue(value));
+  }
+  return out;
+}
+
+/** Lays out an object with `layout`; anything that is not an object is handled generically. */
+function objectWith(layout: Layout): (value: Json) => Json {
+  return (value) => (isPlainObject(value) ? layoutObject(value, layout) : canonicalValue(value));
+}
+
+/** An array laid out element by element, order kept (for lists whose order means something). */
+function listKeepingOrder(element: (value: Json) => Json): (value: Json) => Json {
+  return (value) => (Array.isArray(value) ? value.map(element) : canonicalValue(value));
+}
+
+/**
+ * An array laid out element by element and then sorted by `keys` (each read from the laid-out element), with the
+ * element's canonical JSON as the final tie-breaker so the result never depends on the input order.
+ */
+function listSortedBy(element: (value: Json) => Json, keys: ReadonlyArray<(item: JsonObject) => unknown>): (value: Json) => Json {
+  return (value) => {
+    if (!Array.isArray(value)) return canonicalValue(value);
+    const entries = value.map((item) => {
+      const laidOut = element(item);
+      return { laidOut, json: JSON.stringify(laidOut) ?? '' };
+    });
+    entries.sort((a, b) => {
+      const ao = isPlainObject(a.laidOut) ? a.laidOut : undefined;
+      const bo = isPlainObject(b.laidOut) ? b.laidOut : undefined;
+      for (const key of keys) {
+        const order = compareValues(ao ? key(ao) : undefined, bo ? key(bo) : undefined);
+        if (order !== 0) return order;
+      }
+      return compareStrings(a.json, b.json);
+    });
+    return entries.map((entry) => entry.laidOut);
+  };
+}
+
+const sortedByJson = listSortedBy(canonicalValue, []);
+
+/** Strategy `segments`: a set of ids, sorted numerically (anything that is not a number after them, by its JSON). */
+function sortedIds(value: Json): Json {
+  if (!Array.isArray(value)) return canonicalValue(value);
+  const numbers = value.filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
+  const others = value.filter((v) => typeof v !== 'number');
+  return [...numbers, ...(sortedByJson(others) as Json[])];
+}
+
+const payloadLayout = objectWith({ lead: ['type', 'value'] });
+const overrideLayout = objectWith({ lead: ['contextName', 'values'] });
+const variantLayout = objectWith({
+  lead: ['name', 'weight', 'weightType', 'stickiness'],
+  fields: { payload: payloadLayout, overrides: listKeepingOrder(overrideLayout) },
+});
+const constraintLayout = objectWith({ lead: ['contextName', 'operator'] });
+const strategyLayout = objectWith({
+  lead: ['featureName', 'id', 'name', 'title'],
+  fields: {
+    constraints: listKeepingOrder(constraintLayout),
+    variants: listKeepingOrder(variantLayout),
+    segments: sortedIds,
+  },
+});
+const featureEnvironmentLayout = objectWith({
+  lead: ['featureName', 'name', 'environment', 'enabled'],
+  fields: { variants: listKeepingOrder(variantLayout), strategies: listKeepingOrder(strategyLayout) },
+});
+const parentDependencyLayout = objectWith({ lead: ['feature', 'enabled', 'variants'] });
+const linkLayout = objectWith({ lead: ['id', 'url', 'title'] });
+const byLink = [(l: JsonObject) => l.id, (l: JsonObject) => l.url, (l: JsonObject) => l.title];
+const featureLayout = objectWith({
+  lead: ['name', 'project', 'type', 'description'],
+  fields: {
+    environments: listKeepingOrder(featureEnvironmentLayout),
+    variants: listKeepingOrder(variantLayout),
+    tags: listKeepingOrder(objectWith({ lead: ['type', 'value'] })),
+    lifecycle: objectWith({ lead: ['stage', 'enteredStageAt'] }),
+    dependencies: listKeepingOrder(parentDependencyLayout),
+    links: listSortedBy(linkLayout, byLink),
+  },
+});
+const contextFieldLayout = objectWith({
+  lead: ['name', 'description'],
+  fields: { legalValues: listKeepingOrder(objectWith({ lead: ['value', 'description'] })) },
+});
+const featureTagLayout = objectWith({ lead: ['featureName', 'tagType', 'tagValue'] });
+const segmentLayout = objectWith({ lead: ['id', 'name'], fields: { constraints: listKeepingOrder(constraintLayout) } });
+const tagTypeLayout = objectWith({ lead: ['name', 'description'] });
+const exportedDependencyLayout = objectWith({
+  lead: ['feature', 'dependencies'],
+  fields: { dependencies: listSortedBy(parentDependencyLayout, [(d) => d.feature]) },
+});
+const featureLinksLayout = objectWith({
+  lead: ['feature', 'links'],
+  fields: { links: listSortedBy(linkLayout, byLink) },
+});
+
+const TOP_LEVEL: Readonly<Record<(typeof TOP_LEVEL_ORDER)[number], (value: Json) => Json>> = {
+  features: listSortedBy(featureLayout, [(f) => f.name, (f) => f.project]),
+  featureStrategies: listSortedBy(strategyLayout, [(s) => s.featureName, (s) => s.id, (s) => s.name]),
+  featureEnvironments: listSortedBy(featureEnvironmentLayout, [(e) => e.featureName ?? e.name, (e) => e.environment]),
+  contextFields: listSortedBy(contextFieldLayout, [(c) => c.name]),
+  featureTags: listSortedBy(featureTagLayout, [(t) => t.featureName, (t) => t.tagType ?? t.type, (t) => t.tagValue ?? t.value]),
+  segments: listSortedBy(segmentLayout, [(s) => s.id]),
+  tagTypes: listSortedBy(tagTypeLayout, [(t) => t.name]),
+  dependencies: listSortedBy(exportedDependencyLayout, [(d) => d.feature]),
+  links: listSortedBy(featureLinksLayout, [(l) => l.feature]),
+};
+
+/**
+ * The deterministic layout of an export result (see the file comment). Unknown keys anywhere are kept; `undefined`
+ * members are left out. The input is not modified.
+ */
+export function canonicalExport(result: ExportResult | Record<string, unknown>): Record<string, unknown> {
+  const source = result as JsonObject;
+  const out: JsonObject = {};
+  for (const key of TOP_LEVEL_ORDER) {
+    if (!Object.prototype.hasOwnProperty.call(source, key) || source[key] === undefined) continue;
+    setKey(out, key, TOP_LEVEL[key](source[key]));
+  }
+  const known = new Set<string>(TOP_LEVEL_ORDER);
+  for (const key of Object.keys(source).filter((k) => !known.has(k)).sort(compareStrings)) {
+    if (source[key] === undefined) continue;
+    setKey(out, key, canonicalValue(source[key]));
+  }
+  return out;
+}
+
+/**
+ * The file content for an export: the canonical layout, two-space indentation, `\n` line ends and a final newline.
+ * The same environment exported twice gives the same bytes, whatever order the server used.
+ */
+export function serializeExport(result: ExportResult | Record<string, unknown>): string {
+  return `${JSON.stringify(canonicalExport(result), null, 2)}\n`;
+}
+
+export interface ExportSummary {
+  /** Entries in `features`. */
+  flags: number;
+  /** Entries in `featureStrategies`. */
+  strategies: number;
+  /** Entries in `featureEnvironments` (one per flag configured in the exported environment; 0 for an unknown one). */
+  environments: number;
+}
+
+/** Counts for the "exported N flags…" message; a missing or malformed list counts as 0. */
+export function exportSummary(result: ExportResult | Record<string, unknown>): ExportSummary {
+  const source = result as JsonObject;
+  const count = (key: string): number => (Array.isArray(source[key]) ? (source[key] as unknown[]).length : 0);
+  return { flags: count('features'), strategies: count('featureStrategies'), environments: count('featureEnvironments') };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading a file back
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A file that is not a valid export result; `fieldPath` names the first bad field (empty for bad JSON). */
+export class InvalidExportFileError extends Error {
+  constructor(message: string, readonly fieldPath: string) {
+    super(message);
+    this.name = 'InvalidExportFileError';
+  }
+}
+
+function formatIssuePath(issuePath: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of issuePath) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+/**
+ * Parses an export file written by `serializeExport` (or any export result), validating it with the export schema.
+ * Throws `InvalidExportFileError` naming the first bad field path, e.g. `featureStrategies[3].name`.
+ */
+export function parseExportFile(text: string): ExportResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new InvalidExportFileError(`The export file is not valid JSON: ${detail}`, '');
+  }
+  const parsed = exportResultSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const fieldPath = issue ? formatIssuePath(issue.path) : '';
+    const where = fieldPath === '' ? 'the top level' : `"${fieldPath}"`;
+    throw new InvalidExportFileError(
+      `The export file is not a valid Unleash export: ${where}: ${issue?.message ?? 'invalid'}`,
+      fieldPath,
+    );
+  }
+  return parsed.data;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Target paths
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A bad `unleash.export.path`; `setting` is the setting's id, for a "Configure" action. */
+export class ExportPathError extends Error {
+  readonly setting = EXPORT_PATH_SETTING;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportPathError';
+  }
+}
+
+// Control characters (C0, DEL, C1), bidirectional overrides/isolates, path separators and characters Windows forbids.
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069/\\<>:"|?*]/g;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
+
+function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
+function truncateUtf8(text: string, maxBytes: number): string {
+  let out = '';
+  let bytes = 0;
+  for (const char of text) {
+    const size = utf8Length(char);
+    if (bytes + size > maxBytes) break;
+    out += char;
+    bytes += size;
+  }
+  return out;
+}
+
+/**
+ * Turns any value (an environment, project…) into one safe file-name component: no separators, NUL, control or
+ * bidi characters, none of `<>:"|?*`, no leading dots (so no `..` or hidden files), no trailing dots or spaces,
+ * no Windows device name (`CON`, `nul.txt` → `_CON`, `_nul.txt`), at most `maxBytes` UTF-8 bytes (a longer
+ * value is cut and gets `~` plus 8 hex digits of its SHA-256 so two long values stay distinct), never empty (`_`).
+ */
+export function sanitizeFileComponent(value: string, maxBytes: number = MAX_FILE_COMPONENT_BYTES): string {
+  let name = value.normalize('NFC').replace(UNSAFE_CHARS, '_');
+  name = name.replace(/^[\s.]+/u, '').replace(/[\s.]+$/u, '');
+  if (utf8Length(name) > maxBytes) {
+    const hash = createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
+    const suffix = `~${hash}`;
+    name = truncateUtf8(name, Math.max(1, maxBytes - suffix.length)).replace(/[\s.]+$/u, '') + suffix;
+  }
+  const stem = name.split('.')[0] ?? '';
+  if (WINDOWS_RESERVED.test(stem.trim())) name = `_${name}`;
+  return name === '' ? '_' : name;
+}
+
+export interface ExportPathOptions {
+  /** The `unleash.export.path` value; empty means `DEFAULT_EXPORT_PATH_TEMPLATE`. */
+  template: string;
+  /** Absolute path of the workspace folder the file must stay inside. */
+  folder: string;
+  environment: string;
+  /** Substituted for `${project}`; `all` when absent or empty. */
+  project?: string;
+  /** Substituted for `${scope}` (what was exported, e.g. a project or a tag); `all` when absent or empty. */
+  scope?: string;
+}
+
+const VARIABLE = /\$\{([^}]*)\}/g;
+const KNOWN_VARIABLES = ['environment', 'project', 'scope', 'workspaceFolder'];
+
+/**
+ * The absolute file path for an export. Variables: `${environment}`, `${project}`, `${scope}` (each value made safe
+ * with `sanitizeFileComponent`) and `${workspaceFolder}` (only at the start). A relative template is relative to
+ * `folder`; `\` counts as a separator on every platform. A template ending in `/` names a folder and gets
+ * `${environment}.json`; a file name without an extension gets `.json`. Throws `ExportPathError` (naming
+ * `unleash.export.path`) for an unknown variable, or when the path would not be inside `folder`.
+ */
+export function resolveExportPath(options: ExportPathOptions): string {
+  const folder = path.resolve(options.folder);
+  const raw = options.template.trim() === '' ? DEFAULT_EXPORT_PATH_TEMPLATE : options.template.trim();
+  const fail = (why: string): never => {
+    throw new ExportPathError(`The setting "${EXPORT_PATH_SETTING}" (${JSON.stringify(raw)}) is invalid: ${why}`);
+  };
+  if (raw.includes('\0')) fail('it contains a NUL character.');
+
+  let template = raw.replace(/\\/g, '/');
+  for (const match of template.matchAll(VARIABLE)) {
+    const name = match[1] ?? '';
+    if (!KNOWN_VARIABLES.includes(name)) {
+      fail(`unknown variable "\${${name}}"; use \${environment}, \${project}, \${scope} or \${workspaceFolder}.`);
+    }
+    if (name === 'workspaceFolder' && match.index !== 0) fail('${workspaceFolder} may only appear at the start.');
+  }
+  if (template.startsWith('${workspaceFolder}')) {
+    template = template.slice('${workspaceFolder}'.length).replace(/^\/+/, '') || '.';
+  }
+
+  const segments = template.split('/');
+  const last = segments[segments.length - 1] ?? '';
+  if (last === '' || last === '.' || last === '..') {
+    template = `${template.replace(/\/+$/, '')}/\${environment}.json`;
+  } else if (!/\.[^./${}]+$/.test(last)) {
+    template = `${template}.json`;
+  }
+
+  const values: Record<string, string> = {
+    environment: sanitizeFileComponent(options.environment),
+    project: sanitizeFileComponent(options.project ? options.project : 'all'),
+    scope: sanitizeFileComponent(options.scope ? options.scope : 'all'),
+  };
+  const substituted = template.replace(VARIABLE, (_whole, name: string) => values[name] ?? '_');
+  const resolved = path.resolve(folder, substituted);
+
+  const relative = path.relative(folder, resolved);
+  const outside = relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  if (outside) {
+    fail(
+      `it resolves to ${JSON.stringify(resolved)}, which is not a file inside the workspace folder ${JSON.stringify(folder)}. ` +
+        `Use a path relative to the workspace folder, such as ${JSON.stringify(DEFAULT_EXPORT_PATH_TEMPLATE)}.`,
+    );
+  }
+  return resolved;
+}

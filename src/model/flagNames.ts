@@ -1,0 +1,644 @@
+/**
+ * Pure recognition of Unleash flag names in a single line of source text.
+ *
+ * Used by the hover provider: given the line under the mouse and the column,
+ * decide whether the developer is pointing at a flag name. Nothing here may
+ * import from 'vscode' — this module is unit-tested and benchmarked in plain Node.
+ *
+ * Cost per lookup: one left-to-right scan of the line up to the cursor (to know
+ * whether the cursor is inside a string literal) plus a handful of Set lookups.
+ * The number of flags never enters the per-hover cost.
+ */
+
+/** Longest text that is ever considered a flag name candidate. */
+export const MAX_FLAG_NAME_LENGTH = 200;
+
+/**
+ * A team naming convention that maps text found in source code to a flag name.
+ * - `prefix`: strip a constant prefix (`FLAG_new_checkout` → `new_checkout`); no match if absent.
+ * - `suffix`: strip a constant suffix (`new-checkout_FLAG` → `new-checkout`); no match if absent.
+ * - `screamingSnakeToKebab`: `NEW_CHECKOUT_FLOW` → `new-checkout-flow`.
+ * - `snakeToKebab`: `new_checkout_flow` → `new-checkout-flow`.
+ * - `camelToKebab`: `newCheckoutFlow` / `NewCheckoutFlow` → `new-checkout-flow`
+ *   (acronyms: `enableHTTPCache` → `enable-http-cache`).
+ * - `chain`: apply several transforms in sequence, e.g. prefix `FEATURE_` then
+ *   `screamingSnakeToKebab` maps `FEATURE_NEW_CHECKOUT` → `new-checkout`.
+ */
+export type NameTransform =
+  | { kind: 'prefix'; value: string }
+  | { kind: 'suffix'; value: string }
+  | { kind: 'screamingSnakeToKebab' }
+  | { kind: 'snakeToKebab' }
+  | { kind: 'camelToKebab' }
+  | { kind: 'chain'; transforms: NameTransform[] };
+
+export interface FlagMatch {
+  /** The flag name as on the server. */
+  name: string;
+  /** The text in the source (may differ from `name` when a transform was applied). */
+  text: string;
+  /** [start, end) columns of `text` in the line. */
+  start: number;
+  end: number;
+  /** False only when the text is the first string argument of an SDK call and no such flag exists. */
+  known: boolean;
+  /** The SDK call (as listed in `sdkCalls`) whose first string argument this is, e.g. 'isEnabled'. */
+  inSdkCall?: string;
+}
+
+export interface FindFlagOptions {
+  /** Naming conventions, tried in order after the raw text. */
+  transforms?: NameTransform[];
+  /** Callee names whose first string argument is a flag name. Defaults to DEFAULT_SDK_CALLS. */
+  sdkCalls?: string[];
+}
+
+/**
+ * Callee names (the identifier just before `(`) whose first string-literal argument
+ * is a flag name, across Unleash SDKs and OpenFeature. Ruby-style names ending in
+ * `?` are matched with their `?`; `isEnabled?.(` (JS optional call) matches `isEnabled`.
+ */
+export const DEFAULT_SDK_CALLS: readonly string[] = Object.freeze([
+  // Unleash JS/TS (node, browser proxy client), Java, Kotlin, PHP, Swift, Android, Flutter
+  'isEnabled',
+  'getVariant',
+  'isDisabled',
+  // Unleash React / Vue / Svelte
+  'useFlag',
+  'useFlagStatus',
+  'useVariant',
+  // Python, Rust, Ruby
+  'is_enabled',
+  'get_variant',
+  'is_enabled?',
+  'enabled?',
+  'is_disabled?',
+  'disabled?',
+  // Go, C#
+  'IsEnabled',
+  'GetVariant',
+  'IsEnabledAsync',
+  'GetVariantAsync',
+  // OpenFeature JS / Java / Kotlin
+  'getBooleanValue',
+  'getStringValue',
+  'getNumberValue',
+  'getIntegerValue',
+  'getDoubleValue',
+  'getObjectValue',
+  'getBooleanDetails',
+  'getStringDetails',
+  'getNumberDetails',
+  'getIntegerDetails',
+  'getDoubleDetails',
+  'getObjectDetails',
+  // OpenFeature React
+  'useBooleanFlagValue',
+  'useStringFlagValue',
+  'useNumberFlagValue',
+  'useObjectFlagValue',
+  'useBooleanFlagDetails',
+  'useStringFlagDetails',
+  'useNumberFlagDetails',
+  'useObjectFlagDetails',
+  'useSuspenseFlag',
+  // OpenFeature Python
+  'get_boolean_value',
+  'get_string_value',
+  'get_integer_value',
+  'get_float_value',
+  'get_object_value',
+  'get_boolean_details',
+  'get_string_details',
+  'get_integer_details',
+  'get_float_details',
+  'get_object_details',
+  // OpenFeature Go (flag key after a context argument, see CONTEXT_ARG)
+  'BooleanValue',
+  'StringValue',
+  'IntValue',
+  'FloatValue',
+  'ObjectValue',
+  'BooleanValueDetails',
+  'StringValueDetails',
+  'IntValueDetails',
+  'FloatValueDetails',
+  'ObjectValueDetails',
+  // OpenFeature .NET
+  'GetBooleanValueAsync',
+  'GetStringValueAsync',
+  'GetIntegerValueAsync',
+  'GetDoubleValueAsync',
+  'GetObjectValueAsync',
+  'GetBooleanDetailsAsync',
+  'GetStringDetailsAsync',
+  'GetIntegerDetailsAsync',
+  'GetDoubleDetailsAsync',
+  'GetObjectDetailsAsync',
+  // OpenFeature Ruby / PHP
+  'fetch_boolean_value',
+  'fetch_string_value',
+  'fetch_number_value',
+  'fetch_integer_value',
+  'fetch_float_value',
+  'fetch_object_value',
+  'fetch_boolean_details',
+]);
+
+/**
+ * The set of known flag names. Built once per catalog refresh; lookups are Set lookups.
+ * Names are matched exactly (no case-folding). Empty names are ignored.
+ */
+export class FlagNameIndex {
+  private readonly set: Set<string>;
+  /** Length of the longest name; candidates longer than this are rejected without hashing. */
+  readonly maxLength: number;
+
+  constructor(names: Iterable<string>) {
+    const set = new Set<string>();
+    let max = 0;
+    for (const name of names) {
+      if (typeof name !== 'string' || name.length === 0) continue;
+      set.add(name);
+      if (name.length > max) max = name.length;
+    }
+    this.set = set;
+    this.maxLength = max;
+  }
+
+  static from(names: Iterable<string>): FlagNameIndex {
+    return new FlagNameIndex(names);
+  }
+
+  get size(): number {
+    return this.set.size;
+  }
+
+  has(name: string): boolean {
+    return name.length <= this.maxLength && this.set.has(name);
+  }
+
+  names(): IterableIterator<string> {
+    return this.set.values();
+  }
+
+  /** The flag name `text` refers to: the raw text first, then each transform in order. */
+  resolve(text: string, transforms: readonly NameTransform[] = []): string | undefined {
+    if (this.has(text)) return text;
+    for (const t of transforms) {
+      const mapped = applyTransform(text, t);
+      if (mapped !== undefined && mapped !== text && this.has(mapped)) return mapped;
+    }
+    return undefined;
+  }
+}
+
+const SCREAMING_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+const LOWER_SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)+$/;
+const CAMEL = /^[A-Za-z][A-Za-z0-9]*$/;
+const HAS_UPPER = /[A-Z]/;
+const HAS_LOWER = /[a-z]/;
+
+/** Apply one naming convention; undefined when it does not apply to `text`. */
+export function applyTransform(text: string, transform: NameTransform): string | undefined {
+  switch (transform.kind) {
+    case 'prefix':
+      return transform.value.length > 0 &&
+        text.length > transform.value.length &&
+        text.startsWith(transform.value)
+        ? text.slice(transform.value.length)
+        : undefined;
+    case 'suffix':
+      return transform.value.length > 0 &&
+        text.length > transform.value.length &&
+        text.endsWith(transform.value)
+        ? text.slice(0, text.length - transform.value.length)
+        : undefined;
+    case 'screamingSnakeToKebab':
+      return SCREAMING_SNAKE.test(text) ? text.toLowerCase().replace(/_/g, '-') : undefined;
+    case 'snakeToKebab':
+      return LOWER_SNAKE.test(text) ? text.replace(/_/g, '-') : undefined;
+    case 'camelToKebab':
+      if (!CAMEL.test(text) || !HAS_UPPER.test(text) || !HAS_LOWER.test(text)) return undefined;
+      return text
+        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+        .toLowerCase();
+    case 'chain': {
+      let current: string | undefined = text;
+      for (const t of transform.transforms) {
+        current = applyTransform(current, t);
+        if (current === undefined) return undefined;
+      }
+      return current;
+    }
+    default: {
+      const never: never = transform;
+      return never;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Character classes (char codes, hot path)
+
+const BACKSLASH = 92;
+const SQUOTE = 39;
+const DQUOTE = 34;
+const BACKTICK = 96;
+
+function isIdentCode(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || // a-z
+    (c >= 65 && c <= 90) || // A-Z
+    (c >= 48 && c <= 57) || // 0-9
+    c === 95 || // _
+    c === 36 // $
+  );
+}
+
+/** Identifier chars plus `-` `.` `/`. */
+function isTokenCode(c: number): boolean {
+  return isIdentCode(c) || c === 45 || c === 46 || c === 47;
+}
+
+/** `.` and `/`: the boundaries at which a longer token may be split (member access, paths). */
+function isSegmentSeparator(c: number): boolean {
+  return c === 46 || c === 47;
+}
+
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+function isSpaceCode(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+function isBlank(text: string): boolean {
+  return text.trim().length === 0;
+}
+
+// ---------------------------------------------------------------------------
+// String literals
+
+interface Literal {
+  /** Index of the opening quote. */
+  open: number;
+  /** Content range [start, end); `end` is the index of the closing quote. */
+  start: number;
+  end: number;
+  quote: number;
+}
+
+/** Letters that may precede a quote as a string prefix (Python f/r/b/u, C++ u8/L, Rust b...). */
+const STRING_PREFIXES = new Set(['f', 'r', 'b', 'u', 'rb', 'br', 'fr', 'rf', 'u8', 'l']);
+
+/**
+ * A `'` glued to a preceding word is an apostrophe ("don't", "flags' names", `1'000`)
+ * unless that word is a string prefix such as Python's `f'...'`.
+ */
+function isApostrophe(line: string, i: number): boolean {
+  if (i === 0 || !isWordCode(line.charCodeAt(i - 1))) return false;
+  let s = i - 1;
+  while (s > 0 && isWordCode(line.charCodeAt(s - 1))) s--;
+  if (i - s > 2) return true;
+  return !STRING_PREFIXES.has(line.slice(s, i).toLowerCase());
+}
+
+function findClosingQuote(line: string, from: number, quote: number): number {
+  const n = line.length;
+  for (let j = from; j < n; j++) {
+    const c = line.charCodeAt(j);
+    if (c === BACKSLASH) j++;
+    else if (c === quote) return j;
+  }
+  return -1;
+}
+
+/**
+ * The string literal on this line whose quotes enclose `character` (the quotes
+ * themselves count, so hovering a quote selects its literal). Quotes are paired
+ * left to right; unterminated quotes (multi-line strings, stray apostrophes) are ignored.
+ */
+function findLiteralAt(line: string, character: number): Literal | undefined {
+  const n = line.length;
+  let i = 0;
+  while (i < n && i <= character) {
+    const c = line.charCodeAt(i);
+    if (c === SQUOTE || c === DQUOTE || c === BACKTICK) {
+      if (c === SQUOTE && isApostrophe(line, i)) {
+        i++;
+        continue;
+      }
+      const close = findClosingQuote(line, i + 1, c);
+      if (close < 0) {
+        i++;
+        continue;
+      }
+      if (character <= close) return { open: i, start: i + 1, end: close, quote: c };
+      i = close + 1;
+      continue;
+    }
+    i++;
+  }
+  return undefined;
+}
+
+/** Interpolated or otherwise computed content: never reported as an unknown flag. */
+function isDynamicLiteral(line: string, lit: Literal, text: string): boolean {
+  if (text.includes('${') || text.includes('#{')) return true;
+  if (lit.quote !== SQUOTE && /\$[A-Za-z_{]/.test(text)) return true; // Kotlin/Groovy/Dart/PHP "$x"
+  if (text.includes('{')) {
+    const p = lit.open > 0 ? line.charCodeAt(lit.open - 1) : 0;
+    const p2 = lit.open > 1 ? line.charCodeAt(lit.open - 2) : 0;
+    // f"..." / F"..." / rf"..." (Python), $"..." / $@"..." (C#)
+    if (p === 102 || p === 70 || p === 36 || (p === 64 && p2 === 36)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// SDK calls
+
+/** Arguments allowed before the flag key: Go-style contexts (`ctx`, `context.Background()`, `r.Context()`). */
+const CONTEXT_ARG = /^(?:[A-Za-z_$][\w$]*\.)*(?:ctx|Ctx|context|Context|Background|TODO)(?:\(\))?$/;
+
+/** Words that, before the callee, mean this is a definition rather than a call. */
+const DEFINITION_KEYWORDS = new Set(['function', 'def', 'fun', 'func', 'fn']);
+
+const sdkCallSetCache = new WeakMap<readonly string[], Set<string>>();
+const DEFAULT_SDK_CALL_SET = new Set(DEFAULT_SDK_CALLS);
+
+function sdkCallSet(calls: readonly string[] | undefined): Set<string> {
+  if (calls === undefined || calls === DEFAULT_SDK_CALLS) return DEFAULT_SDK_CALL_SET;
+  let set = sdkCallSetCache.get(calls);
+  if (set === undefined) {
+    set = new Set(calls);
+    sdkCallSetCache.set(calls, set);
+  }
+  return set;
+}
+
+function skipSpacesBack(line: string, j: number): number {
+  while (j >= 0 && isSpaceCode(line.charCodeAt(j))) j--;
+  return j;
+}
+
+/**
+ * Name of the SDK call whose first string argument is `lit`, or undefined.
+ * Handles `a.isEnabled('x')`, `isEnabled?.('x')`, `is_enabled?('x')`, `useVariant<T>('x')`,
+ * labelled args (`isEnabled(name: "x")`, `isEnabled(toggleName = "x")`), Go contexts
+ * (`client.BooleanValue(ctx, "x", false)`) and Ruby's paren-less `enabled? 'x'`.
+ * The literal must be the whole argument (`isEnabled('a-' + x)` is not a call with a flag name).
+ */
+function sdkCallFor(line: string, lit: Literal, calls: Set<string>): string | undefined {
+  if (calls.size === 0) return undefined;
+
+  // What follows the literal must end the argument.
+  let k = lit.end + 1;
+  while (k < line.length && isSpaceCode(line.charCodeAt(k))) k++;
+  if (k < line.length) {
+    const after = line[k];
+    if ('+.[%*\'"`'.includes(after)) return undefined;
+  }
+
+  // Step over a string prefix (f"", r'', $"", @"", b'').
+  let j = lit.open - 1;
+  for (let p = 0; p < 2 && j >= 0 && 'fFrRbBuU$@'.includes(line[j]); p++) j--;
+  const beforeQuote = j;
+  j = skipSpacesBack(line, j);
+
+  // Optional argument label: `name: "x"` / `name = "x"`.
+  if (j >= 0 && (line[j] === ':' || line[j] === '=')) {
+    const op = j;
+    if (op > 0 && '=!<>:+-*/'.includes(line[op - 1])) return undefined;
+    j = skipSpacesBack(line, op - 1);
+    const labelEnd = j;
+    while (j >= 0 && isWordCode(line.charCodeAt(j))) j--;
+    if (j === labelEnd) return undefined;
+    j = skipSpacesBack(line, j);
+    if (j < 0 || (line[j] !== '(' && line[j] !== ',')) return undefined;
+  }
+
+  if (j >= 0 && line[j] === ',') {
+    // Earlier arguments: only context-like ones may precede the flag key.
+    let depth = 0;
+    let m = j;
+    for (; m >= 0 && j - m < 300; m--) {
+      const c = line[m];
+      if (c === ')' || c === ']' || c === '}') depth++;
+      else if (c === '(' || c === '[' || c === '{') {
+        if (depth === 0) break;
+        depth--;
+      } else if (c === '"' || c === "'" || c === '`') return undefined;
+    }
+    if (m < 0 || line[m] !== '(') return undefined;
+    const args = line.slice(m + 1, j).split(',');
+    for (const arg of args) if (!CONTEXT_ARG.test(arg.trim())) return undefined;
+    return calleeBefore(line, m, calls);
+  }
+  if (j >= 0 && line[j] === '(') return calleeBefore(line, j, calls);
+
+  // Paren-less call (Ruby, CoffeeScript): `enabled? 'x'`, `is_enabled "x"`.
+  if (j >= 0 && j < beforeQuote && (isWordCode(line.charCodeAt(j)) || line[j] === '?')) {
+    return calleeBefore(line, j + 1, calls);
+  }
+  return undefined;
+}
+
+/** The callee whose argument list opens at `paren` (or that ends just before it), if listed. */
+function calleeBefore(line: string, paren: number, calls: Set<string>): string | undefined {
+  let j = skipSpacesBack(line, paren - 1);
+  // Generic type arguments: useVariant<string>('x')
+  if (j >= 0 && line[j] === '>') {
+    let depth = 0;
+    for (; j >= 0; j--) {
+      if (line[j] === '>') depth++;
+      else if (line[j] === '<' && --depth === 0) break;
+    }
+    if (j < 0) return undefined;
+    j = skipSpacesBack(line, j - 1);
+  }
+  // Optional call: isEnabled?.('x')
+  if (j >= 1 && line[j] === '.' && line[j - 1] === '?') j -= 2;
+  let suffix = '';
+  if (j >= 0 && (line[j] === '?' || line[j] === '!')) {
+    suffix = line[j];
+    j--;
+  }
+  const end = j + 1;
+  while (j >= 0 && isIdentCode(line.charCodeAt(j))) j--;
+  if (j + 1 === end) return undefined;
+  const name = line.slice(j + 1, end);
+
+  // `function isEnabled(name = 'x')`, `def is_enabled(name='x')`: a definition, not a call.
+  let w = skipSpacesBack(line, j);
+  const wordEnd = w + 1;
+  while (w >= 0 && isWordCode(line.charCodeAt(w))) w--;
+  if (wordEnd > w + 1 && DEFINITION_KEYWORDS.has(line.slice(w + 1, wordEnd))) return undefined;
+
+  if (suffix && calls.has(name + suffix)) return name + suffix;
+  if (calls.has(name)) return name;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Tokens
+
+/** Known-flag match for line[a, b), unless that range was already tried. */
+function tryRange(
+  line: string,
+  a: number,
+  b: number,
+  index: FlagNameIndex,
+  transforms: readonly NameTransform[],
+  tried: number[],
+): FlagMatch | undefined {
+  if (b <= a || b - a > MAX_FLAG_NAME_LENGTH) return undefined;
+  for (let t = 0; t < tried.length; t += 2) if (tried[t] === a && tried[t + 1] === b) return undefined;
+  tried.push(a, b);
+  const text = line.slice(a, b);
+  const name = index.resolve(text, transforms);
+  return name === undefined ? undefined : { name, text, start: a, end: b, known: true };
+}
+
+/** Max segments considered on each side of the cursor when splitting a dotted/slashed token. */
+const SEGMENT_WINDOW = 8;
+
+/**
+ * Rule (b): the token under the cursor made of identifier chars plus `-` `.` `/`, restricted
+ * to [lo, hi). Candidates, in order: the whole token; sub-ranges of it split at `.`/`/`
+ * containing the cursor (longest first: `flags.new_checkout` → `new_checkout`,
+ * `feature.a.b.enabled` → `a.b`); the pure identifier under the cursor. Never splits at `-`,
+ * so `my-new-checkout-flow-test` does not yield `new-checkout-flow`.
+ */
+function findTokenMatch(
+  line: string,
+  character: number,
+  index: FlagNameIndex,
+  transforms: readonly NameTransform[],
+  lo: number,
+  hi: number,
+): FlagMatch | undefined {
+  if (character < lo || character > hi) return undefined;
+  let pos = character;
+  if (!(pos < hi && isTokenCode(line.charCodeAt(pos)))) {
+    // Caret just after a token (VS Code word-range convention).
+    if (pos - 1 >= lo && isTokenCode(line.charCodeAt(pos - 1))) pos--;
+    else return undefined;
+  }
+  let s = pos;
+  while (s > lo && isTokenCode(line.charCodeAt(s - 1))) s--;
+  let e = pos + 1;
+  while (e < hi && isTokenCode(line.charCodeAt(e))) e++;
+
+  // Ranges already tried, as flat [a0, b0, a1, b1, ...].
+  const tried: number[] = [];
+
+  // 1. Longest token.
+  const whole = tryRange(line, s, e, index, transforms, tried);
+  if (whole) return whole;
+
+  // 2. Sub-ranges split at '.' and '/'.
+  const segStarts: number[] = [];
+  const segEnds: number[] = [];
+  let hasSeparator = false;
+  for (let a = s; a < e; ) {
+    if (isSegmentSeparator(line.charCodeAt(a))) {
+      hasSeparator = true;
+      a++;
+      continue;
+    }
+    let b = a;
+    while (b < e && !isSegmentSeparator(line.charCodeAt(b))) b++;
+    segStarts.push(a);
+    segEnds.push(b);
+    a = b;
+  }
+  if (hasSeparator && segStarts.length > 0) {
+    // Segments that a range must span to contain the cursor.
+    let left = -1;
+    let right = -1;
+    for (let k = 0; k < segStarts.length; k++) {
+      if (pos >= segStarts[k] && pos < segEnds[k]) {
+        left = right = k;
+        break;
+      }
+      if (pos < segStarts[k]) {
+        // Cursor on a separator between segment k-1 and k.
+        left = k - 1;
+        right = k;
+        break;
+      }
+    }
+    // Cursor on a trailing separator (`new-checkout-flow.` at the end of a sentence).
+    if (left < 0 && right < 0) left = right = segStarts.length - 1;
+    if (left >= 0 && right >= 0) {
+      const ranges: Array<[number, number]> = [];
+      const iMin = Math.max(0, left - SEGMENT_WINDOW);
+      const jMax = Math.min(segStarts.length - 1, right + SEGMENT_WINDOW);
+      for (let i = iMin; i <= left; i++) {
+        for (let j = right; j <= jMax; j++) ranges.push([segStarts[i], segEnds[j]]);
+      }
+      ranges.sort((x, y) => y[1] - y[0] - (x[1] - x[0]));
+      for (const [a, b] of ranges) {
+        const m = tryRange(line, a, b, index, transforms, tried);
+        if (m) return m;
+      }
+    }
+  }
+
+  // 3. Pure identifier under the cursor.
+  if (isIdentCode(line.charCodeAt(pos))) {
+    let a = pos;
+    while (a > s && isIdentCode(line.charCodeAt(a - 1))) a--;
+    let b = pos + 1;
+    while (b < e && isIdentCode(line.charCodeAt(b))) b++;
+    const m = tryRange(line, a, b, index, transforms, tried);
+    if (m) return m;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+
+/**
+ * The flag name under `character` in `line`, or undefined.
+ *
+ * (a) Inside a string literal ('…', "…", `…`, on this line) the candidate is the whole
+ *     literal content. If it is the first argument of an SDK call (`sdkCalls`) and no such
+ *     flag exists, the result is `{ known: false, inSdkCall }` (typo catching). Otherwise,
+ *     if the content is not a flag, the token rule (b) is applied within the literal.
+ * (b) Elsewhere, the token under the cursor (identifier chars plus `-` `.` `/`), then its
+ *     `.`/`/`-separated parts containing the cursor, then the pure identifier.
+ * Names are matched exactly; each candidate is tried raw, then through each transform.
+ * `character` may equal the end of a token (caret just after it).
+ */
+export function findFlagAt(
+  line: string,
+  character: number,
+  index: FlagNameIndex,
+  options?: FindFlagOptions,
+): FlagMatch | undefined {
+  if (!Number.isInteger(character) || character < 0 || character > line.length) return undefined;
+  const transforms = options?.transforms ?? [];
+
+  const lit = findLiteralAt(line, character);
+  if (lit === undefined) return findTokenMatch(line, character, index, transforms, 0, line.length);
+
+  const text = line.slice(lit.start, lit.end);
+  const call = sdkCallFor(line, lit, sdkCallSet(options?.sdkCalls));
+  if (text.length > 0 && text.length <= MAX_FLAG_NAME_LENGTH && !isBlank(text)) {
+    const name = index.resolve(text, transforms);
+    if (name !== undefined) {
+      const match: FlagMatch = { name, text, start: lit.start, end: lit.end, known: true };
+      if (call !== undefined) match.inSdkCall = call;
+      return match;
+    }
+    if (call !== undefined && !isDynamicLiteral(line, lit, text)) {
+      return { name: text, text, start: lit.start, end: lit.end, known: false, inSdkCall: call };
+    }
+  }
+  return findTokenMatch(line, character, index, transforms, lit.start, lit.end);
+}

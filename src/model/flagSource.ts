@@ -1,0 +1,17 @@
+/**
+ * Where flag data comes from: a live server, or export files in the workspace (offline mode). The store reads one
+ * source; the tree and hovers never know which.
+ */
+import type { Feature, FeatureSummary, Segment } from '../api/schemas';
+
+export interface FlagSource {
+  readonly kind: 'server' | 'files';
+  /** Shown in the view's description and in hovers: a host name, or the export files read. */
+  readonly label: string;
+  listFeatures(signal?: AbortSignal): Promise<FeatureSummary[]>;
+  getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature>;
+  getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]>;
+  listEnvironments(signal?: AbortSignal): Promise<string[]>;
+  /** The flag's page in the Unleash web UI, where there is one. */
+  webUrl?(project: string, name: string): string | undefined;
+}

@@ -1,0 +1,227 @@
+/**
+ * The one store that the tree and the hovers read. One listing fills the catalog; a feature's details and a
+ * strategy's segments are read on demand, cached, and shared between callers; `refresh()` is the only place that
+ * throws the caches away. Nothing re-reads on a timer unless the user set a refresh interval.
+ */
+import { CancelledError } from '../api/errors';
+import type { Feature, Segment } from '../api/schemas';
+import { Emitter, type CancellationLike } from '../util/emitter';
+import { Catalog, flagKey } from './catalog';
+import type { FlagSource } from './flagSource';
+
+/** What the store can show: everything but `ready` is a welcome state of the Flags view. */
+export type StoreState = 'loading' | 'noServer' | 'noToken' | 'invalidSettings' | 'error' | 'ready';
+
+/** The log lines the store writes (the extension passes its logger). */
+export interface StoreLog {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+/**
+ * The one store that the tree and the hovers read (imports nothing from vscode: tested in plain Node).
+ */
+export class FlagStore {
+  private readonly changed = new Emitter<void>();
+  /** The catalog, the source or the state changed: the tree redraws from the root. */
+  readonly onDidChange = this.changed.event;
+  private readonly detailsLoaded = new Emitter<{ project: string; name: string }>();
+  /** One flag's details arrived (hovers show them next time). */
+  readonly onDidLoadDetails = this.detailsLoaded.event;
+
+  private source: FlagSource | undefined;
+  private stateValue: StoreState = 'loading';
+  private errorValue: unknown;
+  private catalogValue = Catalog.empty;
+  private readonly details = new Map<string, Feature>();
+  private readonly pendingDetails = new SharedReads<Feature>();
+  private readonly segments = new Map<string, Segment[]>();
+  private readonly pendingSegments = new SharedReads<Segment[]>();
+  private loading: AbortController | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly logger: StoreLog) {}
+
+  get state(): StoreState {
+    return this.stateValue;
+  }
+
+  /** The error behind state 'error' or 'invalidSettings'. */
+  get error(): unknown {
+    return this.errorValue;
+  }
+
+  get catalog(): Catalog {
+    return this.catalogValue;
+  }
+
+  get currentSource(): FlagSource | undefined {
+    return this.source;
+  }
+
+  /** Switches to another source (or none, with the reason), and loads its catalog. */
+  async setSource(source: FlagSource | undefined, state: StoreState, problem?: unknown): Promise<void> {
+    this.source = source;
+    if (!source) {
+      this.loading?.abort();
+      this.catalogValue = Catalog.empty;
+      this.clearCaches();
+      this.setState(state, problem);
+      return;
+    }
+    await this.refresh();
+  }
+
+  /** Re-reads the catalog and forgets every cached detail. A refresh in flight is superseded. */
+  async refresh(): Promise<void> {
+    const source = this.source;
+    if (!source) return;
+    this.loading?.abort();
+    const controller = new AbortController();
+    this.loading = controller;
+    this.clearCaches();
+    this.setState('loading');
+    const started = performance.now();
+    try {
+      const features = await source.listFeatures(controller.signal);
+      if (controller.signal.aborted) return;
+      this.catalogValue = new Catalog(features);
+      this.logger.info(`Loaded ${features.length} flags from ${source.label} in ${Math.round(performance.now() - started)} ms.`);
+      this.setState('ready');
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      this.logger.error(`Loading flags from ${source.label} failed: ${error instanceof Error ? error.message : error}`);
+      this.catalogValue = Catalog.empty;
+      this.setState('error', error);
+    }
+  }
+
+  /** Details already read, without waiting: what a hover shows at once. */
+  peekFeature(project: string, name: string): Feature | undefined {
+    return this.details.get(flagKey(project, name));
+  }
+
+  /**
+   * A feature's details, read once and shared between callers. A caller's cancellation reaches the request when
+   * no other caller still waits for it.
+   */
+  async feature(project: string, name: string, token?: CancellationLike): Promise<Feature> {
+    const key = flagKey(project, name);
+    const known = this.details.get(key);
+    if (known) return known;
+    const source = this.requireSource();
+    return this.pendingDetails.join(key, token, async (signal) => {
+      const feature = await source.getFeature(project, name, signal);
+      if (this.source === source) {
+        this.details.set(key, feature);
+        this.detailsLoaded.fire({ project, name });
+      }
+      return feature;
+    });
+  }
+
+  /** The segments a strategy uses, read once per strategy id. */
+  async strategySegments(strategyId: string, token?: CancellationLike): Promise<Segment[]> {
+    const known = this.segments.get(strategyId);
+    if (known) return known;
+    const source = this.requireSource();
+    return this.pendingSegments.join(strategyId, token, async (signal) => {
+      const segments = await source.getStrategySegments(strategyId, signal);
+      if (this.source === source) this.segments.set(strategyId, segments);
+      return segments;
+    });
+  }
+
+  /** Environment names of the source, for pickers. */
+  environments(): Promise<string[]> {
+    return this.requireSource().listEnvironments();
+  }
+
+  /** Re-reads everything every `minutes` (0: never). */
+  setRefreshInterval(minutes: number): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = minutes > 0 ? setInterval(() => void this.refresh(), minutes * 60_000) : undefined;
+  }
+
+  dispose(): void {
+    this.loading?.abort();
+    this.setRefreshInterval(0);
+    this.changed.dispose();
+    this.detailsLoaded.dispose();
+  }
+
+  private requireSource(): FlagSource {
+    if (!this.source) throw new Error('No Unleash server or export files are configured.');
+    return this.source;
+  }
+
+  private clearCaches(): void {
+    this.details.clear();
+    this.pendingDetails.clear();
+    this.segments.clear();
+    this.pendingSegments.clear();
+  }
+
+  private setState(state: StoreState, error?: unknown): void {
+    this.stateValue = state;
+    this.errorValue = error;
+    this.changed.fire(undefined);
+  }
+}
+
+/**
+ * Reads in flight, shared by key. Each caller waits with its own cancellation token; the read itself is aborted
+ * only when every caller has cancelled.
+ */
+class SharedReads<T> {
+  private readonly reads = new Map<string, { promise: Promise<T>; controller: AbortController; waiters: number }>();
+
+  join(key: string, token: CancellationLike | undefined, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (token?.isCancellationRequested) return Promise.reject(new CancelledError());
+    let read = this.reads.get(key);
+    if (!read || read.controller.signal.aborted) {
+      const controller = new AbortController();
+      const promise = start(controller.signal);
+      const entry = { promise, controller, waiters: 0 };
+      const settled = () => {
+        if (this.reads.get(key) === entry) this.reads.delete(key);
+      };
+      promise.then(settled, settled);
+      this.reads.set(key, entry);
+      read = entry;
+    }
+    const entry = read;
+    entry.waiters++;
+    return new Promise<T>((resolve, reject) => {
+      let done = false;
+      const finish = () => {
+        done = true;
+        entry.waiters--;
+        subscription?.dispose();
+      };
+      const subscription = token?.onCancellationRequested(() => {
+        if (done) return;
+        finish();
+        if (entry.waiters === 0) entry.controller.abort();
+        reject(new CancelledError());
+      });
+      entry.promise.then(
+        (value) => {
+          if (done) return;
+          finish();
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (done) return;
+          finish();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  clear(): void {
+    for (const read of this.reads.values()) read.controller.abort();
+    this.reads.clear();
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The offline mode: a FlagSource built from export files (one per environment), so that the tree and hovers work
+ * with no server. Export files carry segment names but not their constraints; that is said where segments show.
+ */
+import type { ExportResult, Feature, FeatureEnvironment, FeatureSummary, Segment, Strategy } from '../api/schemas';
+import { compare, flagKey } from './catalog';
+import type { FlagSource } from './flagSource';
+
+export interface ExportFile {
+  /** Workspace-relative path, for the source's label. */
+  path: string;
+  result: ExportResult;
+}
+
+export class OfflineSource implements FlagSource {
+  readonly kind = 'files' as const;
+  readonly label: string;
+  private readonly summaries = new Map<string, FeatureSummary>();
+  private readonly details = new Map<string, Feature>();
+  private readonly strategySegments = new Map<string, Segment[]>();
+  private readonly environmentNames: string[];
+
+  constructor(files: readonly ExportFile[]) {
+    this.label = files.length ? files.map((file) => file.path).sort(compare).join(', ') : 'no export files';
+    const environments = new Set<string>();
+    for (const file of files) {
+      const environment = environmentOf(file);
+      environments.add(environment);
+      this.add(environment, file.result);
+    }
+    this.environmentNames = [...environments].sort(compare);
+    this.linkChildren();
+  }
+
+  async listFeatures(): Promise<FeatureSummary[]> {
+    return [...this.summaries.values()];
+  }
+
+  async getFeature(project: string, name: string): Promise<Feature> {
+    const feature = this.details.get(flagKey(project, name));
+    if (!feature) throw new Error(`No flag named "${name}" in project "${project}" in the export files.`);
+    return feature;
+  }
+
+  async getStrategySegments(strategyId: string): Promise<Segment[]> {
+    return this.strategySegments.get(strategyId) ?? [];
+  }
+
+  async listEnvironments(): Promise<string[]> {
+    return this.environmentNames;
+  }
+
+  private add(environment: string, result: ExportResult): void {
+    const segmentNames = new Map((result.segments ?? []).map((segment) => [segment.id, segment.name]));
+    const byFeature = new Map<string, Strategy[]>();
+    for (const strategy of result.featureStrategies) {
+      const list = byFeature.get(strategy.featureName ?? '') ?? [];
+      list.push(strategy);
+      byFeature.set(strategy.featureName ?? '', list);
+      if (strategy.id) {
+        this.strategySegments.set(
+          strategy.id,
+          (strategy.segments ?? []).map((id) => ({
+            id,
+            name: segmentNames.get(id) ?? `segment ${id}`,
+            description: 'Export files do not include segment constraints.',
+            constraints: [],
+            createdAt: '',
+          })),
+        );
+      }
+    }
+    const states = new Map((result.featureEnvironments ?? []).map((env) => [env.featureName ?? env.name, env]));
+    const dependencies = new Map((result.dependencies ?? []).map((dep) => [dep.feature, dep.dependencies]));
+    const links = new Map((result.links ?? []).map((entry) => [entry.feature, entry.links]));
+
+    for (const exported of result.features) {
+      const key = flagKey(exported.project, exported.name);
+      const state = states.get(exported.name);
+      const environmentEntry: FeatureEnvironment = {
+        name: environment,
+        environment,
+        enabled: state?.enabled ?? false,
+        variants: state?.variants ?? [],
+        strategies: byFeature.get(exported.name) ?? [],
+      };
+      const tags = (result.featureTags ?? [])
+        .filter((tag) => tag.featureName === exported.name)
+        .map((tag) => ({ type: tag.tagType ?? tag.type ?? '', value: tag.tagValue }));
+
+      const summary = this.summaries.get(key) ?? { ...exported, environments: [], tags: [] };
+      summary.environments = [...(summary.environments ?? []), { name: environment, enabled: environmentEntry.enabled }];
+      summary.tags = mergeTags(summary.tags ?? [], tags);
+      this.summaries.set(key, summary);
+
+      const detail = this.details.get(key) ?? {
+        ...exported,
+        environments: [],
+        tags: [],
+        dependencies: dependencies.get(exported.name) ?? [],
+        links: links.get(exported.name) ?? [],
+      };
+      detail.environments = [...(detail.environments ?? []), environmentEntry].sort((a, b) => compare(a.name, b.name));
+      detail.tags = mergeTags(detail.tags ?? [], tags);
+      this.details.set(key, detail);
+    }
+  }
+
+  /** Export files list each child's parents; a feature read from a server also lists its children. */
+  private linkChildren(): void {
+    for (const feature of this.details.values()) {
+      for (const parent of feature.dependencies ?? []) {
+        const parentFeature = this.details.get(flagKey(feature.project, parent.feature));
+        if (parentFeature) parentFeature.children = [...new Set([...(parentFeature.children ?? []), feature.name])].sort(compare);
+      }
+    }
+  }
+}
+
+/** The environment an export holds: from its feature environments, else the file name (`.unleash/<env>.json`). */
+export function environmentOf(file: ExportFile): string {
+  const named = file.result.featureEnvironments?.find((env) => env.environment)?.environment;
+  if (named) return named;
+  const base = file.path.split(/[\\/]/).pop() ?? file.path;
+  return base.replace(/\.json$/i, '');
+}
+
+function mergeTags<T extends { type: string; value: string }>(a: T[], b: T[]): T[] {
+  const seen = new Map<string, T>();
+  for (const tag of [...a, ...b]) seen.set(`${tag.type}:${tag.value}`, tag);
+  return [...seen.values()];
+}

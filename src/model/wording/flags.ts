@@ -1,0 +1,104 @@
+/**
+ * Segments, dependencies, lifecycle, environments and last-seen times.
+ */
+import type { Lifecycle, ParentDependency, Segment } from '../../api/schemas';
+import { clean, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, plural, showValue, utcDate } from './text';
+
+const MAX_NAME = 100;
+const MAX_ENVIRONMENT_NAME = 40;
+
+export interface SegmentText {
+  /** The segment's name. */
+  readonly label: string;
+  /** `project checkout · 2 constraints · Beta users in the EU`, or `global · 0 constraints` without description. */
+  readonly detail: string;
+}
+
+/** Label and detail for a segment: scope (`project <id>` or `global`), constraint count, description. */
+export function describeSegment(seg: Segment): SegmentText {
+  const label = seg.name.trim() === '' ? '(unnamed segment)' : clean(seg.name, MAX_LABEL);
+  const parts: string[] = [];
+  const project = seg.project ?? '';
+  parts.push(project.trim() === '' ? 'global' : `project ${clean(project, 60)}`);
+  parts.push(plural(seg.constraints.length, 'constraint'));
+  const description = clean(seg.description ?? '', MAX_DETAIL).trim();
+  if (description !== '') parts.push(description);
+  return { label, detail: clean(parts.join(' · '), MAX_DETAIL) };
+}
+
+/**
+ * `requires new-checkout-flow enabled`, `requires new-checkout-flow enabled (variants: blue, green)`,
+ * `requires legacy-banner disabled`. A dependency without `enabled` means enabled (Unleash's default); variants
+ * are only mentioned for an enabled parent, the only case where Unleash uses them.
+ */
+export function describeDependency(d: ParentDependency): string {
+  const feature = d.feature === '' ? '(unnamed flag)' : clean(d.feature, MAX_NAME);
+  if (d.enabled === false) return `requires ${feature} disabled`;
+  const variants = d.variants ?? [];
+  const suffix = variants.length > 0 ? ` (variants: ${formatList(variants, { budget: 60 })})` : '';
+  return clean(`requires ${feature} enabled${suffix}`, MAX_LABEL);
+}
+
+/**
+ * `live since 2025-01-02` (the UTC date of `enteredStageAt`); a date that does not parse is shown as given, and a
+ * missing one leaves just the stage.
+ */
+export function describeLifecycle(l: Lifecycle): string {
+  const stage = l.stage.trim() === '' ? 'unknown stage' : clean(l.stage, 40);
+  if (l.enteredStageAt.trim() === '') return stage;
+  const ms = parseIsoUtc(l.enteredStageAt);
+  return `${stage} since ${ms === undefined ? showValue(l.enteredStageAt, 40) : utcDate(ms)}`;
+}
+
+/** `enabled` / `disabled`. */
+export function describeEnvironmentState(enabled: boolean): string {
+  return enabled ? 'enabled' : 'disabled';
+}
+
+/** The marks `environmentStrip` uses. */
+export const ENABLED_MARK = '●';
+export const DISABLED_MARK = '○';
+
+/**
+ * `development ● production ○` (● enabled, ○ disabled), in the order given. Names are cut at 40 characters and the
+ * whole line at MAX_LABEL, ending `… +3 more` when environments are left out. '' for no environments.
+ */
+export function environmentStrip(envs: ReadonlyArray<{ name: string; enabled: boolean }>): string {
+  let text = '';
+  let shown = 0;
+  const reserve = ' … +99999 more'.length;
+  for (const env of envs) {
+    const name = env.name.trim() === '' ? '(unnamed)' : clean(env.name, MAX_ENVIRONMENT_NAME);
+    const item = `${name} ${env.enabled ? ENABLED_MARK : DISABLED_MARK}`;
+    const next = shown === 0 ? item : `${text} ${item}`;
+    const last = shown === envs.length - 1;
+    if (next.length > (last ? MAX_LABEL : MAX_LABEL - reserve)) break;
+    text = next;
+    shown += 1;
+  }
+  const rest = envs.length - shown;
+  return rest > 0 ? `${text}${text === '' ? '' : ' '}… +${rest} more` : text;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * `never` (no time), `just now` (under a minute, or in the future: clock skew), `5 minutes ago`, `1 hour ago`,
+ * `3 days ago`, `2 months ago` (30-day months), `1 year ago` (365-day years). `now` is passed in, so the result
+ * depends on nothing else. A time that does not parse is shown as given.
+ */
+export function describeLastSeen(iso: string | null | undefined, now: Date): string {
+  if (iso === null || iso === undefined || iso.trim() === '') return 'never';
+  const ms = parseIsoUtc(iso);
+  if (ms === undefined) return showValue(iso, 40);
+  const elapsed = now.getTime() - ms;
+  if (!Number.isFinite(elapsed) || elapsed < MINUTE) return 'just now';
+  if (elapsed < HOUR) return `${plural(Math.floor(elapsed / MINUTE), 'minute')} ago`;
+  if (elapsed < DAY) return `${plural(Math.floor(elapsed / HOUR), 'hour')} ago`;
+  const days = Math.floor(elapsed / DAY);
+  if (days < 30) return `${plural(days, 'day')} ago`;
+  if (days < 365) return `${plural(Math.floor(days / 30), 'month')} ago`;
+  return `${plural(Math.floor(days / 365), 'year')} ago`;
+}

@@ -1,0 +1,23 @@
+/**
+ * Wording: pure functions that turn flag data into the short plain text people read, shared by the tree view
+ * (labels, descriptions, tooltips) and the hovers. Every result is single-line, free of control and bidi
+ * characters, and bounded (MAX_LABEL for one-liners, MAX_DETAIL for details). Nothing is escaped: callers that
+ * render markdown escape it themselves. No 'vscode' here.
+ */
+export {
+  MAX_LABEL, MAX_DETAIL, MAX_VALUE, MAX_LIST_ITEMS,
+  singleLine, truncate, clean, showValue, formatList, plural, oneDecimal, parseIsoUtc, utcDate, utcDateTime,
+} from './text';
+export type { ListOptions } from './text';
+export { describeConstraint, constraintParts } from './constraints';
+export type { ConstraintParts } from './constraints';
+export {
+  MAX_PARAMETERS, strategyDisplayName, describeStrategy, strategyTitle, strategyBadges, describeParameters,
+} from './strategies';
+export { MAX_PAYLOAD, weightPercent, describePayload, describeOverride, describeVariant } from './variants';
+export type { VariantText } from './variants';
+export {
+  ENABLED_MARK, DISABLED_MARK, describeSegment, describeDependency, describeLifecycle, describeEnvironmentState,
+  environmentStrip, describeLastSeen,
+} from './flags';
+export type { SegmentText } from './flags';

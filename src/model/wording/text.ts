@@ -1,0 +1,194 @@
+/**
+ * Plain-text building blocks shared by every wording function.
+ *
+ * Flag data is untrusted: names, values and descriptions can hold newlines, control characters, right-to-left
+ * marks, lone surrogates and strings of any length. Everything the wording functions return goes through
+ * `clean()` (or is built only from cleaned pieces), so it is one line, free of those characters, and bounded.
+ * Nothing here escapes markdown: callers that render markdown escape the plain text themselves.
+ */
+
+/** Longest label (tree label, description, one-line summary) any wording function returns. */
+export const MAX_LABEL = 200;
+/** Longest detail text (tooltip line, variant or segment detail). */
+export const MAX_DETAIL = 400;
+/** Longest single value inside a list of values. */
+export const MAX_VALUE = 60;
+/** How many values of a list are shown before `… and N more`. */
+export const MAX_LIST_ITEMS = 10;
+
+/**
+ * C0 and C1 controls, DEL, the Arabic letter mark, LRM/RLM, line and paragraph separators, the bidi embedding,
+ * override and isolate controls, and the byte-order mark.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isSpace(ch: string): boolean {
+  return ch === ' ' || ch === '\u00a0';
+}
+
+/**
+ * One line of text: every run of control characters (newlines, tabs, C1 controls, bidi controls, U+2028/U+2029,
+ * BOM), together with the spaces around it, becomes a single space; lone surrogates become U+FFFD. Other
+ * characters, including leading and trailing spaces, are kept. Linear in the length of the text.
+ */
+export function singleLine(text: string): string {
+  const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
+  if (!CONTROL.test(wellFormed)) return wellFormed;
+  const out: string[] = [];
+  let afterControl = false;
+  for (const ch of wellFormed) {
+    if (CONTROL.test(ch)) {
+      if (!afterControl) {
+        while (out.length > 0 && isSpace(out[out.length - 1] as string)) out.pop();
+        out.push(' ');
+        afterControl = true;
+      }
+    } else if (!(afterControl && isSpace(ch))) {
+      out.push(ch);
+      afterControl = false;
+    }
+  }
+  return out.join('');
+}
+
+/**
+ * Shortens `text` to at most `max` UTF-16 code units, ending with `…` when anything was cut. Never splits a
+ * surrogate pair; trailing spaces before the ellipsis are dropped.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  if (max === 1) return '…';
+  let end = max - 1;
+  if (isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+  return text.slice(0, end).trimEnd() + '…';
+}
+
+/**
+ * `singleLine` then `truncate`, without scanning more of a huge input than can be shown.
+ */
+export function clean(text: string, max: number = MAX_LABEL): string {
+  // Collapsing runs can only shorten the text by the run lengths; four times the limit is plenty to fill it.
+  const window = Math.max(max * 4, 64);
+  if (text.length <= window) return truncate(singleLine(text), max);
+  let end = window;
+  if (isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+  const shown = singleLine(text.slice(0, end));
+  if (shown.length > max) return truncate(shown, max);
+  // The rest of the input was not looked at: mark the cut even though what was read fits.
+  let keep = Math.min(shown.length, max - 1);
+  if (keep > 0 && isHighSurrogate(shown.charCodeAt(keep - 1))) keep -= 1;
+  return shown.slice(0, keep).trimEnd() + '…';
+}
+
+/** A single value as shown inside a sentence: cleaned, shortened, and `""` for the empty string. */
+export function showValue(value: string, max: number = MAX_VALUE): string {
+  if (value === '') return '""';
+  const shown = clean(value, max);
+  return shown.trim() === '' ? `"${shown}"` : shown;
+}
+
+export interface ListOptions {
+  /** Most values shown (default MAX_LIST_ITEMS). */
+  readonly maxItems?: number;
+  /** Longest single value (default MAX_VALUE). */
+  readonly maxItem?: number;
+  /** Longest total text before `… and N more` (default 120). */
+  readonly budget?: number;
+}
+
+/**
+ * `a, b, c`, or `a, b, c … and 12 more` (`a, b, c… and 12 more` if c was cut) when the list is longer than `maxItems` or than `budget` characters.
+ * Returns '' for an empty list (callers choose their own wording for that).
+ */
+export function formatList(values: readonly string[], options: ListOptions = {}): string {
+  const maxItems = Math.max(1, options.maxItems ?? MAX_LIST_ITEMS);
+  const maxItem = options.maxItem ?? MAX_VALUE;
+  const budget = options.budget ?? 120;
+  let text = '';
+  let shown = 0;
+  for (const value of values) {
+    if (shown >= maxItems) break;
+    const item = showValue(value, Math.min(maxItem, budget));
+    const next = shown === 0 ? item : `${text}, ${item}`;
+    if (shown > 0 && next.length > budget) break;
+    text = next;
+    shown += 1;
+  }
+  const rest = values.length - shown;
+  if (rest === 0) return text;
+  // A cut last value already ends with `…`: do not print two in a row.
+  return text.endsWith('…') ? `${text} and ${rest} more` : `${text} … and ${rest} more`;
+}
+
+/** `N thing` / `N things`. */
+export function plural(count: number, singular: string, pluralForm: string = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** A number with at most one decimal and no trailing `.0`: 33.3, 50, 0.1. */
+export function oneDecimal(value: number): string {
+  const rounded = Math.round(value * 10) / 10;
+  const text = (rounded === 0 ? 0 : rounded).toFixed(1);
+  return text.endsWith('.0') ? text.slice(0, -2) : text;
+}
+
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2}))?$/;
+
+/**
+ * Milliseconds since the epoch for an ISO 8601 date (`2025-01-02`, taken as UTC) or date-time that carries its
+ * own offset (`…Z`, `…+02:00`). A date-time without an offset is refused (it would depend on the local time
+ * zone), as is anything out of range. Never depends on the machine's locale or time zone.
+ */
+export function parseIsoUtc(text: string): number | undefined {
+  const m = ISO_DATE_TIME.exec(text.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = h === undefined ? 0 : Number(h);
+  const minute = mi === undefined ? 0 : Number(mi);
+  const second = s === undefined ? 0 : Number(s);
+  const millis = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millis);
+  if (date.getUTCDate() !== day) return undefined; // 2025-02-30
+  let offsetMinutes = 0;
+  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
+    const digits = zone.replace(':', '');
+    const sign = digits.startsWith('-') ? -1 : 1;
+    const oh = Number(digits.slice(1, 3));
+    const om = Number(digits.slice(3, 5));
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  return date.getTime() - offsetMinutes * 60_000;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** `2025-01-02` (UTC) for a time in milliseconds. */
+export function utcDate(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** `2025-01-02 13:45 UTC`; seconds and milliseconds are added only when not zero, so nothing is hidden. */
+export function utcDateTime(ms: number): string {
+  const d = new Date(ms);
+  let time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+  if (d.getUTCSeconds() !== 0 || d.getUTCMilliseconds() !== 0) time += `:${pad(d.getUTCSeconds())}`;
+  if (d.getUTCMilliseconds() !== 0) time += `.${pad(d.getUTCMilliseconds(), 3)}`;
+  return `${utcDate(ms)} ${time} UTC`;
+}

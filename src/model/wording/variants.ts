@@ -1,0 +1,104 @@
+/**
+ * Variants (feature, environment and strategy level) and their payloads.
+ */
+import type { Override, Payload, StrategyVariant, Variant } from '../../api/schemas';
+import { clean, formatList, MAX_DETAIL, oneDecimal } from './text';
+
+/** Longest payload value shown (the type prefix and quotes come on top). */
+export const MAX_PAYLOAD = 80;
+/** JSON longer than this is not parsed to be compacted; it is only made single-line. */
+const MAX_JSON_TO_COMPACT = 100_000;
+const MAX_NAME = 100;
+
+/** A weight (0–1000) as a percentage with at most one decimal: 500 → `50%`, 333 → `33.3%`, 0 → `0%`. */
+export function weightPercent(weight: number): string {
+  return Number.isFinite(weight) ? `${oneDecimal(weight / 10)}%` : 'weight unknown';
+}
+
+/** Valid JSON without the whitespace between tokens; the text itself is never re-serialised (big numbers stay). */
+function compactJson(text: string): string | undefined {
+  if (text.length > MAX_JSON_TO_COMPACT) return undefined;
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  let out = '';
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    if (inString) {
+      out += ch;
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') {
+      out += ch;
+      inString = true;
+    } else if (ch !== ' ' && ch !== '\t' && ch !== '\n' && ch !== '\r') {
+      out += ch;
+    }
+    if (out.length > MAX_PAYLOAD * 2) break;
+  }
+  return out;
+}
+
+/**
+ * `string: "hello"`, `json: {"a":1}` (valid JSON is compacted), `csv: a,b,c`, `number: 42`; an unknown type is shown
+ * as data: `<type>: <value>`. The value is single-line and cut at MAX_PAYLOAD characters.
+ */
+export function describePayload(p: Payload): string {
+  const type = p.type.trim() === '' ? '(no type)' : clean(p.type, 30);
+  if (p.type === 'string') return `string: "${clean(p.value, MAX_PAYLOAD)}"`;
+  if (p.type === 'json') return `json: ${clean(compactJson(p.value) ?? p.value, MAX_PAYLOAD)}`;
+  const value = p.value === '' ? '""' : clean(p.value, MAX_PAYLOAD);
+  return `${type}: ${value}`;
+}
+
+/** `userId: 1, 2` for one override. */
+export function describeOverride(o: Override): string {
+  const values = o.values.length === 0 ? '(no values)' : formatList(o.values, { budget: 80 });
+  return `${o.contextName.trim() === '' ? '(no context field)' : clean(o.contextName, 60)}: ${values}`;
+}
+
+function isOverride(o: unknown): o is Override {
+  if (typeof o !== 'object' || o === null) return false;
+  const { contextName, values } = o as { contextName?: unknown; values?: unknown };
+  return typeof contextName === 'string' && Array.isArray(values) && values.every((x) => typeof x === 'string');
+}
+
+/** Overrides exist only on feature/environment variants; a strategy variant's loose extra fields are checked. */
+function overridesOf(v: Variant | StrategyVariant): Override[] {
+  const raw: unknown = v.overrides;
+  return Array.isArray(raw) ? raw.filter(isOverride) : [];
+}
+
+export interface VariantText {
+  /** `blue — 50%` */
+  readonly label: string;
+  /**
+   * The rest, joined with ` · `: weight type (`fix` / `variable`), `stickiness: userId`, the payload
+   * (`string: "hello"`), `overrides userId: 1, 2; tenant: acme`. '' when there is nothing to add.
+   */
+  readonly detail: string;
+}
+
+/**
+ * Label and detail for a variant. Weights are out of 1000 and are shown as given (the server already spread
+ * `variable` weights), so no sibling variants are needed.
+ */
+export function describeVariant(v: Variant | StrategyVariant): VariantText {
+  const name = v.name === '' ? '(unnamed variant)' : clean(v.name, MAX_NAME);
+  const label = `${name} — ${weightPercent(v.weight)}`;
+  const parts: string[] = [];
+  if (v.weightType !== undefined && v.weightType !== '') parts.push(clean(v.weightType, 30));
+  if (v.stickiness !== undefined && v.stickiness !== '') parts.push(`stickiness: ${clean(v.stickiness, 40)}`);
+  if (v.payload !== undefined) parts.push(describePayload(v.payload));
+  const overrides = overridesOf(v);
+  if (overrides.length > 0) {
+    const shown = overrides.slice(0, 5).map(describeOverride);
+    const more = overrides.length > 5 ? ` … and ${overrides.length - 5} more` : '';
+    parts.push(`overrides ${shown.join('; ')}${more}`);
+  }
+  return { label, detail: clean(parts.join(' · '), MAX_DETAIL) };
+}

@@ -1,0 +1,57 @@
+/**
+ * The API token: kept in SecretStorage, one per server URL, with the UNLEASH_API_TOKEN environment variable as a
+ * fallback. It is never written to settings or logs.
+ */
+import * as vscode from 'vscode';
+import { baseUrlText, parseBaseUrl } from '../api/baseUrl';
+import { TOKEN_ENV_VAR, tokenSecretKey } from '../constants';
+
+export type TokenSource = 'secret' | 'env' | 'none';
+
+export class TokenStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.subscription = secrets.onDidChange((event) => {
+      if (event.key.startsWith(tokenSecretKey(''))) this.changed.fire();
+    });
+  }
+
+  async get(serverUrl: string): Promise<string | undefined> {
+    return (await this.secrets.get(key(serverUrl)))?.trim() || this.env[TOKEN_ENV_VAR]?.trim() || undefined;
+  }
+
+  async source(serverUrl: string): Promise<TokenSource> {
+    if (await this.secrets.get(key(serverUrl))) return 'secret';
+    return this.env[TOKEN_ENV_VAR]?.trim() ? 'env' : 'none';
+  }
+
+  async set(serverUrl: string, token: string): Promise<void> {
+    await this.secrets.store(key(serverUrl), token.trim());
+  }
+
+  async delete(serverUrl: string): Promise<void> {
+    await this.secrets.delete(key(serverUrl));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Tokens are kept per server, under its normalised URL, so `https://x/` and `https://x` share one. */
+function key(serverUrl: string): string {
+  let normalised = serverUrl.trim();
+  try {
+    normalised = baseUrlText(parseBaseUrl(serverUrl));
+  } catch {
+    // an invalid URL still gets a key; the connection reports the setting
+  }
+  return tokenSecretKey(normalised);
+}

@@ -1,0 +1,153 @@
+/**
+ * Crash-safe file writes: the data goes to a temporary file in the target's own folder, is flushed to disk and then
+ * renamed over the target, so a reader (git, an editor, the offline mode) sees either the old file or the new one,
+ * never half of one. Writes to the same path from this process are queued, never interleaved.
+ *
+ * Nothing here imports 'vscode'.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+
+export interface WriteFileAtomicOptions {
+  /** Aborting before the rename leaves the target untouched and removes the temporary file. */
+  signal?: AbortSignal;
+}
+
+/** The tail of each path's queue; a write starts once the previous write to the same path has settled. */
+const queues = new Map<string, Promise<void>>();
+
+/** Longest part of the target's name reused in the temporary file's name (keeps it under 255 bytes). */
+const MAX_TEMP_STEM = 100;
+
+/** Rename retries on Windows, where a scanner or watcher holding the target briefly makes rename fail. */
+const RENAME_RETRIES = 5;
+
+function hasCode(error: unknown, ...codes: string[]): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && codes.includes(code);
+}
+
+/** Resolves when `promise` settles, or rejects with the abort reason as soon as `signal` aborts. */
+function waitTurn(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
+/** A unique name in the same folder: `.<name>.<pid>.<random>.tmp`. */
+export function tempPathFor(target: string): string {
+  const stem = path.basename(target).slice(0, MAX_TEMP_STEM);
+  return path.join(path.dirname(target), `.${stem}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fsp.rename(from, to);
+      return;
+    } catch (error) {
+      const transient = process.platform === 'win32' && hasCode(error, 'EPERM', 'EACCES', 'EBUSY');
+      if (!transient || attempt >= RENAME_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+}
+
+/** Flushes a folder's entry list so the rename itself survives a crash; not possible everywhere, so best-effort. */
+async function syncFolder(folder: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(folder, 'r');
+    await handle.sync();
+  } catch {
+    // Windows cannot open a folder; some file systems refuse to fsync one. The data itself is already flushed.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+async function writeNow(target: string, data: string | Uint8Array, signal: AbortSignal | undefined): Promise<void> {
+  signal?.throwIfAborted();
+  const folder = path.dirname(target);
+  await fsp.mkdir(folder, { recursive: true });
+  signal?.throwIfAborted();
+
+  // Keep the permissions of a file being replaced (e.g. one a user made read-only for the group).
+  let mode: number | undefined;
+  try {
+    mode = (await fsp.stat(target)).mode & 0o7777;
+  } catch (error) {
+    if (!hasCode(error, 'ENOENT')) throw error;
+  }
+
+  const temp = tempPathFor(target);
+  let handle: fsp.FileHandle | undefined;
+  let created = false;
+  try {
+    handle = await fsp.open(temp, 'wx', mode ?? 0o666);
+    created = true;
+    if (mode !== undefined) await handle.chmod(mode).catch(() => undefined);
+    await handle.writeFile(data, signal ? { signal } : {});
+    await handle.sync();
+    const closing = handle;
+    handle = undefined;
+    await closing.close();
+    signal?.throwIfAborted();
+    await renameWithRetry(temp, target);
+    created = false;
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    if (created) await fsp.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  await syncFolder(folder);
+}
+
+/**
+ * Writes `data` to `target` atomically: creates the parent folder, writes a temporary file beside the target
+ * (`.<name>.<pid>.<random>.tmp`), fsyncs it and renames it over the target. On any failure, or when `signal` aborts
+ * before the rename, the temporary file is removed and an existing target is left exactly as it was; the promise
+ * rejects with the error (or the abort reason). Writes to the same path in this process run one after another, in
+ * call order; a write aborted while waiting for its turn rejects at once.
+ */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options?: WriteFileAtomicOptions): Promise<void> {
+  const signal = options?.signal;
+  signal?.throwIfAborted();
+  const key = path.resolve(target);
+  const previous = queues.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const tail = previous.then(() => done);
+  queues.set(key, tail);
+  // Forget the queue only once it has drained: a write aborted while waiting must not let the next one overtake
+  // the write still running before it.
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  try {
+    await waitTurn(previous, signal);
+    await writeNow(key, data, signal);
+  } finally {
+    release();
+  }
+}
+
+/** The file's bytes, or `undefined` when it does not exist (also when a parent is not a folder). */
+export async function readFileIfExists(file: string): Promise<Uint8Array | undefined> {
+  try {
+    return await fsp.readFile(file);
+  } catch (error) {
+    if (hasCode(error, 'ENOENT', 'ENOTDIR')) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * How contract and e2e tests find the real Unleash: test/run.ts starts one server for the whole run and passes it
+ * through these environment variables; a test file run on its own starts its own (see useRealUnleash).
+ */
+import { after, before } from 'node:test';
+import { startRealUnleash, type RealUnleash } from './harness';
+
+export interface UnleashUnderTest {
+  url: string;
+  adminToken: string;
+  backendToken: string;
+  frontendToken: string;
+}
+
+export function contractEnv(unleash: RealUnleash): Record<string, string> {
+  return {
+    UNLEASH_CONTRACT_URL: unleash.url,
+    UNLEASH_CONTRACT_TOKEN: unleash.adminToken,
+    UNLEASH_CONTRACT_BACKEND_TOKEN: unleash.backendToken,
+    UNLEASH_CONTRACT_FRONTEND_TOKEN: unleash.frontendToken,
+  };
+}
+
+/**
+ * The server under test, for a test file: the shared one when test/run.ts started it, otherwise one started in
+ * `before` and stopped (by pid) in `after`. Read `.current` inside tests.
+ */
+export function useRealUnleash(): { readonly current: UnleashUnderTest } {
+  const shared = fromEnv();
+  let own: RealUnleash | undefined;
+  let current = shared;
+  if (!shared) {
+    before(async () => {
+      own = await startRealUnleash({ seed: true });
+      current = own;
+    }, { timeout: 600_000 });
+    after(async () => {
+      await own?.stop();
+    });
+  }
+  return {
+    get current() {
+      if (!current) throw new Error('The real Unleash is not started yet.');
+      return current;
+    },
+  };
+}
+
+function fromEnv(): UnleashUnderTest | undefined {
+  const url = process.env.UNLEASH_CONTRACT_URL;
+  const adminToken = process.env.UNLEASH_CONTRACT_TOKEN;
+  if (!url || !adminToken) return undefined;
+  return {
+    url,
+    adminToken,
+    backendToken: process.env.UNLEASH_CONTRACT_BACKEND_TOKEN ?? '',
+    frontendToken: process.env.UNLEASH_CONTRACT_FRONTEND_TOKEN ?? '',
+  };
+}

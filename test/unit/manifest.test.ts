@@ -1,0 +1,83 @@
+/**
+ * The manifest and the code agree: every command declared in package.json is registered in src/, every id in
+ * constants.ts is declared, and the parts that must stay editor-free import nothing from 'vscode'.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { Commands, Views } from '../../src/constants';
+
+const root = path.join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const nls = JSON.parse(readFileSync(path.join(root, 'package.nls.json'), 'utf8'));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? sourceFiles(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+const sources = sourceFiles(path.join(root, 'src')).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+
+describe('manifest', () => {
+  const declared: string[] = manifest.contributes.commands.map((command: { command: string }) => command.command);
+
+  it('declares exactly the commands of constants.ts', () => {
+    assert.deepEqual([...declared].sort(), Object.values(Commands).sort());
+  });
+
+  it('registers every declared command in src/', () => {
+    const registered = new Set<string>();
+    for (const { text } of sources) {
+      for (const match of text.matchAll(/registerCommand\(\s*Commands\.(\w+)/g)) {
+        const id = (Commands as Record<string, string>)[match[1] as string];
+        if (id) registered.add(id);
+      }
+    }
+    assert.deepEqual(declared.filter((id) => !registered.has(id)), [], 'declared but never registered');
+  });
+
+  it('gives every command a category and a title in package.nls.json', () => {
+    for (const command of manifest.contributes.commands) {
+      assert.equal(command.category, 'Unleash', command.command);
+      const key = /^%(.+)%$/.exec(command.title)?.[1];
+      assert.ok(key && nls[key], `${command.command} has no localized title`);
+    }
+  });
+
+  it('names only declared commands and views in menus and welcome content', () => {
+    const menuCommands = Object.values(manifest.contributes.menus as Record<string, Array<{ command: string }>>).flat();
+    for (const item of menuCommands) assert.ok(declared.includes(item.command), item.command);
+    for (const welcome of manifest.contributes.viewsWelcome) {
+      assert.equal(welcome.view, Views.flags);
+      for (const link of (welcome.contents as string).matchAll(/\(command:([\w.]+)\)/g)) {
+        assert.ok(declared.includes(link[1] as string), link[1]);
+      }
+    }
+  });
+
+  it('asks for no newer VS Code than the one the e2e tests run (1.100)', () => {
+    assert.equal(manifest.engines.vscode, '^1.100.0');
+    assert.equal(manifest.devDependencies['@types/vscode'], '1.100.0');
+  });
+});
+
+describe('layering', () => {
+  it('keeps src/api, src/model and the vscode-free utilities free of vscode', () => {
+    const mustBeFree = sources.filter(({ file }) =>
+      /[\\/]src[\\/](api|model)[\\/]/.test(file) || /[\\/]src[\\/]util[\\/](formatError|emitter|atomicWrite)\.ts$/.test(file),
+    );
+    assert.ok(mustBeFree.length > 10);
+    const offenders = mustBeFree
+      .filter(({ text }) => /^\s*(import|export)[^;]*?from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]/m.test(text))
+      .map(({ file }) => path.relative(root, file));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('never logs through console', () => {
+    const offenders = sources.filter(({ text }) => /\bconsole\.(log|info|warn|error|debug)\(/.test(text)).map(({ file }) => path.relative(root, file));
+    assert.deepEqual(offenders, []);
+  });
+});
