@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CancelledError } from '../../src/api/errors';
+import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { FlagSource } from '../../src/model/flagSource';
+import { FlagStore } from '../../src/model/flagStore';
+import type { CancellationLike } from '../../src/util/emitter';
+
+const silent = { info: () => undefined, error: () => undefined };
+
+/** A source whose reads wait until released, counting calls and aborts. */
+class SlowSource implements FlagSource {
+  readonly kind = 'server' as const;
+  readonly label = 'test';
+  calls = { list: 0, feature: 0, segments: 0, aborted: 0 };
+  private releases: Array<() => void> = [];
+  constructor(private readonly features: FeatureSummary[]) {}
+
+  release(): void {
+    for (const release of this.releases.splice(0)) release();
+  }
+
+  private wait<T>(value: T, signal?: AbortSignal): Promise<T> {
+    return new Promise((resolve, reject) => {
+      signal?.addEventListener('abort', () => {
+        this.calls.aborted++;
+        reject(new CancelledError());
+      });
+      this.releases.push(() => resolve(value));
+    });
+  }
+
+  listFeatures(signal?: AbortSignal) {
+    this.calls.list++;
+    return this.wait(this.features, signal);
+  }
+  getFeature(project: string, name: string, signal?: AbortSignal) {
+    this.calls.feature++;
+    return this.wait<Feature>({ name, project }, signal);
+  }
+  getStrategySegments(_id: string, signal?: AbortSignal) {
+    this.calls.segments++;
+    return this.wait<Segment[]>([], signal);
+  }
+  async listEnvironments() {
+    return ['development'];
+  }
+}
+
+function token(): CancellationLike & { cancel(): void } {
+  const listeners = new Set<() => void>();
+  let cancelled = false;
+  return {
+    get isCancellationRequested() {
+      return cancelled;
+    },
+    onCancellationRequested(listener) {
+      listeners.add(listener);
+      return { dispose: () => listeners.delete(listener) };
+    },
+    cancel() {
+      cancelled = true;
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+describe('FlagStore', () => {
+  it('fills the catalog from one listing and reports its state', async () => {
+    const source = new SlowSource([{ name: 'b', project: 'p' }, { name: 'a', project: 'p' }]);
+    const store = new FlagStore(silent);
+    const states: string[] = [];
+    store.onDidChange(() => states.push(store.state));
+    const loading = store.setSource(source, 'ready');
+    source.release();
+    await loading;
+    assert.deepEqual(states, ['loading', 'ready']);
+    assert.deepEqual(store.catalog.flags.map((flag) => flag.name), ['a', 'b']);
+    assert.equal(source.calls.list, 1);
+  });
+
+  it('reads a feature once for concurrent callers and caches it until refresh', async () => {
+    const source = new SlowSource([{ name: 'a', project: 'p' }]);
+    const store = new FlagStore(silent);
+    const loading = store.setSource(source, 'ready');
+    source.release();
+    await loading;
+    const first = store.feature('p', 'a');
+    const second = store.feature('p', 'a');
+    source.release();
+    assert.equal(await first, await second);
+    assert.equal(source.calls.feature, 1);
+    assert.ok(store.peekFeature('p', 'a'));
+    const refreshing = store.refresh();
+    assert.equal(store.peekFeature('p', 'a'), undefined, 'refresh forgets details');
+    source.release();
+    await refreshing;
+  });
+
+  it('aborts the request only when every waiting caller cancelled', async () => {
+    const source = new SlowSource([]);
+    const store = new FlagStore(silent);
+    const loading = store.setSource(source, 'ready');
+    source.release();
+    await loading;
+    const one = token();
+    const two = token();
+    const first = store.feature('p', 'a', one);
+    const second = store.feature('p', 'a', two);
+    one.cancel();
+    await assert.rejects(first, CancelledError);
+    assert.equal(source.calls.aborted, 0, 'the second caller still waits');
+    two.cancel();
+    await assert.rejects(second, CancelledError);
+    assert.equal(source.calls.aborted, 1);
+    const third = store.feature('p', 'a');
+    source.release();
+    assert.equal((await third).name, 'a', 'a new caller starts a new read');
+  });
+
+  it('supersedes a refresh in flight', async () => {
+    const source = new SlowSource([{ name: 'a', project: 'p' }]);
+    const store = new FlagStore(silent);
+    const first = store.setSource(source, 'ready');
+    const second = store.refresh();
+    assert.equal(source.calls.aborted, 1);
+    source.release();
+    await Promise.all([first, second]);
+    assert.equal(store.state, 'ready');
+    assert.equal(store.catalog.size, 1);
+  });
+
+  it('shows why there is nothing when there is no source', async () => {
+    const store = new FlagStore(silent);
+    await store.setSource(undefined, 'noToken');
+    assert.equal(store.state, 'noToken');
+    assert.equal(store.catalog.size, 0);
+  });
+
+  it('keeps the error of a failed listing for the view to show', async () => {
+    const store = new FlagStore(silent);
+    const failing: FlagSource = {
+      kind: 'server',
+      label: 'x',
+      listFeatures: async () => {
+        throw new Error('boom');
+      },
+      getFeature: async () => ({ name: 'x' }),
+      getStrategySegments: async () => [],
+      listEnvironments: async () => [],
+    };
+    await store.setSource(failing, 'ready');
+    assert.equal(store.state, 'error');
+    assert.equal((store.error as Error).message, 'boom');
+  });
+});
