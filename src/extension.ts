@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connection';
 import { LOG_CHANNEL_NAME } from './constants';
+import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
 import { bindStoreToConnection } from './services/binding';
 import { Connection } from './services/connection';
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
     store,
     bindStoreToConnection(connection, store),
     registerConnectionCommands({ connection, tokens, logger: logger.child('commands'), channel }),
+    registerFlagHovers({ store, logger: logger.child('hovers') }),
   );
 
   void connection.update();

@@ -11,6 +11,7 @@ import {
   NotFoundError,
   UnleashClient,
   type Constraint,
+  type Strategy,
   type ExportResult,
 } from '../../src/api';
 import { useRealUnleash } from './env';
@@ -65,7 +66,7 @@ describe('get a feature (real server)', () => {
         [...flag.enabledIn],
       );
       for (const env of SEED.environments) {
-        const strategies = feature.environments?.find((candidate) => candidate.name === env)?.strategies ?? [];
+        const strategies: Strategy[] = feature.environments?.find((candidate) => candidate.name === env)?.strategies ?? [];
         assert.deepEqual(
           strategies.map((strategy) => [strategy.name, strategy.title ?? undefined, strategy.disabled ?? false]),
           flag.environments[env].strategies.map((strategy) => [strategy.name, strategy.title, strategy.disabled]),

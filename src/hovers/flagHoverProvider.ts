@@ -1,0 +1,239 @@
+/**
+ * Hovers on flag names in code. The provider only reads the store: it recognises the name under the cursor with
+ * `findFlagAt` against an index of the catalog, and renders what the store knows with `hoverMarkdown`.
+ *
+ * Never waiting on the network: for a known name the catalog's summary always answers. When a project's details
+ * are not cached yet, the read is started with the hover's cancellation token (the store aborts the request once
+ * every waiter cancelled) and the hover waits one event-loop turn only, so a source that answers from memory (the
+ * offline mode's export files) shows details at once, while a server read finishes in the background and the next
+ * hover shows its details. A read that failed is not retried until the catalog changes (a refresh), so a broken
+ * flag cannot make every hover hit the server.
+ */
+import * as vscode from 'vscode';
+import { CancelledError } from '../api/errors';
+import type { Feature } from '../api/schemas';
+import { Commands, SETTINGS_SECTION } from '../constants';
+import { flagKey, type Catalog } from '../model/catalog';
+import { findFlagAt, FlagNameIndex, type NameTransform } from '../model/flagNames';
+import type { FlagStore } from '../model/flagStore';
+import { hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
+import { readSettings } from '../services/settings';
+import type { Logger } from '../util/logger';
+
+/** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
+export const MAX_HOVER_LINE = 200_000;
+
+export interface HoverOptions {
+  transforms: NameTransform[];
+  /** undefined: the built-in list of SDK calls. */
+  sdkCalls: string[] | undefined;
+}
+
+/** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
+export type HoverStore = Pick<FlagStore, 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange'>;
+
+export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposable {
+  private index: FlagNameIndex | undefined;
+  private indexedCatalog: Catalog | undefined;
+  /** Details reads that failed (by flagKey); cleared when the catalog is replaced. */
+  private readonly failed = new Set<string>();
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    private readonly store: HoverStore,
+    private readonly logger: Logger,
+    private options: HoverOptions,
+  ) {
+    this.subscription = store.onDidChange(() => {
+      if (store.catalog !== this.indexedCatalog) {
+        // Rebuilt on the next hover, once per catalog.
+        this.index = undefined;
+        this.indexedCatalog = undefined;
+        this.failed.clear();
+      }
+    });
+  }
+
+  setOptions(options: HoverOptions): void {
+    this.options = options;
+  }
+
+  /** The name index of the current catalog, built at most once per catalog. */
+  nameIndex(): FlagNameIndex {
+    const catalog = this.store.catalog;
+    if (this.index === undefined || this.indexedCatalog !== catalog) {
+      const started = performance.now();
+      this.index = new FlagNameIndex(catalog.names());
+      this.indexedCatalog = catalog;
+      this.failed.clear();
+      this.logger.debug(`Indexed ${this.index.size} flag names in ${(performance.now() - started).toFixed(1)} ms.`);
+    }
+    return this.index;
+  }
+
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
+    const source = this.store.currentSource;
+    if (!source || position.line >= document.lineCount) return undefined;
+    const line = document.lineAt(position.line).text;
+    if (line.length > MAX_HOVER_LINE) return undefined;
+    const match = findFlagAt(line, position.character, this.nameIndex(), {
+      transforms: this.options.transforms,
+      sdkCalls: this.options.sdkCalls,
+    });
+    if (!match) return undefined;
+    const range = new vscode.Range(position.line, match.start, position.line, match.end);
+
+    if (!match.known) {
+      // Only a catalog that finished loading can say a name does not exist.
+      if (match.inSdkCall === undefined || this.store.state !== 'ready') return undefined;
+      return hover(unknownFlagMarkdown(match.name, source.label, match.inSdkCall, source.kind), range);
+    }
+
+    const summaries = this.store.catalog.byName(match.name);
+    if (summaries.length === 0) return undefined;
+    const reads: Array<Promise<unknown>> = [];
+    for (const summary of summaries) {
+      const project = summary.project ?? '';
+      if (this.store.peekFeature(project, summary.name) || this.failed.has(flagKey(project, summary.name))) continue;
+      reads.push(this.readDetails(project, summary.name, token));
+    }
+    if (reads.length > 0) {
+      // One event-loop turn: enough for an in-memory source, never enough for a network round trip.
+      await Promise.race([Promise.allSettled(reads), nextTurn()]);
+      if (token.isCancellationRequested) return undefined;
+    }
+
+    const matches: HoverMatch[] = summaries.map((summary) => {
+      const project = summary.project ?? '';
+      const details: Feature | undefined = this.store.peekFeature(project, summary.name);
+      if (details) return { summary, details };
+      return { summary, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading' };
+    });
+    const webUrl = source.webUrl?.bind(source);
+    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now: new Date() }), range);
+  }
+
+  /** Starts (or joins) the store's read of one flag's details; never rejects. */
+  private async readDetails(project: string, name: string, token: vscode.CancellationToken): Promise<void> {
+    try {
+      await this.store.feature(project, name, token);
+    } catch (error) {
+      if (error instanceof CancelledError || token.isCancellationRequested) return;
+      // Details of a catalog that has since been replaced are no one's concern.
+      if (this.store.catalog !== this.indexedCatalog) return;
+      this.failed.add(flagKey(project, name));
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`Reading the details of ${JSON.stringify(name)} (project ${JSON.stringify(project)}) for a hover failed: ${reason}`);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+function hover(value: string, range: vscode.Range): vscode.Hover {
+  const markdown = new vscode.MarkdownString(value, false);
+  // Only our own two commands may run from a hover link; flag data never produces a link to them (it is escaped).
+  markdown.isTrusted = { enabledCommands: [Commands.revealFlag, Commands.copyFlagName] };
+  markdown.supportHtml = false;
+  markdown.supportThemeIcons = false;
+  return new vscode.Hover(markdown, range);
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+// ---- Settings ----------------------------------------------------------------
+
+const TRANSFORM_KINDS = new Set(['screamingSnakeToKebab', 'snakeToKebab', 'camelToKebab']);
+
+/** The name transforms of the settings that are well-formed; the others are left out (and reported). */
+export function validTransforms(raw: unknown, problems: string[] = [], depth = 0): NameTransform[] {
+  if (!Array.isArray(raw)) return [];
+  const result: NameTransform[] = [];
+  for (const item of raw as unknown[]) {
+    const kind = typeof item === 'object' && item !== null ? (item as { kind?: unknown }).kind : undefined;
+    if (typeof kind === 'string' && TRANSFORM_KINDS.has(kind)) {
+      result.push({ kind } as NameTransform);
+    } else if (kind === 'prefix' || kind === 'suffix') {
+      const value = (item as { value?: unknown }).value;
+      if (typeof value === 'string' && value !== '') result.push({ kind, value });
+      else problems.push(`a "${kind}" transform needs a non-empty "value"`);
+    } else if (kind === 'chain' && depth < 4) {
+      const transforms = validTransforms((item as { transforms?: unknown }).transforms, problems, depth + 1);
+      if (transforms.length > 0) result.push({ kind: 'chain', transforms });
+      else problems.push('a "chain" transform needs "transforms"');
+    } else {
+      problems.push(`unknown transform ${JSON.stringify(item)?.slice(0, 80)}`);
+    }
+  }
+  return result;
+}
+
+/** The document selector for the `hover.languages` setting: every file and untitled document, or those languages. */
+export function hoverSelector(languages: readonly string[]): vscode.DocumentFilter[] {
+  const ids = languages.filter((id) => typeof id === 'string' && id.trim() !== '').map((id) => id.trim());
+  if (ids.length === 0 || ids.includes('*')) return [{ scheme: 'file' }, { scheme: 'untitled' }];
+  return [...new Set(ids)].flatMap((language) => [
+    { scheme: 'file', language },
+    { scheme: 'untitled', language },
+  ]);
+}
+
+/**
+ * Registers the flag hover for the languages in the settings, and registers it again when a `unleash.hover.*`
+ * setting changes (off when `unleash.hover.enabled` is false). The returned Disposable removes everything.
+ */
+export function registerFlagHovers(deps: { store: FlagStore; logger: Logger }): vscode.Disposable {
+  const { store, logger } = deps;
+  let registration: vscode.Disposable | undefined;
+  let provider: FlagHoverProvider | undefined;
+
+  const apply = () => {
+    const settings = readSettings().hover;
+    const problems: string[] = [];
+    const options: HoverOptions = {
+      transforms: validTransforms(settings.nameTransforms, problems),
+      sdkCalls: settings.sdkCalls?.filter((call) => typeof call === 'string' && call.trim() !== ''),
+    };
+    if (options.sdkCalls?.length === 0) options.sdkCalls = undefined;
+    for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
+
+    registration?.dispose();
+    registration = undefined;
+    if (!settings.enabled) {
+      provider?.dispose();
+      provider = undefined;
+      logger.info('Hovers are off (unleash.hover.enabled).');
+      return;
+    }
+    if (provider) provider.setOptions(options);
+    else provider = new FlagHoverProvider(store, logger, options);
+    const selector = hoverSelector(settings.languages);
+    registration = vscode.languages.registerHoverProvider(selector, provider);
+    const languages = selector.some((filter) => filter.language !== undefined)
+      ? [...new Set(selector.map((filter) => filter.language))].join(', ')
+      : 'all languages';
+    logger.debug(`Hovers registered for ${languages}.`);
+  };
+
+  apply();
+  const watcher = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration(`${SETTINGS_SECTION}.hover`)) apply();
+  });
+  return {
+    dispose() {
+      watcher.dispose();
+      registration?.dispose();
+      provider?.dispose();
+      registration = undefined;
+      provider = undefined;
+    },
+  };
+}

@@ -1,0 +1,378 @@
+/**
+ * The markdown of a flag hover, as a pure function of the data (no 'vscode' here, so it is unit-tested and
+ * benchmarked in plain Node). The hover provider decides what to pass; this decides what the user reads.
+ *
+ * Everything that comes from the server (or an export file) is untrusted: it goes through `escapeMarkdown` /
+ * `markdownCode`, links are offered only for http/https URLs, and the only `command:` links are ours
+ * (reveal in the Flags tree, copy the name). Every list is capped with `… and N more`, every text is cut, and the
+ * whole hover stops adding projects past MAX_HOVER_LENGTH, so a hostile catalog cannot build a huge hover.
+ */
+import type { Feature, FeatureEnvironment, FeatureSummary, Strategy, Variant, StrategyVariant } from '../api/schemas';
+import { Commands } from '../constants';
+import { escapeMarkdown, markdownLink, openableUrl } from './markdown';
+import {
+  clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy,
+  describeVariant, DISABLED_MARK, ENABLED_MARK, formatList, plural, strategyBadges, strategyDisplayName,
+  strategyTitle,
+} from './wording';
+
+/**
+ * Untrusted text as inline markdown that renders as exactly its characters: `clean()`ed to one line of at most
+ * `max` characters, trimmed (so `**bold**` around it always closes), then escaped.
+ */
+export function md(text: string, max: number): string {
+  return escapeMarkdown(clean(text, max).trim());
+}
+
+/**
+ * Untrusted text as an inline code span, where nothing is interpreted: one line of at most `max` characters,
+ * fenced with more backticks than it contains. Not for table cells (a `|` would still split the cell).
+ */
+export function markdownCode(text: string, max: number): string {
+  const line = clean(text, max);
+  let longest = 0;
+  for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  const pad = line === '' || line.startsWith('`') || line.endsWith('`') || /^ .* $/.test(line) ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
+/**
+ * A `command:` URI with JSON arguments, for a MarkdownString whose `isTrusted.enabledCommands` lists `command`.
+ * `encodeURIComponent` leaves `(`, `)`, `!`, `'` and `*`; they are percent-encoded too, so no flag name can end
+ * the link early.
+ */
+export function commandUri(command: string, args: readonly unknown[]): string {
+  const query = encodeURIComponent(JSON.stringify(args)).replace(
+    /[!'()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `command:${command}?${query}`;
+}
+
+/** The caps of a hover. Each one is a number of items or of characters before escaping. */
+export const HOVER_LIMITS = {
+  /** Projects shown for one name (a name can exist in several). */
+  projects: 5,
+  description: 300,
+  environments: 12,
+  /** Strategies named in one environment's cell; the count is always exact. */
+  strategiesPerEnvironment: 4,
+  /** Characters of one environment's strategy summary. */
+  strategyCell: 200,
+  /** Variant lines (feature, environment and strategy variants together). */
+  variants: 8,
+  variantLine: 200,
+  parents: 5,
+  children: 10,
+  tags: 10,
+  links: 5,
+  /** Past this length (after escaping) no further project is added. */
+  hoverLength: 30_000,
+} as const;
+
+/** One project's flag of the hovered name: the catalog's summary, and the details when the store has them. */
+export interface HoverMatch {
+  summary: FeatureSummary;
+  details?: Feature;
+  /**
+   * Why `details` is missing: `loading` (the default: a read was started, the next hover shows them) or
+   * `unavailable` (the read failed; the summary is all there is).
+   */
+  detailsState?: 'loading' | 'unavailable';
+}
+
+export interface HoverInput {
+  matches: readonly HoverMatch[];
+  /** Where the data comes from: a server's host or the export files read. */
+  sourceLabel: string;
+  /** The flag's page in the Unleash web UI; offered only when it is an http/https URL. */
+  webUrl?: (project: string, name: string) => string | undefined;
+  /** The time "last seen" is measured from. */
+  now: Date;
+}
+
+/** The arguments our commands receive from a hover link. */
+export interface FlagCommandArgs {
+  project: string;
+  name: string;
+}
+
+/** `command:unleash.revealFlag?…` for one flag. */
+export function revealFlagUri(args: FlagCommandArgs): string {
+  return commandUri(Commands.revealFlag, [{ project: args.project, name: args.name }]);
+}
+
+/** `command:unleash.copyFlagName?…` for one flag. */
+export function copyFlagNameUri(args: FlagCommandArgs): string {
+  return commandUri(Commands.copyFlagName, [{ project: args.project, name: args.name }]);
+}
+
+/** Command links longer than this are left out (a hostile project name could be 10,000 characters). */
+const MAX_COMMAND_URI = 2048;
+
+/**
+ * The hover for a known flag name: one section per project that has it, separated by a rule, then the source.
+ */
+export function hoverMarkdown(input: HoverInput): string {
+  const sections: string[] = [];
+  let length = 0;
+  let shown = 0;
+  for (const match of input.matches) {
+    if (shown >= HOVER_LIMITS.projects || length > HOVER_LIMITS.hoverLength) break;
+    const section = flagSection(match, input);
+    sections.push(section);
+    length += section.length;
+    shown += 1;
+  }
+  const rest = input.matches.length - shown;
+  if (rest > 0) sections.push(`… and ${plural(rest, 'more project')} with this name (see the Flags tree)`);
+  const source = md(input.sourceLabel, 120);
+  const blocks = [sections.join('\n\n---\n\n')];
+  if (source !== '') blocks.push(`_Source: ${source}_`);
+  return blocks.join('\n\n');
+}
+
+/**
+ * The hover for a name that an SDK call reads but the source does not know: `No flag named \`x\` on <server>`
+ * (`in <files>` for the offline mode), so that typos show up where they are written.
+ */
+export function unknownFlagMarkdown(
+  name: string,
+  sourceLabel: string,
+  sdkCall?: string,
+  sourceKind: 'server' | 'files' = 'server',
+): string {
+  const where = md(sourceLabel, 120);
+  const head = `No flag named ${markdownCode(name, 200)} ${sourceKind === 'files' ? 'in' : 'on'} ${where === '' ? 'the server' : where}`;
+  const why = sdkCall === undefined || sdkCall.trim() === '' ? '' : `${markdownCode(sdkCall, 60)} reads a flag by this name. `;
+  return `${head}\n\n${why}Check the spelling; the flag may also be archived or in a project this workspace does not read.`;
+}
+
+// ---------------------------------------------------------------------------
+
+function flagSection(match: HoverMatch, input: HoverInput): string {
+  const { summary, details } = match;
+  const name = summary.name;
+  const project = summary.project ?? details?.project ?? '';
+  const blocks: string[] = [];
+
+  // Name, type, project.
+  const shownName = md(name, 200) || '(unnamed flag)';
+  const head = [`**${shownName}**`];
+  const type = md(details?.type ?? summary.type ?? '', 40);
+  if (type !== '') head.push(type);
+  const shownProject = md(project, 60);
+  if (shownProject !== '') head.push(`project ${shownProject}`);
+  blocks.push(head.join(' · '));
+
+  // Stale, archived, lifecycle.
+  const badges: string[] = [];
+  if ((details?.stale ?? summary.stale) === true) badges.push('**Stale**');
+  if ((details?.archived ?? summary.archived) === true) badges.push('**Archived**');
+  const lifecycle = details?.lifecycle ?? summary.lifecycle;
+  if (lifecycle) badges.push(`Lifecycle: ${md(describeLifecycle(lifecycle), 100)}`);
+  if (badges.length > 0) blocks.push(badges.join(' · '));
+
+  const description = md(details?.description ?? summary.description ?? '', HOVER_LIMITS.description);
+  if (description !== '') blocks.push(description);
+
+  blocks.push(environmentTable(match, input.now));
+  if (!details) {
+    blocks.push(
+      match.detailsState === 'unavailable'
+        ? '_Strategies and variants could not be read._'
+        : '_Loading strategies and variants… hover again to see them._',
+    );
+  } else {
+    const variants = variantLines(details);
+    if (variants.length > 0) blocks.push(`**Variants**\n\n${variants.join('\n')}`);
+    const dependencies = dependencyLines(details);
+    if (dependencies.length > 0) blocks.push(dependencies.join('  \n'));
+  }
+
+  const tags = details?.tags ?? summary.tags ?? [];
+  if (tags.length > 0) {
+    const text = formatList(tags.map((tag) => `${tag.type}:${tag.value}`), {
+      maxItems: HOVER_LIMITS.tags,
+      maxItem: 60,
+      budget: 200,
+    });
+    blocks.push(`**Tags:** ${md(text, 260)}`);
+  }
+
+  const links = details?.links ?? [];
+  if (links.length > 0) blocks.push(`**Links:** ${linkList(links)}`);
+
+  const actions = actionLine(project, name, input);
+  if (actions !== '') blocks.push(actions);
+  return blocks.join('\n\n');
+}
+
+// ---- Environments ----------------------------------------------------------
+
+interface EnvironmentRow {
+  name: string;
+  enabled: boolean;
+  strategies: string;
+  lastSeen: string;
+}
+
+function environmentTable(match: HoverMatch, now: Date): string {
+  const { rows, total } = environmentRows(match, now, HOVER_LIMITS.environments);
+  if (total === 0) return '_No environments._';
+  const lines = ['| Environment | State | Strategies | Last seen |', '| --- | --- | --- | --- |'];
+  for (const row of rows) {
+    const state = `${row.enabled ? ENABLED_MARK : DISABLED_MARK} ${describeEnvironmentState(row.enabled)}`;
+    const name = md(row.name, 40) || '(unnamed)';
+    lines.push(`| ${name} | ${state} | ${md(row.strategies, HOVER_LIMITS.strategyCell + 40)} | ${md(row.lastSeen, 40)} |`);
+  }
+  const rest = total - rows.length;
+  const table = lines.join('\n');
+  return rest > 0 ? `${table}\n\n… and ${plural(rest, 'more environment')}` : table;
+}
+
+/** The first `max` environments as table rows (only those are described), and how many there are. */
+function environmentRows(match: HoverMatch, now: Date, max: number): { rows: EnvironmentRow[]; total: number } {
+  const detailed = match.details?.environments;
+  if (detailed !== undefined) {
+    const rows = detailed.slice(0, max).map((env) => ({
+      name: env.name,
+      enabled: env.enabled === true,
+      strategies: strategySummary(env),
+      lastSeen: describeLastSeen(env.lastSeenAt, now),
+    }));
+    return { rows, total: detailed.length };
+  }
+  const summaries = match.summary.environments ?? [];
+  const rows = summaries.slice(0, max).map((env) => {
+    const parts: string[] = [];
+    if (env.hasStrategies === true) {
+      parts.push(env.hasEnabledStrategies === false ? 'strategies, all disabled' : 'has strategies');
+    } else if (env.hasStrategies === false) {
+      parts.push('no strategies');
+    }
+    if (env.variantCount !== undefined && env.variantCount > 0) parts.push(plural(env.variantCount, 'variant'));
+    return {
+      name: env.name,
+      enabled: env.enabled === true,
+      strategies: parts.length > 0 ? parts.join(', ') : '—',
+      lastSeen: describeLastSeen(env.lastSeenAt, now),
+    };
+  });
+  return { rows, total: summaries.length };
+}
+
+/**
+ * `2 strategies: Gradual rollout: 25% of userId ("EU employees first", 2 constraints); Standard: on for everyone`.
+ * The count is exact; at most `strategiesPerEnvironment` strategies and `strategyCell` characters are named.
+ */
+export function strategySummary(env: Pick<FeatureEnvironment, 'strategies'>): string {
+  const strategies = env.strategies ?? [];
+  if (strategies.length === 0) return 'no strategies';
+  const head = `${plural(strategies.length, 'strategy', 'strategies')}: `;
+  let text = '';
+  let shown = 0;
+  for (const strategy of strategies) {
+    if (shown >= HOVER_LIMITS.strategiesPerEnvironment) break;
+    const item = strategyLine(strategy);
+    const next = shown === 0 ? item : `${text}; ${item}`;
+    if (shown > 0 && head.length + next.length > HOVER_LIMITS.strategyCell) break;
+    text = next;
+    shown += 1;
+  }
+  const rest = strategies.length - shown;
+  return andMore(clean(head + text, HOVER_LIMITS.strategyCell - (rest > 0 ? 20 : 0)), rest);
+}
+
+/** `text … and N more` (`text… and N more` when `text` was cut, as `formatList` writes it); `text` when rest ≤ 0. */
+function andMore(text: string, rest: number): string {
+  if (rest <= 0) return text;
+  return `${text}${text.endsWith('…') ? '' : ' …'} and ${rest} more`;
+}
+
+function strategyLine(strategy: Strategy): string {
+  const extras: string[] = [];
+  const title = strategyTitle(strategy);
+  if (title !== undefined) extras.push(`“${clean(title, 60)}”`);
+  extras.push(...strategyBadges(strategy));
+  const summary = describeStrategy(strategy);
+  return extras.length > 0 ? `${summary} (${extras.join(', ')})` : summary;
+}
+
+// ---- Variants, dependencies, links, actions --------------------------------
+
+function variantText(variant: Variant | StrategyVariant): string {
+  const { label, detail } = describeVariant(variant);
+  return detail === '' ? label : `${label} · ${detail}`;
+}
+
+function variantLines(details: Feature): string[] {
+  const lines: string[] = [];
+  let total = 0;
+  // Past the limit variants are only counted: no wording work for lines that are not shown.
+  const add = (scopeOf: () => string, variant: Variant | StrategyVariant) => {
+    total += 1;
+    if (lines.length >= HOVER_LIMITS.variants) return;
+    const scope = scopeOf();
+    const text = clean(scope === '' ? variantText(variant) : `${scope}: ${variantText(variant)}`, HOVER_LIMITS.variantLine);
+    lines.push(`- ${md(text, HOVER_LIMITS.variantLine)}`);
+  };
+  for (const variant of details.variants ?? []) add(() => '', variant);
+  for (const env of details.environments ?? []) {
+    const envName = () => (env.name.trim() === '' ? '(unnamed)' : clean(env.name, 40));
+    for (const variant of env.variants ?? []) add(envName, variant);
+    for (const strategy of env.strategies ?? []) {
+      const scope = () => `${envName()} › ${clean(strategyTitle(strategy) ?? strategyDisplayName(strategy.name), 60)}`;
+      for (const variant of strategy.variants ?? []) add(scope, variant);
+    }
+  }
+  if (total > lines.length) lines.push(`- … and ${plural(total - lines.length, 'more variant')}`);
+  return lines;
+}
+
+function dependencyLines(details: Feature): string[] {
+  const lines: string[] = [];
+  const parents = details.dependencies ?? [];
+  if (parents.length > 0) {
+    const shown = parents.slice(0, HOVER_LIMITS.parents).map(describeDependency).join('; ');
+    const rest = parents.length - HOVER_LIMITS.parents;
+    const text = andMore(clean(shown, 400), rest);
+    lines.push(`**Parents:** ${md(text, 440)}`);
+  }
+  const children = details.children ?? [];
+  if (children.length > 0) {
+    const text = formatList(children, { maxItems: HOVER_LIMITS.children, maxItem: 100, budget: 300 });
+    lines.push(`**Children:** ${md(text, 340)}`);
+  }
+  return lines;
+}
+
+function linkList(links: NonNullable<Feature['links']>): string {
+  const items = links.slice(0, HOVER_LIMITS.links).map((link) => {
+    const href = openableUrl(link.url);
+    const title = link.title?.trim() ? link.title : link.url;
+    // Not http/https: the title as plain text, never a link.
+    if (href === undefined) return md(title, 80) || '(link)';
+    // The host after the link, so that a title cannot pretend to go somewhere else.
+    return `${markdownLink(title.trim() === '' ? href : title, href, 80)} (${md(new URL(href).host, 80)})`;
+  });
+  const rest = links.length - HOVER_LIMITS.links;
+  return andMore(items.join(' · '), rest);
+}
+
+function actionLine(project: string, name: string, input: HoverInput): string {
+  const actions: string[] = [];
+  let web: string | undefined;
+  try {
+    web = input.webUrl?.(project, name);
+  } catch {
+    web = undefined;
+  }
+  if (web !== undefined && openableUrl(web) !== undefined) actions.push(markdownLink('Open in Unleash', web));
+  const reveal = revealFlagUri({ project, name });
+  const copy = copyFlagNameUri({ project, name });
+  if (reveal.length <= MAX_COMMAND_URI) actions.push(`[Reveal in Flags tree](${reveal})`);
+  if (copy.length <= MAX_COMMAND_URI) actions.push(`[Copy name](${copy})`);
+  return actions.join(' · ');
+}

@@ -1,0 +1,129 @@
+/**
+ * A real, seeded Unleash for a person to point the extension at.
+ *
+ *   npx tsx test/contract/local.ts start    (npm run unleash:local)  starts it, prints URL and tokens, returns
+ *   npx tsx test/contract/local.ts status                            prints what is running
+ *   npx tsx test/contract/local.ts stop     (npm run unleash:stop)   stops both servers by pid, removes the temp folder
+ *
+ * Same server and seed as the contract tests (test/contract/harness). Ports 4242 (Unleash) and
+ * 55432 (PostgreSQL) are used when free, otherwise free ones. State: <os.tmpdir()>/unleash-local.json.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launch } from './harness/index';
+import { isPostmasterOf, removeDir, stopPostmaster } from './harness/postgres';
+import { isAlive } from './harness/procs';
+import { isUnleashProcess, stopUnleashPid } from './harness/unleash';
+
+const STATE_FILE = path.join(os.tmpdir(), 'unleash-local.json');
+
+interface LocalState {
+  url: string;
+  adminToken: string;
+  backendToken: string;
+  frontendToken: string;
+  admin: { username: string; password: string };
+  pids: { unleash: number; postgres: number };
+  dir: string;
+  dataDir: string;
+  unleashLog: string;
+  startedAt: string;
+}
+
+function readState(): LocalState | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as LocalState;
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(s: LocalState): string {
+  return [
+    `Unleash (real, open source 7.5.1) is running at ${s.url}`,
+    `  web UI login:   ${s.admin.username} / ${s.admin.password}`,
+    `  admin token:    ${s.adminToken}`,
+    `  backend token:  ${s.backendToken}`,
+    `  frontend token: ${s.frontendToken}`,
+    `  pids:           unleash ${s.pids.unleash}, postgres ${s.pids.postgres}`,
+    `  server log:     ${s.unleashLog}`,
+    `Stop it with:     npm run unleash:stop   (or: npx tsx test/contract/local.ts stop)`,
+  ].join('\n');
+}
+
+async function start(): Promise<void> {
+  const existing = readState();
+  if (existing && (isUnleashProcess(existing.pids.unleash) || isPostmasterOf(existing.pids.postgres, existing.dataDir))) {
+    console.log(`Already running (state in ${STATE_FILE}).\n${describe(existing)}`);
+    return;
+  }
+  if (existing) fs.rmSync(STATE_FILE, { force: true });
+  const u = await launch({
+    detached: true,
+    seed: true,
+    preferredPorts: { unleash: 4242, postgres: 55432 },
+    log: (line) => {
+      if (!line.startsWith('unleash: ')) console.log(line);
+    },
+  });
+  const state: LocalState = {
+    url: u.url,
+    adminToken: u.adminToken,
+    backendToken: u.backendToken,
+    frontendToken: u.frontendToken,
+    admin: u.admin,
+    pids: u.pids,
+    dir: u.dir,
+    dataDir: path.join(u.dir, 'pgdata'),
+    unleashLog: path.join(u.dir, 'unleash.log'),
+    startedAt: new Date().toISOString(),
+  };
+  fs.writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
+  console.log(
+    `Started in ${(u.timings.totalMs / 1000).toFixed(1)} s (postgres ${u.timings.postgresMs} ms, unleash ${u.startMs} ms, seed ${u.seedMs} ms).\n${describe(state)}`,
+  );
+}
+
+async function stop(): Promise<void> {
+  const s = readState();
+  if (!s) {
+    console.log(`Nothing to stop (no ${STATE_FILE}).`);
+    return;
+  }
+  if (isUnleashProcess(s.pids.unleash)) {
+    await stopUnleashPid(s.pids.unleash);
+    console.log(`Stopped Unleash (pid ${s.pids.unleash}).`);
+  }
+  if (isPostmasterOf(s.pids.postgres, s.dataDir)) {
+    await stopPostmaster(s.pids.postgres, s.dataDir);
+    console.log(`Stopped PostgreSQL (pid ${s.pids.postgres}).`);
+  }
+  if (isAlive(s.pids.unleash) && isUnleashProcess(s.pids.unleash)) throw new Error(`Unleash ${s.pids.unleash} is still running`);
+  removeDir(s.dir);
+  fs.rmSync(STATE_FILE, { force: true });
+  console.log(`Removed ${s.dir}.`);
+}
+
+function status(): void {
+  const s = readState();
+  if (!s) {
+    console.log('Not running.');
+    return;
+  }
+  const up = isUnleashProcess(s.pids.unleash);
+  const pgUp = isPostmasterOf(s.pids.postgres, s.dataDir);
+  console.log(up && pgUp ? describe(s) : `Partly or not running (unleash ${up ? 'up' : 'down'}, postgres ${pgUp ? 'up' : 'down'}); run stop to clean up.`);
+}
+
+const command = process.argv[2];
+const commands: Record<string, () => Promise<void> | void> = { start, stop, status };
+const fn = command ? commands[command] : undefined;
+if (!fn) {
+  console.error('usage: tsx test/contract/local.ts start|stop|status');
+  process.exit(2);
+}
+Promise.resolve(fn()).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,365 @@
+/**
+ * The hover provider against the real FlagStore and a scripted FlagSource, with a minimal stand-in for the
+ * 'vscode' module (only what the provider and readSettings touch).
+ */
+import { describe, it, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import Module from 'node:module';
+import * as path from 'node:path';
+import { CancelledError } from '../../src/api/errors';
+import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
+import { flagKey } from '../../src/model/catalog';
+import type { FlagSource } from '../../src/model/flagSource';
+import { FlagStore } from '../../src/model/flagStore';
+
+// ---- A stand-in for 'vscode' -------------------------------------------------
+
+class Range {
+  constructor(
+    readonly startLine: number,
+    readonly startCharacter: number,
+    readonly endLine: number,
+    readonly endCharacter: number,
+  ) {}
+}
+class MarkdownString {
+  isTrusted: unknown;
+  supportHtml = false;
+  constructor(
+    readonly value = '',
+    public supportThemeIcons = false,
+  ) {}
+}
+class Hover {
+  constructor(
+    readonly contents: MarkdownString,
+    readonly range: Range,
+  ) {}
+}
+
+const config = new Map<string, unknown>();
+const registrations: Array<{ selector: unknown; disposed: boolean }> = [];
+let configListener: ((event: { affectsConfiguration(section: string): boolean }) => void) | undefined;
+const fakeVscode = {
+  Range,
+  Hover,
+  MarkdownString,
+  languages: {
+    registerHoverProvider(selector: unknown) {
+      const entry = { selector, disposed: false };
+      registrations.push(entry);
+      return { dispose: () => (entry.disposed = true) };
+    },
+  },
+  workspace: {
+    getConfiguration(section: string) {
+      return { get: <T>(key: string, fallback?: T) => (config.has(`${section}.${key}`) ? config.get(`${section}.${key}`) : fallback) };
+    },
+    onDidChangeConfiguration(listener: typeof configListener) {
+      configListener = listener;
+      return { dispose: () => (configListener = undefined) };
+    },
+  },
+};
+const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
+const load = loader._load;
+loader._load = function (request: string, ...rest: unknown[]) {
+  return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
+};
+const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
+const { FlagHoverProvider, registerFlagHovers, validTransforms, hoverSelector } = hovers;
+
+// ---- Data and a scripted source -------------------------------------------------
+
+const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
+const details = featureSchema.parse(fixture('feature-7.5.1.json'));
+const summary = featureSearchSchema.parse(fixture('search-page.json')).features[0] as FeatureSummary;
+
+type Mode = 'deferred' | 'immediate' | 'fail';
+
+class ScriptedSource implements FlagSource {
+  readonly kind = 'server' as const;
+  readonly label = 'unleash.example.com';
+  mode: Mode = 'deferred';
+  readonly calls: string[] = [];
+  readonly signals: AbortSignal[] = [];
+  private readonly pending = new Map<string, (feature: Feature) => void>();
+  listing: Promise<FeatureSummary[]> | undefined;
+
+  constructor(
+    private readonly summaries: FeatureSummary[],
+    private readonly features: Map<string, Feature>,
+  ) {}
+
+  listFeatures(): Promise<FeatureSummary[]> {
+    return this.listing ?? Promise.resolve(this.summaries);
+  }
+  getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature> {
+    const key = flagKey(project, name);
+    this.calls.push(`${project}/${name}`);
+    if (signal) this.signals.push(signal);
+    const feature = this.features.get(key) ?? { ...details, name, project };
+    if (this.mode === 'immediate') return Promise.resolve(feature);
+    if (this.mode === 'fail') return Promise.reject(new Error('HTTP 500'));
+    return new Promise((resolve, reject) => {
+      this.pending.set(key, resolve);
+      signal?.addEventListener('abort', () => reject(new CancelledError()));
+    });
+  }
+  /** Answers a deferred read. */
+  answer(project: string, name: string): void {
+    const key = flagKey(project, name);
+    this.pending.get(key)?.(this.features.get(key) ?? { ...details, name, project });
+    this.pending.delete(key);
+  }
+  async getStrategySegments(): Promise<Segment[]> {
+    return [];
+  }
+  async listEnvironments(): Promise<string[]> {
+    return ['development', 'production'];
+  }
+  webUrl(project: string, name: string): string {
+    return `https://unleash.example.com/projects/${project}/features/${name}`;
+  }
+}
+
+class Token {
+  isCancellationRequested = false;
+  private listeners: Array<() => void> = [];
+  onCancellationRequested(listener: () => void) {
+    this.listeners.push(listener);
+    return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
+  }
+  cancel(): void {
+    this.isCancellationRequested = true;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const logLines: string[] = [];
+const logger = {
+  trace: (m: string) => logLines.push(`trace ${m}`),
+  debug: (m: string) => logLines.push(`debug ${m}`),
+  info: (m: string) => logLines.push(`info ${m}`),
+  warn: (m: string) => logLines.push(`warn ${m}`),
+  error: (m: string | Error) => logLines.push(`error ${m}`),
+  child() {
+    return logger;
+  },
+};
+
+function doc(...lines: string[]) {
+  return { lineCount: lines.length, lineAt: (n: number) => ({ text: lines[n]! }) };
+}
+const at = (line: number, character: number) => ({ line, character });
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+async function setup(summaries: FeatureSummary[] = [summary], features = new Map([[flagKey('default', details.name), details]])) {
+  const source = new ScriptedSource(summaries, features);
+  const store = new FlagStore({ info() {}, error() {} });
+  await store.setSource(source, 'ready');
+  const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
+  return { source, store, provider };
+}
+
+type Provider = InstanceType<typeof FlagHoverProvider>;
+async function hoverAt(provider: Provider, line: string, character: number, token = new Token()) {
+  const result = await provider.provideHover(doc(line) as never, at(0, character) as never, token as never);
+  return result as unknown as Hover | undefined;
+}
+
+const LINE = "  if (unleash.isEnabled('new-checkout-flow')) {";
+const COLUMN = LINE.indexOf('checkout');
+
+beforeEach(() => {
+  logLines.length = 0;
+});
+
+// ---------------------------------------------------------------------------
+
+describe('FlagHoverProvider', () => {
+  it('answers from the summary at once, reads the details in the background, and the next hover shows them', async () => {
+    const { source, store, provider } = await setup();
+    const first = await hoverAt(provider, LINE, COLUMN);
+    assert.ok(first);
+    assert.match(first.contents.value, /^\*\*new\\-checkout\\-flow\*\* · release · project default\n/);
+    assert.ok(first.contents.value.includes('| development | ● enabled | has strategies | never |'));
+    assert.ok(first.contents.value.includes('_Loading strategies and variants… hover again to see them._'));
+    assert.deepEqual(source.calls, ['default/new-checkout-flow'], 'the read was started');
+    assert.equal(store.peekFeature('default', 'new-checkout-flow'), undefined, 'and not waited for');
+
+    // The range is the literal's content; only our two commands are enabled; no HTML, no theme icons.
+    const start = LINE.indexOf("'") + 1;
+    assert.deepEqual(first.range, new Range(0, start, 0, start + 'new-checkout-flow'.length));
+    assert.deepEqual(first.contents.isTrusted, { enabledCommands: ['unleash.revealFlag', 'unleash.copyFlagName'] });
+    assert.equal(first.contents.supportHtml, false);
+    assert.equal(first.contents.supportThemeIcons, false);
+
+    source.answer('default', 'new-checkout-flow');
+    await settle();
+    const second = await hoverAt(provider, LINE, COLUMN);
+    assert.ok(second);
+    assert.ok(second.contents.value.includes('| development | ● enabled | 1 strategy\\: Gradual rollout\\: 25\\% of userId'));
+    assert.ok(second.contents.value.includes('- production\\: control — 100\\%'));
+    assert.ok(second.contents.value.includes('[Open in Unleash](<https://unleash.example.com/projects/default/features/new-checkout-flow>)'));
+    assert.ok(!second.contents.value.includes('Loading'));
+    assert.deepEqual(source.calls, ['default/new-checkout-flow'], 'no second read');
+  });
+
+  it('shows details on the first hover when the source answers from memory (offline mode)', async () => {
+    const { source, provider } = await setup();
+    source.mode = 'immediate';
+    const hover = await hoverAt(provider, LINE, COLUMN);
+    assert.ok(hover?.contents.value.includes('1 strategy\\: Gradual rollout'));
+  });
+
+  it('passes the hover cancellation to the request', async () => {
+    const { source, provider } = await setup();
+    const token = new Token();
+    const pending = hoverAt(provider, LINE, COLUMN, token);
+    token.cancel();
+    assert.equal(await pending, undefined, 'a cancelled hover shows nothing');
+    assert.equal(source.signals.length, 1);
+    assert.equal(source.signals[0]!.aborted, true, 'the only waiter cancelled: the request is aborted');
+  });
+
+  it('shows "could not be read" after a failed read, and retries only after the catalog changes', async () => {
+    const { source, store, provider } = await setup();
+    source.mode = 'fail';
+    const first = await hoverAt(provider, LINE, COLUMN);
+    assert.ok(first?.contents.value.includes('_Strategies and variants could not be read._'));
+    assert.ok(logLines.some((line) => line.startsWith('warn ') && line.includes('HTTP 500')));
+    await hoverAt(provider, LINE, COLUMN);
+    assert.equal(source.calls.length, 1, 'not retried on every hover');
+    await store.refresh();
+    source.mode = 'immediate';
+    const after = await hoverAt(provider, LINE, COLUMN);
+    assert.equal(source.calls.length, 2);
+    assert.ok(after?.contents.value.includes('1 strategy\\: Gradual rollout'));
+  });
+
+  it('says "No flag named" for an unknown name in an SDK call, and nothing elsewhere', async () => {
+    const { provider } = await setup();
+    const typo = "  if (unleash.isEnabled('new-chekout-flow')) {";
+    const hover = await hoverAt(provider, typo, typo.indexOf('chekout'));
+    assert.ok(hover);
+    assert.ok(hover.contents.value.startsWith('No flag named `new-chekout-flow` on unleash\\.example\\.com\n\n`isEnabled` reads'));
+    const start = typo.indexOf("'") + 1;
+    assert.deepEqual(hover.range, new Range(0, start, 0, start + 'new-chekout-flow'.length));
+    assert.equal(await hoverAt(provider, "const label = 'new-chekout-flow';", 18), undefined);
+    assert.equal(await hoverAt(provider, 'const total = order.items.length;', 16), undefined, 'ordinary words');
+  });
+
+  it('does not call a name unknown while the catalog is still loading', async () => {
+    const source = new ScriptedSource([summary], new Map());
+    source.listing = new Promise(() => {});
+    const store = new FlagStore({ info() {}, error() {} });
+    void store.setSource(source, 'ready');
+    assert.equal(store.state, 'loading');
+    const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
+    assert.equal(await hoverAt(provider, "isEnabled('new-chekout-flow')", 12), undefined);
+  });
+
+  it('shows every project that has the name, reading each one', async () => {
+    const other: FeatureSummary = { ...summary, project: 'payments' };
+    const { source, provider } = await setup([summary, other]);
+    const hover = await hoverAt(provider, LINE, COLUMN);
+    const sections = hover!.contents.value.split('\n\n---\n\n');
+    assert.equal(sections.length, 2);
+    assert.ok(sections[1]!.startsWith('**new\\-checkout\\-flow** · release · project payments'));
+    assert.deepEqual(source.calls.sort(), ['default/new-checkout-flow', 'payments/new-checkout-flow']);
+  });
+
+  it('uses the name transforms and SDK calls it is given', async () => {
+    const { provider } = await setup();
+    provider.setOptions({ transforms: [{ kind: 'prefix', value: 'FLAG_' }, { kind: 'chain', transforms: [{ kind: 'prefix', value: 'FLAG_' }, { kind: 'screamingSnakeToKebab' }] }], sdkCalls: ['checkFlag'] });
+    const line = 'if (flags.FLAG_NEW_CHECKOUT_FLOW) {';
+    const hover = await hoverAt(provider, line, line.indexOf('NEW'));
+    assert.ok(hover?.contents.value.startsWith('**new\\-checkout\\-flow**'));
+    const typo = "checkFlag('nope')";
+    assert.ok((await hoverAt(provider, typo, 12))?.contents.value.startsWith('No flag named `nope`'));
+    assert.equal(await hoverAt(provider, "isEnabled('nope')", 12), undefined, 'only the configured calls');
+  });
+
+  it('builds the name index once per catalog, not per hover', async () => {
+    const { store, provider } = await setup();
+    const index = provider.nameIndex();
+    for (let i = 0; i < 20; i++) await hoverAt(provider, LINE, COLUMN);
+    assert.equal(provider.nameIndex(), index);
+    assert.equal(logLines.filter((line) => line.includes('Indexed')).length, 1);
+    await store.refresh();
+    assert.notEqual(provider.nameIndex(), index, 'a new catalog, a new index');
+  });
+
+  it('gives no hover without a source or on a huge line', async () => {
+    const store = new FlagStore({ info() {}, error() {} });
+    const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
+    assert.equal(await hoverAt(provider, LINE, COLUMN), undefined);
+    const { provider: ready } = await setup();
+    const huge = `${LINE}${' '.repeat(hovers.MAX_HOVER_LINE)}`;
+    assert.equal(await hoverAt(ready, huge, COLUMN), undefined);
+  });
+});
+
+describe('registerFlagHovers', () => {
+  it('registers for the configured languages and again when the hover settings change', async () => {
+    registrations.length = 0;
+    config.clear();
+    const store = new FlagStore({ info() {}, error() {} });
+    const disposable = registerFlagHovers({ store, logger });
+    assert.equal(registrations.length, 1);
+    assert.deepEqual(registrations[0]!.selector, [{ scheme: 'file' }, { scheme: 'untitled' }]);
+
+    config.set('unleash.hover.languages', ['typescript', 'python']);
+    configListener!({ affectsConfiguration: (section) => section === 'unleash.hover' });
+    assert.equal(registrations.length, 2);
+    assert.equal(registrations[0]!.disposed, true);
+    assert.deepEqual(registrations[1]!.selector, [
+      { scheme: 'file', language: 'typescript' },
+      { scheme: 'untitled', language: 'typescript' },
+      { scheme: 'file', language: 'python' },
+      { scheme: 'untitled', language: 'python' },
+    ]);
+
+    configListener!({ affectsConfiguration: (section) => section === 'unleash.serverUrl' });
+    assert.equal(registrations.length, 2, 'other settings do not re-register');
+
+    config.set('unleash.hover.enabled', false);
+    configListener!({ affectsConfiguration: (section) => section === 'unleash.hover' });
+    assert.equal(registrations.length, 2);
+    assert.equal(registrations[1]!.disposed, true, 'hovers off');
+
+    config.set('unleash.hover.enabled', true);
+    config.set('unleash.hover.nameTransforms', [{ kind: 'prefix' }, { kind: 'nope' }]);
+    configListener!({ affectsConfiguration: (section) => section === 'unleash.hover' });
+    assert.equal(registrations.length, 3);
+    assert.ok(logLines.some((line) => line.startsWith('warn Setting unleash.hover.nameTransforms: a "prefix" transform needs')));
+
+    disposable.dispose();
+    assert.equal(registrations[2]!.disposed, true);
+    assert.equal(configListener, undefined);
+    config.clear();
+  });
+
+  it('hoverSelector and validTransforms', () => {
+    assert.deepEqual(hoverSelector([]), [{ scheme: 'file' }, { scheme: 'untitled' }]);
+    assert.deepEqual(hoverSelector(['go', '*']), [{ scheme: 'file' }, { scheme: 'untitled' }]);
+    const problems: string[] = [];
+    assert.deepEqual(
+      validTransforms(
+        [
+          { kind: 'camelToKebab' },
+          { kind: 'suffix', value: '_FLAG' },
+          { kind: 'suffix', value: 3 },
+          { kind: 'chain', transforms: [{ kind: 'snakeToKebab' }, 'x'] },
+          null,
+        ],
+        problems,
+      ),
+      [{ kind: 'camelToKebab' }, { kind: 'suffix', value: '_FLAG' }, { kind: 'chain', transforms: [{ kind: 'snakeToKebab' }] }],
+    );
+    assert.equal(problems.length, 3);
+    assert.deepEqual(validTransforms('nope'), []);
+  });
+});
