@@ -3,7 +3,10 @@
  * Disposable per feature. Nothing else happens here.
  */
 import * as vscode from 'vscode';
+import { registerCheckTagCommand } from './commands/checkTag';
 import { registerConnectionCommands } from './commands/connection';
+import { registerExportCommand } from './commands/exportEnvironment';
+import { registerFlagCommands } from './commands/flags';
 import { LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
@@ -11,14 +14,23 @@ import { bindStoreToConnection } from './services/binding';
 import { Connection } from './services/connection';
 import { TokenStore } from './services/tokens';
 import { createLogger } from './util/logger';
+import { registerFlagsView, type FlagsView } from './views/flagsTree';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What activate() returns: the store and the tree as the user sees them, for the in-editor tests. */
+export interface ExtensionApi {
+  store: FlagStore;
+  flagsView: FlagsView;
+  activationMs: number;
+}
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
   const tokens = new TokenStore(context.secrets);
   const connection = new Connection(tokens, logger.child('connection'));
   const store = new FlagStore(logger.child('store'));
+  const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
 
   context.subscriptions.push(
     channel,
@@ -27,11 +39,17 @@ export function activate(context: vscode.ExtensionContext): void {
     store,
     bindStoreToConnection(connection, store),
     registerConnectionCommands({ connection, tokens, logger: logger.child('commands'), channel }),
+    flagsView.disposable,
+    registerFlagCommands({ store, view: flagsView, logger: logger.child('flags') }),
     registerFlagHovers({ store, logger: logger.child('hovers') }),
+    registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
+    registerExportCommand({ connection, store, logger: logger.child('export') }),
   );
 
   void connection.update();
-  logger.info(`Activated in ${(performance.now() - started).toFixed(1)} ms.`);
+  const activationMs = performance.now() - started;
+  logger.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  return { store, flagsView, activationMs };
 }
 
 export function deactivate(): void {

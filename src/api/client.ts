@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { parseBaseUrl } from './baseUrl';
-import { createDispatcher, type NetworkOptions } from './dispatcher';
+import { createDispatcher, proxyLabel, type NetworkOptions } from './dispatcher';
 import { NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
 import {
@@ -28,7 +28,7 @@ import {
   type TagWithVersion,
 } from './schemas';
 
-export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher'> {
+export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher' | 'proxy'> {
   /** The server URL as the user typed it; validated by parseBaseUrl. */
   baseUrl: string;
   network?: NetworkOptions;
@@ -71,7 +71,12 @@ export class UnleashClient {
   constructor(options: ClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.dispatcher = options.dispatcher ?? createDispatcher(this.baseUrl, options.network);
-    this.http = new HttpClient({ ...options, baseUrl: this.baseUrl, dispatcher: this.dispatcher });
+    this.http = new HttpClient({
+      ...options,
+      baseUrl: this.baseUrl,
+      dispatcher: this.dispatcher,
+      proxy: proxyLabel(options.network?.proxy),
+    });
   }
 
   /** GET a feature of a project, with per-environment variants. Unchanged features come from a cache on 304. */

@@ -56,6 +56,17 @@ export class MissingTokenError extends UnleashApiError {
   }
 }
 
+/**
+ * The token holds characters an HTTP header cannot carry (a line break, a curly quote, a zero-width space: copy and
+ * paste leftovers); raised before any request is made. The message never quotes the token.
+ */
+export class InvalidTokenError extends UnleashApiError {
+  readonly kind = 'invalid-token';
+  constructor() {
+    super('The API token contains characters that cannot be sent to the server (a line break, a non-ASCII or an invisible character).');
+  }
+}
+
 /** 401: the token is missing, unknown or expired. */
 export class AuthError extends ServerError {
   readonly kind = 'auth';
@@ -102,14 +113,25 @@ export class BadRequestError extends ServerError {
   }
 }
 
-/** Any other HTTP error status: 413, 415, 429, 5xx (including 503 maintenance mode). */
+/** Any other HTTP error status: a redirect (3xx), 413, 415, 429, 5xx (including 503 maintenance mode). */
 export class HttpError extends ServerError {
   readonly kind = 'http';
   /** Seconds from a Retry-After header, when the server sent one. */
   readonly retryAfterSeconds?: number;
-  constructor(info: ServerErrorInfo & { retryAfterSeconds?: number }) {
-    super(`The server answered ${info.status}${info.serverMessage ? `: ${info.serverMessage}` : ''}`, info);
+  /**
+   * For a redirect: where to, as origin and path (no query, no credentials), with the API path cut off when the
+   * redirect kept it, so that it reads as the base URL to use (`http://host` → `https://host`).
+   */
+  readonly location?: string;
+  constructor(info: ServerErrorInfo & { retryAfterSeconds?: number; location?: string }) {
+    super(
+      info.location
+        ? `The server redirects to ${info.location} (${info.status})`
+        : `The server answered ${info.status}${info.serverMessage ? `: ${info.serverMessage}` : ''}`,
+      info,
+    );
     this.retryAfterSeconds = info.retryAfterSeconds;
+    this.location = info.location;
   }
 
   get maintenance(): boolean {
@@ -117,15 +139,27 @@ export class HttpError extends ServerError {
   }
 }
 
-/** The server could not be reached: refused, reset, DNS, TLS. `code` is the system or undici error code. */
+/**
+ * The server could not be reached: refused, reset, DNS, TLS, or a proxy in the way. `code` is the system or undici
+ * error code.
+ */
 export class NetworkError extends UnleashApiError {
   readonly kind = 'network';
   readonly code?: string;
   readonly request: string;
-  constructor(request: string, code: string | undefined, causeMessage: string) {
+  /** `host:port` of the proxy the request went through (`http.proxy`), never with its credentials. */
+  readonly proxy?: string;
+  constructor(request: string, code: string | undefined, causeMessage: string, proxy?: string) {
     super(`Could not reach the Unleash server (${code ?? 'network error'}): ${causeMessage}`);
     this.code = code;
     this.request = request;
+    this.proxy = proxy;
+  }
+
+  /** The status a proxy answered a CONNECT with, when it refused to open the tunnel (407, 403, 502…). */
+  get proxyStatus(): number | undefined {
+    const match = /Proxy response \((\d{3})\)/.exec(this.message);
+    return this.proxy && match ? Number(match[1]) : undefined;
   }
 
   get tls(): boolean {
@@ -173,6 +207,7 @@ export class SchemaError extends UnleashApiError {
 export type ApiError =
   | ConfigError
   | MissingTokenError
+  | InvalidTokenError
   | AuthError
   | ForbiddenError
   | NotFoundError

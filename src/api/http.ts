@@ -13,6 +13,7 @@ import {
   CancelledError,
   ForbiddenError,
   HttpError,
+  InvalidTokenError,
   MissingTokenError,
   NetworkError,
   NotFoundError,
@@ -45,11 +46,15 @@ export interface HttpOptions {
   retries?: number;
   /** First backoff delay; doubles per attempt. Default 400 ms. */
   retryBaseMs?: number;
-  /** A Retry-After longer than this is not waited for; the error is raised instead. Default 10 s. */
+  /**
+   * A Retry-After longer than this, or than the timeout, is not waited for; the error is raised instead. Default 10 s.
+   */
   maxRetryAfterMs?: number;
   /** Largest body accepted, after decompression. Default 64 MiB. */
   maxResponseBytes?: number;
   userAgent?: string;
+  /** `host:port` of the proxy the dispatcher goes through, for error messages (never with credentials). */
+  proxy?: string;
   onEvent?: (event: HttpEvent) => void;
 }
 
@@ -87,7 +92,8 @@ export class HttpClient {
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.retries = options.retries ?? 2;
     this.retryBaseMs = options.retryBaseMs ?? 400;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
+    // Waiting for a retry longer than a request may take would hang the caller past the timeout the user chose.
+    this.maxRetryAfterMs = Math.min(options.maxRetryAfterMs ?? 10_000, this.timeoutMs);
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
   }
 
@@ -143,6 +149,8 @@ export class HttpClient {
     if (options.signal?.aborted) throw new CancelledError();
     const token = (await this.options.getToken())?.trim();
     if (!token) throw new MissingTokenError();
+    // A header carries printable ASCII only; undici would refuse anything else with a vague "invalid header".
+    if (!/^[\x20-\x7e]+$/.test(token)) throw new InvalidTokenError();
 
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -159,7 +167,7 @@ export class HttpClient {
     const fail = (error: unknown): never => {
       if (options.signal?.aborted) throw new CancelledError();
       if (timeout.aborted) throw new TimeoutError(label, this.timeoutMs);
-      throw toNetworkError(label, error, this.timeoutMs);
+      throw toNetworkError(label, error, this.timeoutMs, this.options.proxy);
     };
 
     let response: Dispatcher.ResponseData;
@@ -185,9 +193,12 @@ export class HttpClient {
     const etag = headerText(response.headers.etag);
     if (status === 304) return { status, body: undefined, etag, headers: response.headers };
 
-    const text = redact((await decompress(raw, response.headers, label)).toString('utf8'), token);
+    const text = redact((await decompress(raw, response.headers, label, this.maxResponseBytes)).toString('utf8'), token);
     const contentType = headerText(response.headers['content-type']) ?? '';
-    if (status >= 400) throw errorFor(status, text, contentType, label, response.headers);
+    if (status >= 300) {
+      const location = status < 400 ? redirectTarget(response.headers.location, `${this.prefix}${path}`, path, token) : undefined;
+      throw errorFor(status, text, contentType, label, response.headers, location);
+    }
     return { status, body: parseJson(text, contentType, response.headers, label), etag, headers: response.headers };
   }
 }
@@ -198,6 +209,7 @@ function errorFor(
   contentType: string,
   request: string,
   headers: Record<string, string | string[] | undefined>,
+  location?: string,
 ): Error {
   const info: ServerErrorInfo = { status, request, ...parseErrorBody(text, contentType) };
   switch (status) {
@@ -210,8 +222,28 @@ function errorFor(
     case 404:
       return new NotFoundError(info);
     default:
-      return new HttpError({ ...info, retryAfterSeconds: parseRetryAfter(headerText(headers['retry-after'])) });
+      return new HttpError({ ...info, retryAfterSeconds: parseRetryAfter(headerText(headers['retry-after'])), location });
   }
+}
+
+/**
+ * Where a redirect points, as origin and path: no credentials, query or fragment (they may carry session state),
+ * and without the API path when the redirect kept it, so `http://host/api/admin/x` → `https://host/api/admin/x`
+ * reads `https://host`. Undefined when there is no usable http(s) Location.
+ */
+function redirectTarget(location: string | string[] | undefined, requested: string, apiPath: string, token: string): string | undefined {
+  const text = headerText(location);
+  if (!text) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text, requested);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const api = apiPath.split('?')[0] ?? '';
+  const pathname = api && url.pathname.endsWith(api) ? url.pathname.slice(0, -api.length) : url.pathname;
+  return redact(`${url.origin}${pathname.replace(/\/+$/, '')}`, token);
 }
 
 /** Reads the three error body shapes; an HTML or empty body leaves only the status to go on. */
@@ -221,7 +253,16 @@ function parseErrorBody(text: string, contentType: string): Partial<ServerErrorI
     const parsed = errorBodySchema.safeParse(JSON.parse(text));
     if (parsed.success) {
       const { id, name, message, details } = parsed.data;
-      return { errorId: id, serverName: name, serverMessage: message && clip(message), details };
+      return {
+        errorId: id,
+        serverName: name,
+        serverMessage: message && clip(message),
+        // A hostile or broken server could send thousands of details, each of any length.
+        details: details?.slice(0, MAX_DETAILS).map((detail) => ({
+          message: detail.message === undefined ? undefined : clip(detail.message),
+          path: detail.path === undefined ? undefined : clip(detail.path),
+        })),
+      };
     }
   } catch {
     // not JSON: fall through to the text itself
@@ -244,7 +285,8 @@ function parseJson(
     );
   }
   try {
-    return JSON.parse(text);
+    // A byte order mark (some proxies and Windows servers add one) is not part of the JSON.
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     throw new SchemaError(request, `the answer is not valid JSON (${contentType || 'no content type'})`);
   }
@@ -257,34 +299,49 @@ async function readBody(body: Dispatcher.ResponseData['body'], limit: number, re
     size += (chunk as Buffer).length;
     if (size > limit) {
       body.destroy();
-      throw new SchemaError(request, `the answer is larger than ${Math.round(limit / 1024 / 1024)} MiB`);
+      throw tooLarge(request, limit);
     }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
 }
 
+function tooLarge(request: string, limit: number): SchemaError {
+  return new SchemaError(request, `the answer is larger than ${formatBytes(limit)}`);
+}
+
+/** `64 MiB`, `512 KiB`, `300 bytes`. */
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** Decompresses up to `limit` bytes: a small compressed answer must not unpack into gigabytes. */
 async function decompress(
   raw: Buffer,
   headers: Record<string, string | string[] | undefined>,
   request: string,
+  limit: number,
 ): Promise<Buffer> {
   const encoding = (headerText(headers['content-encoding']) ?? '').toLowerCase();
+  const options = { maxOutputLength: limit };
   try {
-    if (encoding === 'gzip') return await gunzip(raw);
-    if (encoding === 'br') return await brotli(raw);
-    if (encoding === 'deflate') return await inflate(raw);
-  } catch {
+    if (encoding === 'gzip') return await gunzip(raw, options);
+    if (encoding === 'br') return await brotli(raw, options);
+    if (encoding === 'deflate') return await inflate(raw, options);
+  } catch (error) {
+    if (errorCode(error) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(request, limit);
     throw new SchemaError(request, `the answer could not be decompressed (${encoding})`);
   }
   return raw;
 }
 
-function toNetworkError(request: string, error: unknown, timeoutMs: number): Error {
+function toNetworkError(request: string, error: unknown, timeoutMs: number, proxy: string | undefined): Error {
   const code = errorCode(error);
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(request, timeoutMs);
   const message = error instanceof Error ? error.message : String(error);
-  return new NetworkError(request, code, message);
+  return new NetworkError(request, code, message, proxy);
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -305,10 +362,14 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-/** Removes every occurrence of the token (and its secret part) from text the server sent back. */
+/**
+ * Removes every occurrence of the token, and of its secret part, from text the server sent back. The secret part is
+ * what follows the last `.`, `:` or space (`*:*.<secret>`, `user:<secret>`, `Bearer <secret>`): a server may echo it
+ * alone, or percent-encode the rest.
+ */
 export function redact(text: string, token: string): string {
   const secrets = [token];
-  const secretPart = token.slice(token.lastIndexOf('.') + 1);
+  const secretPart = token.slice(Math.max(token.lastIndexOf('.'), token.lastIndexOf(':'), token.lastIndexOf(' ')) + 1);
   if (secretPart.length >= 8 && secretPart !== token) secrets.push(secretPart);
   let result = text;
   for (const secret of secrets) result = result.split(secret).join('«token»');
@@ -318,6 +379,9 @@ export function redact(text: string, token: string): string {
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** Details of an error answer kept; the rest are dropped. */
+const MAX_DETAILS = 20;
 
 function clip(text: string): string {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;

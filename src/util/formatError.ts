@@ -9,6 +9,7 @@ import {
   ConfigError,
   ForbiddenError,
   HttpError,
+  InvalidTokenError,
   MissingTokenError,
   NetworkError,
   NotFoundError,
@@ -37,10 +38,36 @@ export interface ErrorContext {
 const SERVER_URL = 'unleash.serverUrl';
 const TIMEOUT = 'unleash.requestTimeoutSeconds';
 const CA = 'unleash.network.caCertificates';
+const PROXY = 'http.proxy';
+
+/** Longest message shown; server text inside is already cut, this bounds the whole. */
+const MAX_MESSAGE = 1_000;
 
 export function formatError(error: unknown, context: ErrorContext = {}): FormattedError {
   const result = describe(error, context.server ?? 'the server');
-  return { ...result, message: context.action ? `Could not ${context.action}. ${result.message}` : result.message };
+  const message = context.action ? `Could not ${context.action}. ${result.message}` : result.message;
+  return { ...result, message: inert(message) };
+}
+
+/**
+ * The message as notification-safe plain text. Messages quote the server (its error text, a redirect target), and
+ * VS Code turns `[text](command:…)`, `[text](file:…)` and `[text](https:…)` in a notification into links that run or
+ * open on a click: every `](` is broken up so no link can form. Control characters become spaces, bidirectional
+ * overrides (which make text read backwards) are dropped, and the length is bounded.
+ */
+function inert(message: string): string {
+  const text = message
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/\]\s*\(/g, '] (');
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
+}
+
+/** `30 s`, `5 min`, `2 h`. */
+function duration(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
 }
 
 function describe(error: unknown, server: string): FormattedError {
@@ -49,6 +76,12 @@ function describe(error: unknown, server: string): FormattedError {
   if (error instanceof MissingTokenError) {
     return {
       message: `No API token is set for ${server}. Run "Unleash: Set API Token" or set the UNLEASH_API_TOKEN environment variable.`,
+      actions: ['setToken'],
+    };
+  }
+  if (error instanceof InvalidTokenError) {
+    return {
+      message: `The API token for ${server} contains characters that cannot be sent (a line break, a non-ASCII or an invisible character, often left by copy and paste). Set the token again.`,
       actions: ['setToken'],
     };
   }
@@ -103,8 +136,15 @@ function describe(error: unknown, server: string): FormattedError {
 
 function describeHttp(error: HttpError, server: string): FormattedError {
   if (error.maintenance) return { message: `${server} is in maintenance mode (503). Try again later.`, actions: ['retry'] };
+  if (error.status >= 300 && error.status < 400 && error.location) {
+    return {
+      message: `${server} redirects to ${error.location} (${error.status}) instead of answering. If that is your Unleash server, put that address in ${SERVER_URL}; if it is a login page, a proxy or single sign-on is in the way.`,
+      actions: ['openSettings', 'showLog'],
+      setting: SERVER_URL,
+    };
+  }
   if (error.status === 429) {
-    const wait = error.retryAfterSeconds !== undefined ? ` in ${error.retryAfterSeconds} s` : ' in a moment';
+    const wait = error.retryAfterSeconds ? ` in ${duration(error.retryAfterSeconds)}` : ' in a moment';
     return { message: `${server} is limiting requests (429). Try again${wait}.`, actions: ['retry'] };
   }
   if (error.status >= 500) {
@@ -117,6 +157,32 @@ function describeHttp(error: HttpError, server: string): FormattedError {
 }
 
 function describeNetwork(error: NetworkError, server: string): FormattedError {
+  if (error.proxy) {
+    const proxied = describeProxy(error, server, error.proxy);
+    if (proxied) return proxied;
+  }
+  const code = error.code ?? '';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    return {
+      message: `The TLS certificate of ${server} was issued for another host name (${code}). Use the host name the certificate names in ${SERVER_URL}.`,
+      actions: ['openSettings', 'showLog'],
+      setting: SERVER_URL,
+    };
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    const state = code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet';
+    return {
+      message: `The TLS certificate of ${server} ${state} (${code}). Check this computer's clock, and ask the server's administrator to renew the certificate.`,
+      actions: ['retry', 'showLog'],
+    };
+  }
+  if (/WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/i.test(`${code} ${error.message}`)) {
+    return {
+      message: `${server} does not speak HTTPS at this address (${code || 'TLS error'}). If it serves plain HTTP, start ${SERVER_URL} with http://; otherwise check the port.`,
+      actions: ['openSettings', 'showLog'],
+      setting: SERVER_URL,
+    };
+  }
   if (error.tls) {
     return {
       message: `Could not verify the TLS certificate of ${server} (${error.code ?? 'TLS error'}). If it uses a private certificate authority, add its PEM file to ${CA}.`,
@@ -142,4 +208,31 @@ function describeNetwork(error: NetworkError, server: string): FormattedError {
     message: `Lost the connection to ${server} (${error.code ?? 'network error'}). Try again.`,
     actions: ['retry', 'showLog'],
   };
+}
+
+/** Failures that are the proxy's (it refused us, or refused to open the tunnel); undefined for the server's own. */
+function describeProxy(error: NetworkError, server: string, proxy: string): FormattedError | undefined {
+  const status = error.proxyStatus;
+  if (status === 407) {
+    return {
+      message: `The proxy ${proxy} (${PROXY}) asks for a user name and password (407). Put them in ${PROXY} (http://user:password@host:port), or ask your network administrator.`,
+      actions: ['openSettings', 'showLog'],
+      setting: PROXY,
+    };
+  }
+  if (status !== undefined) {
+    return {
+      message: `The proxy ${proxy} (${PROXY}) would not connect to ${server} (${status}). Check ${SERVER_URL} and ${PROXY}, or ask your network administrator.`,
+      actions: ['retry', 'openSettings', 'showLog'],
+      setting: PROXY,
+    };
+  }
+  if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+    return {
+      message: `Could not connect to the proxy ${proxy} (${error.code}). Check ${PROXY}, or clear it if this network needs no proxy.`,
+      actions: ['openSettings', 'retry'],
+      setting: PROXY,
+    };
+  }
+  return undefined;
 }

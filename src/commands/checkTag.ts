@@ -1,0 +1,376 @@
+/**
+ * "Unleash: Check Tag…": does the tag `type:value` exist? Asks the server (get-tag), or, in offline mode, the export
+ * files in the workspace (and says so). Also runs programmatically, with no prompt, and returns its answer:
+ *
+ *   await vscode.commands.executeCommand('unleash.checkTag', 'team:payments')
+ *   await vscode.commands.executeCommand('unleash.checkTag', { type: 'simple', value: 'needs review' })
+ *
+ * The tag picker here is shared with "Export Environment…" (flags with a tag).
+ */
+import * as vscode from 'vscode';
+import type { UnleashClient } from '../api/client';
+import { MissingTokenError } from '../api/errors';
+import type { FeatureSummary, TagType } from '../api/schemas';
+import { Commands } from '../constants';
+import type { FlagStore } from '../model/flagStore';
+import {
+  checkTagExists,
+  closestTag,
+  distinctTags,
+  formatTag,
+  parseTag,
+  tagForMessage,
+  tagFromArgument,
+  validateTagType,
+  validateTagValue,
+  type TagRef,
+} from '../model/tagInput';
+import type { Connection } from '../services/connection';
+import { readSettings } from '../services/settings';
+import { formatError } from '../util/formatError';
+import type { Logger } from '../util/logger';
+import { showError } from '../util/showError';
+
+export interface CheckTagDeps {
+  connection: Pick<Connection, 'serverClient' | 'state' | 'onDidChange'>;
+  store: Pick<FlagStore, 'catalog'>;
+  logger: Logger;
+}
+
+/** The answer, returned to programmatic callers (keybindings, tests). */
+export interface CheckTagAnswer {
+  exists: boolean;
+  /** `type:value`. */
+  tag: string;
+  /** The sentence shown to the user. */
+  message: string;
+  /** Names of the flags in the Flags view that carry the tag, sorted. */
+  flags: string[];
+  /** Who answered: the server, or the export files of the workspace (offline mode). */
+  source: 'server' | 'files';
+  /** A known tag a typo away, after a miss. */
+  suggestion?: string;
+}
+
+/** Why there is no answer: invalid input, no server, a failed request, or a cancellation. */
+export interface CheckTagFailure {
+  error: string;
+  tag?: string;
+  cancelled?: boolean;
+}
+
+export type CheckTagResult = CheckTagAnswer | CheckTagFailure;
+
+export function registerCheckTagCommand(deps: CheckTagDeps): vscode.Disposable {
+  return vscode.commands.registerCommand(Commands.checkTag, (argument?: unknown) => checkTag(deps, argument));
+}
+
+/** With an argument: no prompt. Without: the picker. Undefined when the user dismissed the picker. */
+async function checkTag(deps: CheckTagDeps, argument: unknown): Promise<CheckTagResult | undefined> {
+  await connectionSettled(deps.connection);
+  let tag: TagRef;
+  if (argument !== undefined) {
+    const parsed = tagFromArgument(argument);
+    if (!parsed.ok) {
+      void vscode.window.showWarningMessage(parsed.message);
+      return { error: parsed.message };
+    }
+    tag = parsed.tag;
+  } else {
+    const client = deps.connection.serverClient;
+    const picked = await pickTag({
+      title: 'Unleash: Check Tag',
+      tagTypes: client ? loadTagTypes(client, deps.logger) : undefined,
+      knownTags: distinctTags(deps.store.catalog.flags),
+      prefer: 'types',
+      valueAction: 'Check',
+    });
+    if (!picked) return undefined;
+    tag = picked;
+  }
+  return answer(deps, tag);
+}
+
+async function answer(deps: CheckTagDeps, tag: TagRef): Promise<CheckTagResult> {
+  const text = formatTag(tag);
+  const shown = tagForMessage(tag);
+  const client = deps.connection.serverClient;
+  if (client) return askServer(deps, client, tag);
+
+  const { state, source, problem } = deps.connection.state;
+  const server = serverName();
+  if (state === 'noToken' || state === 'invalidSettings') {
+    const error = state === 'noToken' ? new MissingTokenError() : problem;
+    const formatted = formatError(error, { action: `check the tag ${shown}`, server });
+    void showError(error, deps.logger, { action: `check the tag ${shown}`, server, retry: () => checkTag(deps, tag) });
+    return { error: formatted.message, tag: text };
+  }
+  if (source?.kind === 'files') return askFiles(deps, tag);
+
+  const message = `Cannot check the tag ${shown}: no Unleash server is connected, and the workspace has no export files (.unleash/*.json) to answer from.`;
+  void vscode.window.showWarningMessage(message, 'Connect…').then((picked) => {
+    if (picked) void vscode.commands.executeCommand(Commands.connect);
+  });
+  return { error: message, tag: text };
+}
+
+async function askServer(deps: CheckTagDeps, client: UnleashClient, tag: TagRef): Promise<CheckTagResult> {
+  const text = formatTag(tag);
+  const shown = tagForMessage(tag);
+  const context = { action: `check the tag ${shown}`, server: client.baseUrl.host };
+  let found: boolean;
+  try {
+    found = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Checking tag ${shown} on ${client.baseUrl.host}…`, cancellable: true },
+      async (_progress, token) => {
+        const controller = new AbortController();
+        const subscription = token.onCancellationRequested(() => controller.abort());
+        try {
+          const check = await checkTagExists(client, tag, { signal: controller.signal });
+          return check.ok && check.exists;
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+  } catch (error) {
+    const formatted = formatError(error, context);
+    void showError(error, deps.logger, { ...context, retry: () => checkTag(deps, tag) });
+    return formatted.silent ? { error: formatted.message, tag: text, cancelled: true } : { error: formatted.message, tag: text };
+  }
+
+  const flags = flagsWithTag(deps, tag);
+  const carriers = flagCount(flags.length);
+  if (found) {
+    return present(deps, tag, `Tag ${shown} exists (${carriers} in the Flags view ${flags.length === 1 ? 'carries' : 'carry'} it).`, flags, 'server');
+  }
+  return missing(deps, tag, `No tag ${shown} on ${client.baseUrl.host}.`, 'server');
+}
+
+/** Offline mode: the export files' tags are all there is; a tag no flag carries cannot be seen. */
+function askFiles(deps: CheckTagDeps, tag: TagRef): CheckTagResult {
+  const shown = tagForMessage(tag);
+  const flags = flagsWithTag(deps, tag);
+  const offline = 'No server is connected: this answer comes from the export files in the workspace.';
+  if (flags.length) {
+    const verb = flags.length === 1 ? 'carries' : 'carry';
+    return present(deps, tag, `Tag ${shown} exists in the export files (${flagCount(flags.length)} ${verb} it). ${offline}`, flags, 'files');
+  }
+  return missing(deps, tag, `No tag ${shown} in the export files. ${offline}`, 'files');
+}
+
+function present(deps: CheckTagDeps, tag: TagRef, message: string, flags: FeatureSummary[], source: 'server' | 'files'): CheckTagAnswer {
+  const text = formatTag(tag);
+  deps.logger.info(message);
+  const actions = flags.length ? ['Copy', 'Show Flags'] : ['Copy'];
+  void vscode.window.showInformationMessage(message, ...actions).then((picked) => {
+    if (picked === 'Copy') void copy(text);
+    if (picked === 'Show Flags') void showFlags(text, flags);
+  });
+  return { exists: true, tag: text, message, flags: flagNames(flags), source };
+}
+
+function missing(deps: CheckTagDeps, tag: TagRef, sentence: string, source: 'server' | 'files'): CheckTagAnswer {
+  const text = formatTag(tag);
+  const near = closestTag(tag, distinctTags(deps.store.catalog.flags));
+  const suggestion = near ? formatTag(near) : undefined;
+  const message = near ? `${sentence} Did you mean ${tagForMessage(near)}?` : sentence;
+  deps.logger.info(message);
+  const actions = near ? [`Check ${tagForMessage(near)}`] : [];
+  if (source === 'files') actions.push('Connect…');
+  void vscode.window.showWarningMessage(message, ...actions).then((picked) => {
+    if (picked === 'Connect…') void vscode.commands.executeCommand(Commands.connect);
+    else if (picked && near) void checkTag(deps, near);
+  });
+  return { exists: false, tag: text, message, flags: [], source, ...(suggestion ? { suggestion } : {}) };
+}
+
+function flagsWithTag(deps: CheckTagDeps, tag: TagRef): FeatureSummary[] {
+  return deps.store.catalog.withTag(tag.type, tag.value);
+}
+
+function flagNames(flags: readonly FeatureSummary[]): string[] {
+  return [...new Set(flags.map((flag) => flag.name))].sort();
+}
+
+function flagCount(count: number): string {
+  return count === 0 ? 'no flag' : count === 1 ? '1 flag' : `${count} flags`;
+}
+
+async function copy(text: string): Promise<void> {
+  await vscode.env.clipboard.writeText(text);
+  vscode.window.setStatusBarMessage(`Copied ${text}`, 3000);
+}
+
+/** The flags carrying the tag; the picked one is revealed in the Flags view. */
+async function showFlags(text: string, flags: readonly FeatureSummary[]): Promise<void> {
+  const picked = await vscode.window.showQuickPick(
+    flags.map((flag) => ({
+      label: flag.name,
+      description: flag.project,
+      detail: flag.description ?? undefined,
+      flag,
+    })),
+    { title: `Flags with tag ${text}`, placeHolder: 'Pick a flag to reveal it in the Flags view', matchOnDescription: true },
+  );
+  if (picked) {
+    await vscode.commands.executeCommand(Commands.revealFlag, { project: picked.flag.project ?? 'default', name: picked.flag.name });
+  }
+}
+
+/**
+ * Right after start-up the connection has not read its settings yet: wait for its first answer (at most `ms`), so a
+ * command run at once does not report "no server".
+ */
+export async function connectionSettled(connection: Pick<Connection, 'state' | 'onDidChange'>, ms = 5000): Promise<void> {
+  if (connection.state.state !== 'loading') return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const subscription = connection.onDidChange(done);
+  });
+}
+
+function serverName(): string | undefined {
+  const url = readSettings().serverUrl;
+  if (!url) return undefined;
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
+/** The server's tag types; a failure leaves the picker with what the Flags view knows (and is logged). */
+export async function loadTagTypes(client: UnleashClient, logger: Logger): Promise<TagType[]> {
+  try {
+    return await client.listTagTypes();
+  } catch (error) {
+    logger.warn(`Could not list the tag types: ${formatError(error).message}`);
+    return [];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The tag picker
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface PickTagOptions {
+  title: string;
+  /** The server's tag types, arriving while the picker is open (undefined: none to offer). */
+  tagTypes?: Promise<TagType[]>;
+  /** Tags the Flags view knows (offered as whole tags). */
+  knownTags: readonly TagRef[];
+  /** Which list comes first. */
+  prefer: 'types' | 'tags';
+  /** The verb of the typed-tag row: "Check", "Export". */
+  valueAction: string;
+}
+
+type TagPickItem = vscode.QuickPickItem &
+  (
+    | { pick: 'type'; type: string }
+    | { pick: 'tag'; tag: TagRef }
+    | { pick: 'invalid' }
+    | { pick: 'separator' }
+  );
+
+/**
+ * One quick pick: a tag type (then its value in an input box), a known tag, or `type:value` typed directly, with the
+ * validation message shown as the user types. Undefined when dismissed.
+ */
+export async function pickTag(options: PickTagOptions): Promise<TagRef | undefined> {
+  const quickPick = vscode.window.createQuickPick<TagPickItem>();
+  quickPick.title = options.title;
+  quickPick.placeholder = 'Pick a tag type, or type the tag as type:value (e.g. team:payments)';
+  quickPick.matchOnDescription = true;
+  quickPick.ignoreFocusOut = true;
+  let types: TagType[] = [];
+
+  const typeItems = (): TagPickItem[] =>
+    types.map((type) => ({ pick: 'type', type: type.name, label: `$(symbol-key) ${type.name}`, description: type.description, detail: undefined }));
+  const tagItems = (): TagPickItem[] =>
+    options.knownTags.map((tag) => ({ pick: 'tag', tag, label: `$(tag) ${formatTag(tag)}` }));
+  const separator = (label: string): TagPickItem => ({ pick: 'separator', label, kind: vscode.QuickPickItemKind.Separator });
+  const section = (label: string, items: TagPickItem[]): TagPickItem[] => (items.length ? [separator(label), ...items] : []);
+  const baseItems = (): TagPickItem[] => {
+    const typeSection = section('Tag types', typeItems());
+    const tagSection = section('Tags on flags in the Flags view', tagItems());
+    return options.prefer === 'types' ? [...typeSection, ...tagSection] : [...tagSection, ...typeSection];
+  };
+
+  const refresh = (): void => {
+    const value = quickPick.value;
+    if (value.includes(':')) {
+      const parsed = parseTag(value);
+      const typed: TagPickItem = parsed.ok
+        ? { pick: 'tag', tag: parsed.tag, label: `$(tag) ${parsed.text}`, description: `${options.valueAction} this tag`, alwaysShow: true }
+        : { pick: 'invalid', label: `$(error) ${parsed.message}`, alwaysShow: true };
+      quickPick.items = [typed, ...tagItems().filter((item) => item.pick === 'tag' && formatTag(item.tag) !== (parsed.ok ? parsed.text : ''))];
+      return;
+    }
+    // A type the lists do not hold: offered only when nothing listed matches, so Enter never picks it over a match.
+    const trimmed = value.trim();
+    const needle = trimmed.toLowerCase();
+    const listed = [...types.map((type) => type.name), ...options.knownTags.map(formatTag)];
+    const custom: TagPickItem[] = [];
+    if (trimmed && !listed.some((label) => label.toLowerCase().includes(needle))) {
+      const problem = validateTagType(trimmed);
+      custom.push(
+        problem
+          ? { pick: 'invalid', label: `$(error) ${problem}`, description: 'or type the whole tag as type:value', alwaysShow: true }
+          : { pick: 'type', type: trimmed, label: `$(edit) ${trimmed}`, description: 'Use as the tag type, then give the value', alwaysShow: true },
+      );
+    }
+    quickPick.items = [...custom, ...baseItems()];
+  };
+
+  if (options.tagTypes) {
+    quickPick.busy = true;
+    void options.tagTypes.then((loaded) => {
+      types = [...loaded].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      quickPick.busy = false;
+      refresh();
+    });
+  } else {
+    types = [...new Set(options.knownTags.map((tag) => tag.type))].sort().map((name) => ({ name }));
+  }
+  refresh();
+
+  const chosen = await new Promise<TagPickItem | undefined>((resolve) => {
+    const subscriptions: vscode.Disposable[] = [];
+    const finish = (item: TagPickItem | undefined): void => {
+      for (const subscription of subscriptions) subscription.dispose();
+      resolve(item);
+      quickPick.hide();
+    };
+    subscriptions.push(
+      quickPick.onDidChangeValue(refresh),
+      quickPick.onDidAccept(() => {
+        const item = quickPick.activeItems[0] ?? quickPick.selectedItems[0];
+        if (item && (item.pick === 'type' || item.pick === 'tag')) finish(item);
+      }),
+      quickPick.onDidHide(() => finish(undefined)),
+    );
+    quickPick.show();
+  });
+  quickPick.dispose();
+
+  if (!chosen) return undefined;
+  if (chosen.pick === 'tag') return chosen.tag;
+  if (chosen.pick !== 'type') return undefined;
+  const type = chosen.type;
+  const value = await vscode.window.showInputBox({
+    title: `${options.title}: value of a ${type} tag`,
+    prompt: `The value of the ${type} tag (2 to 50 characters; spaces and colons are fine).`,
+    placeHolder: type === 'team' ? 'payments' : 'value',
+    ignoreFocusOut: true,
+    validateInput: (input) => validateTagValue(input),
+  });
+  if (value === undefined) return undefined;
+  return { type: type.trim(), value: value.trim() };
+}

@@ -1,0 +1,527 @@
+/**
+ * "Unleash: Export Environment…": environment → scope (all, a project, a tag, chosen flags) → workspace folder →
+ * a cancellable progress over the request and the write → a result naming the file, with Open, Reveal and, when the
+ * file changed, Show Changes (a diff of the previous and the new content).
+ *
+ * From the Flags view: on an environment node, that environment (the scope is asked); on a feature node, that flag
+ * (the environment is asked). Programmatically, with no prompt, returning the result:
+ *
+ *   await vscode.commands.executeCommand('unleash.exportEnvironment',
+ *     { environment: 'development', scope: { kind: 'tag', type: 'team', value: 'payments' }, folder: '/abs/path' })
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExportScope, UnleashClient } from '../api/client';
+import { MissingTokenError } from '../api/errors';
+import { Commands } from '../constants';
+import { ExportPathError, resolveExportPath } from '../model/exportLayout';
+import {
+  exportMessage,
+  exportToFile,
+  ExportWriteError,
+  scopeNames,
+  type ExportToFileResult,
+} from '../model/exportToFile';
+import type { FlagStore } from '../model/flagStore';
+import { distinctTags, formatTag, inertText, tagFromArgument } from '../model/tagInput';
+import type { Connection } from '../services/connection';
+import { readSettings } from '../services/settings';
+import { formatError } from '../util/formatError';
+import type { Logger } from '../util/logger';
+import { showError } from '../util/showError';
+import { connectionSettled, loadTagTypes, pickTag } from './checkTag';
+
+export interface ExportCommandDeps {
+  connection: Pick<Connection, 'serverClient' | 'state' | 'onDidChange'>;
+  store: Pick<FlagStore, 'catalog'>;
+  logger: Logger;
+}
+
+/** The programmatic arguments. `scope` may be `'all'`; a tag scope may give `tag: 'type:value'`. */
+export interface ExportArguments {
+  environment: string;
+  scope: ExportScope | 'all' | { kind: 'tag'; tag: string };
+  /** Absolute path of the folder to write into; default: the only workspace folder. */
+  folder?: string;
+  /** Overrides `unleash.export.path`. */
+  template?: string;
+}
+
+export type ExportCommandResult = (ExportToFileResult & { message: string; environment: string }) | ExportFailure;
+
+export interface ExportFailure {
+  error: string;
+  cancelled?: boolean;
+}
+
+/** What a Flags view node gives the command (src/model/tree/node.ts TreeNode: `kind`, `environment`, `flag`). */
+interface NodeArgument {
+  kind?: string;
+  environment?: string;
+  flag?: { project: string; name: string };
+}
+
+const PREVIOUS_SCHEME = 'unleash-export-previous';
+
+export function registerExportCommand(deps: ExportCommandDeps): vscode.Disposable {
+  const previous = new PreviousContents();
+  return vscode.Disposable.from(
+    vscode.workspace.registerTextDocumentContentProvider(PREVIOUS_SCHEME, previous),
+    vscode.commands.registerCommand(Commands.exportEnvironment, async (argument?: unknown) => {
+      await connectionSettled(deps.connection);
+      return isExportArguments(argument) ? exportWithArguments(deps, previous, argument) : exportInteractively(deps, previous, argument);
+    }),
+  );
+}
+
+function isExportArguments(argument: unknown): argument is ExportArguments {
+  return Boolean(argument) && typeof argument === 'object' && 'scope' in (argument as object);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Programmatic
+// ---------------------------------------------------------------------------------------------------------------
+
+async function exportWithArguments(deps: ExportCommandDeps, previous: PreviousContents, args: ExportArguments): Promise<ExportCommandResult> {
+  const invalid = (message: string): ExportFailure => {
+    void vscode.window.showWarningMessage(message);
+    return { error: message };
+  };
+  if (typeof args.environment !== 'string' || !args.environment.trim()) return invalid('Give the environment to export, e.g. { environment: "development", scope: "all" }.');
+  const scope = normalizeScope(args.scope);
+  if ('error' in scope) return invalid(scope.error);
+
+  let folder = args.folder;
+  if (folder === undefined) {
+    const folders = fileFolders();
+    if (folders.length !== 1) {
+      return invalid(folders.length ? 'Give the folder to export into: this workspace has several folders.' : 'Open a folder first: the export is written to a file in the workspace.');
+    }
+    folder = folders[0]?.uri.fsPath;
+  }
+  if (!folder || !path.isAbsolute(folder)) return invalid(`The folder to export into must be an absolute path (got ${JSON.stringify(folder)}).`);
+
+  const client = requireServer(deps);
+  if ('error' in client) return client;
+  return run(deps, previous, client, { environment: args.environment, scope, folder, template: args.template ?? readSettings().exportPath });
+}
+
+function normalizeScope(scope: ExportArguments['scope'] | undefined): ExportScope | ExportFailure {
+  if (scope === 'all' || (scope && typeof scope === 'object' && scope.kind === 'all')) return { kind: 'all' };
+  if (!scope || typeof scope !== 'object') return { error: 'The scope must be "all", or { kind: "project" | "tag" | "features", … }.' };
+  switch (scope.kind) {
+    case 'project':
+      return typeof scope.project === 'string' && scope.project.trim()
+        ? { kind: 'project', project: scope.project }
+        : { error: 'A project scope needs the project id: { kind: "project", project: "checkout" }.' };
+    case 'features':
+      return Array.isArray(scope.names) && scope.names.length && scope.names.every((name) => typeof name === 'string' && name)
+        ? { kind: 'features', names: [...scope.names] }
+        : { error: 'A features scope needs the flag names: { kind: "features", names: ["my-flag"] }.' };
+    case 'tag': {
+      const parsed = tagFromArgument('tag' in scope ? scope.tag : scope);
+      return parsed.ok ? { kind: 'tag', ...parsed.tag } : { error: parsed.message };
+    }
+    default:
+      return { error: 'The scope must be "all", or { kind: "project" | "tag" | "features", … }.' };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Interactive
+// ---------------------------------------------------------------------------------------------------------------
+
+async function exportInteractively(deps: ExportCommandDeps, previous: PreviousContents, argument: unknown): Promise<ExportCommandResult | undefined> {
+  const node = nodeOf(argument);
+  const client = requireServer(deps);
+  if ('error' in client) return client;
+
+  // A feature node: that flag, in an environment to pick. An environment node: that environment, scope to pick.
+  const presetEnvironment = node.kind === 'feature' ? undefined : node.environment;
+  const onlyFlag = node.flag && (node.kind === 'feature' || !node.environment) ? node.flag : undefined;
+  const environment = presetEnvironment ?? (await pickEnvironment(deps, client));
+  if (!environment) return undefined;
+
+  const scope: ExportScope | undefined = onlyFlag
+    ? { kind: 'features', names: [onlyFlag.name] }
+    : await pickScope(deps, client, environment, node.flag);
+  if (!scope) return undefined;
+
+  const template = readSettings().exportPath;
+  const folder = await pickFolder(template, environment, scope);
+  if (!folder) return undefined;
+  return run(deps, previous, client, { environment, scope, folder, template });
+}
+
+function nodeOf(argument: unknown): NodeArgument {
+  if (!argument || typeof argument !== 'object') return {};
+  const { kind, environment, flag } = argument as Record<string, unknown>;
+  const flagRef =
+    flag && typeof flag === 'object' && typeof (flag as { name?: unknown }).name === 'string'
+      ? { project: String((flag as { project?: unknown }).project ?? 'default'), name: (flag as { name: string }).name }
+      : undefined;
+  return {
+    kind: typeof kind === 'string' ? kind : undefined,
+    environment: typeof environment === 'string' ? environment : undefined,
+    flag: flagRef,
+  };
+}
+
+/** The live client, or the reason there is none (shown, with the step that fixes it). */
+function requireServer(deps: ExportCommandDeps): UnleashClient | ExportFailure {
+  const client = deps.connection.serverClient;
+  if (client) return client;
+  const { state, source, problem } = deps.connection.state;
+  if (state === 'noToken' || state === 'invalidSettings') {
+    const error = state === 'noToken' ? new MissingTokenError() : problem;
+    const context = { action: 'export', server: serverName() };
+    void showError(error, deps.logger, context);
+    return { error: formatError(error, context).message };
+  }
+  const message =
+    source?.kind === 'files'
+      ? 'Exporting needs a connection to an Unleash server. The Flags view is showing the export files of the workspace (offline mode).'
+      : 'Exporting needs a connection to an Unleash server.';
+  void vscode.window.showWarningMessage(message, 'Connect…').then((picked) => {
+    if (picked) void vscode.commands.executeCommand(Commands.connect);
+  });
+  return { error: message };
+}
+
+async function pickEnvironment(deps: ExportCommandDeps, client: UnleashClient): Promise<string | undefined> {
+  type Item = vscode.QuickPickItem & { environment: string };
+  const quickPick = vscode.window.createQuickPick<Item>();
+  quickPick.title = 'Unleash: Export Environment';
+  quickPick.placeholder = `Environment to export from ${client.baseUrl.host}`;
+  quickPick.busy = true;
+  quickPick.ignoreFocusOut = true;
+  const controller = new AbortController();
+  void client
+    .listEnvironments({ signal: controller.signal })
+    .then((environments) => {
+      quickPick.items = environments.map((environment) => ({
+        environment: environment.name,
+        label: `$(server-environment) ${environment.name}`,
+        description: [environment.type, environment.enabled === false ? 'disabled' : undefined].filter(Boolean).join(' · ') || undefined,
+      }));
+      quickPick.busy = false;
+    })
+    .catch((error: unknown) => {
+      quickPick.hide();
+      void showError(error, deps.logger, { action: 'list the environments', server: client.baseUrl.host });
+    });
+  const picked = await pickOne(quickPick);
+  controller.abort();
+  return picked?.environment;
+}
+
+type ScopeItem = vscode.QuickPickItem & { scope: 'all' | 'flag' | 'project' | 'tag' | 'choose' };
+
+async function pickScope(
+  deps: ExportCommandDeps,
+  client: UnleashClient,
+  environment: string,
+  flag: NodeArgument['flag'],
+): Promise<ExportScope | undefined> {
+  const items: ScopeItem[] = [
+    { scope: 'all', label: '$(list-flat) All flags', detail: `Every flag of every project, as configured in ${environment}` },
+    ...(flag ? [{ scope: 'flag' as const, label: `$(symbol-boolean) Only ${flag.name}`, detail: `The flag you picked in the Flags view` }] : []),
+    { scope: 'project', label: '$(project) One project…', detail: 'The flags of one project' },
+    { scope: 'tag', label: '$(tag) Flags with a tag…', detail: 'The flags carrying a tag, e.g. team:payments' },
+    { scope: 'choose', label: '$(checklist) Choose flags…', detail: 'Pick flags from the list' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Unleash: Export ${environment}`,
+    placeHolder: 'Which flags to export',
+    ignoreFocusOut: true,
+  });
+  switch (picked?.scope) {
+    case undefined:
+      return undefined;
+    case 'all':
+      return { kind: 'all' };
+    case 'flag':
+      return flag ? { kind: 'features', names: [flag.name] } : undefined;
+    case 'project': {
+      const project = await pickProject(deps, client, environment, flag?.project);
+      return project === undefined ? undefined : { kind: 'project', project };
+    }
+    case 'tag': {
+      const tag = await pickTag({
+        title: `Unleash: Export ${environment}: flags with a tag`,
+        tagTypes: loadTagTypes(client, deps.logger),
+        knownTags: distinctTags(deps.store.catalog.flags),
+        prefer: 'tags',
+        valueAction: 'Export flags with',
+      });
+      return tag ? { kind: 'tag', ...tag } : undefined;
+    }
+    case 'choose': {
+      const names = await chooseFlags(deps, environment, flag?.name);
+      return names ? { kind: 'features', names } : undefined;
+    }
+  }
+}
+
+/** Projects of the Flags view at once, and the server's list when it arrives. */
+async function pickProject(deps: ExportCommandDeps, client: UnleashClient, environment: string, preferred?: string): Promise<string | undefined> {
+  type Item = vscode.QuickPickItem & { project: string };
+  const counts = new Map<string, number>();
+  for (const flag of deps.store.catalog.flags) counts.set(flag.project ?? 'default', (counts.get(flag.project ?? 'default') ?? 0) + 1);
+  const known = new Set(counts.keys());
+  const quickPick = vscode.window.createQuickPick<Item>();
+  quickPick.title = `Unleash: Export ${environment}: one project`;
+  quickPick.placeholder = 'Project to export';
+  quickPick.ignoreFocusOut = true;
+  const show = (): void => {
+    const projects = [...known].sort();
+    quickPick.items = projects.map((project) => ({
+      project,
+      label: `$(project) ${project}`,
+      description: counts.has(project) ? `${counts.get(project)} flag${counts.get(project) === 1 ? '' : 's'} in the Flags view` : undefined,
+    }));
+    const active = quickPick.items.find((item) => item.project === preferred);
+    if (active) quickPick.activeItems = [active];
+  };
+  show();
+  quickPick.busy = true;
+  const controller = new AbortController();
+  void client
+    .listProjects({ signal: controller.signal })
+    .then((projects) => {
+      for (const project of projects) known.add(project);
+      show();
+    })
+    .catch((error: unknown) => deps.logger.warn(`Could not list the projects: ${formatError(error).message}`))
+    .finally(() => {
+      quickPick.busy = false;
+    });
+  const picked = await pickOne(quickPick);
+  controller.abort();
+  return picked?.project;
+}
+
+async function chooseFlags(deps: ExportCommandDeps, environment: string, preselected?: string): Promise<string[] | undefined> {
+  type Item = vscode.QuickPickItem & { name: string };
+  const byName = new Map<string, string[]>();
+  for (const flag of deps.store.catalog.flags) byName.set(flag.name, [...(byName.get(flag.name) ?? []), flag.project ?? 'default']);
+  if (!byName.size) {
+    void vscode.window.showWarningMessage('The Flags view has no flags to choose from yet. Refresh it, or export all flags.', 'Refresh').then((picked) => {
+      if (picked) void vscode.commands.executeCommand(Commands.refresh);
+    });
+    return undefined;
+  }
+  const quickPick = vscode.window.createQuickPick<Item>();
+  quickPick.title = `Unleash: Export ${environment}: choose flags`;
+  quickPick.placeholder = 'Select the flags to export (Space selects, Enter exports)';
+  quickPick.canSelectMany = true;
+  quickPick.matchOnDescription = true;
+  quickPick.ignoreFocusOut = true;
+  quickPick.items = [...byName].map(([name, projects]) => ({ name, label: name, description: projects.join(', ') }));
+  quickPick.selectedItems = quickPick.items.filter((item) => item.name === preselected);
+  const chosen = await new Promise<string[] | undefined>((resolve) => {
+    const subscriptions: vscode.Disposable[] = [];
+    const finish = (names: string[] | undefined): void => {
+      for (const subscription of subscriptions) subscription.dispose();
+      resolve(names);
+      quickPick.hide();
+    };
+    subscriptions.push(
+      quickPick.onDidAccept(() => {
+        if (quickPick.selectedItems.length) finish(quickPick.selectedItems.map((item) => item.name));
+        else quickPick.placeholder = 'Select at least one flag (Space selects), then press Enter';
+      }),
+      quickPick.onDidHide(() => finish(undefined)),
+    );
+    quickPick.show();
+  });
+  quickPick.dispose();
+  return chosen;
+}
+
+/** The workspace folder to write into; asks in a multi-root workspace, showing where the file would go. */
+async function pickFolder(template: string, environment: string, scope: ExportScope): Promise<string | undefined> {
+  const folders = fileFolders();
+  if (!folders.length) {
+    const open = 'Open Folder';
+    const picked = await vscode.window.showWarningMessage(
+      'Open a folder first: the export is written to a file in the workspace (by default .unleash/<environment>.json).',
+      open,
+    );
+    if (picked === open) await vscode.commands.executeCommand('vscode.openFolder');
+    return undefined;
+  }
+  if (folders.length === 1) return folders[0]?.uri.fsPath;
+  const names = scopeNames(scope);
+  const picked = await vscode.window.showQuickPick(
+    folders.map((folder) => {
+      let description: string;
+      try {
+        const file = resolveExportPath({ template, folder: folder.uri.fsPath, environment, project: names.project, scope: names.scope });
+        description = relativeTo(folder.uri.fsPath, file);
+      } catch {
+        description = 'the export path setting is invalid';
+      }
+      return { label: `$(root-folder) ${folder.name}`, description, detail: folder.uri.fsPath, folder };
+    }),
+    { title: `Unleash: Export ${environment}: folder`, placeHolder: 'Workspace folder to write the export into', ignoreFocusOut: true },
+  );
+  return picked?.folder.uri.fsPath;
+}
+
+/** Workspace folders on disk (a virtual folder cannot be written with the file system). */
+function fileFolders(): readonly vscode.WorkspaceFolder[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+}
+
+async function pickOne<T extends vscode.QuickPickItem>(quickPick: vscode.QuickPick<T>): Promise<T | undefined> {
+  const picked = await new Promise<T | undefined>((resolve) => {
+    const subscriptions: vscode.Disposable[] = [];
+    const finish = (item: T | undefined): void => {
+      for (const subscription of subscriptions) subscription.dispose();
+      resolve(item);
+      quickPick.hide();
+    };
+    subscriptions.push(
+      quickPick.onDidAccept(() => {
+        const item = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
+        if (item) finish(item);
+      }),
+      quickPick.onDidHide(() => finish(undefined)),
+    );
+    quickPick.show();
+  });
+  quickPick.dispose();
+  return picked;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Running and reporting
+// ---------------------------------------------------------------------------------------------------------------
+
+interface ExportRequest {
+  environment: string;
+  scope: ExportScope;
+  folder: string;
+  template: string;
+}
+
+async function run(deps: ExportCommandDeps, previous: PreviousContents, client: UnleashClient, request: ExportRequest): Promise<ExportCommandResult> {
+  const { environment, scope, folder, template } = request;
+  const what = inertText(scope.kind === 'all' ? environment : `${environment} (${scopeLabel(scope)})`);
+  let result: ExportToFileResult;
+  try {
+    result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Exporting ${what}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const subscription = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await exportToFile({
+            client,
+            environment,
+            scope,
+            folder,
+            template,
+            signal: controller.signal,
+            onStep: (step) => progress.report({ message: step === 'request' ? `asking ${client.baseUrl.host}…` : 'writing the file…' }),
+          });
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+  } catch (error) {
+    return reportFailure(deps, error, environment, client, () => run(deps, previous, client, request));
+  }
+
+  const shown = shownPath(folder, result.path);
+  const message = exportMessage(result, environment, scope, shown);
+  deps.logger.info(`${message} (${result.strategies} strategies)`);
+  const uri = vscode.Uri.file(result.path);
+  const actions = ['Open', 'Reveal'];
+  const before = result.previous;
+  if (before !== undefined) actions.push('Show Changes');
+  void vscode.window.showInformationMessage(message, ...actions).then(async (picked) => {
+    if (picked === 'Open') await vscode.window.showTextDocument(uri);
+    if (picked === 'Reveal') await vscode.commands.executeCommand('revealInExplorer', uri);
+    if (picked === 'Show Changes' && before !== undefined) {
+      const left = previous.add(result.path, before);
+      await vscode.commands.executeCommand('vscode.diff', left, uri, `${path.basename(result.path)} (before ↔ after export)`);
+    }
+  });
+  return { ...result, message, environment };
+}
+
+function scopeLabel(scope: ExportScope): string {
+  switch (scope.kind) {
+    case 'all':
+      return 'all flags';
+    case 'project':
+      return `project ${scope.project}`;
+    case 'tag':
+      return `tag ${formatTag(scope)}`;
+    case 'features':
+      return scope.names.length === 1 ? `${scope.names[0]}` : `${scope.names.length} flags`;
+  }
+}
+
+/** Shows what went wrong with its next step, and returns the message. A cancellation shows nothing. */
+function reportFailure(deps: ExportCommandDeps, error: unknown, environment: string, client: UnleashClient, retry: () => unknown): ExportFailure {
+  if (error instanceof ExportPathError) {
+    deps.logger.error(error.message);
+    void vscode.window.showErrorMessage(error.message, 'Open Settings').then((picked) => {
+      if (picked) void vscode.commands.executeCommand(Commands.openSettings, error.setting);
+    });
+    return { error: error.message };
+  }
+  if (error instanceof ExportWriteError) {
+    deps.logger.error(`${error.message} (${error.code ?? 'error'} at ${error.path})`);
+    void vscode.window.showErrorMessage(error.message, 'Retry', 'Show Log').then((picked) => {
+      if (picked === 'Retry') void retry();
+      if (picked === 'Show Log') void vscode.commands.executeCommand(Commands.showLog);
+    });
+    return { error: error.message };
+  }
+  const context = { action: `export ${environment}`, server: client.baseUrl.host };
+  const formatted = formatError(error, context);
+  void showError(error, deps.logger, { ...context, retry });
+  return formatted.silent ? { error: formatted.message, cancelled: true } : { error: formatted.message };
+}
+
+/** The file as the user knows it: workspace-relative (with the folder's name in a multi-root workspace). */
+function shownPath(folder: string, file: string): string {
+  const uri = vscode.Uri.file(file);
+  if (vscode.workspace.getWorkspaceFolder(uri)) return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  return relativeTo(folder, file);
+}
+
+function relativeTo(folder: string, file: string): string {
+  return path.relative(folder, file).split(path.sep).join('/');
+}
+
+function serverName(): string | undefined {
+  const url = readSettings().serverUrl;
+  try {
+    return url ? new URL(url).host : undefined;
+  } catch {
+    return url;
+  }
+}
+
+/** The previous content of exported files, for the left side of "Show Changes"; the last few are kept. */
+class PreviousContents implements vscode.TextDocumentContentProvider {
+  private readonly contents = new Map<string, string>();
+  private next = 0;
+
+  add(file: string, content: string): vscode.Uri {
+    const key = String(++this.next);
+    this.contents.set(key, content);
+    if (this.contents.size > 10) this.contents.delete(this.contents.keys().next().value as string);
+    return vscode.Uri.from({ scheme: PREVIOUS_SCHEME, path: `/${path.basename(file)}`, query: key });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.query) ?? '';
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Commands on flags: Refresh, Copy Flag Name, Open in Unleash, Find Usages, Find Flag… and Reveal Flag. Each takes
+ * its flag from a tree node, `{ project, name }`, `(project, name)` or a name, else from the tree's selection, and
+ * returns what it did (for keybindings and tests).
+ */
+import * as vscode from 'vscode';
+import { Commands, settingId, Settings } from '../constants';
+import type { FlagStore, StoreState } from '../model/flagStore';
+import { inertMessageText, openableUrl } from '../model/markdown';
+import {
+  findInFilesArgs,
+  flagPickItems,
+  flagRefOf,
+  isTreeNode,
+  type FindInFilesArgs,
+  type FlagRef,
+} from '../model/tree';
+import type { Logger } from '../util/logger';
+import type { FlagsView } from '../views/flagsTree';
+
+export interface FlagCommandDeps {
+  store: FlagStore;
+  view: FlagsView;
+  logger: Logger;
+}
+
+export function registerFlagCommands(deps: FlagCommandDeps): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Commands.refresh, (arg?: unknown) => refresh(deps, arg)),
+    vscode.commands.registerCommand(Commands.copyFlagName, (arg?: unknown, name?: unknown) => copyFlagName(deps, arg, name)),
+    vscode.commands.registerCommand(Commands.openInWebUi, (arg?: unknown, name?: unknown) => openInWebUi(deps, arg, name)),
+    vscode.commands.registerCommand(Commands.findUsages, (arg?: unknown, name?: unknown) => findUsages(deps, arg, name)),
+    vscode.commands.registerCommand(Commands.findFlag, (arg?: unknown, name?: unknown) => findFlag(deps, arg, name)),
+    vscode.commands.registerCommand(Commands.revealFlag, (arg?: unknown, name?: unknown) => revealFlag(deps, arg, name)),
+  );
+}
+
+/** The flag of the arguments, else of the selected row. */
+function flagOf(deps: FlagCommandDeps, arg: unknown, name: unknown): FlagRef | undefined {
+  return arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);
+}
+
+/** Flag data shown in a notification or the status bar: bounded, no icons, no links. */
+function shown(name: string): string {
+  return inertMessageText(name, 80);
+}
+
+/**
+ * Without a node: re-reads the flag list (and forgets every cached detail). With a node (a failed load's Retry):
+ * asks for that node's children again. Returns the store's state afterwards.
+ */
+async function refresh(deps: FlagCommandDeps, arg: unknown): Promise<StoreState> {
+  if (isTreeNode(arg)) {
+    deps.view.provider.refreshNode(arg);
+    return deps.store.state;
+  }
+  await deps.store.refresh();
+  return deps.store.state;
+}
+
+/** Copies the flag's name; returns it. */
+async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<string | undefined> {
+  const flag = flagOf(deps, arg, name);
+  if (!flag) {
+    void vscode.window.showInformationMessage('Select a flag in the Unleash view first.');
+    return undefined;
+  }
+  await vscode.env.clipboard.writeText(flag.name);
+  vscode.window.setStatusBarMessage(`Copied flag name "${shown(flag.name)}"`, 3000);
+  return flag.name;
+}
+
+/** Opens the flag's page in the Unleash web UI (only an http or https address); returns the address opened. */
+async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<string | undefined> {
+  const flag = flagOf(deps, arg, name);
+  if (!flag) {
+    void vscode.window.showInformationMessage('Select a flag in the Unleash view first.');
+    return undefined;
+  }
+  const source = deps.store.currentSource;
+  if (!source?.webUrl) {
+    void vscode.window.showInformationMessage(
+      'The flags come from export files, which have no Unleash web address. Connect to a server to open flags in Unleash.',
+    );
+    return undefined;
+  }
+  const address = source.webUrl(flag.project, flag.name);
+  const url = openableUrl(address);
+  if (url === undefined) {
+    void vscode.window.showWarningMessage(
+      `Not opened: "${shown(address ?? '')}" is not an http or https address. Check ${settingId(Settings.webUrl)} and ${settingId(Settings.serverUrl)}.`,
+    );
+    return undefined;
+  }
+  deps.logger.debug(`Opening ${url}`);
+  await vscode.env.openExternal(vscode.Uri.parse(url, true));
+  return url;
+}
+
+/** Searches the workspace for the exact flag name; returns the search's arguments. */
+async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<FindInFilesArgs | undefined> {
+  const flag = flagOf(deps, arg, name);
+  if (!flag) {
+    void vscode.window.showInformationMessage('Select a flag in the Unleash view first.');
+    return undefined;
+  }
+  const args = findInFilesArgs(flag.name);
+  await vscode.commands.executeCommand('workbench.action.findInFiles', args);
+  return args;
+}
+
+/**
+ * A quick pick over every flag that reveals the chosen one in the tree; with an argument (a name, `{ project,
+ * name }` or `(project, name)`), reveals that flag directly. Returns the flag revealed.
+ */
+async function findFlag(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<FlagRef | undefined> {
+  let flag = arg === undefined ? undefined : flagRefOf(deps.store, arg, name);
+  if (!flag) {
+    const items = flagPickItems(deps.store);
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage(
+        deps.store.state === 'ready' ? 'There are no flags to find.' : 'The flags are not loaded yet.',
+      );
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Find Flag',
+      placeHolder: 'Type a flag name, project or description',
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    flag = picked?.flag;
+  }
+  if (!flag) return undefined;
+  return (await revealFlag(deps, flag)) ? flag : undefined;
+}
+
+/** Selects a flag's row in the tree (hover links use this); returns whether the tree shows that flag. */
+async function revealFlag(deps: FlagCommandDeps, arg: unknown, name?: unknown): Promise<boolean> {
+  const flag = flagRefOf(deps.store, arg, name);
+  if (!flag) {
+    const asked = typeof arg === 'string' ? arg : typeof name === 'string' ? name : '';
+    void vscode.window.showInformationMessage(`No flag named "${shown(asked)}" is loaded.`);
+    return false;
+  }
+  const revealed = await deps.view.reveal(flag.project, flag.name);
+  if (!revealed) {
+    void vscode.window.showInformationMessage(
+      `The flag "${shown(flag.name)}" (project ${shown(flag.project)}) is not among the flags loaded.`,
+    );
+  }
+  return revealed;
+}

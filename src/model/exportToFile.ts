@@ -1,0 +1,236 @@
+/**
+ * Exports one environment into a file of the workspace: resolve the path (never outside the folder), ask the server,
+ * lay the result out canonically, and replace the file atomically only when its bytes change.
+ *
+ * Data safety: nothing touches the disk before the whole answer has arrived and parsed; the file is replaced by a
+ * rename of a complete temporary file, so a failure or a cancellation at any point leaves the previous file
+ * byte-identical; an unchanged export does not write at all. Exports to the same file from this process compare and
+ * write one after another, so each sees the file the previous one left and `changed` is accurate.
+ *
+ * The token never reaches the file: the HTTP layer redacts it from every answer (see src/api/http.ts).
+ *
+ * Nothing here imports 'vscode'.
+ */
+import * as path from 'node:path';
+import type { ExportScope, UnleashClient } from '../api/client';
+import { CancelledError } from '../api/errors';
+import { readFileIfExists, writeFileAtomic } from '../util/atomicWrite';
+import { exportSummary, resolveExportPath, serializeExport } from './exportLayout';
+import { formatTag, inertText } from './tagInput';
+
+export interface ExportToFileOptions {
+  /** Anything that can export (the live client, or a test double). */
+  client: Pick<UnleashClient, 'exportFeatures'>;
+  environment: string;
+  scope: ExportScope;
+  /** Absolute path of the folder the file must stay inside (a workspace folder). */
+  folder: string;
+  /** The `unleash.export.path` value; empty or absent means `.unleash/${environment}.json`. */
+  template?: string;
+  /** Aborting stops the request or the write; the previous file stays as it was. */
+  signal?: AbortSignal;
+  /** Told when the request starts and when the answer is being written, for a progress notification. */
+  onStep?: (step: 'request' | 'write') => void;
+}
+
+export interface ExportToFileResult {
+  /** Absolute path of the file. */
+  path: string;
+  /** Size of the file's content, in bytes (UTF-8). */
+  bytes: number;
+  /** Flags in the export (`features`). */
+  flags: number;
+  /** Strategies in the export (`featureStrategies`). */
+  strategies: number;
+  /** False when the file already held exactly these bytes (it was not written). */
+  changed: boolean;
+  /** True when a file was there before. */
+  existed: boolean;
+  /** The previous content, when the file existed and changed (for a diff). */
+  previous?: string;
+}
+
+/** The file could not be written (a read-only folder, a full disk, a parent that is a file…). */
+export class ExportWriteError extends Error {
+  readonly path: string;
+  readonly code?: string;
+  constructor(file: string, folder: string, cause: unknown) {
+    const code = (cause as { code?: unknown } | null)?.code;
+    const codeText = typeof code === 'string' ? code : undefined;
+    super(`Could not write ${displayPath(file, folder)}: ${reasonFor(codeText, cause)}. The previous file, if any, was left as it was.`);
+    this.name = 'ExportWriteError';
+    this.path = file;
+    this.code = codeText;
+  }
+}
+
+/** What `${project}` and `${scope}` become in the path template for a scope. */
+export function scopeNames(scope: ExportScope): { project?: string; scope: string } {
+  switch (scope.kind) {
+    case 'all':
+      return { scope: 'all' };
+    case 'project':
+      return { project: scope.project, scope: scope.project };
+    case 'tag':
+      return { scope: formatTag(scope) };
+    case 'features':
+      return { scope: scope.names.length === 1 ? (scope.names[0] ?? 'selected') : 'selected' };
+  }
+}
+
+/** Exports `environment` (narrowed by `scope`) into the file the template names inside `folder`. */
+export async function exportToFile(options: ExportToFileOptions): Promise<ExportToFileResult> {
+  const { client, environment, scope, folder, signal } = options;
+  const names = scopeNames(scope);
+  // A bad template is refused before the server is asked (and before an audit event is stored there).
+  const file = resolveExportPath({ template: options.template ?? '', folder, environment, project: names.project, scope: names.scope });
+  throwIfCancelled(signal);
+
+  options.onStep?.('request');
+  const result = await client.exportFeatures({ environment, scope }, { signal });
+  throwIfCancelled(signal);
+  const text = serializeExport(result);
+  const data = Buffer.from(text, 'utf8');
+  const summary = exportSummary(result);
+
+  options.onStep?.('write');
+  return withFileLock(file, signal, async () => {
+    const before = await read(file, folder);
+    const changed = !before || !before.equals(data);
+    if (changed) {
+      try {
+        await writeFileAtomic(file, data, { signal });
+      } catch (error) {
+        if (signal?.aborted) throw new CancelledError();
+        throw new ExportWriteError(file, folder, error);
+      }
+    }
+    return {
+      path: file,
+      bytes: data.length,
+      flags: summary.flags,
+      strategies: summary.strategies,
+      changed,
+      existed: Boolean(before),
+      ...(before && changed ? { previous: before.toString('utf8') } : {}),
+    };
+  });
+}
+
+/** `812 B`, `12.4 KB`, `3.1 MB` (binary units, one decimal). */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** What an export covered, as the result message says it: ` of project checkout`, ` tagged team:payments`. */
+function scopePhrase(scope: ExportScope): string {
+  switch (scope.kind) {
+    case 'all':
+      return '';
+    case 'project':
+      return ` of project ${scope.project}`;
+    case 'tag':
+      return ` tagged ${formatTag(scope)}`;
+    case 'features':
+      return '';
+  }
+}
+
+/**
+ * The result message, e.g. `Exported 7 flags (12.4 KB) from development to .unleash/development.json.`, saying
+ * plainly whether the file is new, changed or unchanged. `shownPath` is the path as the user knows it. Names from the
+ * server (environment, project, tag) cannot form a link in the notification (see `inertText`).
+ */
+export function exportMessage(result: ExportToFileResult, environment: string, scope: ExportScope, shownPath: string): string {
+  const chosen = scope.kind === 'features' ? 'chosen ' : '';
+  const flags = `${result.flags} ${chosen}${result.flags === 1 ? 'flag' : 'flags'}`;
+  const head = inertText(`Exported ${flags}${scopePhrase(scope)} (${formatSize(result.bytes)}) from ${environment} to ${shownPath}`);
+  if (!result.changed) return `${head}: unchanged since the last export.`;
+  if (result.existed) return `${head}; it changed since the last export.`;
+  return `${head}.`;
+}
+
+async function read(file: string, folder: string): Promise<Buffer | undefined> {
+  try {
+    const bytes = await readFileIfExists(file);
+    return bytes ? Buffer.from(bytes) : undefined;
+  } catch (error) {
+    // EISDIR (the path is a folder), EACCES…: nothing can be written there either.
+    throw new ExportWriteError(file, folder, error);
+  }
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError();
+}
+
+/** The tail of each file's queue of compare-and-write steps. */
+const locks = new Map<string, Promise<void>>();
+
+/** Runs `work` once every earlier step on `file` has settled; a cancellation while waiting rejects at once. */
+async function withFileLock<T>(file: string, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  const key = path.resolve(file);
+  const previous = locks.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const tail = previous.then(() => done);
+  locks.set(key, tail);
+  void tail.then(() => {
+    if (locks.get(key) === tail) locks.delete(key);
+  });
+  try {
+    await waitFor(previous, signal);
+    throwIfCancelled(signal);
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+function waitFor(turn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return turn;
+  if (signal.aborted) return Promise.reject(new CancelledError());
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    void turn.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
+/** The path as the user knows it: relative to the folder, with `/`. */
+function displayPath(file: string, folder: string): string {
+  const relative = path.relative(folder, file);
+  return relative && !relative.startsWith('..') ? relative.split(path.sep).join('/') : file;
+}
+
+function reasonFor(code: string | undefined, cause: unknown): string {
+  switch (code) {
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a part of its folder path is a file, not a folder';
+    case 'EISDIR':
+      return 'a folder has that name';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied (is the folder read-only?)';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
+    case 'ENAMETOOLONG':
+      return 'the path is too long';
+    default: {
+      const message = cause instanceof Error ? cause.message : String(cause);
+      return code ? `${code}: ${message}` : message;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Walking the tree: the root, a node's children (failures become one error row, never an exception), and finding
+ * a flag's row to reveal it.
+ */
+import type { CancellationLike } from '../../util/emitter';
+import { formatError } from '../../util/formatError';
+import type { FlagStore } from '../flagStore';
+import { escapeMarkdown } from '../markdown';
+import { clean, MAX_DETAIL, MAX_LABEL } from '../wording';
+import { paragraphs, type FlagRef, type TreeNode, type TreeOptions } from './node';
+import { rootNodes } from './root';
+
+/**
+ * The children of `node` (the root when undefined). A failure to load them is one `error` row with the formatted
+ * message, which retries when selected; a cancelled load is an empty list.
+ */
+export async function childrenOf(
+  node: TreeNode | undefined,
+  store: FlagStore,
+  token?: CancellationLike,
+  options: TreeOptions = {},
+): Promise<TreeNode[]> {
+  if (!node) return rootNodes(store, options);
+  if (!node.children) return [];
+  try {
+    return await node.children(token);
+  } catch (error) {
+    if (token?.isCancellationRequested) return [];
+    const formatted = formatError(error, { action: actionOf(node), server: store.currentSource?.label });
+    if (formatted.silent) return [];
+    return [errorNode(node, formatted.message)];
+  }
+}
+
+function actionOf(node: TreeNode): string {
+  if (node.kind === 'feature') return 'read the flag';
+  if (node.contextValue === 'group:segments') return "read the strategy's segments";
+  return 'load this item';
+}
+
+/** The row shown instead of children that failed to load; selecting it asks for them again. */
+export function errorNode(parent: TreeNode, message: string): TreeNode {
+  return {
+    id: `${parent.id}/error`,
+    kind: 'error',
+    label: clean(message, MAX_LABEL),
+    description: 'select to retry',
+    tooltip: paragraphs(escapeMarkdown(clean(message, MAX_DETAIL)), 'Select this row to try again, or run Refresh.'),
+    icon: { id: 'error', color: 'errorForeground' },
+    contextValue: 'error',
+    collapsible: 'none',
+    parent,
+    flag: parent.flag,
+    environment: parent.environment,
+    retry: parent,
+  };
+}
+
+/** The row of a flag among `roots` (looking inside project groups), or undefined when the tree does not show it. */
+export async function findFlagNode(roots: readonly TreeNode[], ref: FlagRef): Promise<TreeNode | undefined> {
+  for (const node of roots) {
+    if (node.kind === 'feature' && node.flag?.project === ref.project && node.flag.name === ref.name) return node;
+    if (node.kind === 'project' && node.project === ref.project && node.children) {
+      return (await node.children()).find((child) => child.flag?.name === ref.name);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,107 @@
+/**
+ * What the flag commands compute, without 'vscode': which flag an argument means, the Find in Files query for a
+ * flag, the Find Flag quick pick items, and the view's description and message.
+ */
+import type { FlagStore } from '../flagStore';
+import { escapeThemeIcons } from '../markdown';
+import { clean, environmentStrip, MAX_DETAIL, MAX_LABEL } from '../wording';
+import { formatError } from '../../util/formatError';
+import { dotted, projectOf, type FlagRef, type TreeNode } from './node';
+import { environmentOrder, sortedEnvironments } from './root';
+
+/** A tree node, as the commands receive it from a menu. */
+export function isTreeNode(value: unknown): value is TreeNode {
+  if (typeof value !== 'object' || value === null) return false;
+  const node = value as Partial<TreeNode>;
+  return typeof node.id === 'string' && typeof node.kind === 'string' && typeof node.contextValue === 'string';
+}
+
+/**
+ * The flag an argument means: a tree node (its flag), `{ project, name }`, `(project, name)`, or a name alone (the
+ * first flag of that name in the catalog). Undefined when it means none.
+ */
+export function flagRefOf(store: FlagStore, arg: unknown, name?: unknown): FlagRef | undefined {
+  if (typeof arg === 'string' && typeof name === 'string') return { project: arg, name };
+  if (typeof arg === 'string') {
+    const listed = store.catalog.byName(arg)[0];
+    return listed ? { project: projectOf(listed), name: listed.name } : undefined;
+  }
+  if (isTreeNode(arg)) return arg.flag;
+  if (typeof arg === 'object' && arg !== null) {
+    const ref = arg as { project?: unknown; name?: unknown };
+    if (typeof ref.name !== 'string') return undefined;
+    if (typeof ref.project === 'string') return { project: ref.project, name: ref.name };
+    return flagRefOf(store, ref.name);
+  }
+  return undefined;
+}
+
+/** The arguments of `workbench.action.findInFiles` for a flag name. */
+export interface FindInFilesArgs {
+  query: string;
+  isRegex: false;
+  isCaseSensitive: true;
+  /** Only when the name starts and ends with a word character (else a whole-word search could never match). */
+  matchWholeWord: boolean;
+  triggerSearch: true;
+}
+
+export function findInFilesArgs(name: string): FindInFilesArgs {
+  return {
+    query: name,
+    isRegex: false,
+    isCaseSensitive: true,
+    matchWholeWord: /^\w/.test(name) && /\w$/.test(name),
+    triggerSearch: true,
+  };
+}
+
+export interface FlagPickItem {
+  label: string;
+  description: string;
+  detail?: string;
+  flag: FlagRef;
+}
+
+/** One quick pick item per flag of the catalog: name; project and environment strip; description. */
+export function flagPickItems(store: FlagStore): FlagPickItem[] {
+  const order = environmentOrder(store.catalog);
+  return store.catalog.flags.map((flag) => {
+    const project = projectOf(flag);
+    const description = flag.description ? clean(flag.description, MAX_DETAIL).trim() : '';
+    return {
+      label: escapeThemeIcons(flag.name.trim() === '' ? '(unnamed flag)' : clean(flag.name, MAX_LABEL)),
+      description: escapeThemeIcons(
+        dotted(clean(project, 60), environmentStrip(sortedEnvironments(flag, order))),
+      ),
+      detail: description === '' ? undefined : escapeThemeIcons(description),
+      flag: { project, name: flag.name },
+    };
+  });
+}
+
+/** The view's description: the source's label (`unleash.example.com`, `offline: .unleash/development.json`). */
+export function viewDescription(store: FlagStore): string | undefined {
+  const source = store.currentSource;
+  if (!source) return undefined;
+  return clean(source.kind === 'files' ? `offline: ${source.label}` : source.label, 120);
+}
+
+/**
+ * The message above the tree: the formatted error when loading failed or the settings are invalid, a note when the
+ * source has no flags, else nothing (welcome content covers the other states).
+ */
+export function viewMessage(store: FlagStore): string | undefined {
+  const source = store.currentSource;
+  if (store.state === 'error' || store.state === 'invalidSettings') {
+    const formatted = formatError(
+      store.error,
+      store.state === 'error' ? { action: 'load the flags', server: source?.label } : {},
+    );
+    return formatted.silent ? undefined : clean(formatted.message, MAX_DETAIL);
+  }
+  if (store.state === 'ready' && store.catalog.size === 0) {
+    return source?.kind === 'files' ? 'The export files hold no flags.' : `No flags found on ${clean(source?.label ?? 'the server', 120)}.`;
+  }
+  return undefined;
+}

@@ -1,0 +1,209 @@
+/**
+ * A flag's rows, read with the get-feature operation when the flag is expanded: its environments, then its
+ * variants (feature-level and per environment), tags, parent dependencies and children, lifecycle stage, links.
+ */
+import type { FeatureEnvironment, FeatureLink, FeatureSummary, ParentDependency, Tag } from '../../api/schemas';
+import type { CancellationLike } from '../../util/emitter';
+import { escapeMarkdown, markdownLink, openableUrl } from '../markdown';
+import {
+  clean,
+  describeDependency,
+  describeLifecycle,
+  MAX_DETAIL,
+  MAX_LABEL,
+  plural,
+} from '../wording';
+import { environmentNode } from './environment';
+import { variantGroup } from './variants';
+import {
+  dotted,
+  infoNode,
+  listNodes,
+  paragraphs,
+  projectOf,
+  siblingIds,
+  type FlagRef,
+  type TreeContext,
+  type TreeNode,
+} from './node';
+
+type Ids = (kind: string, key: string) => string;
+
+/** The rows below a flag: the one place the tree reads a flag's details. */
+export async function featureChildren(node: TreeNode, context: TreeContext, token?: CancellationLike): Promise<TreeNode[]> {
+  const flag = node.flag;
+  if (!flag) return [];
+  const feature = await context.store.feature(flag.project, flag.name, token);
+  const ids = siblingIds(node);
+  const environments = inOrder(feature.environments ?? []);
+  const nodes: TreeNode[] = listNodes(node, environments, ids, { singular: 'environment' }, (env) =>
+    environmentNode(env, node, ids, context),
+  );
+  // The feature-level list is deprecated: shown only by servers that do not give each environment its own.
+  const perEnvironment = environments.some((env) => env.variants !== undefined);
+  if (!perEnvironment && feature.variants && feature.variants.length > 0) {
+    nodes.push(variantGroup(node, ids('variants', ''), 'Variants', feature.variants, undefined));
+  }
+  for (const env of environments) {
+    if (env.variants && env.variants.length > 0) {
+      const label = `Variants in ${env.name.trim() === '' ? '(unnamed environment)' : clean(env.name, 60)}`;
+      nodes.push(variantGroup(node, ids('variants', env.name), label, env.variants, env.name));
+    }
+  }
+  // A feature read from the server may leave tags out; the listing has them.
+  const tags = feature.tags ?? listed(context, flag)?.tags ?? [];
+  if (tags.length > 0) nodes.push(tagGroup(node, ids('tags', ''), tags));
+  nodes.push(
+    ...listNodes(node, feature.dependencies ?? [], ids, { singular: 'dependency', plural: 'dependencies' }, (dep) =>
+      dependencyNode(dep, node, ids, context, flag),
+    ),
+  );
+  nodes.push(
+    ...listNodes(node, feature.children ?? [], ids, { singular: 'child', plural: 'children' }, (child) =>
+      childNode(child, node, ids, context, flag),
+    ),
+  );
+  if (feature.lifecycle) {
+    const text = describeLifecycle(feature.lifecycle);
+    nodes.push({
+      id: ids('lifecycle', ''),
+      kind: 'lifecycle',
+      label: 'Lifecycle',
+      description: text,
+      tooltip: paragraphs('**Lifecycle**', escapeMarkdown(text)),
+      icon: { id: 'history' },
+      contextValue: 'lifecycle',
+      collapsible: 'none',
+      parent: node,
+      flag,
+    });
+  }
+  nodes.push(...listNodes(node, feature.links ?? [], ids, { singular: 'link' }, (link) => linkNode(link, node, ids)));
+  if (nodes.length === 0) nodes.push(infoNode(node, ids('info', 'empty'), 'No environments'));
+  return nodes;
+}
+
+/** Environments by their sortOrder; those without keep the order given. */
+function inOrder(environments: readonly FeatureEnvironment[]): FeatureEnvironment[] {
+  return environments
+    .map((env, index) => ({ env, index }))
+    .sort((a, b) => (a.env.sortOrder ?? Infinity) - (b.env.sortOrder ?? Infinity) || a.index - b.index)
+    .map(({ env }) => env);
+}
+
+function tagGroup(parent: TreeNode, id: string, tags: readonly Tag[]): TreeNode {
+  const count = plural(tags.length, 'tag');
+  const node: TreeNode = {
+    id,
+    kind: 'group',
+    label: 'Tags',
+    description: count,
+    tooltip: paragraphs('**Tags**', count),
+    icon: { id: 'tag' },
+    contextValue: 'group:tags',
+    collapsible: 'collapsed',
+    parent,
+    flag: parent.flag,
+    children: async () => {
+      const ids = siblingIds(node);
+      return listNodes(node, tags, ids, { singular: 'tag' }, (tag) => {
+        const value = tag.value === '' ? '""' : clean(tag.value, MAX_LABEL);
+        const type = tag.type.trim() === '' ? '(no type)' : clean(tag.type, 60);
+        return {
+          id: ids('tag', `${tag.type}:${tag.value}`),
+          kind: 'tag',
+          label: value,
+          description: type,
+          tooltip: paragraphs(`**${escapeMarkdown(value)}**`, `Tag type: ${escapeMarkdown(type)}`),
+          icon: { id: 'tag' },
+          contextValue: 'tag',
+          collapsible: 'none',
+          parent: node,
+          flag: parent.flag,
+        };
+      });
+    },
+  };
+  return node;
+}
+
+/** The catalog's row of a flag. */
+function listed(context: TreeContext, ref: FlagRef): FeatureSummary | undefined {
+  return context.store.catalog.byName(ref.name).find((flag) => projectOf(flag) === ref.project);
+}
+
+/** A flag of the same project, when the catalog knows it (so that selecting the row can reveal it). */
+function knownFlag(context: TreeContext, project: string, name: string): FlagRef | undefined {
+  return listed(context, { project, name }) ? { project, name } : undefined;
+}
+
+function dependencyNode(dep: ParentDependency, parent: TreeNode, ids: Ids, context: TreeContext, flag: FlagRef): TreeNode {
+  const text = describeDependency(dep);
+  const target = knownFlag(context, flag.project, dep.feature);
+  return {
+    id: ids('dependency', dep.feature),
+    kind: 'dependency',
+    label: text,
+    tooltip: paragraphs(
+      `**Parent flag** ${escapeMarkdown(clean(dep.feature, MAX_LABEL))}`,
+      escapeMarkdown(text),
+      target ? 'Select to show the parent flag.' : undefined,
+    ),
+    icon: { id: 'type-hierarchy-super' },
+    contextValue: 'dependency',
+    collapsible: 'none',
+    parent,
+    flag,
+    target,
+  };
+}
+
+function childNode(child: string, parent: TreeNode, ids: Ids, context: TreeContext, flag: FlagRef): TreeNode {
+  const label = child.trim() === '' ? '(unnamed flag)' : clean(child, MAX_LABEL);
+  const target = knownFlag(context, flag.project, child);
+  return {
+    id: ids('child', child),
+    kind: 'child',
+    label,
+    description: 'depends on this flag',
+    tooltip: paragraphs(
+      `**Child flag** ${escapeMarkdown(label)}`,
+      'It depends on this flag.',
+      target ? 'Select to show it.' : undefined,
+    ),
+    icon: { id: 'type-hierarchy-sub' },
+    contextValue: 'child',
+    collapsible: 'none',
+    parent,
+    flag,
+    target,
+  };
+}
+
+/** A link stored on the flag: opened only when it is an http or https address, else shown as text. */
+function linkNode(link: FeatureLink, parent: TreeNode, ids: Ids): TreeNode {
+  const url = openableUrl(link.url);
+  const shownUrl = link.url.trim() === '' ? '(no address)' : clean(link.url, MAX_LABEL);
+  const title = link.title && link.title.trim() !== '' ? clean(link.title, MAX_LABEL) : undefined;
+  const label = title ?? shownUrl;
+  return {
+    id: ids('link', link.id ?? link.url),
+    kind: 'link',
+    label,
+    description: clean(
+      dotted(title !== undefined && shownUrl, url === undefined && 'not opened: not an http or https address'),
+      MAX_DETAIL,
+    ) || undefined,
+    tooltip: paragraphs(
+      `**${escapeMarkdown(label)}**`,
+      url !== undefined ? markdownLink(shownUrl, url) : escapeMarkdown(shownUrl),
+      url === undefined && 'Only http and https links are opened.',
+    ),
+    icon: url !== undefined ? { id: 'link-external' } : { id: 'link', color: 'disabledForeground' },
+    contextValue: url !== undefined ? 'link:web' : 'link',
+    collapsible: 'none',
+    parent,
+    flag: parent.flag,
+    url,
+  };
+}

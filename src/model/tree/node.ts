@@ -1,0 +1,162 @@
+/**
+ * The Flags tree as plain data: what each row shows, how it composes its id and context value, and how it loads its
+ * children. No 'vscode' here: src/views/ turns a TreeNode into a TreeItem, and tests walk the same nodes in Node.
+ */
+import type { CancellationLike } from '../../util/emitter';
+import type { FlagStore } from '../flagStore';
+import { plural } from '../wording';
+
+export type NodeKind =
+  | 'project'
+  | 'feature'
+  | 'environment'
+  | 'strategy'
+  | 'constraint'
+  | 'parameter'
+  | 'variant'
+  | 'segment'
+  | 'segmentConstraint'
+  | 'tag'
+  | 'dependency'
+  | 'child'
+  | 'lifecycle'
+  | 'link'
+  | 'group'
+  | 'info'
+  | 'error';
+
+export type Collapsible = 'none' | 'collapsed' | 'expanded';
+
+/** A flag, as the store and the commands address it. */
+export interface FlagRef {
+  readonly project: string;
+  readonly name: string;
+}
+
+/** The project a listed flag is addressed by (every Unleash flag has one; `default` when a listing leaves it out). */
+export function projectOf(flag: { project?: string | null }): string {
+  return flag.project ?? 'default';
+}
+
+/** A codicon and an optional theme color id. */
+export interface NodeIcon {
+  readonly id: string;
+  readonly color?: string;
+}
+
+export type ChildLoader = (token?: CancellationLike) => Promise<TreeNode[]>;
+
+export interface TreeNode {
+  /** Stable across refreshes (built from project, flag, environment, strategy and segment ids), unique in the tree. */
+  readonly id: string;
+  readonly kind: NodeKind;
+  /** Plain text, one line, at most MAX_LABEL characters. */
+  readonly label: string;
+  /** Plain text, one line, at most MAX_DETAIL characters. */
+  readonly description?: string;
+  /** Markdown source in which every piece of flag data is escaped (render it untrusted, without HTML). */
+  readonly tooltip?: string;
+  /** For screen readers, where the label and description use symbols (`●`, `○`). */
+  readonly accessibleLabel?: string;
+  readonly icon?: NodeIcon;
+  /** Composed for menus: `feature:enabled:stale:web`, `environment:disabled`, `strategy:disabled`, `link:web`. */
+  readonly contextValue: string;
+  readonly collapsible: Collapsible;
+  readonly parent?: TreeNode;
+  /** On a project node: the project it groups. */
+  readonly project?: string;
+  /** The flag this node belongs to (every node at or below a feature). */
+  readonly flag?: FlagRef;
+  /** The environment this node belongs to (an environment node and everything below it). */
+  readonly environment?: string;
+  /** An http or https address this node opens; never anything else. */
+  readonly url?: string;
+  /** Another flag this node points at (a parent dependency, a child): selecting the node reveals it. */
+  readonly target?: FlagRef;
+  /** On an error node: the node whose children failed to load, to be asked again. */
+  readonly retry?: TreeNode;
+  /** Loads the children; absent for leaves. Called by `childrenOf`, which turns failures into an error node. */
+  readonly children?: ChildLoader;
+}
+
+/** What the nodes need to build their children. */
+export interface TreeContext {
+  readonly store: FlagStore;
+  /** The time `last seen` is measured against. */
+  readonly now: () => Date;
+}
+
+export interface TreeOptions {
+  /** The clock for `last seen` (tests pass a fixed one). */
+  now?: () => Date;
+}
+
+/** Most characters a tooltip holds (its pieces are cleaned and bounded, then escaped). */
+export const MAX_TOOLTIP = 8_000;
+
+/** encodeURIComponent throws on these. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Ids for the children of `parent` (undefined: the root): `<parent id>/<kind>:<encoded key>`. The same key twice
+ * (hostile data can repeat a strategy or segment id) gets `#2`, `#3`…; `#` never occurs otherwise, as keys are
+ * percent-encoded. One per list of siblings.
+ */
+export function siblingIds(parent: TreeNode | undefined): (kind: string, key: string) => string {
+  const seen = new Map<string, number>();
+  return (kind, key) => {
+    const id = `${parent ? `${parent.id}/` : ''}${kind}:${encodeURIComponent(key.replace(LONE_SURROGATE, '\ufffd'))}`;
+    const count = (seen.get(id) ?? 0) + 1;
+    seen.set(id, count);
+    return count === 1 ? id : `${id}#${count}`;
+  };
+}
+
+/** Joins tooltip paragraphs, leaving out empty ones. */
+export function paragraphs(...parts: Array<string | undefined | false>): string {
+  return parts.filter((part): part is string => typeof part === 'string' && part !== '').join('\n\n');
+}
+
+/** ` · `-joined parts, leaving out empty ones. */
+export function dotted(...parts: Array<string | undefined | false>): string {
+  return parts.filter((part): part is string => typeof part === 'string' && part !== '').join(' · ');
+}
+
+/** Most rows one node lists from flag data (constraints, variants, tags…); the rest is counted in a last row. */
+export const MAX_CHILDREN = 500;
+
+/** A row that only says something (no children, no actions). */
+export function infoNode(parent: TreeNode, id: string, label: string, tooltip?: string): TreeNode {
+  return {
+    id,
+    kind: 'info',
+    label,
+    tooltip,
+    icon: { id: 'info' },
+    contextValue: 'info',
+    collapsible: 'none',
+    parent,
+    flag: parent.flag,
+    environment: parent.environment,
+  };
+}
+
+/**
+ * Builds one row per item, at most MAX_CHILDREN of them, plus a last row `… and 12 more constraints` when items
+ * were left out.
+ */
+export function listNodes<T>(
+  parent: TreeNode,
+  items: readonly T[],
+  ids: (kind: string, key: string) => string,
+  what: { singular: string; plural?: string },
+  build: (item: T, index: number) => TreeNode,
+): TreeNode[] {
+  const nodes = items.slice(0, MAX_CHILDREN).map(build);
+  const rest = items.length - MAX_CHILDREN;
+  if (rest > 0) {
+    const more = plural(rest, `more ${what.singular}`, `more ${what.plural ?? `${what.singular}s`}`);
+    nodes.push(infoNode(parent, ids('more', what.singular), `… and ${more}`));
+  }
+  return nodes;
+}

@@ -1,0 +1,172 @@
+/**
+ * Below a strategy: its constraints, parameters, variants and segments. Segments are read with the
+ * strategy-segments operation only when their group is expanded; each segment lists its own constraints.
+ */
+import type { Constraint, Segment, Strategy } from '../../api/schemas';
+import { escapeMarkdown } from '../markdown';
+import {
+  clean,
+  constraintParts,
+  describeConstraint,
+  describeParameters,
+  describeSegment,
+  formatList,
+  MAX_LABEL,
+  plural,
+} from '../wording';
+import { variantGroup } from './variants';
+import { infoNode, listNodes, paragraphs, siblingIds, type NodeKind, type TreeContext, type TreeNode } from './node';
+
+type Ids = (kind: string, key: string) => string;
+
+/** Whether the strategy lists segments, or does not say (an older server): then the group offers to read them. */
+function showsSegments(strategy: Strategy): boolean {
+  return strategy.segments === undefined ? strategy.id !== undefined : strategy.segments.length > 0;
+}
+
+export function strategyHasChildren(strategy: Strategy): boolean {
+  return (
+    (strategy.constraints?.length ?? 0) > 0 ||
+    Object.keys(strategy.parameters ?? {}).length > 0 ||
+    (strategy.variants?.length ?? 0) > 0 ||
+    showsSegments(strategy)
+  );
+}
+
+/** Constraints, then a Parameters group, a Variants group and a Segments group, each only when there is any. */
+export async function strategyChildren(
+  strategy: Strategy,
+  node: TreeNode,
+  context: TreeContext,
+): Promise<TreeNode[]> {
+  const ids = siblingIds(node);
+  const nodes = listNodes(node, strategy.constraints ?? [], ids, { singular: 'constraint' }, (constraint, index) =>
+    constraintNode(constraint, index, node, ids, 'constraint'),
+  );
+  const parameters = describeParameters(strategy);
+  if (parameters.length > 0) nodes.push(parameterGroup(node, ids('parameters', ''), parameters));
+  if (strategy.variants && strategy.variants.length > 0) {
+    nodes.push(variantGroup(node, ids('variants', ''), 'Variants', strategy.variants, undefined));
+  }
+  if (showsSegments(strategy)) nodes.push(segmentGroup(strategy, node, ids('segments', ''), context));
+  return nodes;
+}
+
+/**
+ * A constraint as people read it: `country is one of DE, FR`. The tooltip lists up to 100 values when the label
+ * had to leave some out.
+ */
+export function constraintNode(constraint: Constraint, index: number, parent: TreeNode, ids: Ids, kind: NodeKind): TreeNode {
+  const label = describeConstraint(constraint);
+  const parts = constraintParts(constraint);
+  const values = constraint.values ?? [];
+  const all = values.length > 1 ? formatList(values, { maxItems: 100, budget: 2000 }) : parts.values;
+  return {
+    id: ids(kind, String(index)),
+    kind,
+    label,
+    tooltip: paragraphs(
+      `**${escapeMarkdown(parts.contextName)}** ${escapeMarkdown(
+        [parts.phrase, parts.values].filter((part) => part !== '').join(' ') + parts.suffix,
+      )}`,
+      all !== parts.values && `All values: ${escapeMarkdown(all)}`,
+    ),
+    icon: { id: 'filter' },
+    contextValue: kind,
+    collapsible: 'none',
+    parent,
+    flag: parent.flag,
+    environment: parent.environment,
+  };
+}
+
+function parameterGroup(parent: TreeNode, id: string, parameters: Array<{ name: string; value: string }>): TreeNode {
+  const count = plural(parameters.length, 'parameter');
+  const node: TreeNode = {
+    id,
+    kind: 'group',
+    label: 'Parameters',
+    description: count,
+    tooltip: paragraphs('**Parameters**', count),
+    icon: { id: 'symbol-parameter' },
+    contextValue: 'group:parameters',
+    collapsible: 'collapsed',
+    parent,
+    flag: parent.flag,
+    environment: parent.environment,
+    children: async () => {
+      const ids = siblingIds(node);
+      return parameters.map((parameter) => ({
+        id: ids('parameter', parameter.name),
+        kind: 'parameter',
+        label: parameter.name,
+        description: parameter.value,
+        tooltip: `**${escapeMarkdown(parameter.name)}**: ${escapeMarkdown(parameter.value)}`,
+        icon: { id: 'symbol-parameter' },
+        contextValue: 'parameter',
+        collapsible: 'none',
+        parent: node,
+        flag: parent.flag,
+        environment: parent.environment,
+      }));
+    },
+  };
+  return node;
+}
+
+function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context: TreeContext): TreeNode {
+  const count = strategy.segments !== undefined ? plural(strategy.segments.length, 'segment') : undefined;
+  const node: TreeNode = {
+    id,
+    kind: 'group',
+    label: 'Segments',
+    description: count,
+    tooltip: paragraphs('**Segments**', count ?? 'Expand to read the segments this strategy uses.'),
+    icon: { id: 'organization' },
+    contextValue: 'group:segments',
+    collapsible: 'collapsed',
+    parent,
+    flag: parent.flag,
+    environment: parent.environment,
+    children: async (token) => {
+      const ids = siblingIds(node);
+      if (strategy.id === undefined) {
+        return [infoNode(node, ids('info', 'no-id'), 'The server gave no id for this strategy: its segments cannot be read.')];
+      }
+      const segments = await context.store.strategySegments(strategy.id, token);
+      const offline = context.store.currentSource?.kind === 'files';
+      if (segments.length === 0) return [infoNode(node, ids('info', 'none'), 'No segments')];
+      return listNodes(node, segments, ids, { singular: 'segment' }, (segment) => segmentNode(segment, node, ids, offline));
+    },
+  };
+  return node;
+}
+
+/** Export files name a strategy's segments but do not hold their constraints. */
+export const OFFLINE_SEGMENT_NOTE = 'Export files do not include segment constraints: connect to a server to see them.';
+
+function segmentNode(segment: Segment, parent: TreeNode, ids: Ids, offline: boolean): TreeNode {
+  const text = describeSegment(segment);
+  const description = offline ? 'constraints not in export files' : text.detail;
+  const node: TreeNode = {
+    id: ids('segment', String(segment.id)),
+    kind: 'segment',
+    label: clean(text.label, MAX_LABEL),
+    description,
+    tooltip: paragraphs(`**${escapeMarkdown(text.label)}**`, escapeMarkdown(offline ? OFFLINE_SEGMENT_NOTE : text.detail)),
+    icon: { id: 'organization' },
+    contextValue: 'segment',
+    collapsible: offline || segment.constraints.length > 0 ? 'collapsed' : 'none',
+    parent,
+    flag: parent.flag,
+    environment: parent.environment,
+    children: async () => {
+      const childIds = siblingIds(node);
+      if (offline) return [infoNode(node, childIds('info', 'offline'), OFFLINE_SEGMENT_NOTE)];
+      return listNodes(node, segment.constraints, childIds, { singular: 'constraint' }, (constraint, index) =>
+        constraintNode(constraint, index, node, childIds, 'segmentConstraint'),
+      );
+    },
+  };
+  return node;
+}

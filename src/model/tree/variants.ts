@@ -1,0 +1,56 @@
+/**
+ * Variants: a group (feature-level, per environment, or of a strategy) and one row per variant.
+ */
+import type { StrategyVariant, Variant } from '../../api/schemas';
+import { escapeMarkdown } from '../markdown';
+import { clean, describeVariant, MAX_LABEL, plural } from '../wording';
+import { listNodes, paragraphs, siblingIds, type TreeNode } from './node';
+
+type Ids = (kind: string, key: string) => string;
+
+/** A `Variants` group (feature-level, or of one environment) and its variants. */
+export function variantGroup(
+  parent: TreeNode,
+  id: string,
+  label: string,
+  variants: ReadonlyArray<Variant | StrategyVariant>,
+  environment: string | undefined,
+): TreeNode {
+  const count = plural(variants.length, 'variant');
+  const node: TreeNode = {
+    id,
+    kind: 'group',
+    label,
+    description: count,
+    tooltip: paragraphs(`**${escapeMarkdown(label)}**`, count),
+    icon: { id: 'symbol-enum' },
+    contextValue: 'group:variants',
+    collapsible: 'collapsed',
+    parent,
+    flag: parent.flag,
+    environment: environment ?? parent.environment,
+    children: async () => {
+      const ids = siblingIds(node);
+      return listNodes(node, variants, ids, { singular: 'variant' }, (variant, index) => variantNode(variant, index, node, ids));
+    },
+  };
+  return node;
+}
+
+/** One variant: `blue — 50%`, detail `variable · stickiness: userId · string: "blue"`. */
+export function variantNode(variant: Variant | StrategyVariant, index: number, parent: TreeNode, ids: Ids): TreeNode {
+  const text = describeVariant(variant);
+  return {
+    id: ids('variant', `${index}:${variant.name}`),
+    kind: 'variant',
+    label: clean(text.label, MAX_LABEL),
+    description: text.detail === '' ? undefined : text.detail,
+    tooltip: paragraphs(`**${escapeMarkdown(text.label)}**`, text.detail !== '' && escapeMarkdown(text.detail)),
+    icon: { id: 'symbol-enum-member' },
+    contextValue: 'variant',
+    collapsible: 'none',
+    parent,
+    flag: parent.flag,
+    environment: parent.environment,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * The Flags view: a TreeDataProvider over the tree model (src/model/tree/), redrawn when the store changes, with
+ * the source as the view's description and a failed load as its message.
+ */
+import * as vscode from 'vscode';
+import { Views } from '../constants';
+import type { FlagStore } from '../model/flagStore';
+import {
+  childrenOf,
+  findFlagNode,
+  rootNodes,
+  viewDescription,
+  viewMessage,
+  type TreeNode,
+  type TreeOptions,
+} from '../model/tree';
+import type { Logger } from '../util/logger';
+import { toTreeItem, withTooltip } from './treeItem';
+
+export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private roots: TreeNode[] | undefined;
+  /** Cancelled whenever the store changes: loads started for the previous tree stop waiting. */
+  private loads = new vscode.CancellationTokenSource();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly store: FlagStore,
+    private readonly logger: Logger,
+    private readonly options: TreeOptions = {},
+  ) {
+    this.subscription = store.onDidChange(() => this.reset());
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return toTreeItem(node);
+  }
+
+  /** Tooltips are built on hover: the root may hold 10,000 flags. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    return withTooltip(item, node);
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) return this.rootNodes();
+    const children = await childrenOf(node, this.store, this.loads.token, this.options);
+    for (const child of children) {
+      if (child.kind === 'error') this.logger.warn(`Expanding ${node.id}: ${child.label}`);
+    }
+    return children;
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  /** The top level, built once per catalog so that reveal and the tree share nodes. */
+  rootNodes(): TreeNode[] {
+    this.roots ??= rootNodes(this.store, this.options);
+    return this.roots;
+  }
+
+  /** Asks VS Code for a node's children again (a failed load's Retry), or redraws everything. */
+  refreshNode(node?: TreeNode): void {
+    if (node) this.changed.fire(node);
+    else this.reset();
+  }
+
+  /** The row of a flag, or undefined when the tree does not show it. */
+  findFlag(project: string, name: string): Promise<TreeNode | undefined> {
+    return findFlagNode(this.rootNodes(), { project, name });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.loads.cancel();
+    this.loads.dispose();
+    this.changed.dispose();
+  }
+
+  private reset(): void {
+    this.roots = undefined;
+    this.loads.cancel();
+    this.loads.dispose();
+    this.loads = new vscode.CancellationTokenSource();
+    this.changed.fire(undefined);
+  }
+}
+
+export interface FlagsView {
+  readonly disposable: vscode.Disposable;
+  readonly provider: FlagsTreeProvider;
+  readonly treeView: vscode.TreeView<TreeNode>;
+  /** Selects and focuses a flag's row (showing the view); false when the tree does not show that flag. */
+  reveal(project: string, name: string): Promise<boolean>;
+  /** The first selected row, for commands run without an argument. */
+  selected(): TreeNode | undefined;
+}
+
+export interface FlagsViewDeps {
+  store: FlagStore;
+  logger: Logger;
+  options?: TreeOptions;
+}
+
+export function registerFlagsView(deps: FlagsViewDeps): FlagsView {
+  const { store, logger } = deps;
+  const provider = new FlagsTreeProvider(store, logger, deps.options);
+  const treeView = vscode.window.createTreeView(Views.flags, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+  });
+  let endProgress: (() => void) | undefined;
+  const update = () => {
+    treeView.description = viewDescription(store);
+    treeView.message = viewMessage(store);
+    if (store.state === 'loading' && !endProgress) {
+      void vscode.window.withProgress(
+        { location: { viewId: Views.flags } },
+        () => new Promise<void>((resolve) => (endProgress = resolve)),
+      );
+    } else if (store.state !== 'loading' && endProgress) {
+      endProgress();
+      endProgress = undefined;
+    }
+  };
+  update();
+  const subscription = store.onDidChange(update);
+
+  return {
+    disposable: vscode.Disposable.from(provider, treeView, subscription, { dispose: () => endProgress?.() }),
+    provider,
+    treeView,
+    async reveal(project, name) {
+      const node = await provider.findFlag(project, name);
+      if (!node) return false;
+      await treeView.reveal(node, { select: true, focus: true, expand: false });
+      return true;
+    },
+    selected: () => treeView.selection[0],
+  };
+}

@@ -1,0 +1,338 @@
+/**
+ * A fault-injecting server on 127.0.0.1 for the reliability tests: every request takes the next fault of a script
+ * (the last one repeats), so a test can say "503, then the real answer" or "close the socket mid-body, every time".
+ * It speaks HTTP, or HTTPS with a certificate made at test time by `openssl`: self-signed, signed by a test CA, for
+ * the wrong host name, or expired. It records every request and whether the client hung up before the answer ended.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import * as net from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export interface FaultRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** True once the client closed the connection before the answer was complete (a cancellation, a timeout). */
+  closedEarly: boolean;
+}
+
+/** A body, or a function of the request that makes it (to echo what the client sent). */
+type BodyOf = string | object | ((request: FaultRequest) => unknown);
+
+/** What the server does with one request. */
+export type Fault =
+  /** A JSON answer (an object is serialised; a string is sent as is), after `delayMs`. */
+  | { kind: 'json'; status?: number; body: BodyOf; headers?: Record<string, string>; delayMs?: number }
+  /** Accepts the request and never answers: no status line, no headers. */
+  | { kind: 'stallBeforeHeaders' }
+  /** Sends headers (a Content-Length of `declared` bytes) and `sent` bytes, then nothing more. */
+  | { kind: 'stallMidBody'; declared?: number; sent?: number }
+  /** Sends headers and part of the body, then destroys the socket. */
+  | { kind: 'closeMidBody'; declared?: number; sent?: number }
+  /** A single sign-on proxy's login page, with 200. */
+  | { kind: 'loginPage' }
+  /** `Content-Type: application/json` and a body that is not JSON. */
+  | { kind: 'invalidJson' }
+  /** An error status, a `{message}` body (or `body`), and `Retry-After` when given. */
+  | { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
+  /** What Unleash answers in maintenance mode (its `{message}`-only body shape, reference §8.1). */
+  | { kind: 'maintenance' }
+  /** A body of `bytes` bytes, streamed; gzip-compressed when `gzip` (a small download that unpacks huge). */
+  | { kind: 'huge'; bytes: number; gzip?: boolean }
+  /** An error answer whose message repeats the Authorization header, raw, `Bearer `-prefixed or percent-encoded. */
+  | { kind: 'echoAuth'; status: number; form?: 'raw' | 'bearer' | 'percent' }
+  /** A redirect (301 by default) to `location`. */
+  | { kind: 'redirect'; status?: number; location: string };
+
+/** Shorthands for the faults. */
+export const faults = {
+  json: (body: BodyOf, extra: Omit<Extract<Fault, { kind: 'json' }>, 'kind' | 'body'> = {}): Fault => ({ kind: 'json', body, ...extra }),
+  stallBeforeHeaders: (): Fault => ({ kind: 'stallBeforeHeaders' }),
+  stallMidBody: (): Fault => ({ kind: 'stallMidBody' }),
+  closeMidBody: (): Fault => ({ kind: 'closeMidBody' }),
+  loginPage: (): Fault => ({ kind: 'loginPage' }),
+  invalidJson: (): Fault => ({ kind: 'invalidJson' }),
+  status: (status: number, extra: { retryAfter?: string; body?: unknown } = {}): Fault => ({ kind: 'status', status, ...extra }),
+  maintenance: (): Fault => ({ kind: 'maintenance' }),
+  huge: (bytes: number, gzip = false): Fault => ({ kind: 'huge', bytes, gzip }),
+  echoAuth: (status: number, form: 'raw' | 'bearer' | 'percent' = 'raw'): Fault => ({ kind: 'echoAuth', status, form }),
+  redirect: (location: string, status = 301): Fault => ({ kind: 'redirect', status, location }),
+};
+
+export const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form action="/login"><input name="user"></form></body></html>';
+export const MAINTENANCE_MESSAGE = 'Unleash is currently in maintenance mode.';
+
+export interface FaultServer {
+  url: string;
+  port: number;
+  requests: FaultRequest[];
+  /** Each request takes the next fault; the last one repeats. Resets the position. */
+  script(...faults: Fault[]): void;
+  /** Resolves once `count` requests have arrived. */
+  waitForRequests(count: number): Promise<void>;
+  /** Resolves once the client has closed request `index` before its answer ended. */
+  waitForClientClose(index: number): Promise<void>;
+  /** Forgets the recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface TlsIdentity {
+  key: string;
+  cert: string;
+}
+
+export interface FaultServerOptions {
+  /** Serve HTTPS with this key and certificate. */
+  tls?: TlsIdentity;
+}
+
+export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
+  let script: Fault[] = [{ kind: 'json', body: {} }];
+  let position = 0;
+  const requests: FaultRequest[] = [];
+  const waiters = new Set<() => void>();
+  const closeWaiters = new Map<FaultRequest, Array<() => void>>();
+  const sockets = new Set<Socket>();
+
+  const listener = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const parsed = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const recorded: FaultRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      path: parsed.pathname,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+      closedEarly: false,
+    };
+    requests.push(recorded);
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      recorded.closedEarly = true;
+      for (const wake of closeWaiters.get(recorded) ?? []) wake();
+    });
+    for (const wake of [...waiters]) wake();
+    const fault = script[Math.min(position, script.length - 1)] as Fault;
+    position += 1;
+    await answer(fault, recorded, res);
+  };
+
+  const server = options.tls
+    ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => void listener(req, res))
+    : http.createServer((req, res) => void listener(req, res));
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // A client that gives up during the TLS handshake (a certificate it refuses) is not an error of the server.
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    port,
+    requests,
+    script(...next) {
+      script = next.length ? next : [{ kind: 'json', body: {} }];
+      position = 0;
+    },
+    waitForRequests(count) {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (requests.length < count) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    waitForClientClose(index) {
+      return new Promise((resolve) => {
+        const request = requests[index];
+        if (!request) throw new Error(`no request ${index}`);
+        if (request.closedEarly) return resolve();
+        closeWaiters.set(request, [...(closeWaiters.get(request) ?? []), resolve]);
+      });
+    },
+    reset() {
+      requests.length = 0;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.closeAllConnections?.();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function answer(fault: Fault, request: FaultRequest, res: http.ServerResponse): Promise<void> {
+  switch (fault.kind) {
+    case 'json': {
+      if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      const body = typeof fault.body === 'function' ? (fault.body as (r: FaultRequest) => unknown)(request) : fault.body;
+      send(res, fault.status ?? 200, typeof body === 'string' ? body : JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8', ...fault.headers });
+      return;
+    }
+    case 'stallBeforeHeaders':
+      return; // the response is never started; the server's close() ends the socket
+    case 'stallMidBody':
+    case 'closeMidBody': {
+      const declared = fault.declared ?? 4096;
+      const sent = Math.min(fault.sent ?? 100, declared - 1);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(declared) });
+      res.write(`{"features":[${' '.repeat(Math.max(0, sent - 13))}`);
+      if (fault.kind === 'closeMidBody') setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
+    case 'loginPage':
+      send(res, 200, LOGIN_PAGE, { 'content-type': 'text/html; charset=utf-8' });
+      return;
+    case 'invalidJson':
+      send(res, 200, '{"environments": [{"name": "development",', { 'content-type': 'application/json' });
+      return;
+    case 'status':
+      send(res, fault.status, JSON.stringify(fault.body ?? { message: `status ${fault.status}` }), {
+        'content-type': 'application/json',
+        ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }),
+      });
+      return;
+    case 'maintenance':
+      send(res, 503, JSON.stringify({ message: MAINTENANCE_MESSAGE }), { 'content-type': 'application/json' });
+      return;
+    case 'huge':
+      await sendHuge(res, fault.bytes, fault.gzip ?? false);
+      return;
+    case 'echoAuth': {
+      const auth = String(request.headers.authorization ?? '');
+      const echoed = fault.form === 'bearer' ? `Bearer ${auth}` : fault.form === 'percent' ? encodeURIComponent(auth) : auth;
+      send(res, fault.status, JSON.stringify({ name: 'EchoError', message: `Rejected Authorization: ${echoed}`, details: [{ message: `header was ${echoed}` }] }), {
+        'content-type': 'application/json',
+      });
+      return;
+    }
+    case 'redirect':
+      send(res, fault.status ?? 301, '', { location: fault.location });
+      return;
+  }
+}
+
+function send(res: http.ServerResponse, status: number, body: string, headers: Record<string, string>): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.end(body);
+}
+
+/** Streams `{"environments":[…` of `bytes` bytes, stopping as soon as the client hangs up. */
+async function sendHuge(res: http.ServerResponse, bytes: number, gzip: boolean): Promise<void> {
+  if (gzip) {
+    const body = gzipSync(Buffer.from(`{"environments":"${'x'.repeat(bytes)}"}`));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) });
+    res.end(body);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes) });
+  const chunk = Buffer.alloc(64 * 1024, ' ');
+  let sent = 0;
+  while (sent < bytes && !res.destroyed) {
+    const size = Math.min(chunk.length, bytes - sent);
+    sent += size;
+    if (!res.write(chunk.subarray(0, size))) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
+}
+
+/** A port on 127.0.0.1 where nothing listens (it was free a moment ago): connections to it are refused. */
+export async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Test certificates, made with openssl at test time (nothing secret is committed)
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface TestCertificates {
+  /** The test CA's certificate (PEM): what a user would list in `unleash.network.caCertificates`. */
+  caCert: string;
+  /** A self-signed certificate for 127.0.0.1 and localhost. */
+  selfSigned: TlsIdentity;
+  /** Signed by the test CA, for 127.0.0.1 and localhost (subjectAltName). */
+  caSigned: TlsIdentity;
+  /** Signed by the test CA, but for `other.example` only. */
+  wrongHost: TlsIdentity;
+  /** Signed by the test CA for 127.0.0.1, expired yesterday. */
+  expired: TlsIdentity;
+}
+
+let certificates: TestCertificates | undefined;
+
+export function opensslAvailable(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes (once per process) a test CA and the server certificates above, with EC P-256 keys. */
+export function testCertificates(): TestCertificates {
+  if (certificates) return certificates;
+  const dir = mkdtempSync(path.join(tmpdir(), 'unleash-tls-'));
+  const file = (name: string) => path.join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const newKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const san = 'subjectAltName=IP:127.0.0.1,DNS:localhost';
+  try {
+    openssl('req', '-x509', ...newKey, '-keyout', file('ca.key'), '-out', file('ca.crt'), '-days', '2', '-subj', '/CN=Unleash Flags Test CA',
+      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    openssl('req', '-x509', ...newKey, '-keyout', file('self.key'), '-out', file('self.crt'), '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', san);
+    openssl('req', ...newKey, '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=127.0.0.1');
+    const sign = (out: string, ext: string, days: string) => {
+      writeFileSync(file(`${out}.ext`), `${ext}\n`);
+      openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial',
+        '-out', file(`${out}.crt`), '-days', days, '-extfile', file(`${out}.ext`));
+    };
+    sign('signed', san, '2');
+    sign('other', 'subjectAltName=DNS:other.example', '2');
+    sign('expired', san, '-1');
+    const read = (name: string) => readFileSync(file(name), 'utf8');
+    const serverKey = read('server.key');
+    certificates = {
+      caCert: read('ca.crt'),
+      selfSigned: { key: read('self.key'), cert: read('self.crt') },
+      caSigned: { key: serverKey, cert: read('signed.crt') },
+      wrongHost: { key: serverKey, cert: read('other.crt') },
+      expired: { key: serverKey, cert: read('expired.crt') },
+    };
+    return certificates;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

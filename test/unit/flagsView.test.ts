@@ -1,0 +1,487 @@
+/**
+ * The Flags view and the flag commands in plain Node, over a small stand-in for the 'vscode' module: the TreeItems
+ * they build (untrusted markdown tooltips, codicons, context values, what selecting a row does), the view's
+ * description and message, and what each command does with a tree node or `{ project, name }`.
+ *   node --import tsx --test test/unit/flagsView.test.ts
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import Module from 'node:module';
+import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { FlagSource } from '../../src/model/flagSource';
+import type { TreeNode } from '../../src/model/tree';
+
+// ------------------------------------------------------------------------------------------------ 'vscode' stand-in
+
+type Listener<T> = (value: T) => void;
+
+class EventEmitter<T> {
+  private listeners = new Set<Listener<T>>();
+  readonly event = (listener: Listener<T>) => {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  };
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) listener(value);
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+class Disposable {
+  constructor(private readonly callback: () => void) {}
+  static from(...items: Array<{ dispose(): unknown }>): Disposable {
+    return new Disposable(() => items.forEach((item) => item.dispose()));
+  }
+  dispose(): void {
+    this.callback();
+  }
+}
+
+class CancellationTokenSource {
+  private readonly cancelled = new EventEmitter<void>();
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: this.cancelled.event,
+  };
+  cancel(): void {
+    this.token.isCancellationRequested = true;
+    this.cancelled.fire();
+  }
+  dispose(): void {}
+}
+
+class MarkdownString {
+  isTrusted?: boolean = undefined;
+  supportHtml?: boolean = undefined;
+  constructor(
+    readonly value: string,
+    public supportThemeIcons = false,
+  ) {}
+}
+
+class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
+class ThemeIcon {
+  constructor(
+    readonly id: string,
+    readonly color?: ThemeColor,
+  ) {}
+}
+
+class TreeItem {
+  id?: string;
+  description?: string;
+  tooltip?: MarkdownString | string;
+  contextValue?: string;
+  iconPath?: ThemeIcon;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  accessibilityInformation?: { label: string };
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: number,
+  ) {}
+}
+
+const Uri = {
+  parse: (value: string) => ({ scheme: value.split(':')[0], toString: () => value }),
+};
+
+interface FakeTreeView {
+  id: string;
+  options: { treeDataProvider: unknown; showCollapseAll?: boolean };
+  description?: string;
+  message?: string;
+  selection: TreeNode[];
+  revealed: Array<{ node: TreeNode; options: unknown }>;
+  reveal(node: TreeNode, options: unknown): Promise<void>;
+  dispose(): void;
+}
+
+const ui = {
+  treeViews: [] as FakeTreeView[],
+  commands: new Map<string, (...args: unknown[]) => unknown>(),
+  executed: [] as Array<{ id: string; args: unknown[] }>,
+  clipboard: '',
+  opened: [] as string[],
+  info: [] as string[],
+  warnings: [] as string[],
+  statusBar: [] as string[],
+  progress: 0,
+  quickPicks: [] as Array<{ items: unknown[]; options: unknown }>,
+  pick: (items: unknown[]): unknown => items[0],
+};
+
+const vscodeStub = {
+  EventEmitter,
+  Disposable,
+  CancellationTokenSource,
+  MarkdownString,
+  ThemeColor,
+  ThemeIcon,
+  TreeItem,
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  Uri,
+  window: {
+    createTreeView(id: string, options: FakeTreeView['options']): FakeTreeView {
+      const view: FakeTreeView = {
+        id,
+        options,
+        selection: [],
+        revealed: [],
+        async reveal(node, revealOptions) {
+          view.revealed.push({ node, options: revealOptions });
+        },
+        dispose() {},
+      };
+      ui.treeViews.push(view);
+      return view;
+    },
+    withProgress(_options: unknown, task: () => Promise<unknown>) {
+      ui.progress++;
+      return task();
+    },
+    async showInformationMessage(message: string) {
+      ui.info.push(message);
+      return undefined;
+    },
+    async showWarningMessage(message: string) {
+      ui.warnings.push(message);
+      return undefined;
+    },
+    setStatusBarMessage(message: string) {
+      ui.statusBar.push(message);
+      return new Disposable(() => undefined);
+    },
+    async showQuickPick(items: unknown[], options: unknown) {
+      ui.quickPicks.push({ items, options });
+      return ui.pick(items);
+    },
+  },
+  commands: {
+    registerCommand(id: string, callback: (...args: unknown[]) => unknown) {
+      ui.commands.set(id, callback);
+      return new Disposable(() => ui.commands.delete(id));
+    },
+    async executeCommand(id: string, ...args: unknown[]) {
+      ui.executed.push({ id, args });
+      return ui.commands.get(id)?.(...args);
+    },
+  },
+  env: {
+    clipboard: {
+      async writeText(text: string) {
+        ui.clipboard = text;
+      },
+    },
+    async openExternal(uri: { toString(): string }) {
+      ui.opened.push(uri.toString());
+      return true;
+    },
+  },
+};
+
+const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
+const load = loader._load;
+loader._load = function (this: unknown, request: string, ...rest: unknown[]) {
+  return request === 'vscode' ? vscodeStub : load.call(this, request, ...rest);
+};
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
+const { registerFlagCommands } = require('../../src/commands/flags') as typeof import('../../src/commands/flags');
+const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { Commands, Views } = require('../../src/constants') as typeof import('../../src/constants');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+// ------------------------------------------------------------------------------------------------ data
+
+class Source implements FlagSource {
+  readonly kind = 'server' as const;
+  readonly label = 'unleash.example.com';
+  listCalls = 0;
+  web = (project: string, name: string) => `https://unleash.example.com/projects/${project}/features/${name}`;
+  constructor(
+    private readonly flags: FeatureSummary[],
+    private readonly details: Record<string, Feature> = {},
+  ) {}
+  async listFeatures(): Promise<FeatureSummary[]> {
+    this.listCalls++;
+    return this.flags;
+  }
+  async getFeature(project: string, name: string): Promise<Feature> {
+    const feature = this.details[`${project}/${name}`];
+    if (!feature) throw new Error(`Flag ${name} is gone`);
+    return feature;
+  }
+  async getStrategySegments(): Promise<Segment[]> {
+    return [];
+  }
+  async listEnvironments(): Promise<string[]> {
+    return ['development'];
+  }
+  webUrl(project: string, name: string): string {
+    return this.web(project, name);
+  }
+}
+
+const flag = (name: string, project = 'default'): FeatureSummary => ({
+  name,
+  project,
+  type: 'release',
+  description: `About ${name}`,
+  environments: [{ name: 'development', enabled: true }],
+});
+
+const logger = {
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return logger;
+  },
+};
+
+async function setUp(flags: FeatureSummary[], details: Record<string, Feature> = {}) {
+  const source = new Source(flags, details);
+  const store = new FlagStore({ info() {}, error() {} });
+  await store.setSource(source, 'ready');
+  const view = registerFlagsView({ store, logger });
+  const commands = registerFlagCommands({ store, view, logger });
+  const treeView = ui.treeViews[ui.treeViews.length - 1] as FakeTreeView;
+  return {
+    source,
+    store,
+    view,
+    treeView,
+    run: (id: string, ...args: unknown[]) => ui.commands.get(id)?.(...args),
+    dispose: () => {
+      commands.dispose();
+      view.disposable.dispose();
+    },
+  };
+}
+
+const DETAILS: Record<string, Feature> = {
+  'default/with-links': {
+    name: 'with-links',
+    project: 'default',
+    environments: [{ name: 'development', enabled: true, strategies: [] }],
+    children: ['alpha'],
+    links: [
+      { id: 'a', url: 'https://example.com/doc', title: 'Docs' },
+      { id: 'b', url: 'command:workbench.action.quit', title: 'Quit' },
+      { id: 'c', url: 'javascript:alert(1)', title: '[x](command:evil)' },
+    ],
+  },
+};
+
+// ------------------------------------------------------------------------------------------------ tests
+
+describe('Flags view', () => {
+  it('creates the tree view with collapse-all, the source as description, and items from the model', async () => {
+    const t = await setUp([flag('beta'), flag('alpha'), flag('with-links')], DETAILS);
+    try {
+      assert.equal(t.treeView.id, Views.flags);
+      assert.equal(t.treeView.options.showCollapseAll, true);
+      assert.equal(t.treeView.description, 'unleash.example.com');
+      assert.equal(t.treeView.message, undefined);
+
+      const provider = t.view.provider;
+      const roots = await provider.getChildren();
+      assert.deepEqual(roots.map((node) => node.label), ['alpha', 'beta', 'with-links']);
+      const item = provider.getTreeItem(roots[0] as TreeNode) as unknown as TreeItem;
+      assert.equal(item.id, 'flag:default%2Falpha');
+      assert.equal(item.label, 'alpha');
+      assert.equal(item.description, 'development ●');
+      assert.equal(item.contextValue, 'feature:enabled:web');
+      assert.equal(item.collapsibleState, 1);
+      assert.equal(item.iconPath?.id, 'rocket');
+      assert.deepEqual(item.accessibilityInformation, { label: 'alpha, development enabled' });
+      assert.equal(item.command, undefined);
+      // The tooltip is built on hover, as untrusted markdown without HTML or icons.
+      assert.equal(item.tooltip, undefined);
+      const resolved = provider.resolveTreeItem(item as never, roots[0] as TreeNode) as unknown as TreeItem;
+      const tooltip = resolved.tooltip as MarkdownString;
+      assert.ok(tooltip instanceof MarkdownString);
+      assert.equal(tooltip.value, (roots[0] as TreeNode).tooltip);
+      assert.equal(tooltip.isTrusted, false);
+      assert.equal(tooltip.supportHtml, false);
+      assert.equal(tooltip.supportThemeIcons, false);
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('rows open only http(s) links, reveal the flags they point at, and retry failed loads', async () => {
+    const t = await setUp([flag('alpha'), flag('with-links')], DETAILS);
+    try {
+      const provider = t.view.provider;
+      const roots = await provider.getChildren();
+      const rows = await provider.getChildren(roots[1]);
+      const items = rows.map((node) => provider.getTreeItem(node) as unknown as TreeItem);
+      assert.deepEqual(
+        items.map((item) => [item.label, item.contextValue, item.command?.command, item.command?.arguments?.map(String)]),
+        [
+          ['development', 'environment:enabled', undefined, undefined],
+          ['alpha', 'child', Commands.revealFlag, ['default', 'alpha']],
+          ['Docs', 'link:web', 'vscode.open', ['https://example.com/doc']],
+          ['Quit', 'link', undefined, undefined],
+          ['[x](command:evil)', 'link', undefined, undefined],
+        ],
+      );
+
+      const failed = await provider.getChildren(roots[0]);
+      assert.equal(failed.length, 1);
+      const errorItem = provider.getTreeItem(failed[0] as TreeNode) as unknown as TreeItem;
+      assert.equal(errorItem.label, 'Could not read the flag. Unexpected error: Flag alpha is gone');
+      assert.equal(errorItem.iconPath?.id, 'error');
+      assert.equal(errorItem.command?.command, Commands.refresh);
+      assert.equal(errorItem.command?.arguments?.[0], roots[0]);
+
+      // Retry: the refresh command with the node asks VS Code for that node's children again.
+      const fired: unknown[] = [];
+      const subscription = provider.onDidChangeTreeData((node) => fired.push(node));
+      await t.run(Commands.refresh, roots[0]);
+      assert.deepEqual(fired, [roots[0]]);
+      assert.equal(t.source.listCalls, 1);
+      subscription.dispose();
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('redraws when the store changes and shows a failed load as the message', async () => {
+    const t = await setUp([flag('alpha')]);
+    try {
+      const fired: unknown[] = [];
+      t.view.provider.onDidChangeTreeData((node) => fired.push(node));
+      t.source.listFeatures = async () => {
+        throw Object.assign(new Error('socket hang up'));
+      };
+      await t.run(Commands.refresh);
+      assert.deepEqual(fired, [undefined, undefined], 'loading, then error');
+      assert.equal(t.store.state, 'error');
+      assert.equal(t.treeView.message, 'Could not load the flags. Unexpected error: socket hang up');
+      assert.deepEqual(await t.view.provider.getChildren(), []);
+      assert.ok(ui.progress >= 1, 'loading shows progress in the view');
+    } finally {
+      t.dispose();
+    }
+  });
+});
+
+describe('flag commands', () => {
+  it('copy flag name: from a node or { project, name }, with a status bar message', async () => {
+    const t = await setUp([flag('alpha'), flag('$(alert)-flag')]);
+    try {
+      const roots = await t.view.provider.getChildren();
+      assert.equal(await t.run(Commands.copyFlagName, roots[1]), 'alpha');
+      assert.equal(ui.clipboard, 'alpha');
+      assert.equal(ui.statusBar.at(-1), 'Copied flag name "alpha"');
+      assert.equal(await t.run(Commands.copyFlagName, { project: 'default', name: '$(alert)-flag' }), '$(alert)-flag');
+      assert.equal(ui.statusBar.at(-1), 'Copied flag name "\\$(alert)-flag"');
+      // Without an argument: the selected row.
+      t.treeView.selection = [roots[1] as TreeNode];
+      assert.equal(await t.run(Commands.copyFlagName), 'alpha');
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('open in Unleash: opens the http(s) page, refuses any other address', async () => {
+    const t = await setUp([flag('alpha')]);
+    try {
+      const [alpha] = await t.view.provider.getChildren();
+      const url = await t.run(Commands.openInWebUi, alpha);
+      assert.equal(url, 'https://unleash.example.com/projects/default/features/alpha');
+      assert.equal(ui.opened.at(-1), url);
+
+      const opened = ui.opened.length;
+      t.source.web = () => 'javascript:alert(1)';
+      assert.equal(await t.run(Commands.openInWebUi, { project: 'default', name: 'alpha' }), undefined);
+      assert.equal(ui.opened.length, opened);
+      assert.equal(
+        ui.warnings.at(-1),
+        'Not opened: "javascript:alert(1)" is not an http or https address. Check unleash.webUrl and unleash.serverUrl.',
+      );
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('find usages: searches the workspace for the exact name', async () => {
+    const t = await setUp([flag('alpha.beta')]);
+    try {
+      const [node] = await t.view.provider.getChildren();
+      const args = await t.run(Commands.findUsages, node);
+      const expected = { query: 'alpha.beta', isRegex: false, isCaseSensitive: true, matchWholeWord: true, triggerSearch: true };
+      assert.deepEqual(args, expected);
+      assert.deepEqual(ui.executed.at(-1), { id: 'workbench.action.findInFiles', args: [expected] });
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('find flag: a quick pick over every flag reveals the chosen one, inside its project group', async () => {
+    const t = await setUp([flag('alpha', 'web'), flag('beta', 'default'), flag('gamma', 'web')]);
+    try {
+      ui.pick = (items) => (items as Array<{ label: string }>).find((item) => item.label === 'gamma');
+      const picked = await t.run(Commands.findFlag);
+      assert.deepEqual(picked, { project: 'web', name: 'gamma' });
+      const quickPick = ui.quickPicks.at(-1) as { items: Array<{ label: string; description: string; detail?: string }>; options: Record<string, unknown> };
+      assert.deepEqual(
+        quickPick.items.map((item) => [item.label, item.description, item.detail]),
+        [
+          ['alpha', 'web · development ●', 'About alpha'],
+          ['beta', 'default · development ●', 'About beta'],
+          ['gamma', 'web · development ●', 'About gamma'],
+        ],
+      );
+      assert.equal(quickPick.options.matchOnDescription, true);
+      const revealed = t.treeView.revealed.at(-1);
+      assert.equal(revealed?.node.label, 'gamma');
+      assert.equal(revealed?.node.parent?.label, 'web');
+      assert.deepEqual(revealed?.options, { select: true, focus: true, expand: false });
+      // The parent chain VS Code walks to reveal it is the tree's own nodes.
+      const roots = await t.view.provider.getChildren();
+      assert.equal(t.view.provider.getParent(revealed?.node as TreeNode), roots[1]);
+      assert.ok((await t.view.provider.getChildren(roots[1])).includes(revealed?.node as TreeNode));
+
+      ui.pick = () => undefined;
+      assert.equal(await t.run(Commands.findFlag), undefined);
+      assert.deepEqual(await t.run(Commands.findFlag, 'beta'), { project: 'default', name: 'beta' });
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('reveal flag: (project, name) from hovers; says so when the flag is not loaded', async () => {
+    const t = await setUp([flag('alpha')]);
+    try {
+      assert.equal(await t.run(Commands.revealFlag, 'default', 'alpha'), true);
+      assert.equal(t.treeView.revealed.at(-1)?.node.label, 'alpha');
+      assert.equal(await t.run(Commands.revealFlag, 'default', 'nope'), false);
+      assert.equal(ui.info.at(-1), 'The flag "nope" (project default) is not among the flags loaded.');
+      assert.equal(await t.run(Commands.revealFlag, '[x](command:evil)'), false);
+      assert.equal(ui.info.at(-1), 'No flag named "[x] (command:evil)" is loaded.');
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('refresh re-reads the flag list', async () => {
+    const t = await setUp([flag('alpha')]);
+    try {
+      assert.equal(await t.run(Commands.refresh), 'ready');
+      assert.equal(t.source.listCalls, 2);
+    } finally {
+      t.dispose();
+    }
+  });
+});

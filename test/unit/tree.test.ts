@@ -1,0 +1,1124 @@
+/**
+ * The Flags tree as a user expands it, built from a FlagStore over a fake FlagSource (data shaped like the
+ * fixtures of a 7.5.1 server): exact rows at every level, hostile data rendered inert and bounded, and laziness
+ * (10,000 flags: the root reads no details; expanding one flag reads only that flag).
+ *   node --import tsx --test test/unit/tree.test.ts
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { UnleashClient } from '../../src/api/client';
+import { HttpError } from '../../src/api/errors';
+import {
+  exportResultSchema,
+  featureSchema,
+  featureSearchSchema,
+  segmentsSchema,
+  type Feature,
+  type FeatureSummary,
+  type Segment,
+} from '../../src/api/schemas';
+import { FlagStore } from '../../src/model/flagStore';
+import type { FlagSource } from '../../src/model/flagSource';
+import { escapeMarkdown, inertMessageText, markdownLink, openableUrl, plainMarkdown } from '../../src/model/markdown';
+import { OfflineSource } from '../../src/model/offlineSource';
+import {
+  childrenOf,
+  findFlagNode,
+  findInFilesArgs,
+  flagPickItems,
+  flagRefOf,
+  MAX_TOOLTIP,
+  OFFLINE_SEGMENT_NOTE,
+  rootNodes,
+  viewDescription,
+  viewMessage,
+  type TreeNode,
+} from '../../src/model/tree';
+import { clean, MAX_DETAIL, MAX_LABEL } from '../../src/model/wording';
+import { ServerSource } from '../../src/services/serverSource';
+import { startFixtureServer } from '../support/fixtureServer';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
+const NOW = new Date('2026-11-23T10:00:00.000Z');
+const options = { now: () => NOW };
+const quiet = { info() {}, error() {} };
+
+// ------------------------------------------------------------------------------------------------ fake source
+
+interface Calls {
+  listFeatures: number;
+  getFeature: string[];
+  getStrategySegments: string[];
+}
+
+class FakeSource implements FlagSource {
+  readonly kind: 'server' | 'files';
+  readonly label: string;
+  readonly calls: Calls = { listFeatures: 0, getFeature: [], getStrategySegments: [] };
+  /** Thrown by getFeature while set. */
+  failure: unknown;
+
+  constructor(
+    private readonly summaries: FeatureSummary[],
+    private readonly details: Map<string, Feature>,
+    private readonly segments: Map<string, Segment[]>,
+    private readonly web: ((project: string, name: string) => string) | undefined = (project, name) =>
+      `https://unleash.example.com/projects/${project}/features/${name}`,
+    kind: 'server' | 'files' = 'server',
+    label = 'unleash.example.com',
+  ) {
+    this.kind = kind;
+    this.label = label;
+    if (web === undefined) delete (this as Partial<FlagSource>).webUrl;
+  }
+
+  async listFeatures(): Promise<FeatureSummary[]> {
+    this.calls.listFeatures++;
+    return this.summaries;
+  }
+
+  async getFeature(project: string, name: string): Promise<Feature> {
+    this.calls.getFeature.push(`${project}/${name}`);
+    if (this.failure) throw this.failure;
+    const feature = this.details.get(`${project}/${name}`);
+    if (!feature) throw new Error(`no details for ${project}/${name}`);
+    return feature;
+  }
+
+  async getStrategySegments(strategyId: string): Promise<Segment[]> {
+    this.calls.getStrategySegments.push(strategyId);
+    return this.segments.get(strategyId) ?? [];
+  }
+
+  async listEnvironments(): Promise<string[]> {
+    return ['development', 'production'];
+  }
+
+  webUrl(project: string, name: string): string | undefined {
+    return this.web?.(project, name);
+  }
+}
+
+const SEARCH = featureSearchSchema.parse(fixture('search-page.json')).features;
+const CHECKOUT = featureSchema.parse(fixture('feature-7.5.1.json'));
+const SEGMENTS = segmentsSchema.parse(fixture('segments.json')).segments;
+const STRATEGY_ID = '9de655a1-6b8f-4b47-9a3e-0c1f7e1c2a10';
+
+const env = (name: string, enabled: boolean, sortOrder: number) => ({ name, enabled, type: name, sortOrder });
+
+function summary(name: string, extra: Partial<FeatureSummary> = {}): FeatureSummary {
+  return {
+    name,
+    project: 'default',
+    type: 'release',
+    description: null,
+    stale: false,
+    environments: [env('development', true, 100), env('production', false, 200)],
+    ...extra,
+  };
+}
+
+/** The catalog of the main tests: the fixture flag and its neighbours, one project. */
+function mainSource(): FakeSource {
+  const summaries: FeatureSummary[] = [
+    ...SEARCH,
+    summary('new-checkout-flow-ui', { description: 'UI of the new checkout flow' }),
+    summary('checkout-kill-switch', {
+      type: 'kill-switch',
+      stale: true,
+      environments: [env('production', true, 200), env('development', false, 100)],
+      lifecycle: { stage: 'live', enteredStageAt: '2026-10-01T00:00:00.000Z' },
+    }),
+    summary('admin-panel', { type: 'permission' }),
+    summary('ops-log-level', { type: 'operational' }),
+    summary('pricing-experiment', { type: 'experiment', archived: true }),
+    summary('zz-custom', { type: 'custom-type', environments: [] }),
+  ];
+  const ui: Feature = {
+    name: 'new-checkout-flow-ui',
+    project: 'default',
+    type: 'release',
+    environments: [{ name: 'development', enabled: true, sortOrder: 100, strategies: [] }],
+    dependencies: [{ feature: 'new-checkout-flow', enabled: true, variants: ['blue'] }],
+  };
+  return new FakeSource(
+    summaries,
+    new Map([
+      ['default/new-checkout-flow', CHECKOUT],
+      ['default/new-checkout-flow-ui', ui],
+    ]),
+    new Map([[STRATEGY_ID, SEGMENTS]]),
+  );
+}
+
+async function storeOver(source: FlagSource): Promise<FlagStore> {
+  const store = new FlagStore(quiet);
+  await store.setSource(source, 'ready');
+  return store;
+}
+
+// ------------------------------------------------------------------------------------------------ helpers
+
+/** What a row shows. */
+interface Row {
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon?: string;
+  contextValue: string;
+  collapsible: string;
+}
+
+function row(node: TreeNode): Row {
+  const out: Row = { label: node.label, contextValue: node.contextValue, collapsible: node.collapsible };
+  if (node.description !== undefined) out.description = node.description;
+  if (node.tooltip !== undefined) out.tooltip = node.tooltip;
+  if (node.icon) out.icon = node.icon.color ? `${node.icon.id} ${node.icon.color}` : node.icon.id;
+  return out;
+}
+
+const brief = (nodes: TreeNode[]) => nodes.map((node) => [node.label, node.description ?? '']);
+
+async function expand(node: TreeNode | undefined, store: FlagStore): Promise<TreeNode[]> {
+  return childrenOf(node, store, undefined, options);
+}
+
+function byLabel(nodes: TreeNode[], label: string): TreeNode {
+  const node = nodes.find((candidate) => candidate.label === label);
+  assert.ok(node, `no row "${label}" among ${JSON.stringify(nodes.map((n) => n.label))}`);
+  return node;
+}
+
+/** Expands everything (segment groups included), depth first; returns every node in order. */
+async function walkAll(store: FlagStore, parent?: TreeNode): Promise<TreeNode[]> {
+  const out: TreeNode[] = [];
+  for (const node of await expand(parent, store)) {
+    out.push(node);
+    if (node.collapsible !== 'none') out.push(...(await walkAll(store, node)));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------ root
+
+describe('tree: the root', () => {
+  it('lists every flag sorted by name, with type icon, environment strip, badges and context value', async () => {
+    const store = await storeOver(mainSource());
+    const roots = await expand(undefined, store);
+    assert.deepEqual(
+      roots.map((node) => [node.label, node.description, node.icon?.id, node.icon?.color, node.contextValue]),
+      [
+        ['admin-panel', 'development ● production ○', 'lock', undefined, 'feature:enabled:web'],
+        ['checkout-kill-switch', 'development ○ production ● · stale · live', 'stop-circle', 'list.warningForeground', 'feature:enabled:stale:web'],
+        ['new-checkout-flow', 'development ● production ○ · pre-live', 'rocket', undefined, 'feature:enabled:web'],
+        ['new-checkout-flow-ui', 'development ● production ○', 'rocket', undefined, 'feature:enabled:web'],
+        ['ops-log-level', 'development ● production ○', 'tools', undefined, 'feature:enabled:web'],
+        ['pricing-experiment', 'development ● production ○ · archived', 'beaker', 'disabledForeground', 'feature:enabled:archived:web'],
+        ['zz-custom', '', 'symbol-boolean', undefined, 'feature:disabled:web'],
+      ],
+    );
+    assert.ok(roots.every((node) => node.kind === 'feature' && node.collapsible === 'collapsed'));
+  });
+
+  it('the tooltip gives name, description, project, type, environments and lifecycle, escaped', async () => {
+    const store = await storeOver(mainSource());
+    const flag = byLabel(await expand(undefined, store), 'new-checkout-flow');
+    assert.equal(
+      flag.tooltip,
+      [
+        '**new\\-checkout\\-flow**',
+        'The new checkout\\, step by step',
+        'Project: default · Type: release',
+        'Environments: development ● production ○',
+        'Lifecycle: pre\\-live since 2026\\-11\\-01',
+      ].join('\n\n'),
+    );
+    assert.equal(flag.accessibleLabel, 'new-checkout-flow, development enabled, production disabled, pre-live');
+    assert.deepEqual(flag.flag, { project: 'default', name: 'new-checkout-flow' });
+    assert.equal(flag.id, 'flag:default%2Fnew-checkout-flow');
+
+    const killSwitch = byLabel(await expand(undefined, store), 'checkout-kill-switch');
+    assert.equal(
+      killSwitch.tooltip,
+      [
+        '**checkout\\-kill\\-switch**',
+        'Project: default · Type: kill\\-switch',
+        'Environments: development ○ production ●',
+        'Stale · Lifecycle: live since 2026\\-10\\-01',
+      ].join('\n\n'),
+    );
+  });
+
+  it('reads nothing but the listing', async () => {
+    const source = mainSource();
+    const store = await storeOver(source);
+    await expand(undefined, store);
+    assert.deepEqual(source.calls, { listFeatures: 1, getFeature: [], getStrategySegments: [] });
+  });
+
+  it('groups flags under their projects when there is more than one, with stable ids', async () => {
+    const source = new FakeSource(
+      [summary('b-flag', { project: 'web' }), summary('a-flag', { project: 'default' }), summary('c-flag', { project: 'web' })],
+      new Map(),
+      new Map(),
+    );
+    const store = await storeOver(source);
+    const projects = await expand(undefined, store);
+    assert.deepEqual(projects.map(row), [
+      {
+        label: 'default',
+        description: '1 flag',
+        tooltip: '**Project default**\n\n1 flag',
+        icon: 'project',
+        contextValue: 'project',
+        collapsible: 'collapsed',
+      },
+      {
+        label: 'web',
+        description: '2 flags',
+        tooltip: '**Project web**\n\n2 flags',
+        icon: 'project',
+        contextValue: 'project',
+        collapsible: 'collapsed',
+      },
+    ]);
+    const web = await expand(projects[1], store);
+    assert.deepEqual(web.map((node) => node.id), ['project:web/flag:web%2Fb-flag', 'project:web/flag:web%2Fc-flag']);
+    assert.equal(web[0]?.parent, projects[1]);
+
+    // A refresh builds new nodes with the same ids, so VS Code keeps what was expanded.
+    await store.refresh();
+    const again = await expand((await expand(undefined, store))[1], store);
+    assert.deepEqual(again.map((node) => node.id), web.map((node) => node.id));
+
+    // Reveal finds a flag's row inside its project group, and its parent chain leads to the root.
+    const roots = rootNodes(store, options);
+    const found = await findFlagNode(roots, { project: 'web', name: 'c-flag' });
+    assert.equal(found?.label, 'c-flag');
+    assert.equal(found?.parent, roots[1]);
+    assert.equal(await findFlagNode(roots, { project: 'default', name: 'c-flag' }), undefined);
+  });
+
+  it('is empty (welcome content shows) unless the store is ready, and the view says why', async () => {
+    const store = new FlagStore(quiet);
+    await store.setSource(undefined, 'noServer');
+    assert.deepEqual(await expand(undefined, store), []);
+    assert.equal(viewMessage(store), undefined);
+    assert.equal(viewDescription(store), undefined);
+
+    const failing = mainSource();
+    failing.listFeatures = async () => {
+      throw new HttpError({ status: 500, request: 'GET /api/admin/search/features', serverMessage: 'db down' });
+    };
+    await store.setSource(failing, 'ready');
+    assert.equal(store.state, 'error');
+    assert.deepEqual(await expand(undefined, store), []);
+    assert.equal(
+      viewMessage(store),
+      "Could not load the flags. unleash.example.com failed (500: db down). Try again; if it keeps failing, check the server's logs.",
+    );
+    assert.equal(viewDescription(store), 'unleash.example.com');
+
+    await store.setSource(new FakeSource([], new Map(), new Map()), 'ready');
+    assert.equal(viewMessage(store), 'No flags found on unleash.example.com.');
+  });
+});
+
+// ------------------------------------------------------------------------------------------------ a flag
+
+describe('tree: expanding a flag', () => {
+  it('reads that flag once and shows environments, variants, tags, children, lifecycle and links', async () => {
+    const source = mainSource();
+    const store = await storeOver(source);
+    const flag = byLabel(await expand(undefined, store), 'new-checkout-flow');
+    const rows = await expand(flag, store);
+    assert.deepEqual(source.calls.getFeature, ['default/new-checkout-flow']);
+    assert.deepEqual(rows.map(row), [
+      {
+        label: 'development',
+        description: 'enabled · 1 strategy · never seen',
+        tooltip: '**development** · enabled\n\nEnvironment type: development · 1 strategy · never seen',
+        icon: 'circle-filled charts.green',
+        contextValue: 'environment:enabled',
+        collapsible: 'collapsed',
+      },
+      {
+        label: 'production',
+        description: 'disabled · 0 strategies · last seen 3 days ago',
+        tooltip: '**production** · disabled\n\nEnvironment type: production · 0 strategies · last seen 3 days ago',
+        icon: 'circle-outline disabledForeground',
+        contextValue: 'environment:disabled',
+        collapsible: 'none',
+      },
+      {
+        label: 'Variants in production',
+        description: '1 variant',
+        tooltip: '**Variants in production**\n\n1 variant',
+        icon: 'symbol-enum',
+        contextValue: 'group:variants',
+        collapsible: 'collapsed',
+      },
+      {
+        label: 'Tags',
+        description: '1 tag',
+        tooltip: '**Tags**\n\n1 tag',
+        icon: 'tag',
+        contextValue: 'group:tags',
+        collapsible: 'collapsed',
+      },
+      {
+        label: 'new-checkout-flow-ui',
+        description: 'depends on this flag',
+        tooltip: '**Child flag** new\\-checkout\\-flow\\-ui\n\nIt depends on this flag.\n\nSelect to show it.',
+        icon: 'type-hierarchy-sub',
+        contextValue: 'child',
+        collapsible: 'none',
+      },
+      {
+        label: 'Lifecycle',
+        description: 'pre-live since 2026-11-01',
+        tooltip: '**Lifecycle**\n\npre\\-live since 2026\\-11\\-01',
+        icon: 'history',
+        contextValue: 'lifecycle',
+        collapsible: 'none',
+      },
+      {
+        label: 'PAY-123',
+        description: 'https://jira.example.com/PAY-123',
+        tooltip: '**PAY\\-123**\n\n[https\\:\\/\\/jira\\.example\\.com\\/PAY\\-123](<https://jira.example.com/PAY-123>)',
+        icon: 'link-external',
+        contextValue: 'link:web',
+        collapsible: 'none',
+      },
+    ]);
+    assert.deepEqual(rows[4]?.target, { project: 'default', name: 'new-checkout-flow-ui' });
+    assert.equal(rows[6]?.url, 'https://jira.example.com/PAY-123');
+    assert.equal(rows[0]?.environment, 'development');
+    assert.deepEqual(rows[0]?.flag, { project: 'default', name: 'new-checkout-flow' });
+    assert.equal(rows[0]?.id, 'flag:default%2Fnew-checkout-flow/env:development');
+
+    // Environment variants, with weight, type, stickiness and overrides; tags (from the listing).
+    assert.deepEqual((await expand(rows[2], store)).map(row), [
+      {
+        label: 'control — 100%',
+        description: 'variable · stickiness: default · overrides userId: 1, 2',
+        tooltip: '**control — 100\\%**\n\nvariable · stickiness\\: default · overrides userId\\: 1\\, 2',
+        icon: 'symbol-enum-member',
+        contextValue: 'variant',
+        collapsible: 'none',
+      },
+    ]);
+    assert.deepEqual((await expand(rows[3], store)).map(row), [
+      {
+        label: 'payments',
+        description: 'team',
+        tooltip: '**payments**\n\nTag type: team',
+        icon: 'tag',
+        contextValue: 'tag',
+        collapsible: 'none',
+      },
+    ]);
+
+    // Expanding again (or another view of the same flag) reads nothing more.
+    await expand(flag, store);
+    assert.deepEqual(source.calls.getFeature, ['default/new-checkout-flow']);
+  });
+
+  it('shows a parent dependency that reveals the parent', async () => {
+    const store = await storeOver(mainSource());
+    const ui = byLabel(await expand(undefined, store), 'new-checkout-flow-ui');
+    const rows = await expand(ui, store);
+    assert.deepEqual(brief(rows), [
+      ['development', 'enabled · 0 strategies · never seen'],
+      ['requires new-checkout-flow enabled (variants: blue)', ''],
+    ]);
+    assert.equal(rows[1]?.kind, 'dependency');
+    assert.equal(
+      rows[1]?.tooltip,
+      '**Parent flag** new\\-checkout\\-flow\n\nrequires new\\-checkout\\-flow enabled \\(variants\\: blue\\)\n\nSelect to show the parent flag.',
+    );
+    assert.deepEqual(rows[1]?.target, { project: 'default', name: 'new-checkout-flow' });
+  });
+
+  it('shows feature-level variants only from servers without per-environment ones', async () => {
+    const variants = [{ name: 'legacy', weight: 1000, weightType: 'variable', stickiness: 'default' }];
+    const old: Feature = { name: 'old', project: 'default', variants, environments: [{ name: 'production', enabled: true }] };
+    const current: Feature = {
+      name: 'current',
+      project: 'default',
+      variants,
+      environments: [{ name: 'production', enabled: true, variants: [] }],
+    };
+    const store = await storeOver(
+      new FakeSource(
+        [summary('old'), summary('current')],
+        new Map([
+          ['default/old', old],
+          ['default/current', current],
+        ]),
+        new Map(),
+      ),
+    );
+    const [currentRow, oldRow] = await expand(undefined, store);
+    const oldRows = await expand(oldRow, store);
+    assert.deepEqual(brief(oldRows), [
+      ['production', 'enabled · never seen'],
+      ['Variants', '1 variant'],
+    ]);
+    assert.deepEqual(brief(await expand(oldRows[1], store)), [['legacy — 100%', 'variable · stickiness: default']]);
+    assert.deepEqual(brief(await expand(currentRow, store)), [['production', 'enabled · never seen']]);
+  });
+
+  it('turns a failure into one error row that retries, never an exception', async () => {
+    const source = mainSource();
+    source.failure = new HttpError({ status: 503, request: 'GET feature', serverMessage: 'maintenance mode' });
+    const store = await storeOver(source);
+    const flag = byLabel(await expand(undefined, store), 'new-checkout-flow');
+    const rows = await expand(flag, store);
+    assert.deepEqual(rows.map(row), [
+      {
+        label: 'Could not read the flag. unleash.example.com is in maintenance mode (503). Try again later.',
+        description: 'select to retry',
+        tooltip:
+          'Could not read the flag\\. unleash\\.example\\.com is in maintenance mode \\(503\\)\\. Try again later\\.\n\nSelect this row to try again, or run Refresh.',
+        icon: 'error errorForeground',
+        contextValue: 'error',
+        collapsible: 'none',
+      },
+    ]);
+    assert.equal(rows[0]?.retry, flag);
+    assert.equal(rows[0]?.kind, 'error');
+
+    source.failure = undefined;
+    const retried = await expand(rows[0]?.retry, store);
+    assert.equal(retried[0]?.label, 'development');
+    assert.deepEqual(source.calls.getFeature, ['default/new-checkout-flow', 'default/new-checkout-flow']);
+  });
+
+  it('a cancelled expansion is an empty list, not an error row', async () => {
+    const source = mainSource();
+    const store = await storeOver(source);
+    const flag = byLabel(await expand(undefined, store), 'new-checkout-flow');
+    const token = { isCancellationRequested: true, onCancellationRequested: () => ({ dispose() {} }) };
+    assert.deepEqual(await childrenOf(flag, store, token, options), []);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------ strategies
+
+describe('tree: environment → strategy → constraints, parameters, variants, segments', () => {
+  it('shows each level down to a segment constraint, reading segments only when their group is expanded', async () => {
+    const source = mainSource();
+    const store = await storeOver(source);
+    const flag = byLabel(await expand(undefined, store), 'new-checkout-flow');
+    const development = byLabel(await expand(flag, store), 'development');
+    const strategies = await expand(development, store);
+    assert.deepEqual(strategies.map(row), [
+      {
+        label: 'EU employees first',
+        description: 'Gradual rollout: 25% of userId · 4 constraints · 2 segments · 2 variants',
+        tooltip: '**EU employees first**\n\nGradual rollout\\: 25\\% of userId\n\n4 constraints · 2 segments · 2 variants',
+        icon: 'percentage',
+        contextValue: 'strategy',
+        collapsible: 'collapsed',
+      },
+    ]);
+    const strategy = strategies[0] as TreeNode;
+    assert.equal(strategy.id, `flag:default%2Fnew-checkout-flow/env:development/strategy:${STRATEGY_ID}`);
+
+    const inside = await expand(strategy, store);
+    assert.deepEqual(source.calls.getStrategySegments, [], 'expanding the strategy reads no segments');
+    assert.deepEqual(inside.map(row), [
+      {
+        label: 'country is one of DE, FR',
+        tooltip: '**country** is one of DE\\, FR',
+        icon: 'filter',
+        contextValue: 'constraint',
+        collapsible: 'none',
+      },
+      {
+        label: 'appVersion is a SemVer greater than 2.1.0',
+        tooltip: '**appVersion** is a SemVer greater than 2\\.1\\.0',
+        icon: 'filter',
+        contextValue: 'constraint',
+        collapsible: 'none',
+      },
+      {
+        label: 'email does not end with @example.com (case-insensitive)',
+        tooltip: '**email** does not end with \\@example\\.com \\(case\\-insensitive\\)',
+        icon: 'filter',
+        contextValue: 'constraint',
+        collapsible: 'none',
+      },
+      {
+        label: 'accountAgeDays NUM_FANCY 42',
+        tooltip: '**accountAgeDays** NUM\\_FANCY 42',
+        icon: 'filter',
+        contextValue: 'constraint',
+        collapsible: 'none',
+      },
+      {
+        label: 'Parameters',
+        description: '3 parameters',
+        tooltip: '**Parameters**\n\n3 parameters',
+        icon: 'symbol-parameter',
+        contextValue: 'group:parameters',
+        collapsible: 'collapsed',
+      },
+      {
+        label: 'Variants',
+        description: '2 variants',
+        tooltip: '**Variants**\n\n2 variants',
+        icon: 'symbol-enum',
+        contextValue: 'group:variants',
+        collapsible: 'collapsed',
+      },
+      {
+        label: 'Segments',
+        description: '2 segments',
+        tooltip: '**Segments**\n\n2 segments',
+        icon: 'organization',
+        contextValue: 'group:segments',
+        collapsible: 'collapsed',
+      },
+    ]);
+
+    assert.deepEqual(brief(await expand(byLabel(inside, 'Parameters'), store)), [
+      ['groupId', 'new-checkout-flow'],
+      ['rollout', '25'],
+      ['stickiness', 'userId'],
+    ]);
+    assert.equal((await expand(byLabel(inside, 'Parameters'), store))[0]?.tooltip, '**groupId**: new\\-checkout\\-flow');
+    assert.deepEqual((await expand(byLabel(inside, 'Variants'), store)).map(row), [
+      {
+        label: 'blue — 50%',
+        description: 'variable · stickiness: userId · string: "blue"',
+        tooltip: '**blue — 50\\%**\n\nvariable · stickiness\\: userId · string\\: \\"blue\\"',
+        icon: 'symbol-enum-member',
+        contextValue: 'variant',
+        collapsible: 'none',
+      },
+      {
+        label: 'green — 50%',
+        description: 'variable · stickiness: userId · json: {"color":"green"}',
+        tooltip: '**green — 50\\%**\n\nvariable · stickiness\\: userId · json\\: \\{\\"color\\"\\:\\"green\\"\\}',
+        icon: 'symbol-enum-member',
+        contextValue: 'variant',
+        collapsible: 'none',
+      },
+    ]);
+
+    const segments = await expand(byLabel(inside, 'Segments'), store);
+    assert.deepEqual(source.calls.getStrategySegments, [STRATEGY_ID]);
+    assert.deepEqual(segments.map(row), [
+      {
+        label: 'internal-users',
+        description: 'global · 1 constraint · Employees',
+        tooltip: '**internal\\-users**\n\nglobal · 1 constraint · Employees',
+        icon: 'organization',
+        contextValue: 'segment',
+        collapsible: 'collapsed',
+      },
+      {
+        label: 'beta-testers',
+        description: 'global · 1 constraint',
+        tooltip: '**beta\\-testers**\n\nglobal · 1 constraint',
+        icon: 'organization',
+        contextValue: 'segment',
+        collapsible: 'collapsed',
+      },
+    ]);
+    assert.deepEqual((await expand(segments[0], store)).map(row), [
+      {
+        label: 'email ends with @getunleash.io (case-insensitive)',
+        tooltip: '**email** ends with \\@getunleash\\.io \\(case\\-insensitive\\)',
+        icon: 'filter',
+        contextValue: 'segmentConstraint',
+        collapsible: 'none',
+      },
+    ]);
+    assert.deepEqual(brief(await expand(segments[1], store)), [['tenantId is one of beta', '']]);
+    assert.equal(segments[0]?.id, `${strategy.id}/segments:/segment:1`);
+
+    // Segments are read once per strategy.
+    await expand(byLabel(inside, 'Segments'), store);
+    assert.deepEqual(source.calls.getStrategySegments, [STRATEGY_ID]);
+  });
+
+  it('words every strategy kind, titles, the disabled badge, and a long value list', async () => {
+    const values = Array.from({ length: 30 }, (_, i) => `tenant-${i}`);
+    const feature: Feature = {
+      name: 'many',
+      project: 'default',
+      environments: [
+        {
+          name: 'production',
+          enabled: true,
+          strategies: [
+            { id: 's3', name: 'remoteAddress', sortOrder: 2, parameters: { IPs: '10.0.0.1, 192.168.0.0/16' }, segments: [] },
+            { id: 's1', name: 'default', sortOrder: 0, title: 'Everyone', disabled: true, segments: [] },
+            {
+              id: 's2',
+              name: 'flexibleRollout',
+              sortOrder: 1,
+              parameters: { rollout: '33.3', stickiness: 'default', groupId: 'many' },
+              constraints: [{ contextName: 'tenantId', operator: 'IN', values }],
+              segments: [],
+            },
+            // No `segments` field (an older server): a Segments group offers to read them.
+            { id: 's4', name: 'myCustomStrategy', sortOrder: 3, parameters: { b: '2', a: '1' } },
+          ],
+        },
+      ],
+    };
+    const store = await storeOver(new FakeSource([summary('many')], new Map([['default/many', feature]]), new Map()));
+    const production = (await expand((await expand(undefined, store))[0], store))[0] as TreeNode;
+    assert.equal(production.description, 'enabled · 4 strategies · never seen');
+    assert.equal(production.tooltip, '**production** · enabled\n\n4 strategies \\(1 disabled\\) · never seen');
+    const strategies = await expand(production, store);
+    assert.deepEqual(
+      strategies.map((node) => [node.label, node.description ?? '', node.icon?.id, node.contextValue, node.collapsible]),
+      [
+        ['Everyone', 'Standard: on for everyone · disabled', 'circle-slash', 'strategy:disabled', 'none'],
+        ['Gradual rollout: 33.3% of default', '1 constraint', 'percentage', 'strategy', 'collapsed'],
+        ['IPs: 10.0.0.1, 192.168.0.0/16', '', 'server', 'strategy', 'collapsed'],
+        ['myCustomStrategy: a=1, b=2', '', 'symbol-method', 'strategy', 'collapsed'],
+      ],
+    );
+    assert.equal(
+      strategies[0]?.tooltip,
+      '**Everyone**\n\nStandard\\: on for everyone\n\ndisabled\n\nThis strategy is disabled: it is not evaluated.',
+    );
+    const constraint = (await expand(strategies[1], store))[0] as TreeNode;
+    assert.equal(
+      constraint.label,
+      'tenantId is one of tenant-0, tenant-1, tenant-2, tenant-3, tenant-4, tenant-5, tenant-6, tenant-7, tenant-8, tenant-9 … and 20 more',
+    );
+    assert.equal(
+      constraint.tooltip,
+      `**tenantId** is one of tenant\\-0\\, tenant\\-1\\, tenant\\-2\\, tenant\\-3\\, tenant\\-4\\, tenant\\-5\\, tenant\\-6\\, tenant\\-7\\, tenant\\-8\\, tenant\\-9 … and 20 more\n\nAll values: ${values.map(escapeMarkdown).join('\\, ')}`,
+    );
+    // An empty `segments` list means no Segments group; no `segments` field means one that reads them.
+    assert.deepEqual(brief(await expand(strategies[1], store)).map(([label]) => label), [constraint.label, 'Parameters']);
+    const custom = await expand(strategies[3], store);
+    assert.deepEqual(brief(custom), [['Parameters', '2 parameters'], ['Segments', '']]);
+    assert.equal(custom[1]?.tooltip, '**Segments**\n\nExpand to read the segments this strategy uses.');
+    assert.deepEqual((await expand(custom[1], store)).map(row), [
+      { label: 'No segments', icon: 'info', contextValue: 'info', collapsible: 'none' },
+    ]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------ offline
+
+describe('tree: offline mode (export files)', () => {
+  it('says segments have no constraints in export files, and leaves out last seen', async () => {
+    const exported = exportResultSchema.parse(fixture('export-development.json'));
+    const source = new OfflineSource([{ path: '.unleash/development.json', result: exported }]);
+    const store = await storeOver(source);
+    assert.equal(viewDescription(store), 'offline: .unleash/development.json');
+    const roots = await expand(undefined, store);
+    assert.deepEqual(roots.map((node) => node.contextValue), ['feature:enabled', 'feature:enabled', 'feature:disabled:stale']);
+    const flag = byLabel(roots, 'new-checkout-flow');
+    const development = byLabel(await expand(flag, store), 'development');
+    assert.equal(development.description, 'enabled · 2 strategies');
+    const strategies = await expand(development, store);
+    const rollout = byLabel(strategies, 'Gradual rollout: 50% of default');
+    const segments = await expand(byLabel(await expand(rollout, store), 'Segments'), store);
+    assert.deepEqual(brief(segments), [
+      ['beta-testers', 'constraints not in export files'],
+      ['internal-users', 'constraints not in export files'],
+    ]);
+    assert.deepEqual((await expand(segments[0], store)).map(row), [
+      {
+        label: OFFLINE_SEGMENT_NOTE,
+        icon: 'info',
+        contextValue: 'info',
+        collapsible: 'none',
+      },
+    ]);
+    assert.equal(OFFLINE_SEGMENT_NOTE, 'Export files do not include segment constraints: connect to a server to see them.');
+  });
+});
+
+// ------------------------------------------------------------------------------------------------ hostile data
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const LONG = 'x'.repeat(10_000);
+const MARKUP =
+  '**bold** _it_ `code` # head [click](command:workbench.action.quit) <img src=x onerror=alert(1)> <script>alert(1)</script> ' +
+  '![p](https://evil.example/p.png) | a | b | www.evil.example https://evil.example/x &amp; &#x3C; $(alert) <https://evil.example> ' +
+  '[j](javascript:alert(1)) [f](file:///etc/passwd)';
+const BIDI = 'line1\nline2\r\n\ttab\u0000nul\u001b[31mred\u202eevil\u200fRLM\u2066iso\u2069\u2028sep\ufeff';
+/** A string that is every kind of trouble at once. */
+const EVIL = `${MARKUP} ${BIDI} ${LONG}`;
+/** The same, but short, so what survives can be checked word for word. */
+const EVIL_SHORT = `${MARKUP} ${BIDI}`;
+
+const UNSAFE_LINKS = [
+  'javascript:alert(1)',
+  ' JaVaScRiPt:alert(1)',
+  'java\nscript:alert(1)',
+  'command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D',
+  'file:///etc/passwd',
+  'data:text/html,<script>alert(1)</script>',
+  'vscode://ms-vscode.remote/evil',
+  '//evil.example/x',
+  'https://',
+  `https://example.com/${'a'.repeat(5000)}`,
+];
+
+function hostileSource(): FakeSource {
+  const name = `evil-${EVIL}`;
+  const summaries: FeatureSummary[] = [
+    {
+      name,
+      project: 'default',
+      type: `type ${EVIL}`,
+      description: EVIL,
+      stale: true,
+      environments: [
+        { name: `env ${EVIL}`, enabled: true },
+        { name: 'production', enabled: false },
+      ],
+      tags: [{ type: `type ${EVIL}`, value: `tag ${EVIL}` }],
+      lifecycle: { stage: `stage ${EVIL}`, enteredStageAt: EVIL },
+    },
+    { name: 'short', project: 'default', type: 'release', description: EVIL_SHORT, environments: [] },
+  ];
+  const constraint = { contextName: `ctx ${EVIL}`, operator: 'IN', values: [EVIL, `v ${EVIL}`, EVIL_SHORT] };
+  const feature: Feature = {
+    name,
+    project: 'default',
+    description: EVIL,
+    environments: [
+      {
+        name: `env ${EVIL}`,
+        enabled: true,
+        type: EVIL,
+        lastSeenAt: EVIL,
+        strategies: [
+          {
+            id: `s ${EVIL}`,
+            name: `custom ${EVIL}`,
+            title: `title ${EVIL}`,
+            disabled: true,
+            parameters: { [`p ${EVIL}`]: EVIL, rollout: EVIL },
+            constraints: [constraint, { contextName: 'date', operator: `OP ${EVIL}`, value: EVIL, inverted: true }],
+            variants: [
+              { name: `v ${EVIL}`, weight: 500, weightType: EVIL, stickiness: EVIL, payload: { type: 'json', value: EVIL } },
+            ],
+            segments: [7, 7],
+          },
+          // The same id twice: ids stay unique.
+          { id: `s ${EVIL}`, name: 'flexibleRollout', parameters: { rollout: EVIL, stickiness: EVIL } },
+        ],
+        variants: [
+          {
+            name: `ev ${EVIL}`,
+            weight: 1000,
+            payload: { type: EVIL, value: EVIL },
+            overrides: [{ contextName: EVIL, values: [EVIL, EVIL] }],
+          },
+        ],
+      },
+    ],
+    variants: [{ name: EVIL, weight: 1000, payload: { type: 'string', value: EVIL } }],
+    dependencies: [{ feature: EVIL, enabled: true, variants: [EVIL, EVIL] }],
+    children: [EVIL, EVIL],
+    lifecycle: { stage: EVIL, enteredStageAt: EVIL },
+    links: [
+      ...UNSAFE_LINKS.map((url, index) => ({ id: `l${index}`, url, title: `link ${EVIL}` })),
+      { id: 'ok', url: 'https://example.com/ok?q=<b>', title: EVIL_SHORT },
+      { id: 'untitled', url: `https://example.com/${EVIL_SHORT}` },
+    ],
+  };
+  const segments: Segment[] = [
+    {
+      id: 7,
+      name: `seg ${EVIL}`,
+      description: EVIL,
+      project: EVIL,
+      constraints: [constraint, { contextName: EVIL, operator: 'STR_ENDS_WITH', values: [EVIL], caseInsensitive: true }],
+      createdAt: EVIL,
+    },
+    { id: 7, name: EVIL_SHORT, constraints: [], createdAt: '' },
+  ];
+  return new FakeSource(
+    summaries,
+    new Map([[`default/${name}`, feature]]),
+    new Map([[`s ${EVIL}`, segments]]),
+    () => 'javascript:alert(document.cookie)',
+  );
+}
+
+type MarkdownIt = { render(source: string): string };
+/** markdown-it (CommonMark, as VS Code's renderer, plus GFM-style autolinks), when installed. */
+function markdownRenderer(): MarkdownIt | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const create = require('markdown-it') as (options: object) => MarkdownIt;
+    return create({ html: true, linkify: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The markdown renders as text: with HTML allowed and bare URLs linkified (stricter than VS Code, which renders
+ * tooltips without HTML), the only elements are paragraphs, bold, and links to http(s) addresses the node meant.
+ */
+function assertInertMarkdown(source: string, md: MarkdownIt | undefined, allowedHrefs: ReadonlySet<string>): void {
+  // Without a renderer: no character with markdown meaning is left unescaped, except our own ** and safe links.
+  const withoutLinks = source.replace(/\]\(<https?:\/\/[^<>\s]*>\)/g, '');
+  const unescaped = withoutLinks.replace(/\\[!-/:-@[-`{-~]/g, '').replace(/\*\*/g, '').replace(/&nbsp;/g, '');
+  const unescapedSpecials = unescaped.replace(/[^!-/:-@[-`{-~]/g, '').replace(/[.,:\-]/g, '');
+  assert.ok(/^\[*$/.test(unescapedSpecials), `unescaped markdown characters ${JSON.stringify(unescapedSpecials)} in ${JSON.stringify(source.slice(0, 200))}`);
+  if (!md) return;
+  const html = md.render(source);
+  const tags = [...html.matchAll(/<(\/?)([a-zA-Z0-9]+)([^>]*)>/g)];
+  for (const [, closing, tag, attributes] of tags) {
+    assert.ok(['p', 'strong', 'a'].includes(tag as string), `element <${tag}> rendered from ${JSON.stringify(source.slice(0, 200))}`);
+    if (tag === 'a' && closing === '') {
+      const href = /href="([^"]*)"/.exec(attributes as string)?.[1]?.replace(/&amp;/g, '&');
+      // markdown-it percent-encodes hrefs its own way: compare them decoded.
+      const decode = (url: string) => {
+        try {
+          return decodeURI(url);
+        } catch {
+          return url;
+        }
+      };
+      const allowed = [...allowedHrefs].map(decode);
+      assert.ok(href !== undefined && /^https?:\/\//.test(href) && allowed.includes(decode(href)), `link to ${href} rendered`);
+    }
+  }
+}
+
+function assertClean(text: string | undefined, max: number, what: string): void {
+  if (text === undefined) return;
+  assert.ok(!CONTROL.test(text), `control character in ${what}: ${JSON.stringify(text.slice(0, 80))}`);
+  assert.ok(text.length <= max, `${what} is ${text.length} long (> ${max})`);
+}
+
+describe('tree: hostile data is inert and bounded', () => {
+  it('every row of a hostile flag, walked to the bottom, is one bounded line and inert markdown', async () => {
+    const source = hostileSource();
+    const store = await storeOver(source);
+    const nodes = await walkAll(store);
+    const md = markdownRenderer();
+    const kinds = new Set(nodes.map((node) => node.kind));
+    for (const kind of ['feature', 'environment', 'strategy', 'constraint', 'parameter', 'variant', 'segment', 'segmentConstraint', 'tag', 'dependency', 'child', 'lifecycle', 'link', 'group']) {
+      assert.ok(kinds.has(kind as TreeNode['kind']), `the walk reached no ${kind} row`);
+    }
+    const ids = new Set<string>();
+    for (const node of nodes) {
+      assert.ok(!ids.has(node.id), `duplicate id ${node.id.slice(0, 80)}`);
+      ids.add(node.id);
+      assertClean(node.label, MAX_LABEL, `${node.kind} label`);
+      assertClean(node.description, MAX_DETAIL, `${node.kind} description`);
+      assertClean(node.accessibleLabel, MAX_DETAIL, `${node.kind} accessible label`);
+      assert.ok((node.tooltip ?? '').length <= MAX_TOOLTIP, `${node.kind} tooltip is ${node.tooltip?.length} long`);
+      assert.ok(!CONTROL.test((node.tooltip ?? '').replace(/\n\n/g, '')), `control character in a ${node.kind} tooltip`);
+      assertInertMarkdown(node.tooltip ?? '', md, new Set(node.url ? [node.url] : []));
+      assert.ok(node.url === undefined || /^https?:\/\//.test(node.url), `url ${node.url}`);
+      assert.ok(!/[:]web\b/.test(node.contextValue) || node.kind === 'link', `${node.kind} offers to open ${node.contextValue}`);
+    }
+    // Only the two http(s) links may be opened; javascript:, command:, file:, data:, … and an overlong one may not.
+    const links = nodes.filter((node) => node.kind === 'link');
+    assert.equal(links.length, UNSAFE_LINKS.length + 2);
+    const opened = links.filter((node) => node.url !== undefined);
+    assert.deepEqual(opened.map((node) => node.label), [clean(EVIL_SHORT, MAX_LABEL), clean(`https://example.com/${EVIL_SHORT}`, MAX_LABEL)]);
+    assert.equal(opened[0]?.url, 'https://example.com/ok?q=%3Cb%3E');
+    assert.match(opened[1]?.url ?? '', /^https:\/\/example\.com\/[^\s<>]*$/);
+    for (const link of links.slice(0, UNSAFE_LINKS.length)) {
+      assert.equal(link.url, undefined);
+      assert.equal(link.contextValue, 'link');
+      assert.match(link.description ?? '', /not opened: not an http or https address$/);
+      assert.match(link.tooltip ?? '', /Only http and https links are opened\.$/);
+    }
+    // The flag's web page is a javascript: address: no `:web` on the flag.
+    assert.equal(nodes[0]?.contextValue, 'feature:enabled:stale');
+    // Each of the two flags was read once, and the segments of the one strategy with segments once.
+    assert.equal(source.calls.getFeature.length, 2);
+    assert.equal(new Set(source.calls.getFeature).size, 2);
+    assert.deepEqual(source.calls.getStrategySegments, [`s ${EVIL}`]);
+  });
+
+  it('markup in flag data shows as the text it is', async () => {
+    const store = await storeOver(hostileSource());
+    const short = byLabel(await expand(undefined, store), 'short');
+    const md = markdownRenderer();
+    const description = (short.tooltip ?? '').split('\n\n')[1] ?? '';
+    // The escaped description is the cleaned description, character for character.
+    assert.equal(description.replace(/\\([!-/:-@[-`{-~])/g, '$1'), cleanedShort());
+    if (md) {
+      const text = md
+        .render(description)
+        .replace(/<\/?p>\n?/g, '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
+      assert.equal(text, cleanedShort());
+    }
+  });
+
+  it('hostile names stay bounded in the quick pick, notifications and search', async () => {
+    const store = await storeOver(hostileSource());
+    const items = flagPickItems(store);
+    for (const item of items) {
+      assertClean(item.label, MAX_LABEL + 20, 'pick label');
+      assertClean(item.description, MAX_DETAIL, 'pick description');
+      assertClean(item.detail, MAX_DETAIL + 50, 'pick detail');
+      assert.ok(!/(^|[^\\])\$\(/.test(`${item.label} ${item.description} ${item.detail ?? ''}`), 'unescaped $( in a pick');
+    }
+    const message = inertMessageText(`x [click](command:evil) $(alert) ${BIDI}${LONG}`);
+    assert.ok(message.length <= 81 + 10);
+    assert.ok(!/\]\(/.test(message) && !CONTROL.test(message));
+    assert.ok(message.startsWith('x [click] (command:evil) \\$(alert) line1 line2'));
+  });
+});
+
+/** EVIL_SHORT as the tooltip shows it (one line, no control characters). */
+function cleanedShort(): string {
+  return clean(EVIL_SHORT, MAX_DETAIL).trim();
+}
+
+// ------------------------------------------------------------------------------------------------ markdown helpers
+
+describe('markdown helpers', () => {
+  it('escapeMarkdown escapes every ASCII punctuation character and neutralises line starts', () => {
+    assert.equal(escapeMarkdown('a *b* [c](command:x) <i>'), 'a \\*b\\* \\[c\\]\\(command\\:x\\) \\<i\\>');
+    assert.equal(escapeMarkdown('    code'), '&nbsp;&nbsp;&nbsp;&nbsp;code');
+    assert.equal(escapeMarkdown('one\ntwo\r\nthree'), 'one two three');
+    assert.equal(escapeMarkdown('www.evil.example'), 'www\\.evil\\.example');
+    assert.equal(escapeMarkdown('ünïcödé → ok'), 'ünïcödé → ok');
+  });
+
+  it('plainMarkdown cleans and bounds before escaping', () => {
+    assert.equal(plainMarkdown(`a\u202eb\n${'c'.repeat(500)}`, 10), 'a b ccccc…');
+  });
+
+  it('openableUrl allows http and https only', () => {
+    assert.equal(openableUrl('https://example.com/a b'), 'https://example.com/a%20b');
+    assert.equal(openableUrl('  http://example.com  '), 'http://example.com/');
+    for (const url of UNSAFE_LINKS) assert.equal(openableUrl(url), undefined, url);
+    assert.equal(openableUrl(undefined), undefined);
+    assert.equal(openableUrl(null), undefined);
+  });
+
+  it('markdownLink links only http(s) addresses, with escaped text', () => {
+    assert.equal(markdownLink('[x](y)', 'https://example.com/)'), '[\\[x\\]\\(y\\)](<https://example.com/)>)');
+    assert.equal(markdownLink('click', 'command:evil'), 'click');
+  });
+});
+
+// ------------------------------------------------------------------------------------------------ commands' data
+
+describe('flag commands: arguments, Find in Files, quick pick', () => {
+  it('take a node, a ref, (project, name) or a name', async () => {
+    const store = await storeOver(mainSource());
+    const flag = byLabel(await expand(undefined, store), 'admin-panel');
+    assert.deepEqual(flagRefOf(store, flag), { project: 'default', name: 'admin-panel' });
+    assert.deepEqual(flagRefOf(store, { project: 'p', name: 'n' }), { project: 'p', name: 'n' });
+    assert.deepEqual(flagRefOf(store, 'p', 'n'), { project: 'p', name: 'n' });
+    assert.deepEqual(flagRefOf(store, 'ops-log-level'), { project: 'default', name: 'ops-log-level' });
+    assert.deepEqual(flagRefOf(store, { name: 'ops-log-level' }), { project: 'default', name: 'ops-log-level' });
+    assert.equal(flagRefOf(store, 'no-such-flag'), undefined);
+    assert.equal(flagRefOf(store, undefined), undefined);
+    assert.equal(flagRefOf(store, 42), undefined);
+    // An environment row belongs to its flag.
+    const development = (await expand(byLabel(await expand(undefined, store), 'new-checkout-flow'), store))[0];
+    assert.deepEqual(flagRefOf(store, development), { project: 'default', name: 'new-checkout-flow' });
+  });
+
+  it('search for the exact name, whole word only where the name allows it', () => {
+    assert.deepEqual(findInFilesArgs('new-checkout-flow'), {
+      query: 'new-checkout-flow',
+      isRegex: false,
+      isCaseSensitive: true,
+      matchWholeWord: true,
+      triggerSearch: true,
+    });
+    assert.equal(findInFilesArgs('.dotted.').matchWholeWord, false);
+    assert.equal(findInFilesArgs('a.*b').isRegex, false);
+  });
+
+  it('the quick pick lists every flag with project, environments and description', async () => {
+    const store = await storeOver(mainSource());
+    const items = flagPickItems(store);
+    assert.equal(items.length, 7);
+    assert.deepEqual(items.find((item) => item.label === 'new-checkout-flow'), {
+      label: 'new-checkout-flow',
+      description: 'default · development ● production ○',
+      detail: 'The new checkout, step by step',
+      flag: { project: 'default', name: 'new-checkout-flow' },
+    });
+  });
+});
+
+// ------------------------------------------------------------------------------------------------ scale
+
+describe('tree: 10,000 flags', () => {
+  function bigCatalog(count: number): FeatureSummary[] {
+    return Array.from({ length: count }, (_, i) =>
+      summary(`flag-${String(i).padStart(5, '0')}`, { description: `Flag number ${i}` }),
+    );
+  }
+
+  it('the root appears without reading any details; expanding one flag reads only that flag', async () => {
+    const summaries = bigCatalog(10_000);
+    const details = new Map(summaries.map((flag) => [`default/${flag.name}`, { ...flag, environments: [] } as Feature]));
+    const source = new FakeSource(summaries, details, new Map());
+    const store = await storeOver(source);
+    const started = performance.now();
+    const roots = await expand(undefined, store);
+    const ms = performance.now() - started;
+    assert.equal(roots.length, 10_000);
+    assert.equal(roots[4711]?.label, 'flag-04711');
+    assert.deepEqual(source.calls, { listFeatures: 1, getFeature: [], getStrategySegments: [] });
+    assert.ok(ms < 2000, `root took ${Math.round(ms)} ms`);
+
+    await expand(roots[4711], store);
+    assert.deepEqual(source.calls.getFeature, ['default/flag-04711']);
+  });
+
+  it('served by the fixture server: the listing pages, then one get-feature request', async () => {
+    const summaries = bigCatalog(10_000);
+    const server = await startFixtureServer((request) => {
+      if (request.path === '/api/admin/search/features') {
+        const offset = Number(request.query.get('offset') ?? 0);
+        const limit = Number(request.query.get('limit') ?? 100);
+        return { body: { features: summaries.slice(offset, offset + limit), total: summaries.length } };
+      }
+      const match = /^\/api\/admin\/projects\/([^/]+)\/features\/([^/]+)$/.exec(request.path);
+      if (match) {
+        return { body: { ...CHECKOUT, name: decodeURIComponent(match[2] as string), project: match[1] } };
+      }
+      return { status: 404, body: { message: `The path you were looking for (${request.path}) is not available.` } };
+    });
+    const client = new UnleashClient({ baseUrl: server.url, getToken: () => 'token' });
+    try {
+      const store = await storeOver(new ServerSource(client, [], ''));
+      const roots = await expand(undefined, store);
+      assert.equal(roots.length, 10_000);
+      const isDetail = (p: string) => p.startsWith('/api/admin/projects/');
+      assert.equal(server.requests.filter((request) => isDetail(request.path)).length, 0);
+      assert.equal(server.requests.filter((request) => request.path === '/api/admin/search/features').length, 100);
+
+      const rows = await expand(roots[9999], store);
+      assert.deepEqual(
+        server.requests.filter((request) => isDetail(request.path)).map((request) => request.path),
+        ['/api/admin/projects/default/features/flag-09999'],
+      );
+      assert.deepEqual(rows.map((node) => node.label).slice(0, 2), ['development', 'production']);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
