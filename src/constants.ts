@@ -64,7 +64,8 @@ export function tokenSecretKey(serverUrl: string): string {
 /** Fallback for the token when none is stored (CI, dev containers). */
 export const TOKEN_ENV_VAR = 'UNLEASH_API_TOKEN';
 
-/** Folder of the workspace export files that the offline mode reads. */
-export const EXPORT_GLOB = '.unleash/*.json';
+/** Folder (in each workspace folder) of the export files that the offline mode reads. */
+export const EXPORT_FOLDER = '.unleash';
+export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.json`;
 
 export const LOG_CHANNEL_NAME = 'Unleash';

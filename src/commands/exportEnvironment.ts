@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { ExportScope, UnleashClient } from '../api/client';
 import { MissingTokenError } from '../api/errors';
 import { Commands } from '../constants';
-import { ExportPathError, resolveExportPath } from '../model/exportLayout';
+import { resolveExportPath } from '../model/exportLayout';
 import {
   exportMessage,
   exportToFile,
@@ -23,7 +23,8 @@ import {
   type ExportToFileResult,
 } from '../model/exportToFile';
 import type { FlagStore } from '../model/flagStore';
-import { distinctTags, formatTag, inertText, tagFromArgument } from '../model/tagInput';
+import { inertText } from '../model/markdown';
+import { distinctTags, formatTag, tagFromArgument } from '../model/tagInput';
 import type { Connection } from '../services/connection';
 import { readSettings } from '../services/settings';
 import { formatError } from '../util/formatError';
@@ -468,21 +469,7 @@ function scopeLabel(scope: ExportScope): string {
 
 /** Shows what went wrong with its next step, and returns the message. A cancellation shows nothing. */
 function reportFailure(deps: ExportCommandDeps, error: unknown, environment: string, client: UnleashClient, retry: () => unknown): ExportFailure {
-  if (error instanceof ExportPathError) {
-    deps.logger.error(error.message);
-    void vscode.window.showErrorMessage(error.message, 'Open Settings').then((picked) => {
-      if (picked) void vscode.commands.executeCommand(Commands.openSettings, error.setting);
-    });
-    return { error: error.message };
-  }
-  if (error instanceof ExportWriteError) {
-    deps.logger.error(`${error.message} (${error.code ?? 'error'} at ${error.path})`);
-    void vscode.window.showErrorMessage(error.message, 'Retry', 'Show Log').then((picked) => {
-      if (picked === 'Retry') void retry();
-      if (picked === 'Show Log') void vscode.commands.executeCommand(Commands.showLog);
-    });
-    return { error: error.message };
-  }
+  if (error instanceof ExportWriteError) deps.logger.error(`${error.code ?? 'error'} writing ${error.path}`);
   const context = { action: `export ${environment}`, server: client.baseUrl.host };
   const formatted = formatError(error, context);
   void showError(error, deps.logger, { ...context, retry });

@@ -22,6 +22,11 @@ export const EXPORT_PATH_SETTING = 'unleash.export.path';
 
 /** Used when the setting is empty. */
 export const DEFAULT_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.json';
+/**
+ * Where the default template puts an export of part of an environment (a project, a tag, chosen flags), so that it
+ * never replaces the whole environment's file.
+ */
+export const PARTIAL_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.${scope}.json';
 
 /** The longest a substituted value may be, in UTF-8 bytes, before it is shortened (with a hash suffix). */
 export const MAX_FILE_COMPONENT_BYTES = 100;
@@ -388,7 +393,8 @@ const VARIABLE = /\$\{([^}]*)\}/g;
 const KNOWN_VARIABLES = ['environment', 'project', 'scope', 'workspaceFolder'];
 
 /**
- * The absolute file path for an export. Variables: `${environment}`, `${project}`, `${scope}` (each value made safe
+ * The absolute file path for an export. With the default template, an export of part of an environment goes to
+ * `PARTIAL_EXPORT_PATH_TEMPLATE` instead. Variables: `${environment}`, `${project}`, `${scope}` (each value made safe
  * with `sanitizeFileComponent`) and `${workspaceFolder}` (only at the start). A relative template is relative to
  * `folder`; `\` counts as a separator on every platform. A template ending in `/` names a folder and gets
  * `${environment}.json`; a file name without an extension gets `.json`. Throws `ExportPathError` (naming
@@ -396,7 +402,9 @@ const KNOWN_VARIABLES = ['environment', 'project', 'scope', 'workspaceFolder'];
  */
 export function resolveExportPath(options: ExportPathOptions): string {
   const folder = path.resolve(options.folder);
-  const raw = options.template.trim() === '' ? DEFAULT_EXPORT_PATH_TEMPLATE : options.template.trim();
+  const given = options.template.trim() === '' ? DEFAULT_EXPORT_PATH_TEMPLATE : options.template.trim();
+  const partial = Boolean(options.scope) && options.scope !== 'all';
+  const raw = given === DEFAULT_EXPORT_PATH_TEMPLATE && partial ? PARTIAL_EXPORT_PATH_TEMPLATE : given;
   const fail = (why: string): never => {
     throw new ExportPathError(`The setting "${EXPORT_PATH_SETTING}" (${JSON.stringify(raw)}) is invalid: ${why}`);
   };

@@ -16,7 +16,8 @@ import type { ExportScope, UnleashClient } from '../api/client';
 import { CancelledError } from '../api/errors';
 import { readFileIfExists, writeFileAtomic } from '../util/atomicWrite';
 import { exportSummary, resolveExportPath, serializeExport } from './exportLayout';
-import { formatTag, inertText } from './tagInput';
+import { inertText } from './markdown';
+import { formatTag } from './tagInput';
 
 export interface ExportToFileOptions {
   /** Anything that can export (the live client, or a test double). */

@@ -76,3 +76,15 @@ export function escapeThemeIcons(text: string): string {
 export function inertMessageText(text: string, max: number = 80): string {
   return escapeThemeIcons(clean(text, max)).replace(/\]\s*\(/g, '] (');
 }
+
+/**
+ * Text for a notification or an input's message, which VS Code renders with links: no control or bidi characters,
+ * no `[x](y)` that would become a clickable link, and at most `max` characters.
+ */
+export function inertText(text: string, max = 1_000): string {
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/\]\s*\(/g, '] (');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,6 +1,7 @@
 /**
- * The offline mode: a FlagSource built from export files (one per environment), so that the tree and hovers work
- * with no server. Export files carry segment names but not their constraints; that is said where segments show.
+ * The offline mode: a FlagSource built from export files, so that the tree and hovers work with no server. Several
+ * files may hold the same environment (a whole export and partial ones); a flag in two of them shows once, from the
+ * file that sorts last. Export files carry segment names but not their constraints; that is said where segments show.
  */
 import type { ExportResult, Feature, FeatureEnvironment, FeatureSummary, Segment, Strategy } from '../api/schemas';
 import { compare, flagKey } from './catalog';
@@ -23,7 +24,7 @@ export class OfflineSource implements FlagSource {
   constructor(files: readonly ExportFile[]) {
     this.label = files.length ? files.map((file) => file.path).sort(compare).join(', ') : 'no export files';
     const environments = new Set<string>();
-    for (const file of files) {
+    for (const file of [...files].sort((a, b) => compare(a.path, b.path))) {
       const environment = environmentOf(file);
       environments.add(environment);
       this.add(environment, file.result);
@@ -89,7 +90,10 @@ export class OfflineSource implements FlagSource {
         .map((tag) => ({ type: tag.tagType ?? tag.type ?? '', value: tag.tagValue }));
 
       const summary = this.summaries.get(key) ?? { ...exported, environments: [], tags: [] };
-      summary.environments = [...(summary.environments ?? []), { name: environment, enabled: environmentEntry.enabled }];
+      summary.environments = [
+        ...(summary.environments ?? []).filter((env) => env.name !== environment),
+        { name: environment, enabled: environmentEntry.enabled },
+      ];
       summary.tags = mergeTags(summary.tags ?? [], tags);
       this.summaries.set(key, summary);
 
@@ -100,7 +104,9 @@ export class OfflineSource implements FlagSource {
         dependencies: dependencies.get(exported.name) ?? [],
         links: links.get(exported.name) ?? [],
       };
-      detail.environments = [...(detail.environments ?? []), environmentEntry].sort((a, b) => compare(a.name, b.name));
+      detail.environments = [...(detail.environments ?? []).filter((env) => env.name !== environment), environmentEntry].sort(
+        (a, b) => compare(a.name, b.name),
+      );
       detail.tags = mergeTags(detail.tags ?? [], tags);
       this.details.set(key, detail);
     }

@@ -7,6 +7,7 @@
  * Nothing here imports 'vscode'.
  */
 import type { Call, UnleashClient } from '../api/client';
+import { inertText } from './markdown';
 
 export const TAG_PART_MIN = 2;
 export const TAG_PART_MAX = 50;
@@ -38,14 +39,6 @@ function lengthProblem(what: 'Tag type' | 'Tag value', part: string): string | u
  */
 export function tagForMessage(tag: TagRef): string {
   return inertText(formatTag(tag));
-}
-
-/** Text that cannot form a link or reorder itself in a notification (see `tagForMessage`). */
-export function inertText(text: string): string {
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
-    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .replace(/\]\s*\(/g, '] (');
 }
 
 /** Why `type` cannot be a tag type, or undefined when it can. */

@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { UnleashClient } from '../api/client';
 import { ConfigError } from '../api/errors';
-import { exportResultSchema } from '../api/schemas';
-import { EXPORT_GLOB, settingId, Settings, type ViewState } from '../constants';
+import { EXPORT_FOLDER, EXPORT_GLOB, settingId, Settings, type ViewState } from '../constants';
+import { parseExportFile } from '../model/exportLayout';
 import type { FlagSource } from '../model/flagSource';
 import { OfflineSource, type ExportFile } from '../model/offlineSource';
 import type { Logger } from '../util/logger';
@@ -64,7 +64,7 @@ export class Connection implements vscode.Disposable {
   /** Re-reads settings, token and export files, and announces the result. */
   async update(): Promise<ConnectionState> {
     const generation = ++this.generation;
-    const next = await this.evaluate(readSettings());
+    const next = await this.evaluate(readSettings()).catch((error: unknown): ConnectionState => ({ state: 'error', problem: error }));
     if (generation !== this.generation) return this.current;
     this.current = next;
     this.changed.fire(next);
@@ -103,14 +103,26 @@ export class Connection implements vscode.Disposable {
     }
   }
 
+  /** Reads `.unleash/*.json` of every workspace folder; a file that is not an export is logged and skipped. */
   private async offline(): Promise<ConnectionState> {
     const files: ExportFile[] = [];
-    for (const uri of await vscode.workspace.findFiles(EXPORT_GLOB, undefined, 50)) {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
+      let entries: [string, vscode.FileType][] = [];
       try {
-        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-        files.push({ path: vscode.workspace.asRelativePath(uri), result: exportResultSchema.parse(JSON.parse(text)) });
-      } catch (error) {
-        this.logger.warn(`Skipped ${vscode.workspace.asRelativePath(uri)}: not an Unleash export (${error instanceof Error ? error.message.split('\n')[0] : error}).`);
+        entries = await vscode.workspace.fs.readDirectory(dir);
+      } catch {
+        continue; // no export folder here
+      }
+      for (const [name, type] of entries.sort(([a], [b]) => a.localeCompare(b))) {
+        if (type !== vscode.FileType.File || !name.endsWith('.json')) continue;
+        const uri = vscode.Uri.joinPath(dir, name);
+        const path = vscode.workspace.asRelativePath(uri);
+        try {
+          files.push({ path, result: parseExportFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))) });
+        } catch (error) {
+          this.logger.warn(`Skipped ${path}: ${error instanceof Error ? error.message : error}`);
+        }
       }
     }
     if (!files.length) return { state: 'noServer' };

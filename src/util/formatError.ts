@@ -16,6 +16,9 @@ import {
   SchemaError,
   TimeoutError,
 } from '../api/errors';
+import { ExportPathError } from '../model/exportLayout';
+import { inertText } from '../model/markdown';
+import { ExportWriteError } from '../model/exportToFile';
 
 export type NextStep = 'setToken' | 'openSettings' | 'retry' | 'showLog';
 
@@ -46,7 +49,7 @@ const MAX_MESSAGE = 1_000;
 export function formatError(error: unknown, context: ErrorContext = {}): FormattedError {
   const result = describe(error, context.server ?? 'the server');
   const message = context.action ? `Could not ${context.action}. ${result.message}` : result.message;
-  return { ...result, message: inert(message) };
+  return { ...result, message: inertText(message, MAX_MESSAGE) };
 }
 
 /**
@@ -55,14 +58,6 @@ export function formatError(error: unknown, context: ErrorContext = {}): Formatt
  * open on a click: every `](` is broken up so no link can form. Control characters become spaces, bidirectional
  * overrides (which make text read backwards) are dropped, and the length is bounded.
  */
-function inert(message: string): string {
-  const text = message
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
-    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .replace(/\]\s*\(/g, '] (');
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
-}
-
 /** `30 s`, `5 min`, `2 h`. */
 function duration(seconds: number): string {
   if (seconds < 90) return `${seconds} s`;
@@ -113,7 +108,9 @@ function describe(error: unknown, server: string): FormattedError {
     const where = error.actualProject ? ` It is in project "${error.actualProject}".` : '';
     return { message: `Not found: ${error.serverMessage}.${where}`.replace(/\.\./g, '.'), actions: ['retry'] };
   }
-  if (error instanceof BadRequestError) return { message: `${error.message}.`, actions: ['showLog'] };
+  if (error instanceof BadRequestError) return { message: sentence(error.message), actions: ['showLog'] };
+  if (error instanceof ExportPathError) return { message: error.message, actions: ['openSettings'], setting: error.setting };
+  if (error instanceof ExportWriteError) return { message: error.message, actions: ['retry', 'showLog'] };
   if (error instanceof HttpError) return describeHttp(error, server);
   if (error instanceof NetworkError) return describeNetwork(error, server);
   if (error instanceof TimeoutError) {
@@ -153,7 +150,7 @@ function describeHttp(error: HttpError, server: string): FormattedError {
       actions: ['retry', 'showLog'],
     };
   }
-  return { message: `${error.message}.`, actions: ['showLog'] };
+  return { message: sentence(error.message), actions: ['showLog'] };
 }
 
 function describeNetwork(error: NetworkError, server: string): FormattedError {
@@ -235,4 +232,9 @@ function describeProxy(error: NetworkError, server: string, proxy: string): Form
     };
   }
   return undefined;
+}
+
+/** Ends a message with one full stop. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -515,3 +515,17 @@ describe('resolveExportPath', () => {
     assert.equal(resolve('a/../b/${environment}.json'), path.join(folder, 'b', 'development.json'));
   });
 });
+
+describe('resolveExportPath: partial exports never replace the whole environment file', () => {
+  it('sends a partial export to .unleash/<environment>.<scope>.json with the default template', () => {
+    const folder = path.resolve('/work/space');
+    assert.equal(resolveExportPath({ template: DEFAULT_EXPORT_PATH_TEMPLATE, folder, environment: 'development', scope: 'all' }), path.join(folder, '.unleash', 'development.json'));
+    assert.equal(resolveExportPath({ template: '', folder, environment: 'development', project: 'checkout', scope: 'checkout' }), path.join(folder, '.unleash', 'development.checkout.json'));
+    assert.equal(resolveExportPath({ template: DEFAULT_EXPORT_PATH_TEMPLATE, folder, environment: 'development', scope: 'team:payments' }), path.join(folder, '.unleash', 'development.team_payments.json'));
+  });
+
+  it('keeps a template the user chose, whatever the scope', () => {
+    const folder = path.resolve('/work/space');
+    assert.equal(resolveExportPath({ template: 'flags/${environment}.json', folder, environment: 'production', scope: 'checkout' }), path.join(folder, 'flags', 'production.json'));
+  });
+});

@@ -68,3 +68,21 @@ describe('OfflineSource (export files as a flag source)', () => {
     await assert.rejects(source.getFeature('default', 'nope'), /No flag named "nope"/);
   });
 });
+
+describe('OfflineSource with a whole and a partial export of one environment', () => {
+  it('shows each flag once per environment', async () => {
+    const partial: ExportResult = JSON.parse(JSON.stringify(development));
+    partial.features = partial.features.slice(0, 1);
+    const source = new OfflineSource([
+      { path: '.unleash/development.json', result: development },
+      { path: '.unleash/development.checkout.json', result: partial },
+    ]);
+    const features = await source.listFeatures();
+    assert.equal(features.length, development.features.length);
+    for (const feature of features) assert.deepEqual(feature.environments?.map((env) => env.name), ['development']);
+    const first = partial.features[0];
+    assert.ok(first);
+    const detail = await source.getFeature(first.project ?? '', first.name);
+    assert.deepEqual(detail.environments?.map((env) => env.name), ['development']);
+  });
+});
