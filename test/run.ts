@@ -46,6 +46,7 @@ async function main(): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.UNLEASH_API_TOKEN;
 
+  let counts = { code: 1, pass: 0, fail: 0 };
   try {
     if (layers.includes('contract') || layers.includes('e2e')) {
       console.log('Starting a real Unleash 7.5.1 on 127.0.0.1 (PostgreSQL + unleash-server)…');
@@ -56,17 +57,16 @@ async function main(): Promise<number> {
       );
       Object.assign(env, contractEnv(unleash));
     }
-    const counts = await runNodeTests(files, env);
-    const total = Date.now() - started;
-    console.log(`Layers ${layers.join(', ')}: ${files.length} files in ${seconds(total)}.`);
-    console.log(`tests: ${counts.pass} passed, ${counts.fail} failed`);
-    return counts.code === 0 && counts.fail === 0 ? 0 : 1;
+    counts = await runNodeTests(files, env);
   } finally {
     if (unleash) {
       await unleash.stop();
       console.log('Real Unleash and PostgreSQL stopped.');
     }
   }
+  console.log(`Layers ${layers.join(', ')}: ${files.length} files in ${seconds(Date.now() - started)}.`);
+  console.log(`tests: ${counts.pass} passed, ${counts.fail} failed`);
+  return counts.code === 0 && counts.fail === 0 ? 0 : 1;
 }
 
 /** Runs node's test runner over the files, echoing its output and reading its closing counts. */

@@ -132,24 +132,26 @@ function actual(result: ExportResult) {
   };
 }
 
-const scopes: Array<{ title: string; scope: ExportScope; flags: readonly SeedFlag[] }> = [
-  { title: 'all flags', scope: { kind: 'all' }, flags: live },
-  { title: 'project checkout', scope: { kind: 'project', project: 'checkout' }, flags: live.filter((flag) => flag.project === 'checkout') },
-  { title: 'tag team:payments', scope: { kind: 'tag', type: 'team', value: 'payments' }, flags: seedFlagsTagged('team', 'payments') },
-  { title: 'tag simple:needs review', scope: { kind: 'tag', type: 'simple', value: 'needs review' }, flags: seedFlagsTagged('simple', 'needs review') },
+/** Each scope, what the seed says it holds, and the file the default template gives it (`<env>` for the environment). */
+const scopes: Array<{ title: string; scope: ExportScope; flags: readonly SeedFlag[]; file: string }> = [
+  { title: 'all flags', scope: { kind: 'all' }, flags: live, file: '<env>.json' },
+  { title: 'project checkout', scope: { kind: 'project', project: 'checkout' }, flags: live.filter((flag) => flag.project === 'checkout'), file: '<env>.checkout.json' },
+  { title: 'tag team:payments', scope: { kind: 'tag', type: 'team', value: 'payments' }, flags: seedFlagsTagged('team', 'payments'), file: '<env>.team_payments.json' },
+  { title: 'tag simple:needs review', scope: { kind: 'tag', type: 'simple', value: 'needs review' }, flags: seedFlagsTagged('simple', 'needs review'), file: '<env>.simple_needs review.json' },
   {
     title: 'chosen flags',
     scope: { kind: 'features', names: ['maintenance-mode', 'new-checkout-flow'] },
     flags: live.filter((flag) => flag.name === 'maintenance-mode' || flag.name === 'new-checkout-flow'),
+    file: '<env>.selected.json',
   },
 ];
 
 describe('export to a file (real server)', () => {
-  for (const { title, scope, flags } of scopes) {
+  for (const { title, scope, flags, file } of scopes) {
     for (const environment of SEED.environments) {
       it(`${title} from ${environment}: as seeded, and byte-identical on a second run`, async () => {
         const first = await exportToFile({ client: client(), environment, scope, folder: dir });
-        assert.equal(first.path, path.join(dir, '.unleash', `${environment}.json`));
+        assert.equal(first.path, path.join(dir, '.unleash', file.replace('<env>', environment)));
         assert.equal(first.changed, true);
         const bytes = await fsp.readFile(first.path);
         const written = parseExportFile(bytes.toString('utf8'));
