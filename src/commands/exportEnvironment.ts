@@ -22,21 +22,15 @@ import {
   scopeNames,
   type ExportToFileResult,
 } from '../model/exportToFile';
-import type { FlagStore } from '../model/flagStore';
 import { inertText } from '../model/markdown';
 import { distinctTags, formatTag, tagFromArgument } from '../model/tagInput';
-import type { Connection } from '../services/connection';
 import { readSettings } from '../services/settings';
 import { formatError } from '../util/formatError';
-import type { Logger } from '../util/logger';
 import { showError } from '../util/showError';
-import { connectionSettled, loadTagTypes, pickTag } from './checkTag';
+import { connectionSettled, loadTagTypes, pickTag, type CheckTagDeps } from './checkTag';
 
-export interface ExportCommandDeps {
-  connection: Pick<Connection, 'serverClient' | 'state' | 'onDidChange'>;
-  store: Pick<FlagStore, 'catalog'>;
-  logger: Logger;
-}
+/** The same services as Check Tag: the connection (for the client), the catalog and the log. */
+export type ExportCommandDeps = CheckTagDeps;
 
 /** The programmatic arguments. `scope` may be `'all'`; a tag scope may give `tag: 'type:value'`. */
 export interface ExportArguments {

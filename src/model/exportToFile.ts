@@ -14,7 +14,7 @@
 import * as path from 'node:path';
 import type { ExportScope, UnleashClient } from '../api/client';
 import { CancelledError } from '../api/errors';
-import { readFileIfExists, writeFileAtomic } from '../util/atomicWrite';
+import { readFileIfExists, replaceFileAtomic, withPathLock } from '../util/atomicWrite';
 import { exportSummary, resolveExportPath, serializeExport } from './exportLayout';
 import { inertText } from './markdown';
 import { formatTag } from './tagInput';
@@ -95,12 +95,13 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   const summary = exportSummary(result);
 
   options.onStep?.('write');
-  return withFileLock(file, signal, async () => {
+  // Read, compare and replace under the file's lock, so concurrent exports to one file never interleave.
+  const written = withPathLock(file, signal, async () => {
     const before = await read(file, folder);
     const changed = !before || !before.equals(data);
     if (changed) {
       try {
-        await writeFileAtomic(file, data, { signal });
+        await replaceFileAtomic(file, data, signal);
       } catch (error) {
         if (signal?.aborted) throw new CancelledError();
         throw new ExportWriteError(file, folder, error);
@@ -115,6 +116,9 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
       existed: Boolean(before),
       ...(before && changed ? { previous: before.toString('utf8') } : {}),
     };
+  });
+  return written.catch((error: unknown) => {
+    throw signal?.aborted ? new CancelledError() : error;
   });
 }
 
@@ -167,43 +171,6 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError();
 }
 
-/** The tail of each file's queue of compare-and-write steps. */
-const locks = new Map<string, Promise<void>>();
-
-/** Runs `work` once every earlier step on `file` has settled; a cancellation while waiting rejects at once. */
-async function withFileLock<T>(file: string, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
-  const key = path.resolve(file);
-  const previous = locks.get(key) ?? Promise.resolve();
-  let release!: () => void;
-  const done = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const tail = previous.then(() => done);
-  locks.set(key, tail);
-  void tail.then(() => {
-    if (locks.get(key) === tail) locks.delete(key);
-  });
-  try {
-    await waitFor(previous, signal);
-    throwIfCancelled(signal);
-    return await work();
-  } finally {
-    release();
-  }
-}
-
-function waitFor(turn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return turn;
-  if (signal.aborted) return Promise.reject(new CancelledError());
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => reject(new CancelledError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    void turn.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
-}
 
 /** The path as the user knows it: relative to the folder, with `/`. */
 function displayPath(file: string, folder: string): string {

@@ -112,16 +112,13 @@ async function writeNow(target: string, data: string | Uint8Array, signal: Abort
 }
 
 /**
- * Writes `data` to `target` atomically: creates the parent folder, writes a temporary file beside the target
- * (`.<name>.<pid>.<random>.tmp`), fsyncs it and renames it over the target. On any failure, or when `signal` aborts
- * before the rename, the temporary file is removed and an existing target is left exactly as it was; the promise
- * rejects with the error (or the abort reason). Writes to the same path in this process run one after another, in
- * call order; a write aborted while waiting for its turn rejects at once.
+ * Runs `work` once every earlier `withPathLock` on the same path in this process has settled, so that steps on one
+ * file (read, compare, replace) never interleave. A caller cancelled while waiting for its turn rejects at once,
+ * without letting the next one overtake the step still running before it.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, options?: WriteFileAtomicOptions): Promise<void> {
-  const signal = options?.signal;
+export async function withPathLock<T>(file: string, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
   signal?.throwIfAborted();
-  const key = path.resolve(target);
+  const key = path.resolve(file);
   const previous = queues.get(key) ?? Promise.resolve();
   let release!: () => void;
   const done = new Promise<void>((resolve) => {
@@ -129,17 +126,30 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   });
   const tail = previous.then(() => done);
   queues.set(key, tail);
-  // Forget the queue only once it has drained: a write aborted while waiting must not let the next one overtake
-  // the write still running before it.
   void tail.then(() => {
     if (queues.get(key) === tail) queues.delete(key);
   });
   try {
     await waitTurn(previous, signal);
-    await writeNow(key, data, signal);
+    return await work();
   } finally {
     release();
   }
+}
+
+/**
+ * Replaces `target` atomically, without taking the path's lock (for callers that hold it): creates the parent
+ * folder, writes a temporary file beside the target (`.<name>.<pid>.<random>.tmp`), fsyncs it and renames it over
+ * the target. On any failure, or when `signal` aborts before the rename, the temporary file is removed and an
+ * existing target is left exactly as it was.
+ */
+export function replaceFileAtomic(target: string, data: string | Uint8Array, signal?: AbortSignal): Promise<void> {
+  return writeNow(path.resolve(target), data, signal);
+}
+
+/** `replaceFileAtomic` under the path's lock: writes to the same path run one after another, in call order. */
+export function writeFileAtomic(target: string, data: string | Uint8Array, options?: WriteFileAtomicOptions): Promise<void> {
+  return withPathLock(target, options?.signal, () => replaceFileAtomic(target, data, options?.signal));
 }
 
 /** The file's bytes, or `undefined` when it does not exist (also when a parent is not a folder). */
