@@ -368,6 +368,8 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
  * alone, or percent-encode the rest.
  */
 export function redact(text: string, token: string): string {
+  // A token this short is no real token (the server refuses it), and replacing it would mangle the answer.
+  if (token.length < MIN_REDACTED_LENGTH) return text;
   const secrets = [token];
   const secretPart = token.slice(Math.max(token.lastIndexOf('.'), token.lastIndexOf(':'), token.lastIndexOf(' ')) + 1);
   if (secretPart.length >= 8 && secretPart !== token) secrets.push(secretPart);
@@ -375,6 +377,8 @@ export function redact(text: string, token: string): string {
   for (const secret of secrets) result = result.split(secret).join('«token»');
   return result;
 }
+
+const MIN_REDACTED_LENGTH = 6;
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

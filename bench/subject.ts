@@ -1,0 +1,14 @@
+/**
+ * Everything the benchmark measures from src/, in one entry point. bench/run.ts bundles this file with esbuild the
+ * way `npm run package` bundles the extension (CommonJS, node20, minified, undici and zod inside), so the figures
+ * are those of the code that ships, not of the TypeScript source under tsx (whose keep-names helper wraps every
+ * closure). `--source` runs the source instead.
+ */
+export { UnleashClient } from '../src/api/client';
+export { serializeExport } from '../src/model/exportLayout';
+export { exportToFile } from '../src/model/exportToFile';
+export { FlagStore } from '../src/model/flagStore';
+export { ServerSource } from '../src/services/serverSource';
+export { writeFileAtomic } from '../src/util/atomicWrite';
+export { rootNodes } from '../src/model/tree';
+export { exportResultSchema, featureSearchSchema } from '../src/api/schemas';
