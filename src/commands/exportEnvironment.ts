@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { ExportScope, UnleashClient } from '../api/client';
 import { MissingTokenError } from '../api/errors';
 import { Commands } from '../constants';
-import { resolveExportPath } from '../model/exportLayout';
+import { resolveExportPath } from '../model/exportPath';
 import {
   exportMessage,
   exportToFile,

@@ -15,7 +15,8 @@ import * as path from 'node:path';
 import type { ExportScope, UnleashClient } from '../api/client';
 import { CancelledError } from '../api/errors';
 import { readFileIfExists, replaceFileAtomic, withPathLock } from '../util/atomicWrite';
-import { exportSummary, resolveExportPath, serializeExport } from './exportLayout';
+import { exportSummary, serializeExport } from './exportLayout';
+import { resolveExportPath } from './exportPath';
 import { inertText } from './markdown';
 import { formatTag } from './tagInput';
 

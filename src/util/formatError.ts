@@ -16,7 +16,7 @@ import {
   SchemaError,
   TimeoutError,
 } from '../api/errors';
-import { ExportPathError } from '../model/exportLayout';
+import { ExportPathError } from '../model/exportPath';
 import { inertText } from '../model/markdown';
 import { ExportWriteError } from '../model/exportToFile';
 

@@ -3,18 +3,14 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { exportResultSchema } from '../../src/api/schemas';
+import { InvalidExportFileError, canonicalExport, exportSummary, parseExportFile, serializeExport } from '../../src/model/exportLayout';
 import {
   DEFAULT_EXPORT_PATH_TEMPLATE,
   EXPORT_PATH_SETTING,
   ExportPathError,
-  InvalidExportFileError,
-  canonicalExport,
-  exportSummary,
-  parseExportFile,
   resolveExportPath,
   sanitizeFileComponent,
-  serializeExport,
-} from '../../src/model/exportLayout';
+} from '../../src/model/exportPath';
 
 type Obj = Record<string, unknown>;
 

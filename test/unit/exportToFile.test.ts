@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
 import { UnleashClient, type ExportScope } from '../../src/api/client';
 import { CancelledError, HttpError, NetworkError, SchemaError } from '../../src/api/errors';
-import { ExportPathError, serializeExport } from '../../src/model/exportLayout';
+import { serializeExport } from '../../src/model/exportLayout';
+import { ExportPathError } from '../../src/model/exportPath';
 import { exportMessage, exportToFile, ExportWriteError, formatSize, scopeNames, type ExportToFileOptions } from '../../src/model/exportToFile';
 import { startFixtureServer, type FixtureServer, type RecordedRequest } from '../support/fixtureServer';
 

@@ -33,7 +33,8 @@ import {
   type HttpEvent,
   type Segment,
 } from '../../src/api';
-import { resolveExportPath, serializeExport } from '../../src/model/exportLayout';
+import { serializeExport } from '../../src/model/exportLayout';
+import { resolveExportPath } from '../../src/model/exportPath';
 import { exportToFile, ExportWriteError } from '../../src/model/exportToFile';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
