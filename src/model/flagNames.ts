@@ -10,27 +10,14 @@
  * The number of flags never enters the per-hover cost.
  */
 
+import { DEFAULT_SDK_CALLS } from './sdkCalls';
+import { applyTransform, type NameTransform } from './nameTransforms';
+
+export { DEFAULT_SDK_CALLS } from './sdkCalls';
+export { applyTransform, type NameTransform } from './nameTransforms';
+
 /** Longest text that is ever considered a flag name candidate. */
 export const MAX_FLAG_NAME_LENGTH = 200;
-
-/**
- * A team naming convention that maps text found in source code to a flag name.
- * - `prefix`: strip a constant prefix (`FLAG_new_checkout` → `new_checkout`); no match if absent.
- * - `suffix`: strip a constant suffix (`new-checkout_FLAG` → `new-checkout`); no match if absent.
- * - `screamingSnakeToKebab`: `NEW_CHECKOUT_FLOW` → `new-checkout-flow`.
- * - `snakeToKebab`: `new_checkout_flow` → `new-checkout-flow`.
- * - `camelToKebab`: `newCheckoutFlow` / `NewCheckoutFlow` → `new-checkout-flow`
- *   (acronyms: `enableHTTPCache` → `enable-http-cache`).
- * - `chain`: apply several transforms in sequence, e.g. prefix `FEATURE_` then
- *   `screamingSnakeToKebab` maps `FEATURE_NEW_CHECKOUT` → `new-checkout`.
- */
-export type NameTransform =
-  | { kind: 'prefix'; value: string }
-  | { kind: 'suffix'; value: string }
-  | { kind: 'screamingSnakeToKebab' }
-  | { kind: 'snakeToKebab' }
-  | { kind: 'camelToKebab' }
-  | { kind: 'chain'; transforms: NameTransform[] };
 
 export interface FlagMatch {
   /** The flag name as on the server. */
@@ -52,98 +39,6 @@ export interface FindFlagOptions {
   /** Callee names whose first string argument is a flag name. Defaults to DEFAULT_SDK_CALLS. */
   sdkCalls?: string[];
 }
-
-/**
- * Callee names (the identifier just before `(`) whose first string-literal argument
- * is a flag name, across Unleash SDKs and OpenFeature. Ruby-style names ending in
- * `?` are matched with their `?`; `isEnabled?.(` (JS optional call) matches `isEnabled`.
- */
-export const DEFAULT_SDK_CALLS: readonly string[] = Object.freeze([
-  // Unleash JS/TS (node, browser proxy client), Java, Kotlin, PHP, Swift, Android, Flutter
-  'isEnabled',
-  'getVariant',
-  'isDisabled',
-  // Unleash React / Vue / Svelte
-  'useFlag',
-  'useFlagStatus',
-  'useVariant',
-  // Python, Rust, Ruby
-  'is_enabled',
-  'get_variant',
-  'is_enabled?',
-  'enabled?',
-  'is_disabled?',
-  'disabled?',
-  // Go, C#
-  'IsEnabled',
-  'GetVariant',
-  'IsEnabledAsync',
-  'GetVariantAsync',
-  // OpenFeature JS / Java / Kotlin
-  'getBooleanValue',
-  'getStringValue',
-  'getNumberValue',
-  'getIntegerValue',
-  'getDoubleValue',
-  'getObjectValue',
-  'getBooleanDetails',
-  'getStringDetails',
-  'getNumberDetails',
-  'getIntegerDetails',
-  'getDoubleDetails',
-  'getObjectDetails',
-  // OpenFeature React
-  'useBooleanFlagValue',
-  'useStringFlagValue',
-  'useNumberFlagValue',
-  'useObjectFlagValue',
-  'useBooleanFlagDetails',
-  'useStringFlagDetails',
-  'useNumberFlagDetails',
-  'useObjectFlagDetails',
-  'useSuspenseFlag',
-  // OpenFeature Python
-  'get_boolean_value',
-  'get_string_value',
-  'get_integer_value',
-  'get_float_value',
-  'get_object_value',
-  'get_boolean_details',
-  'get_string_details',
-  'get_integer_details',
-  'get_float_details',
-  'get_object_details',
-  // OpenFeature Go (flag key after a context argument, see CONTEXT_ARG)
-  'BooleanValue',
-  'StringValue',
-  'IntValue',
-  'FloatValue',
-  'ObjectValue',
-  'BooleanValueDetails',
-  'StringValueDetails',
-  'IntValueDetails',
-  'FloatValueDetails',
-  'ObjectValueDetails',
-  // OpenFeature .NET
-  'GetBooleanValueAsync',
-  'GetStringValueAsync',
-  'GetIntegerValueAsync',
-  'GetDoubleValueAsync',
-  'GetObjectValueAsync',
-  'GetBooleanDetailsAsync',
-  'GetStringDetailsAsync',
-  'GetIntegerDetailsAsync',
-  'GetDoubleDetailsAsync',
-  'GetObjectDetailsAsync',
-  // OpenFeature Ruby / PHP
-  'fetch_boolean_value',
-  'fetch_string_value',
-  'fetch_number_value',
-  'fetch_integer_value',
-  'fetch_float_value',
-  'fetch_object_value',
-  'fetch_boolean_details',
-]);
 
 /**
  * The set of known flag names. Built once per catalog refresh; lookups are Set lookups.
@@ -190,52 +85,6 @@ export class FlagNameIndex {
       if (mapped !== undefined && mapped !== text && this.has(mapped)) return mapped;
     }
     return undefined;
-  }
-}
-
-const SCREAMING_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
-const LOWER_SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)+$/;
-const CAMEL = /^[A-Za-z][A-Za-z0-9]*$/;
-const HAS_UPPER = /[A-Z]/;
-const HAS_LOWER = /[a-z]/;
-
-/** Apply one naming convention; undefined when it does not apply to `text`. */
-export function applyTransform(text: string, transform: NameTransform): string | undefined {
-  switch (transform.kind) {
-    case 'prefix':
-      return transform.value.length > 0 &&
-        text.length > transform.value.length &&
-        text.startsWith(transform.value)
-        ? text.slice(transform.value.length)
-        : undefined;
-    case 'suffix':
-      return transform.value.length > 0 &&
-        text.length > transform.value.length &&
-        text.endsWith(transform.value)
-        ? text.slice(0, text.length - transform.value.length)
-        : undefined;
-    case 'screamingSnakeToKebab':
-      return SCREAMING_SNAKE.test(text) ? text.toLowerCase().replace(/_/g, '-') : undefined;
-    case 'snakeToKebab':
-      return LOWER_SNAKE.test(text) ? text.replace(/_/g, '-') : undefined;
-    case 'camelToKebab':
-      if (!CAMEL.test(text) || !HAS_UPPER.test(text) || !HAS_LOWER.test(text)) return undefined;
-      return text
-        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
-        .toLowerCase();
-    case 'chain': {
-      let current: string | undefined = text;
-      for (const t of transform.transforms) {
-        current = applyTransform(current, t);
-        if (current === undefined) return undefined;
-      }
-      return current;
-    }
-    default: {
-      const never: never = transform;
-      return never;
-    }
   }
 }
 
