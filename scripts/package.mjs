@@ -9,7 +9,7 @@ const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' })
 
 run('npx', ['tsc', '--noEmit', '-p', '.']);
 run('node', ['esbuild.js', '--production']);
-run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out]);
+run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '--out', out]);
 const bundle = statSync('dist/extension.js').size;
 const vsix = statSync(out).size;
 console.log(`vsix: ${out} ${(vsix / 1024).toFixed(1)} KB (dist/extension.js ${(bundle / 1024).toFixed(1)} KB)`);

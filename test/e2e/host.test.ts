@@ -3,19 +3,19 @@
 // (1) a run() suite passes with exit code 0, env vars and settings reaching the extension host;
 // (2) a deliberately failing suite comes back as exit code 1;
 // (3) a person's check in the browser: command palette -> run the command -> its notification
-//     is in the DOM -> screenshot (E2E_PROOF_PNG, default /tmp/e2e-proof.png).
+//     is in the DOM -> screenshot (E2E_PROOF_PNG, default out/e2e/screenshots/host-proof.png).
 // Each test also checks that nothing it started is still running and its temp folder is gone.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { ensureHost } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const HOST = path.join(__dirname, 'host');
 const FIXTURE = path.join(__dirname, 'fixture-extension');
-const PROOF_PNG = process.env.E2E_PROOF_PNG || '/tmp/e2e-proof.png';
+const PROOF_PNG = process.env.E2E_PROOF_PNG || path.join(ROOT, 'out', 'e2e', 'screenshots', 'host-proof.png');
 const TEST_TIMEOUT = 240_000;
 
 type Host = typeof import('./host/index');
@@ -24,10 +24,10 @@ let scratch: string; // workspace + vsix for this file; removed in after()
 let workspace: string;
 let vsix: string;
 
-before(() => {
-  // Idempotent: returns in milliseconds when test/e2e/host/node_modules is complete.
-  const install = spawnSync(process.execPath, [path.join(HOST, 'install.mjs')], { stdio: 'inherit' });
-  assert.equal(install.status, 0, 'node test/e2e/host/install.mjs failed');
+before(async () => {
+  // Idempotent: returns in milliseconds when test/e2e/host/node_modules is complete. Under the lock that the other
+  // e2e test files take too (they run in parallel; two installs at once would break each other).
+  await ensureHost();
   host = require('./host/index') as Host;
 
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-host-test-'));

@@ -1,0 +1,286 @@
+/**
+ * Browser-level checks: what a person sees and clicks in a real VS Code (code-server 4.100.3 in Chromium) with the
+ * packaged extension installed from dist/*.vsix. Asserts on the visible text of the page and saves screenshots.
+ *
+ *   1. against the real, seeded Unleash: the Unleash activity bar item → the Flags view → new-checkout-flow expanded
+ *      down to its segments and a segment's constraint (tree-segments.png); a hover on a flag name in
+ *      src/checkout.ts (hover.png); "Unleash: Check Tag…" typed in the command palette, answered `team:payments`,
+ *      and its notification (check-tag.png);
+ *   2. the demo (`npm run demo`, offline mode): its Flags view shows the flags of the export files and a hover works
+ *      (demo-offline.png).
+ *
+ * Screenshots go to docs/screenshots/ with UPDATE_SCREENSHOTS=1 (the README shows them), else to
+ * out/e2e/screenshots/ (git-ignored), so that a CI run leaves the tree clean.
+ *
+ *   node --import tsx --test test/e2e/browser.test.ts        (E2E_VERBOSE=1 prints the editor's log)
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { before, test } from 'node:test';
+import { useRealUnleash } from '../contract/env';
+import { SEED } from '../contract/harness/seed-data';
+import { OUT_DIR, SCREENSHOTS_DIR, copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
+
+type Host = typeof import('./host/index');
+type Session = import('./host/index').EditorSession;
+type Page = Session['page'];
+
+const unleash = useRealUnleash();
+const VIEWPORT = { width: 1280, height: 800 };
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS_DIR : path.join(OUT_DIR, 'screenshots');
+const verbose = Boolean(process.env.E2E_VERBOSE);
+let host: Host;
+let vsixPath = '';
+
+before(async () => {
+  await ensureHost();
+  host = require('./host/index') as Host;
+  vsixPath = (await ensureVsix((line) => console.log(line))).path;
+}, { timeout: 600_000 });
+
+// ------------------------------------------------------------------------------------------------ page helpers
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Clicks the Unleash item of the activity bar and waits for the Flags view, whose description (the source) is
+ * `description`. The view is alone in its container, so VS Code hides its pane header and shows the title and the
+ * description in the side bar's title.
+ */
+async function openFlagsView(page: Page, description: string): Promise<void> {
+  await page.locator('.part.activitybar .action-item .action-label[aria-label^="Unleash"]').first().click();
+  const title = page.locator('.part.sidebar .composite.title');
+  await title.filter({ hasText: /Unleash/i }).first().waitFor({ state: 'visible' });
+  await page.locator(`.part.sidebar .pane-header[aria-label*="${description}"]`).first().waitFor({ state: 'attached', timeout: 30_000 });
+}
+
+/** Drags the sash between the side bar and the editor so that the side bar is `width` pixels wide. */
+async function sideBarWidth(page: Page, width: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  assert.ok(box, 'the side bar is visible');
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width - 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 8 });
+  await page.mouse.up();
+  await page.mouse.move(box.x + width + 200, y);
+}
+
+/** Rows of the Flags tree whose label is exactly `label`. */
+function treeRows(page: Page, label: string, extra = '') {
+  return page
+    .locator(`.part.sidebar .monaco-list-row${extra}`)
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) });
+}
+
+function treeRow(page: Page, label: string) {
+  return treeRows(page, label).first();
+}
+
+/** Clicks a collapsed row (by its visible label) and waits until VS Code shows it expanded. */
+async function expand(page: Page, label: string): Promise<void> {
+  const row = treeRow(page, label);
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  await treeRows(page, label, '[aria-expanded="true"]').first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** The visible rows of the Flags tree: `label  description` per row. */
+async function visibleRows(page: Page): Promise<string[]> {
+  interface El {
+    querySelector(selector: string): { textContent: string | null } | null;
+  }
+  return page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows: El[]) =>
+    rows.map((row) => {
+      const label = row.querySelector('.label-name')?.textContent?.trim() ?? '';
+      const description = row.querySelector('.label-description')?.textContent?.trim() ?? '';
+      return description ? `${label}  ${description}` : label;
+    }),
+  );
+}
+
+/** Opens a workspace file with Quick Open (Ctrl+P), as a person would. */
+async function quickOpen(page: Page, file: string): Promise<void> {
+  await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+  await page.keyboard.press('Control+P');
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-box input').waitFor({ state: 'visible' });
+  await page.keyboard.type(file);
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(file) }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab', { hasText: path.basename(file) }).first().waitFor({ state: 'visible' });
+}
+
+/** Rests the mouse on the string token `'name'` in the open editor; returns the hover's visible text. */
+async function hoverFlag(page: Page, quoted: string, expect: string): Promise<string> {
+  const token = page.locator('.editor-instance .view-line span[class*="mtk"]', { hasText: quoted }).first();
+  await token.waitFor({ state: 'visible', timeout: 30_000 });
+  const hover = page.locator('.monaco-hover', { hasText: expect }).first();
+  // Server mode reads a flag's details on the first hover; the next hover shows them: retry until the text is there.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await page.mouse.move(5, 5);
+    await token.hover();
+    const shown = await hover.waitFor({ state: 'visible', timeout: 4_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) {
+      await page.waitForTimeout(600); // the hover's fade-in, for the screenshot
+      return (await hover.innerText()).trim();
+    }
+    if (Date.now() > deadline) {
+      const other = await page.locator('.monaco-hover').allInnerTexts();
+      throw new Error(`no hover with "${expect}" on ${quoted}; hovers: ${JSON.stringify(other)}`);
+    }
+  }
+}
+
+/**
+ * Types a command into the palette (F1) and runs it with Enter. Unlike the host's runCommandFromPalette, it does not
+ * wait for the quick input to close: Check Tag opens its own picker in the same widget.
+ */
+async function paletteCommand(page: Page, title: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible' });
+    await page.keyboard.type(title);
+    if ((await input.inputValue()) !== `>${title}`) await input.fill(`>${title}`);
+    const row = widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
+    if (await row.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) break;
+    await page.keyboard.press('Escape');
+    if (Date.now() > deadline) throw new Error(`"${title}" is not in the command palette`);
+  }
+  await page.keyboard.press('Enter');
+}
+
+async function shot(page: Page, name: string): Promise<string> {
+  const file = await host.screenshot(page, path.join(SHOTS, name));
+  const head = fs.readFileSync(file).subarray(0, 4);
+  assert.deepEqual([...head], [0x89, 0x50, 0x4e, 0x47], `${name} is a PNG`);
+  return file;
+}
+
+function logger(): ((line: string) => void) | undefined {
+  return verbose ? (line) => console.log(line) : undefined;
+}
+
+// ------------------------------------------------------------------------------------------------ the checks
+
+test('in the browser, connected to the real Unleash: tree to a segment constraint, hover, Check Tag from the palette', { timeout: 300_000 }, async (t) => {
+  const t0 = Date.now();
+  const workspace = copyDemoWorkspace();
+  const server = await host.startCodeServer({
+    vsixPath,
+    workspace: workspace.dir,
+    settings: { 'unleash.serverUrl': unleash.current.url, 'editor.hover.delay': 300 },
+    env: { UNLEASH_API_TOKEN: unleash.current.adminToken },
+    log: logger(),
+  });
+  let session: Session | undefined;
+  try {
+    session = await host.openWorkbench(server, { viewport: VIEWPORT, log: logger() });
+    const page = session.page;
+    t.diagnostic(`.vsix installed and code-server up in ${seconds(Date.now() - t0 - session.workbenchMs)}; workbench drawn in ${seconds(session.workbenchMs)}`);
+
+    const t1 = Date.now();
+    await openFlagsView(page, new URL(unleash.current.url).host);
+    await quickOpen(page, 'src/checkout.ts');
+    await sideBarWidth(page, 760);
+    for (const label of ['default', 'new-checkout-flow', 'development', 'Internal and beta users', 'Segments', 'internal-users']) {
+      await expand(page, label);
+    }
+    await treeRow(page, 'userId ends with @example.com (case-insensitive)').waitFor({ state: 'visible' });
+    await page.mouse.move(900, 700);
+    const rows = await visibleRows(page);
+    for (const expected of [
+      'checkout  2 flags',
+      `default  ${SEED.flags.filter((f) => f.project === 'default' && !f.archived).length} flags`,
+      'new-checkout-flow  development ● production ○ · initial',
+      'development  enabled · 2 strategies · never seen',
+      'Internal and beta users  Gradual rollout: 50% of userId · 2 constraints · 2 segments · 2 variants',
+      'tenantId is one of acme, globex',
+      'Segments  2 segments',
+      'internal-users  global · 1 constraint · Employees',
+      'userId ends with @example.com (case-insensitive)',
+      'beta-testers  global · 2 constraints · Tenants in the beta programme',
+    ]) {
+      assert.ok(rows.includes(expected), `the tree shows "${expected}"; it shows:\n${rows.join('\n')}`);
+    }
+    const treePng = await shot(page, 'tree-segments.png');
+    t.diagnostic(`tree expanded to a segment's constraint in ${seconds(Date.now() - t1)} → ${treePng}`);
+
+    const t2 = Date.now();
+    await sideBarWidth(page, 340);
+    const hoverText = await hoverFlag(page, "'new-checkout-flow'", 'Internal and beta users');
+    for (const expected of ['new-checkout-flow', 'release · project default', 'Environment', 'development', '● enabled', 'production', '○ disabled', 'Staff e-mail addresses', 'team:payments']) {
+      assert.ok(hoverText.includes(expected), `the hover shows "${expected}"; it shows:\n${hoverText}`);
+    }
+    const hoverPng = await shot(page, 'hover.png');
+    t.diagnostic(`hover with strategies in ${seconds(Date.now() - t2)} → ${hoverPng}`);
+
+    const t3 = Date.now();
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    await paletteCommand(page, 'Unleash: Check Tag…');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'Unleash: Check Tag' }).waitFor({ state: 'visible' });
+    await page.keyboard.type('team:payments');
+    await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Check this tag' }).waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    const note = await host.waitForNotification(page, 'Tag team:payments exists', { timeoutMs: 30_000 });
+    assert.equal(note, 'Tag team:payments exists (3 flags in the Flags view carry it).');
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'Tag team:payments exists' }).locator('.monaco-button', { hasText: 'Show Flags' }).first().waitFor({ state: 'visible' });
+    // The progress notification of the request goes away, and the toast's slide-in animation ends.
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'Checking tag' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    await page.waitForTimeout(800);
+    const tagPng = await shot(page, 'check-tag.png');
+    t.diagnostic(`palette → Check Tag → "${note}" in ${seconds(Date.now() - t3)} → ${tagPng}`);
+  } finally {
+    const t4 = Date.now();
+    if (session) await session.stop();
+    else await server.stop();
+    workspace.remove();
+    t.diagnostic(`stopped in ${seconds(Date.now() - t4)}; whole check ${seconds(Date.now() - t0)}`);
+  }
+});
+
+test('the demo (offline mode): the Flags view shows the export files\' flags and a hover works', { timeout: 300_000 }, async (t) => {
+  const t0 = Date.now();
+  const { startDemo } = await import('../../demo/run');
+  const demo = await startDemo({ log: verbose ? (line) => console.log(line) : () => undefined });
+  let session: Session | undefined;
+  try {
+    assert.ok(!demo.unleash, 'offline: no server');
+    assert.match(demo.url, /^http:\/\/127\.0\.0\.1:\d+\/\?folder=/);
+    t.diagnostic(`demo ready in ${seconds(demo.timings.totalMs)} at ${demo.url}`);
+    session = await host.openWorkbench(demo.server, { viewport: VIEWPORT, log: logger() });
+    const page = session.page;
+    await openFlagsView(page, 'offline: .unleash/development.json, .unleash/production.json');
+    await expand(page, 'default');
+    await expand(page, 'new-checkout-flow');
+    const rows = await visibleRows(page);
+    const live = SEED.flags.filter((f) => !f.archived);
+    for (const flag of live.filter((f) => f.project === 'default')) {
+      assert.ok(rows.some((r) => r.startsWith(`${flag.name}  `)), `the offline tree shows ${flag.name}; it shows:\n${rows.join('\n')}`);
+    }
+    assert.ok(rows.includes('checkout  2 flags'), rows.join('\n'));
+    assert.ok(rows.includes('development  enabled · 2 strategies'), `development row; it shows:\n${rows.join('\n')}`);
+
+    await quickOpen(page, 'src/checkout.ts');
+    const hoverText = await hoverFlag(page, "'new-checkout-flow'", 'Source: .unleash/development.json');
+    for (const expected of ['new-checkout-flow', 'development', '● enabled', 'Internal and beta users', 'production', '○ disabled']) {
+      assert.ok(hoverText.includes(expected), `the offline hover shows "${expected}"; it shows:\n${hoverText}`);
+    }
+    const png = await shot(page, 'demo-offline.png');
+    t.diagnostic(`offline tree and hover checked in ${seconds(Date.now() - t0)} → ${png}`);
+  } finally {
+    if (session) await session.stop();
+    await demo.stop();
+  }
+});

@@ -1,0 +1,95 @@
+/**
+ * The in-editor suite (test/e2e/suite, the run() contract) inside a real VS Code — code-server 4.100.3 driven by
+ * Chromium — against the real, seeded Unleash. Two editor runs, because settings and env are fixed per run:
+ *   server   serverUrl + UNLEASH_API_TOKEN (admin token): tree down to a segment's constraint, hovers, check tag, export
+ *   noToken  serverUrl only: the welcome state, a bad token's message, then offline mode on the export files
+ * What runs is the packaged .vsix (dist/, built by `npm run package` when missing or stale), installed by
+ * code-server's --install-extension and loaded from there (see test/e2e/README.md). Writes the activate() figure to
+ * bench/results/activate.json.
+ *
+ *   node --import tsx --test test/e2e/editor.test.ts          (E2E_VERBOSE=1 prints the editor's log)
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { useRealUnleash } from '../contract/env';
+import { buildSuite } from './build';
+import {
+  activationFromLogs,
+  copyDemoWorkspace,
+  ensureHost,
+  ensureVsix,
+  recordActivation,
+  seconds,
+  stageExtension,
+  type ActivationRun,
+  type StagedExtension,
+} from './support';
+
+type Host = typeof import('./host/index');
+
+const unleash = useRealUnleash();
+const verbose = Boolean(process.env.E2E_VERBOSE);
+let host: Host;
+let staged: StagedExtension | undefined;
+let suitePath = '';
+const activation: ActivationRun[] = [];
+const prepared: string[] = [];
+
+before(async () => {
+  const t0 = Date.now();
+  await ensureHost();
+  host = require('./host/index') as Host;
+  const vsix = await ensureVsix((line) => console.log(line));
+  prepared.push(vsix.built ? `packaged the .vsix in ${seconds(vsix.ms)} (${vsix.built})` : 'reused dist/*.vsix');
+  staged = await stageExtension(host, vsix.path);
+  prepared.push(`installed it with code-server in ${seconds(staged.ms)}`);
+  const t1 = Date.now();
+  suitePath = await buildSuite();
+  prepared.push(`bundled the suite in ${seconds(Date.now() - t1)}`);
+  prepared.push(`setup ${seconds(Date.now() - t0)}`);
+}, { timeout: 600_000 });
+
+after(() => {
+  staged?.remove();
+  if (activation.length) {
+    const file = recordActivation(activation);
+    console.log(`activate(): ${activation.map((a) => `${a.ms.toFixed(1)} ms (${a.phase})`).join(', ')} → ${file}`);
+  }
+});
+
+async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken'): Promise<void> {
+  if (prepared.length) t.diagnostic(prepared.splice(0).join('; '));
+  assert.ok(staged, 'the extension is staged');
+  const workspace = copyDemoWorkspace();
+  try {
+    const env: Record<string, string> = { UNLEASH_E2E_PHASE: phase };
+    // An empty value counts as unset for the extension; it also hides a token from the developer's own shell.
+    env.UNLEASH_API_TOKEN = phase === 'server' ? unleash.current.adminToken : '';
+    const result = await host.runSuiteInEditor({
+      extensionDevelopmentPath: staged.dir,
+      suitePath,
+      workspace: workspace.dir,
+      settings: { 'unleash.serverUrl': unleash.current.url },
+      env,
+      timeoutMs: 240_000,
+      log: verbose ? (line) => console.log(line) : undefined,
+    });
+    const suiteLines = result.logs.filter((l) => l.includes('[suite]')).map((l) => l.replace(/^\[vscode:\w+\] /, ''));
+    const passed = suiteLines.filter((l) => l.startsWith('[suite] ✓')).length;
+    for (const line of suiteLines) if (/^\[suite\] [✓✗]/.test(line)) t.diagnostic(line.split('\n')[0] ?? line);
+    const activate = activationFromLogs(result.logs);
+    if (activate !== undefined) activation.push({ phase, ms: activate });
+    t.diagnostic(
+      `phase ${phase}: exit ${result.exitCode}, ${passed} checks passed, code-server up ${seconds(result.timings.serverReadyMs)}, ` +
+        `suite done ${seconds(result.timings.exitMs)}, whole run ${seconds(result.ms)}, activate() ${activate ?? '?'} ms`,
+    );
+    assert.equal(result.exitCode, 0, `the suite failed in phase ${phase}:\n${suiteLines.join('\n')}\n--- last editor log lines ---\n${result.logs.slice(-25).join('\n')}`);
+    assert.ok(activate !== undefined, 'the suite logged activate-ms');
+  } finally {
+    workspace.remove();
+  }
+}
+
+test('in the editor, connected to the real Unleash: tree, hovers, check tag, export', { timeout: 300_000 }, (t) => runPhase(t, 'server'));
+
+test('in the editor, without a token: welcome state, bad token message, offline mode', { timeout: 300_000 }, (t) => runPhase(t, 'noToken'));

@@ -1,0 +1,300 @@
+/**
+ * Phase `server`: the extension connected to the real, seeded Unleash (`unleash.serverUrl` set, the admin token in
+ * UNLEASH_API_TOKEN). What a user gets: the Flags tree down to a segment's constraint, hovers on flag names in
+ * several languages, Check Tag for an existing and a missing tag, an export written into the workspace.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } from '../../contract/harness/seed-data';
+import { hoverOn, row, rows, shown, waitFor, waitForState, workspaceUri, type Row, type Steps } from './util';
+
+const LIVE = SEED.flags.filter((flag) => !flag.archived);
+
+function plural(count: number, word: string, words = `${word}s`): string {
+  return `${count} ${count === 1 ? word : words}`;
+}
+
+export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void> {
+  const serverUrl = vscode.workspace.getConfiguration('unleash').get<string>('serverUrl') ?? '';
+  const host = new URL(serverUrl).host;
+
+  await steps.step('the store loads the seeded server', async () => {
+    await waitFor('the server source', () => api.store.currentSource?.kind === 'server');
+    await waitForState(api, 'ready');
+    assert.equal(api.flagsView.treeView.description, host, 'the view names the server');
+    assert.equal(api.flagsView.treeView.message, undefined, 'no message above the tree');
+  });
+
+  await treeWalk(api, steps);
+  await hovers(api, steps, host);
+  await checkTag(steps, host);
+  await exportEnvironment(steps);
+}
+
+async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
+  const flag = seedFlag('new-checkout-flow');
+  const strategySeed = seedStrategy('new-checkout-flow/development/internal-and-beta').strategy;
+  let projects: Row[] = [];
+  let flagRow: Row | undefined;
+  let development: Row | undefined;
+  let inside: Row[] = [];
+  let segments: Row[] = [];
+
+  await steps.step('tree root: one row per project with its count of live flags', async () => {
+    projects = await rows(api);
+    const names = [...new Set(LIVE.map((f) => f.project))].sort();
+    assert.deepEqual(
+      shown(projects),
+      names.map((project) => `${project} — ${plural(LIVE.filter((f) => f.project === project).length, 'flag')}`),
+    );
+  });
+
+  await steps.step('tree: project default lists its flags by name, archived old-banner left out', async () => {
+    const flags = await rows(api, row(projects, 'default'));
+    assert.deepEqual(
+      flags.map((r) => r.label),
+      LIVE.filter((f) => f.project === 'default').map((f) => f.name).sort(),
+    );
+    flagRow = row(flags, 'new-checkout-flow');
+    assert.match(flagRow.description, /^development ● production ○ · \w+/);
+    assert.equal(flagRow.collapsible, vscode.TreeItemCollapsibleState.Collapsed);
+  });
+
+  await steps.step('tree: new-checkout-flow shows environments, tags, its child, lifecycle and link', async () => {
+    assert.ok(flagRow, 'the flag row');
+    const children = await rows(api, flagRow);
+    const link = flag.links[0];
+    assert.ok(link);
+    const expected = [
+      `development — enabled · ${plural(flag.environments.development.strategies.length, 'strategy', 'strategies')} · never seen`,
+      `production — disabled · ${plural(flag.environments.production.strategies.length, 'strategy', 'strategies')} · never seen`,
+      `Tags — ${plural(flag.tags.length, 'tag')}`,
+      `${flag.children[0]} — depends on this flag`,
+    ];
+    assert.deepEqual(shown(children).slice(0, 4), expected);
+    assert.match(shown(children)[4] ?? '', /^Lifecycle — \w+ since \d{4}-\d{2}-\d{2}$/);
+    assert.equal(shown(children)[5], `${link.title} — ${link.url}`);
+    const tags = await rows(api, row(children, 'Tags'));
+    assert.deepEqual(shown(tags).sort(), flag.tags.map((t) => `${t.value} — ${t.type}`).sort());
+    development = row(children, 'development');
+  });
+
+  await steps.step('tree: development lists its strategies, the titled gradual rollout first', async () => {
+    assert.ok(development, 'the development row');
+    const strategies = await rows(api, development);
+    assert.deepEqual(shown(strategies), [
+      `${strategySeed.title} — Gradual rollout: 50% of userId · 2 constraints · 2 segments · 2 variants`,
+      'Standard: on for everyone',
+    ]);
+    inside = await rows(api, row(strategies, strategySeed.title ?? ''));
+  });
+
+  await steps.step('tree: the strategy shows its constraints worded, then parameters, variants and segments', async () => {
+    assert.deepEqual(shown(inside), [
+      'tenantId is one of acme, globex',
+      'userId is not one of blocked-user-1, blocked-user-2',
+      'Parameters — 3 parameters',
+      'Variants — 2 variants',
+      'Segments — 2 segments',
+    ]);
+    const parameters = await rows(api, row(inside, 'Parameters'));
+    assert.deepEqual(
+      shown(parameters),
+      Object.entries(strategySeed.parameters)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => `${k} — ${v}`),
+    );
+    const variants = await rows(api, row(inside, 'Variants'));
+    assert.deepEqual(shown(variants), [
+      'blue — 50% — variable · stickiness: userId · json: {"color":"blue","rounded":true}',
+      'green — 50% — variable · stickiness: userId · csv: green,#00ff00,1',
+    ]);
+  });
+
+  await steps.step('tree: segments internal-users and beta-testers, read from the server', async () => {
+    segments = await rows(api, row(inside, 'Segments'));
+    const expected = strategySeed.segments.map((name) => {
+      const segment = SEED.segments.find((s) => s.name === name);
+      assert.ok(segment);
+      return `${name} — global · ${plural(segment.constraints.length, 'constraint')} · ${segment.description}`;
+    });
+    assert.deepEqual(shown(segments), expected);
+  });
+
+  await steps.step("tree: a segment's constraints (internal-users → userId ends with @example.com)", async () => {
+    const internal = await rows(api, row(segments, 'internal-users'));
+    assert.deepEqual(shown(internal), ['userId ends with @example.com (case-insensitive)']);
+    const beta = await rows(api, row(segments, 'beta-testers'));
+    assert.deepEqual(shown(beta), ['tenantId is one of acme, initech', 'appVersion is a SemVer greater than 2.0.0']);
+  });
+}
+
+/** The environment rows of a flag's hover, `| development | ● enabled | … |`, from SEED. */
+function environmentRows(name: string): RegExp[] {
+  const flag = seedFlag(name);
+  return (['development', 'production'] as EnvironmentName[]).map(
+    (env) => new RegExp(`\\| ${env} \\| ${flag.enabledIn.includes(env) ? '● enabled' : '○ disabled'} \\|`),
+  );
+}
+
+async function hovers(api: ExtensionApi, steps: Steps, host: string): Promise<void> {
+  await steps.step('hover on new-checkout-flow (checkout.ts): name, type, project, a row per environment', async () => {
+    const { plain } = await hoverOn('src/checkout.ts', "'new-checkout-flow'");
+    assert.match(plain, /\*\*new-checkout-flow\*\* · release · project default/);
+    assert.match(plain, /\| Environment \| State \| Strategies \| Last seen \|/);
+    for (const line of environmentRows('new-checkout-flow')) assert.match(plain, line);
+    assert.match(plain, new RegExp(`_Source: ${host.replace(/\./g, '\\.')}_`));
+  });
+
+  await steps.step('hover again once the details are read: strategies, variants, tags', async () => {
+    await api.store.feature('default', 'new-checkout-flow');
+    const { plain } = await hoverOn('src/checkout.ts', "'new-checkout-flow'");
+    assert.match(plain, /\| development \| ● enabled \| 2 strategies: Gradual rollout: 50% of userId \(“Internal and beta users”/);
+    assert.match(plain, /\| production \| ○ disabled \| 1 strategy: .*“Staff e-mail addresses”/);
+    assert.match(plain, /\*\*Tags:\*\* .*team:payments/);
+    assert.doesNotMatch(plain, /Loading strategies/);
+  });
+
+  await steps.step('hover on the typo new-chekout-flow says no such flag on the server', async () => {
+    const { plain } = await hoverOn('src/checkout.ts', "'new-chekout-flow'");
+    assert.match(plain, new RegExp(`No flag named \`new-chekout-flow\` on ${host.replace(/\./g, '\\.')}`));
+    assert.match(plain, /`isEnabled` reads a flag by this name/);
+  });
+
+  for (const [file, needle, name] of [
+    ['src/checkout.ts', "useFlag('pricing-experiment')", 'pricing-experiment'],
+    ['app.py', '"maintenance-mode"', 'maintenance-mode'],
+    ['main.go', '"ops-log-level"', 'ops-log-level'],
+    ['config.yaml', 'checkout-fraud-check', 'checkout-fraud-check'],
+  ] as const) {
+    await steps.step(`hover on ${name} in ${file}`, async () => {
+      const offset = needle.indexOf(name);
+      const uri = workspaceUri(file);
+      const document = await vscode.workspace.openTextDocument(uri);
+      const at = document.getText().indexOf(needle);
+      assert.ok(at >= 0, `${needle} in ${file}`);
+      const position = document.positionAt(at + offset + 2);
+      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ?? [];
+      const plain = hovers
+        .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+        .join('\n')
+        .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+      const flag = seedFlag(name);
+      assert.match(plain, new RegExp(`\\*\\*${name}\\*\\* · ${flag.type} · project ${flag.project}`));
+      for (const line of environmentRows(name)) assert.match(plain, line);
+    });
+  }
+}
+
+interface CheckTagAnswer {
+  exists?: boolean;
+  tag?: string;
+  message?: string;
+  flags?: string[];
+  source?: string;
+  suggestion?: string;
+  error?: string;
+}
+
+async function checkTag(steps: Steps, host: string): Promise<void> {
+  await steps.step('Check Tag team:payments: exists, with the flags that carry it', async () => {
+    const answer = await vscode.commands.executeCommand<CheckTagAnswer>('unleash.checkTag', { type: 'team', value: 'payments' });
+    const carriers = seedFlagsTagged('team', 'payments').map((f) => f.name).sort();
+    assert.deepEqual(answer, {
+      exists: true,
+      tag: 'team:payments',
+      message: `Tag team:payments exists (${carriers.length} flags in the Flags view carry it).`,
+      flags: carriers,
+      source: 'server',
+    });
+  });
+
+  await steps.step('Check Tag team:paymnts: missing, suggests team:payments', async () => {
+    const answer = await vscode.commands.executeCommand<CheckTagAnswer>('unleash.checkTag', 'team:paymnts');
+    assert.deepEqual(answer, {
+      exists: false,
+      tag: 'team:paymnts',
+      message: `No tag team:paymnts on ${host}. Did you mean team:payments?`,
+      flags: [],
+      source: 'server',
+      suggestion: 'team:payments',
+    });
+  });
+}
+
+interface ExportResultLike {
+  path?: string;
+  bytes?: number;
+  flags?: number;
+  strategies?: number;
+  changed?: boolean;
+  existed?: boolean;
+  message?: string;
+  error?: string;
+}
+
+interface ExportFile {
+  features: { name: string; project: string }[];
+  featureStrategies: { featureName: string; title?: string | null }[];
+  featureEnvironments: { featureName: string; enabled: boolean; environment?: string }[];
+  featureTags?: { featureName: string; tagType?: string; tagValue: string }[];
+}
+
+async function exportEnvironment(steps: Steps): Promise<void> {
+  const file = workspaceUri('.unleash/development.json');
+  let first: Uint8Array | undefined;
+
+  await steps.step('Export Environment development (all flags) writes .unleash/development.json with the seed', async () => {
+    const result = await vscode.commands.executeCommand<ExportResultLike>('unleash.exportEnvironment', {
+      environment: 'development',
+      scope: { kind: 'all' },
+    });
+    assert.equal(result.error, undefined, result.error);
+    assert.equal(result.path, file.fsPath);
+    first = await vscode.workspace.fs.readFile(file);
+    assert.equal(first.byteLength, result.bytes, 'the file holds the bytes the command reports');
+    const text = new TextDecoder().decode(first);
+    const data = JSON.parse(text) as ExportFile;
+    assert.deepEqual(data.features.map((f) => f.name).sort(), LIVE.map((f) => f.name).sort());
+    assert.equal(result.flags, LIVE.length);
+    const strategies = LIVE.reduce((n, f) => n + f.environments.development.strategies.length, 0);
+    assert.equal(data.featureStrategies.length, strategies);
+    assert.equal(result.strategies, strategies);
+    for (const flag of LIVE) {
+      const state = data.featureEnvironments.find((e) => e.featureName === flag.name);
+      assert.equal(state?.enabled, flag.enabledIn.includes('development'), `${flag.name} enabled in development`);
+    }
+    const payments = (data.featureTags ?? []).filter((t) => t.tagType === 'team' && t.tagValue === 'payments').map((t) => t.featureName);
+    assert.deepEqual(payments.sort(), seedFlagsTagged('team', 'payments').map((f) => f.name).sort());
+    assert.match(result.message ?? '', /^Exported 8 flags \([\d.]+ KB\) from development to \.unleash\/development\.json/);
+    const token = process.env.UNLEASH_API_TOKEN ?? '';
+    assert.ok(token && !text.includes(token), 'the token is not in the file');
+  });
+
+  await steps.step('a second export is byte-identical and leaves the file alone', async () => {
+    assert.ok(first, 'the first export');
+    const before = (await vscode.workspace.fs.stat(file)).mtime;
+    const result = await vscode.commands.executeCommand<ExportResultLike>('unleash.exportEnvironment', {
+      environment: 'development',
+      scope: 'all',
+    });
+    assert.equal(result.changed, false);
+    assert.match(result.message ?? '', /unchanged since the last export\.$/);
+    const second = await vscode.workspace.fs.readFile(file);
+    assert.ok(Buffer.from(second).equals(Buffer.from(first)), 'byte-identical');
+    assert.equal((await vscode.workspace.fs.stat(file)).mtime, before, 'not rewritten');
+  });
+
+  await steps.step('Export with a tag scope (team:payments, production) into another file', async () => {
+    const result = await vscode.commands.executeCommand<ExportResultLike>('unleash.exportEnvironment', {
+      environment: 'production',
+      scope: { kind: 'tag', type: 'team', value: 'payments' },
+      template: 'exports/${environment}-payments.json',
+    });
+    assert.equal(result.error, undefined, result.error);
+    assert.equal(result.path, workspaceUri('exports/production-payments.json').fsPath);
+    const data = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(workspaceUri('exports/production-payments.json')))) as ExportFile;
+    assert.deepEqual(data.features.map((f) => f.name).sort(), seedFlagsTagged('team', 'payments').map((f) => f.name).sort());
+  });
+}
