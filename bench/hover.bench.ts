@@ -10,6 +10,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { FlagNameIndex, findFlagAt } from '../src/model/flagNames';
+import { mulberry32 } from './data';
 
 export interface HoverBenchOptions {
   /** Number of flags in the catalog (default 10,000). */
@@ -73,16 +74,6 @@ export interface HoverBenchResult {
 // ---------------------------------------------------------------------------
 // Deterministic inputs
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const AREAS = [
   'checkout', 'search', 'billing', 'payments', 'onboarding', 'profile', 'cart', 'inventory', 'shipping',

@@ -15,17 +15,7 @@ import {
 } from '../wording';
 import { environmentNode } from './environment';
 import { variantGroup } from './variants';
-import {
-  dotted,
-  infoNode,
-  listNodes,
-  paragraphs,
-  projectOf,
-  siblingIds,
-  type FlagRef,
-  type TreeContext,
-  type TreeNode,
-} from './node';
+import { dotted, groupNode, infoNode, listNodes, paragraphs, projectOf, siblingIds, type FlagRef, type TreeContext, type TreeNode } from './node';
 
 type Ids = (kind: string, key: string) => string;
 
@@ -92,19 +82,13 @@ function inOrder(environments: readonly FeatureEnvironment[]): FeatureEnvironmen
 }
 
 function tagGroup(parent: TreeNode, id: string, tags: readonly Tag[]): TreeNode {
-  const count = plural(tags.length, 'tag');
-  const node: TreeNode = {
+  return groupNode(parent, {
     id,
-    kind: 'group',
     label: 'Tags',
-    description: count,
-    tooltip: paragraphs('**Tags**', count),
-    icon: { id: 'tag' },
-    contextValue: 'group:tags',
-    collapsible: 'collapsed',
-    parent,
-    flag: parent.flag,
-    children: async () => {
+    count: plural(tags.length, 'tag'),
+    icon: 'tag',
+    group: 'tags',
+    children: async (node) => {
       const ids = siblingIds(node);
       return listNodes(node, tags, ids, { singular: 'tag' }, (tag) => {
         const value = tag.value === '' ? '""' : clean(tag.value, MAX_LABEL);
@@ -123,8 +107,7 @@ function tagGroup(parent: TreeNode, id: string, tags: readonly Tag[]): TreeNode 
         };
       });
     },
-  };
-  return node;
+  });
 }
 
 /** The catalog's row of a flag. */

@@ -4,6 +4,7 @@
  */
 import type { CancellationLike } from '../../util/emitter';
 import type { FlagStore } from '../flagStore';
+import { escapeMarkdown } from '../markdown';
 import { plural } from '../wording';
 
 export type NodeKind =
@@ -124,6 +125,39 @@ export function dotted(...parts: Array<string | undefined | false>): string {
 
 /** Most rows one node lists from flag data (constraints, variants, tags…); the rest is counted in a last row. */
 export const MAX_CHILDREN = 500;
+
+export interface GroupOptions {
+  id: string;
+  label: string;
+  /** `2 tags`; also the tooltip's second paragraph unless `note` is given. */
+  count?: string;
+  note?: string;
+  icon: string;
+  /** The `group:<name>` context value. */
+  group: string;
+  /** Defaults to the parent's. */
+  environment?: string;
+  children: (group: TreeNode, token?: CancellationLike) => Promise<TreeNode[]>;
+}
+
+/** A collapsed row that gathers one list of a parent (Tags, Parameters, Segments, Variants). */
+export function groupNode(parent: TreeNode, options: GroupOptions): TreeNode {
+  const node: TreeNode = {
+    id: options.id,
+    kind: 'group',
+    label: options.label,
+    description: options.count,
+    tooltip: paragraphs(`**${escapeMarkdown(options.label)}**`, options.note ?? options.count),
+    icon: { id: options.icon },
+    contextValue: `group:${options.group}`,
+    collapsible: 'collapsed',
+    parent,
+    flag: parent.flag,
+    environment: options.environment ?? parent.environment,
+    children: (token) => options.children(node, token),
+  };
+  return node;
+}
 
 /** A row that only says something (no children, no actions). */
 export function infoNode(parent: TreeNode, id: string, label: string, tooltip?: string): TreeNode {

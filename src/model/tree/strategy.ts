@@ -15,7 +15,7 @@ import {
   plural,
 } from '../wording';
 import { variantGroup } from './variants';
-import { infoNode, listNodes, paragraphs, siblingIds, type NodeKind, type TreeContext, type TreeNode } from './node';
+import { groupNode, infoNode, listNodes, paragraphs, siblingIds, type NodeKind, type TreeContext, type TreeNode } from './node';
 
 type Ids = (kind: string, key: string) => string;
 
@@ -81,20 +81,13 @@ export function constraintNode(constraint: Constraint, index: number, parent: Tr
 }
 
 function parameterGroup(parent: TreeNode, id: string, parameters: Array<{ name: string; value: string }>): TreeNode {
-  const count = plural(parameters.length, 'parameter');
-  const node: TreeNode = {
+  return groupNode(parent, {
     id,
-    kind: 'group',
     label: 'Parameters',
-    description: count,
-    tooltip: paragraphs('**Parameters**', count),
-    icon: { id: 'symbol-parameter' },
-    contextValue: 'group:parameters',
-    collapsible: 'collapsed',
-    parent,
-    flag: parent.flag,
-    environment: parent.environment,
-    children: async () => {
+    count: plural(parameters.length, 'parameter'),
+    icon: 'symbol-parameter',
+    group: 'parameters',
+    children: async (node) => {
       const ids = siblingIds(node);
       return parameters.map((parameter) => ({
         id: ids('parameter', parameter.name),
@@ -110,25 +103,19 @@ function parameterGroup(parent: TreeNode, id: string, parameters: Array<{ name: 
         environment: parent.environment,
       }));
     },
-  };
-  return node;
+  });
 }
 
 function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context: TreeContext): TreeNode {
   const count = strategy.segments !== undefined ? plural(strategy.segments.length, 'segment') : undefined;
-  const node: TreeNode = {
+  return groupNode(parent, {
     id,
-    kind: 'group',
     label: 'Segments',
-    description: count,
-    tooltip: paragraphs('**Segments**', count ?? 'Expand to read the segments this strategy uses.'),
-    icon: { id: 'organization' },
-    contextValue: 'group:segments',
-    collapsible: 'collapsed',
-    parent,
-    flag: parent.flag,
-    environment: parent.environment,
-    children: async (token) => {
+    count,
+    note: count ?? 'Expand to read the segments this strategy uses.',
+    icon: 'organization',
+    group: 'segments',
+    children: async (node, token) => {
       const ids = siblingIds(node);
       if (strategy.id === undefined) {
         return [infoNode(node, ids('info', 'no-id'), 'The server gave no id for this strategy: its segments cannot be read.')];
@@ -138,8 +125,7 @@ function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context:
       if (segments.length === 0) return [infoNode(node, ids('info', 'none'), 'No segments')];
       return listNodes(node, segments, ids, { singular: 'segment' }, (segment) => segmentNode(segment, node, ids, offline));
     },
-  };
-  return node;
+  });
 }
 
 /** Export files name a strategy's segments but do not hold their constraints. */

@@ -4,7 +4,7 @@
 import type { StrategyVariant, Variant } from '../../api/schemas';
 import { escapeMarkdown } from '../markdown';
 import { clean, describeVariant, MAX_LABEL, plural } from '../wording';
-import { listNodes, paragraphs, siblingIds, type TreeNode } from './node';
+import { groupNode, listNodes, paragraphs, siblingIds, type TreeNode } from './node';
 
 type Ids = (kind: string, key: string) => string;
 
@@ -16,25 +16,18 @@ export function variantGroup(
   variants: ReadonlyArray<Variant | StrategyVariant>,
   environment: string | undefined,
 ): TreeNode {
-  const count = plural(variants.length, 'variant');
-  const node: TreeNode = {
+  return groupNode(parent, {
     id,
-    kind: 'group',
     label,
-    description: count,
-    tooltip: paragraphs(`**${escapeMarkdown(label)}**`, count),
-    icon: { id: 'symbol-enum' },
-    contextValue: 'group:variants',
-    collapsible: 'collapsed',
-    parent,
-    flag: parent.flag,
-    environment: environment ?? parent.environment,
-    children: async () => {
+    count: plural(variants.length, 'variant'),
+    icon: 'symbol-enum',
+    group: 'variants',
+    environment,
+    children: async (node) => {
       const ids = siblingIds(node);
       return listNodes(node, variants, ids, { singular: 'variant' }, (variant, index) => variantNode(variant, index, node, ids));
     },
-  };
-  return node;
+  });
 }
 
 /** One variant: `blue — 50%`, detail `variable · stickiness: userId · string: "blue"`. */
