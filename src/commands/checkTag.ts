@@ -26,13 +26,13 @@ import {
   type TagRef,
 } from '../model/tagInput';
 import type { Connection } from '../services/connection';
-import { readSettings } from '../services/settings';
+import { serverHost } from '../services/settings';
 import { formatError } from '../util/formatError';
 import type { Logger } from '../util/logger';
 import { showError } from '../util/showError';
 
 export interface CheckTagDeps {
-  connection: Pick<Connection, 'serverClient' | 'state' | 'onDidChange'>;
+  connection: Pick<Connection, 'serverClient' | 'state' | 'settled'>;
   store: Pick<FlagStore, 'catalog'>;
   logger: Logger;
 }
@@ -67,7 +67,7 @@ export function registerCheckTagCommand(deps: CheckTagDeps): vscode.Disposable {
 
 /** With an argument: no prompt. Without: the picker. Undefined when the user dismissed the picker. */
 async function checkTag(deps: CheckTagDeps, argument: unknown): Promise<CheckTagResult | undefined> {
-  await connectionSettled(deps.connection);
+  await deps.connection.settled();
   let tag: TagRef;
   if (argument !== undefined) {
     const parsed = tagFromArgument(argument);
@@ -98,7 +98,7 @@ async function answer(deps: CheckTagDeps, tag: TagRef): Promise<CheckTagResult> 
   if (client) return askServer(deps, client, tag);
 
   const { state, source, problem } = deps.connection.state;
-  const server = serverName();
+  const server = serverHost();
   if (state === 'noToken' || state === 'invalidSettings') {
     const error = state === 'noToken' ? new MissingTokenError() : problem;
     const formatted = formatError(error, { action: `check the tag ${shown}`, server });
@@ -215,33 +215,6 @@ async function showFlags(text: string, flags: readonly FeatureSummary[]): Promis
   );
   if (picked) {
     await vscode.commands.executeCommand(Commands.revealFlag, { project: picked.flag.project ?? 'default', name: picked.flag.name });
-  }
-}
-
-/**
- * Right after start-up the connection has not read its settings yet: wait for its first answer (at most `ms`), so a
- * command run at once does not report "no server".
- */
-export async function connectionSettled(connection: Pick<Connection, 'state' | 'onDidChange'>, ms = 5000): Promise<void> {
-  if (connection.state.state !== 'loading') return;
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      subscription.dispose();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const subscription = connection.onDidChange(done);
-  });
-}
-
-function serverName(): string | undefined {
-  const url = readSettings().serverUrl;
-  if (!url) return undefined;
-  try {
-    return new URL(url).host || url;
-  } catch {
-    return url;
   }
 }
 

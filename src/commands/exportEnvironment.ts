@@ -24,10 +24,10 @@ import {
 } from '../model/exportToFile';
 import { inertText } from '../model/markdown';
 import { distinctTags, formatTag, tagFromArgument } from '../model/tagInput';
-import { readSettings } from '../services/settings';
+import { readSettings, serverHost } from '../services/settings';
 import { formatError } from '../util/formatError';
 import { showError } from '../util/showError';
-import { connectionSettled, loadTagTypes, pickTag, type CheckTagDeps } from './checkTag';
+import { loadTagTypes, pickTag, type CheckTagDeps } from './checkTag';
 
 /** The same services as Check Tag: the connection (for the client), the catalog and the log. */
 export type ExportCommandDeps = CheckTagDeps;
@@ -63,7 +63,7 @@ export function registerExportCommand(deps: ExportCommandDeps): vscode.Disposabl
   return vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(PREVIOUS_SCHEME, previous),
     vscode.commands.registerCommand(Commands.exportEnvironment, async (argument?: unknown) => {
-      await connectionSettled(deps.connection);
+      await deps.connection.settled();
       return isExportArguments(argument) ? exportWithArguments(deps, previous, argument) : exportInteractively(deps, previous, argument);
     }),
   );
@@ -169,7 +169,7 @@ function requireServer(deps: ExportCommandDeps): UnleashClient | ExportFailure {
   const { state, source, problem } = deps.connection.state;
   if (state === 'noToken' || state === 'invalidSettings') {
     const error = state === 'noToken' ? new MissingTokenError() : problem;
-    const context = { action: 'export', server: serverName() };
+    const context = { action: 'export', server: serverHost() };
     void showError(error, deps.logger, context);
     return { error: formatError(error, context).message };
   }
@@ -479,15 +479,6 @@ function shownPath(folder: string, file: string): string {
 
 function relativeTo(folder: string, file: string): string {
   return path.relative(folder, file).split(path.sep).join('/');
-}
-
-function serverName(): string | undefined {
-  const url = readSettings().serverUrl;
-  try {
-    return url ? new URL(url).host : undefined;
-  } catch {
-    return url;
-  }
 }
 
 /** The previous content of exported files, for the left side of "Show Changes"; the last few are kept. */

@@ -61,6 +61,24 @@ export class Connection implements vscode.Disposable {
     return this.current.source?.kind === 'server' ? this.client : undefined;
   }
 
+  /**
+   * The state once the first evaluation is done: right after start-up the connection has not read its settings
+   * yet, and a command run at once must not report "no server". Waits at most `ms`.
+   */
+  async settled(ms = 5000): Promise<ConnectionState> {
+    if (this.current.state !== 'loading') return this.current;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const subscription = this.onDidChange(done);
+    });
+    return this.current;
+  }
+
   /** Re-reads settings, token and export files, and announces the result. */
   async update(): Promise<ConnectionState> {
     const generation = ++this.generation;

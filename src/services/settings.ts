@@ -59,3 +59,14 @@ export function onDidChangeSettings(listener: () => void): vscode.Disposable {
     }
   });
 }
+
+/** The configured server's host, for messages; undefined in offline mode. */
+export function serverHost(): string | undefined {
+  const url = readSettings().serverUrl;
+  if (!url) return undefined;
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
