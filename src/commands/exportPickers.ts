@@ -1,0 +1,227 @@
+/**
+ * The questions of "Export Environment…": which environment, which flags (all, a project, a tag, chosen flags) and
+ * which workspace folder.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExportScope, UnleashClient } from '../api/client';
+import { Commands } from '../constants';
+import { resolveExportPath } from '../model/exportPath';
+import { scopeNames } from '../model/exportToFile';
+import { distinctTags } from '../model/tagInput';
+import { formatError } from '../util/formatError';
+import { showError } from '../util/showError';
+import type { ExportCommandDeps } from './exportEnvironment';
+import { loadTagTypes, pickTag } from './tagPicker';
+
+export async function pickEnvironment(deps: ExportCommandDeps, client: UnleashClient): Promise<string | undefined> {
+  type Item = vscode.QuickPickItem & { environment: string };
+  const quickPick = vscode.window.createQuickPick<Item>();
+  quickPick.title = 'Unleash: Export Environment';
+  quickPick.placeholder = `Environment to export from ${client.baseUrl.host}`;
+  quickPick.busy = true;
+  quickPick.ignoreFocusOut = true;
+  const controller = new AbortController();
+  void client
+    .listEnvironments({ signal: controller.signal })
+    .then((environments) => {
+      quickPick.items = environments.map((environment) => ({
+        environment: environment.name,
+        label: `$(server-environment) ${environment.name}`,
+        description: [environment.type, environment.enabled === false ? 'disabled' : undefined].filter(Boolean).join(' · ') || undefined,
+      }));
+      quickPick.busy = false;
+    })
+    .catch((error: unknown) => {
+      quickPick.hide();
+      void showError(error, deps.logger, { action: 'list the environments', server: client.baseUrl.host });
+    });
+  const picked = await pickOne(quickPick);
+  controller.abort();
+  return picked?.environment;
+}
+
+type ScopeItem = vscode.QuickPickItem & { scope: 'all' | 'flag' | 'project' | 'tag' | 'choose' };
+
+export async function pickScope(
+  deps: ExportCommandDeps,
+  client: UnleashClient,
+  environment: string,
+  flag: { project: string; name: string } | undefined,
+): Promise<ExportScope | undefined> {
+  const items: ScopeItem[] = [
+    { scope: 'all', label: '$(list-flat) All flags', detail: `Every flag of every project, as configured in ${environment}` },
+    ...(flag ? [{ scope: 'flag' as const, label: `$(symbol-boolean) Only ${flag.name}`, detail: `The flag you picked in the Flags view` }] : []),
+    { scope: 'project', label: '$(project) One project…', detail: 'The flags of one project' },
+    { scope: 'tag', label: '$(tag) Flags with a tag…', detail: 'The flags carrying a tag, e.g. team:payments' },
+    { scope: 'choose', label: '$(checklist) Choose flags…', detail: 'Pick flags from the list' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Unleash: Export ${environment}`,
+    placeHolder: 'Which flags to export',
+    ignoreFocusOut: true,
+  });
+  switch (picked?.scope) {
+    case undefined:
+      return undefined;
+    case 'all':
+      return { kind: 'all' };
+    case 'flag':
+      return flag ? { kind: 'features', names: [flag.name] } : undefined;
+    case 'project': {
+      const project = await pickProject(deps, client, environment, flag?.project);
+      return project === undefined ? undefined : { kind: 'project', project };
+    }
+    case 'tag': {
+      const tag = await pickTag({
+        title: `Unleash: Export ${environment}: flags with a tag`,
+        tagTypes: loadTagTypes(client, deps.logger),
+        knownTags: distinctTags(deps.store.catalog.flags),
+        prefer: 'tags',
+        valueAction: 'Export flags with',
+      });
+      return tag ? { kind: 'tag', ...tag } : undefined;
+    }
+    case 'choose': {
+      const names = await chooseFlags(deps, environment, flag?.name);
+      return names ? { kind: 'features', names } : undefined;
+    }
+  }
+}
+
+/** Projects of the Flags view at once, and the server's list when it arrives. */
+async function pickProject(deps: ExportCommandDeps, client: UnleashClient, environment: string, preferred?: string): Promise<string | undefined> {
+  type Item = vscode.QuickPickItem & { project: string };
+  const counts = new Map<string, number>();
+  for (const flag of deps.store.catalog.flags) counts.set(flag.project ?? 'default', (counts.get(flag.project ?? 'default') ?? 0) + 1);
+  const known = new Set(counts.keys());
+  const quickPick = vscode.window.createQuickPick<Item>();
+  quickPick.title = `Unleash: Export ${environment}: one project`;
+  quickPick.placeholder = 'Project to export';
+  quickPick.ignoreFocusOut = true;
+  const show = (): void => {
+    const projects = [...known].sort();
+    quickPick.items = projects.map((project) => ({
+      project,
+      label: `$(project) ${project}`,
+      description: counts.has(project) ? `${counts.get(project)} flag${counts.get(project) === 1 ? '' : 's'} in the Flags view` : undefined,
+    }));
+    const active = quickPick.items.find((item) => item.project === preferred);
+    if (active) quickPick.activeItems = [active];
+  };
+  show();
+  quickPick.busy = true;
+  const controller = new AbortController();
+  void client
+    .listProjects({ signal: controller.signal })
+    .then((projects) => {
+      for (const project of projects) known.add(project);
+      show();
+    })
+    .catch((error: unknown) => deps.logger.warn(`Could not list the projects: ${formatError(error).message}`))
+    .finally(() => {
+      quickPick.busy = false;
+    });
+  const picked = await pickOne(quickPick);
+  controller.abort();
+  return picked?.project;
+}
+
+async function chooseFlags(deps: ExportCommandDeps, environment: string, preselected?: string): Promise<string[] | undefined> {
+  type Item = vscode.QuickPickItem & { name: string };
+  const byName = new Map<string, string[]>();
+  for (const flag of deps.store.catalog.flags) byName.set(flag.name, [...(byName.get(flag.name) ?? []), flag.project ?? 'default']);
+  if (!byName.size) {
+    void vscode.window.showWarningMessage('The Flags view has no flags to choose from yet. Refresh it, or export all flags.', 'Refresh').then((picked) => {
+      if (picked) void vscode.commands.executeCommand(Commands.refresh);
+    });
+    return undefined;
+  }
+  const quickPick = vscode.window.createQuickPick<Item>();
+  quickPick.title = `Unleash: Export ${environment}: choose flags`;
+  quickPick.placeholder = 'Select the flags to export (Space selects, Enter exports)';
+  quickPick.canSelectMany = true;
+  quickPick.matchOnDescription = true;
+  quickPick.ignoreFocusOut = true;
+  quickPick.items = [...byName].map(([name, projects]) => ({ name, label: name, description: projects.join(', ') }));
+  quickPick.selectedItems = quickPick.items.filter((item) => item.name === preselected);
+  const chosen = await new Promise<string[] | undefined>((resolve) => {
+    const subscriptions: vscode.Disposable[] = [];
+    const finish = (names: string[] | undefined): void => {
+      for (const subscription of subscriptions) subscription.dispose();
+      resolve(names);
+      quickPick.hide();
+    };
+    subscriptions.push(
+      quickPick.onDidAccept(() => {
+        if (quickPick.selectedItems.length) finish(quickPick.selectedItems.map((item) => item.name));
+        else quickPick.placeholder = 'Select at least one flag (Space selects), then press Enter';
+      }),
+      quickPick.onDidHide(() => finish(undefined)),
+    );
+    quickPick.show();
+  });
+  quickPick.dispose();
+  return chosen;
+}
+
+/** The workspace folder to write into; asks in a multi-root workspace, showing where the file would go. */
+export async function pickFolder(template: string, environment: string, scope: ExportScope): Promise<string | undefined> {
+  const folders = fileFolders();
+  if (!folders.length) {
+    const open = 'Open Folder';
+    const picked = await vscode.window.showWarningMessage(
+      'Open a folder first: the export is written to a file in the workspace (by default .unleash/<environment>.json).',
+      open,
+    );
+    if (picked === open) await vscode.commands.executeCommand('vscode.openFolder');
+    return undefined;
+  }
+  if (folders.length === 1) return folders[0]?.uri.fsPath;
+  const names = scopeNames(scope);
+  const picked = await vscode.window.showQuickPick(
+    folders.map((folder) => {
+      let description: string;
+      try {
+        const file = resolveExportPath({ template, folder: folder.uri.fsPath, environment, project: names.project, scope: names.scope });
+        description = relativeTo(folder.uri.fsPath, file);
+      } catch {
+        description = 'the export path setting is invalid';
+      }
+      return { label: `$(root-folder) ${folder.name}`, description, detail: folder.uri.fsPath, folder };
+    }),
+    { title: `Unleash: Export ${environment}: folder`, placeHolder: 'Workspace folder to write the export into', ignoreFocusOut: true },
+  );
+  return picked?.folder.uri.fsPath;
+}
+
+/** Workspace folders on disk (a virtual folder cannot be written with the file system). */
+export function fileFolders(): readonly vscode.WorkspaceFolder[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+}
+
+async function pickOne<T extends vscode.QuickPickItem>(quickPick: vscode.QuickPick<T>): Promise<T | undefined> {
+  const picked = await new Promise<T | undefined>((resolve) => {
+    const subscriptions: vscode.Disposable[] = [];
+    const finish = (item: T | undefined): void => {
+      for (const subscription of subscriptions) subscription.dispose();
+      resolve(item);
+      quickPick.hide();
+    };
+    subscriptions.push(
+      quickPick.onDidAccept(() => {
+        const item = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
+        if (item) finish(item);
+      }),
+      quickPick.onDidHide(() => finish(undefined)),
+    );
+    quickPick.show();
+  });
+  quickPick.dispose();
+  return picked;
+}
+
+/** `file` relative to `folder`, with `/`. */
+export function relativeTo(folder: string, file: string): string {
+  return path.relative(folder, file).split(path.sep).join('/');
+}
