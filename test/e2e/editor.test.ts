@@ -10,6 +10,8 @@
  *   node --import tsx --test test/e2e/editor.test.ts          (E2E_VERBOSE=1 prints the editor's log)
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
 import { buildSuite } from './build';
@@ -34,6 +36,24 @@ let staged: StagedExtension | undefined;
 let suitePath = '';
 const activation: ActivationRun[] = [];
 const prepared: string[] = [];
+
+// Keep each editor run's folder (user data, logs, the output channel's log file) until it was searched for the
+// token; this process removes it afterwards.
+process.env.E2E_KEEP_TMP = '1';
+
+/** Files under `dir` (the editor run's user data and logs) whose text holds `secret`. */
+function filesHolding(dir: string, secret: string): string[] {
+  const found: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.isFile() && fs.statSync(file).size < 20 * 1024 * 1024 && fs.readFileSync(file).includes(secret)) found.push(file);
+    }
+  };
+  walk(dir);
+  return found;
+}
 
 before(async () => {
   const t0 = Date.now();
@@ -74,17 +94,27 @@ async function runPhase(t: { diagnostic(message: string): void }, phase: 'server
       timeoutMs: 240_000,
       log: verbose ? (line) => console.log(line) : undefined,
     });
-    const suiteLines = result.logs.filter((l) => l.includes('[suite]')).map((l) => l.replace(/^\[vscode:\w+\] /, ''));
-    const passed = suiteLines.filter((l) => l.startsWith('[suite] ✓')).length;
-    for (const line of suiteLines) if (/^\[suite\] [✓✗]/.test(line)) t.diagnostic(line.split('\n')[0] ?? line);
-    const activate = activationFromLogs(result.logs);
-    if (activate !== undefined) activation.push({ phase, ms: activate });
-    t.diagnostic(
-      `phase ${phase}: exit ${result.exitCode}, ${passed} checks passed, code-server up ${seconds(result.timings.serverReadyMs)}, ` +
-        `suite done ${seconds(result.timings.exitMs)}, whole run ${seconds(result.ms)}, activate() ${activate ?? '?'} ms`,
-    );
-    assert.equal(result.exitCode, 0, `the suite failed in phase ${phase}:\n${suiteLines.join('\n')}\n--- last editor log lines ---\n${result.logs.slice(-25).join('\n')}`);
-    assert.ok(activate !== undefined, 'the suite logged activate-ms');
+    try {
+      const suiteLines = result.logs.filter((l) => l.includes('[suite]')).map((l) => l.replace(/^\[vscode:\w+\] /, ''));
+      const passed = suiteLines.filter((l) => l.startsWith('[suite] ✓')).length;
+      for (const line of suiteLines) if (/^\[suite\] [✓✗]/.test(line)) t.diagnostic(line.split('\n')[0] ?? line);
+      const activate = activationFromLogs(result.logs);
+      if (activate !== undefined) activation.push({ phase, ms: activate });
+      t.diagnostic(
+        `phase ${phase}: exit ${result.exitCode}, ${passed} checks passed, code-server up ${seconds(result.timings.serverReadyMs)}, ` +
+          `suite done ${seconds(result.timings.exitMs)}, whole run ${seconds(result.ms)}, activate() ${activate ?? '?'} ms`,
+      );
+      assert.equal(result.exitCode, 0, `the suite failed in phase ${phase}:\n${suiteLines.join('\n')}\n--- last editor log lines ---\n${result.logs.slice(-25).join('\n')}`);
+      assert.ok(activate !== undefined, 'the suite logged activate-ms');
+      const logs = fs.readdirSync(result.tmp, { recursive: true }).filter((name) => String(name).endsWith('Unleash.log'));
+      assert.ok(logs.length > 0, 'the extension wrote its log channel to disk');
+      const secret = unleash.current.adminToken;
+      assert.deepEqual(filesHolding(result.tmp, secret), [], 'the admin token is in no file the editor wrote (logs, state, output channel)');
+      assert.deepEqual(filesHolding(workspace.dir, secret), [], 'nor in the workspace (export files)');
+      t.diagnostic(`token searched in ${logs.length} Unleash log file(s) and every file of the run: absent`);
+    } finally {
+      fs.rmSync(result.tmp, { recursive: true, force: true });
+    }
   } finally {
     workspace.remove();
   }
