@@ -8,11 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { listenOnLoopback } from './listen';
 
 export interface FaultRequest {
   method: string;
@@ -102,7 +103,6 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
   const requests: FaultRequest[] = [];
   const waiters = new Set<() => void>();
   const closeWaiters = new Map<FaultRequest, Array<() => void>>();
-  const sockets = new Set<Socket>();
 
   const listener = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
@@ -131,14 +131,9 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
   const server = options.tls
     ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => void listener(req, res))
     : http.createServer((req, res) => void listener(req, res));
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   // A client that gives up during the TLS handshake (a certificate it refuses) is not an error of the server.
   server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server);
 
   return {
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
@@ -170,11 +165,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     reset() {
       requests.length = 0;
     },
-    close() {
-      for (const socket of sockets) socket.destroy();
-      server.closeAllConnections?.();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 

@@ -3,7 +3,7 @@
  * which may reply with a status/headers/body or take over the raw socket for fault injection.
  */
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen';
 
 export interface RecordedRequest {
   method: string;
@@ -64,13 +64,7 @@ export async function startFixtureServer(handler: Handler = () => ({ status: 404
     });
     res.end(payload);
   });
-  const sockets = new Set<import('node:net').Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -78,10 +72,7 @@ export async function startFixtureServer(handler: Handler = () => ({ status: 404
     handle(next) {
       current = next;
     },
-    close() {
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 
