@@ -264,6 +264,8 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
     await openFlagsView(page, 'offline: .unleash/development.json, .unleash/production.json');
     await expand(page, 'default');
     await expand(page, 'new-checkout-flow');
+    // The flag's children are read from the export files after the row opens: wait for them before reading rows.
+    await treeRow(page, 'development').waitFor({ state: 'visible', timeout: 30_000 });
     const rows = await visibleRows(page);
     const live = SEED.flags.filter((f) => !f.archived);
     for (const flag of live.filter((f) => f.project === 'default')) {
