@@ -1,26 +1,31 @@
-// Bundles the extension (and the in-editor test suite) the way the official esbuild sample does:
+// Bundles the extension the way the official esbuild sample does:
 // CommonJS, `vscode` external, minified with --production, source maps in development, --watch to rebuild.
+// bundleOptions() is shared with the benchmark's copy of the extension and the e2e suite's bundle.
 const esbuild = require('esbuild');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** @type {import('esbuild').BuildOptions} */
-const common = {
+/**
+ * The options every bundle of this repository uses (the extension, the benchmark's copy of it, the e2e suite).
+ * @param {boolean} minified minified, no source maps (the shipped form)
+ * @returns {import('esbuild').BuildOptions}
+ */
+const bundleOptions = (minified) => ({
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   external: ['vscode'],
-  minify: production,
-  sourcemap: production ? false : 'linked',
+  minify: minified,
+  sourcemap: minified ? false : 'linked',
   sourcesContent: false,
   logLevel: 'warning',
   legalComments: 'none',
-};
+});
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  { ...bundleOptions(production), entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
 ];
 
 async function main() {
@@ -33,7 +38,11 @@ async function main() {
   await Promise.all(builds.map((options) => esbuild.build(options)));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+module.exports = { bundleOptions };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

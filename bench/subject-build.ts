@@ -3,7 +3,11 @@
  * TypeScript source as tsx runs it (`--source`).
  */
 import * as path from 'node:path';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
+
+/** The bundle options of esbuild.js (a CommonJS script), so every bundle is built alike. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { bundleOptions } = require('../esbuild') as { bundleOptions(minified: boolean): BuildOptions };
 
 export type Subject = typeof import('./subject');
 
@@ -18,20 +22,8 @@ export async function loadSubject(form: 'bundle' | 'source', outDir: string): Pr
   if (form === 'source') return { subject: (await import('./subject')) as Subject, form };
   const started = performance.now();
   const outfile = path.join(outDir, 'subject.js');
-  // The options of esbuild.js --production, with this file as the entry point.
-  await build({
-    entryPoints: [path.join(__dirname, 'subject.ts')],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    external: ['vscode'],
-    minify: true,
-    sourcemap: false,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  // The options of `esbuild.js --production`, with this file as the entry point.
+  await build({ ...bundleOptions(true), entryPoints: [path.join(__dirname, 'subject.ts')], outfile });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const subject = require(outfile) as Subject;
   return { subject, form, buildMs: performance.now() - started };

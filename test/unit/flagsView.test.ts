@@ -10,24 +10,9 @@ import Module from 'node:module';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import type { TreeNode } from '../../src/model/tree';
+import { Emitter } from '../../src/util/emitter';
 
 // ------------------------------------------------------------------------------------------------ 'vscode' stand-in
-
-type Listener<T> = (value: T) => void;
-
-class EventEmitter<T> {
-  private listeners = new Set<Listener<T>>();
-  readonly event = (listener: Listener<T>) => {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  };
-  fire(value: T): void {
-    for (const listener of [...this.listeners]) listener(value);
-  }
-  dispose(): void {
-    this.listeners.clear();
-  }
-}
 
 class Disposable {
   constructor(private readonly callback: () => void) {}
@@ -40,7 +25,7 @@ class Disposable {
 }
 
 class CancellationTokenSource {
-  private readonly cancelled = new EventEmitter<void>();
+  private readonly cancelled = new Emitter<void>();
   readonly token = {
     isCancellationRequested: false,
     onCancellationRequested: this.cancelled.event,
@@ -116,7 +101,7 @@ const ui = {
 };
 
 const vscodeStub = {
-  EventEmitter,
+  EventEmitter: Emitter,
   Disposable,
   CancellationTokenSource,
   MarkdownString,
