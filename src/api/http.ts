@@ -182,7 +182,7 @@ export class HttpClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
-      raw = await readBody(response.body, this.maxResponseBytes, label);
+      raw = await readBody(response, this.maxResponseBytes, label);
     } catch (error) {
       if (error instanceof SchemaError) throw error;
       return fail(error);
@@ -292,7 +292,18 @@ function parseJson(
   }
 }
 
-async function readBody(body: Dispatcher.ResponseData['body'], limit: number, request: string): Promise<Buffer> {
+/**
+ * Reads the body up to `limit` bytes. An answer given up on is destroyed before it is complete, so undici closes its
+ * connection instead of returning it to the pool: a declared length over the limit stops before the first byte, a
+ * longer stream at the limit.
+ */
+async function readBody(response: Dispatcher.ResponseData, limit: number, request: string): Promise<Buffer> {
+  const { body } = response;
+  const declared = Number(headerText(response.headers['content-length']));
+  if (declared > limit) {
+    body.destroy();
+    throw tooLarge(request, limit);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

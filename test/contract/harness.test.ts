@@ -28,7 +28,7 @@ function server(): RealUnleash {
 }
 
 async function get(path: string, token = server().adminToken): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(server().url + path, { headers: { Authorization: token, Accept: 'application/json' } });
+  const res = await fetch(server().url + path, { headers: { Authorization: token, Accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
 }

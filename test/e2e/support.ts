@@ -77,17 +77,26 @@ export function vsixStaleness(): string | undefined {
   return newer ? `${path.relative(ROOT, newer)} is newer than ${path.relative(ROOT, VSIX_PATH)}` : undefined;
 }
 
-function run(command: string, args: string[], log: Log): Promise<void> {
+/** Runs a command in the repository; fails when it fails, or when it has not finished in 10 minutes (killed). */
+function run(command: string, args: string[], log: Log, timeoutMs = 10 * 60_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     const take = (chunk: Buffer): void => {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(line);
     };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s (killed):\n${lines.slice(-40).join('\n')}`));
+    }, timeoutMs);
     child.stdout.on('data', take);
     child.stderr.on('data', take);
-    child.on('error', reject);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on('close', (code) => {
+      clearTimeout(timer);
       for (const line of lines.slice(-5)) log(`  ${line}`);
       if (code === 0) resolve();
       else reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}):\n${lines.slice(-40).join('\n')}`));

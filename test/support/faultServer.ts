@@ -13,6 +13,7 @@ import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { bounded } from './bounded';
 import { listenOnLoopback } from './listen';
 
 export interface FaultRequest {
@@ -22,7 +23,11 @@ export interface FaultRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
-  /** True once the client closed the connection before the answer was complete (a cancellation, a timeout). */
+  /**
+   * True once the connection that carried the request closed while the server was still sending the answer (a
+   * cancellation, a timeout, a body the client gave up on). Watched on the socket, not the response: a response whose
+   * last bytes sit in the kernel's buffers counts as finished for Node although the client never read them.
+   */
   closedEarly: boolean;
 }
 
@@ -47,8 +52,11 @@ export type Fault =
   | { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
   /** What Unleash answers in maintenance mode (its `{message}`-only body shape, reference §8.1). */
   | { kind: 'maintenance' }
-  /** A body of `bytes` bytes, streamed; gzip-compressed when `gzip` (a small download that unpacks huge). */
-  | { kind: 'huge'; bytes: number; gzip?: boolean }
+  /**
+   * A body of `bytes` bytes, streamed as the client reads it; gzip-compressed when `gzip` (a small download that
+   * unpacks huge); without Content-Length (chunked) when `chunked`.
+   */
+  | { kind: 'huge'; bytes: number; gzip?: boolean; chunked?: boolean }
   /** An error answer whose message repeats the Authorization header, raw, `Bearer `-prefixed or percent-encoded. */
   | { kind: 'echoAuth'; status: number; form?: 'raw' | 'bearer' | 'percent' }
   /** A redirect (301 by default) to `location`. */
@@ -64,7 +72,7 @@ export const faults = {
   invalidJson: (): Fault => ({ kind: 'invalidJson' }),
   status: (status: number, extra: { retryAfter?: string; body?: unknown } = {}): Fault => ({ kind: 'status', status, ...extra }),
   maintenance: (): Fault => ({ kind: 'maintenance' }),
-  huge: (bytes: number, gzip = false): Fault => ({ kind: 'huge', bytes, gzip }),
+  huge: (bytes: number, options: { gzip?: boolean; chunked?: boolean } = {}): Fault => ({ kind: 'huge', bytes, ...options }),
   echoAuth: (status: number, form: 'raw' | 'bearer' | 'percent' = 'raw'): Fault => ({ kind: 'echoAuth', status, form }),
   redirect: (location: string, status = 301): Fault => ({ kind: 'redirect', status, location }),
 };
@@ -78,9 +86,12 @@ export interface FaultServer {
   requests: FaultRequest[];
   /** Each request takes the next fault; the last one repeats. Resets the position. */
   script(...faults: Fault[]): void;
-  /** Resolves once `count` requests have arrived. */
+  /** Resolves once `count` requests have arrived; rejects, naming the wait, after `WAIT_MS`. */
   waitForRequests(count: number): Promise<void>;
-  /** Resolves once the client has closed request `index` before its answer ended. */
+  /**
+   * Resolves once the connection of request `index` has closed before its answer ended; rejects, naming the wait,
+   * after `WAIT_MS` (bounded.ts).
+   */
   waitForClientClose(index: number): Promise<void>;
   /** Forgets the recorded requests. */
   reset(): void;
@@ -102,7 +113,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
   let position = 0;
   const requests: FaultRequest[] = [];
   const waiters = new Set<() => void>();
-  const closeWaiters = new Map<FaultRequest, Array<() => void>>();
+  const closed = new Map<FaultRequest, Promise<void>>();
 
   const listener = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
@@ -117,11 +128,20 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
       closedEarly: false,
     };
     requests.push(recorded);
-    res.on('close', () => {
-      if (res.writableFinished) return;
-      recorded.closedEarly = true;
-      for (const wake of closeWaiters.get(recorded) ?? []) wake();
-    });
+    closed.set(
+      recorded,
+      new Promise<void>((resolve) => {
+        const socket = req.socket;
+        const onClose = () => {
+          recorded.closedEarly = true;
+          resolve();
+        };
+        if (socket.destroyed) return onClose();
+        socket.once('close', onClose);
+        // Once the answer is complete, a keep-alive connection may stay open for the next request: not an early close.
+        res.once('finish', () => socket.off('close', onClose));
+      }),
+    );
     for (const wake of [...waiters]) wake();
     const fault = script[Math.min(position, script.length - 1)] as Fault;
     position += 1;
@@ -144,7 +164,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
       position = 0;
     },
     waitForRequests(count) {
-      return new Promise((resolve) => {
+      const arrived = new Promise<void>((resolve) => {
         const check = () => {
           if (requests.length < count) return;
           waiters.delete(check);
@@ -153,14 +173,13 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         waiters.add(check);
         check();
       });
+      return bounded(arrived, `${count} request(s) at the fault server (${requests.length} arrived)`);
     },
     waitForClientClose(index) {
-      return new Promise((resolve) => {
-        const request = requests[index];
-        if (!request) throw new Error(`no request ${index}`);
-        if (request.closedEarly) return resolve();
-        closeWaiters.set(request, [...(closeWaiters.get(request) ?? []), resolve]);
-      });
+      const request = requests[index];
+      const closing = request && closed.get(request);
+      if (!closing) return Promise.reject(new Error(`no request ${index} at the fault server`));
+      return bounded(closing, `the client to close the connection of request ${index} (${request.method} ${request.url})`);
     },
     reset() {
       requests.length = 0;
@@ -204,7 +223,7 @@ async function answer(fault: Fault, request: FaultRequest, res: http.ServerRespo
       send(res, 503, JSON.stringify({ message: MAINTENANCE_MESSAGE }), { 'content-type': 'application/json' });
       return;
     case 'huge':
-      await sendHuge(res, fault.bytes, fault.gzip ?? false);
+      await sendHuge(res, fault);
       return;
     case 'echoAuth': {
       const auth = String(request.headers.authorization ?? '');
@@ -226,15 +245,15 @@ function send(res: http.ServerResponse, status: number, body: string, headers: R
   res.end(body);
 }
 
-/** Streams `{"environments":[…` of `bytes` bytes, stopping as soon as the client hangs up. */
-async function sendHuge(res: http.ServerResponse, bytes: number, gzip: boolean): Promise<void> {
+/** Streams a body of `bytes` bytes as fast as the client reads it, stopping as soon as the client hangs up. */
+async function sendHuge(res: http.ServerResponse, { bytes, gzip, chunked }: Extract<Fault, { kind: 'huge' }>): Promise<void> {
   if (gzip) {
     const body = gzipSync(Buffer.from(`{"environments":"${'x'.repeat(bytes)}"}`));
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) });
     res.end(body);
     return;
   }
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes) });
+  res.writeHead(200, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(bytes) }) });
   const chunk = Buffer.alloc(64 * 1024, ' ');
   let sent = 0;
   while (sent < bytes && !res.destroyed) {

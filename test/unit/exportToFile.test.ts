@@ -14,6 +14,7 @@ import { CancelledError, HttpError, NetworkError, SchemaError } from '../../src/
 import { serializeExport } from '../../src/model/exportLayout';
 import { ExportPathError } from '../../src/model/exportPath';
 import { exportMessage, exportToFile, ExportWriteError, formatSize, scopeNames, type ExportToFileOptions } from '../../src/model/exportToFile';
+import { waitUntil } from '../support/bounded';
 import { startFixtureServer, type FixtureServer, type RecordedRequest } from '../support/fixtureServer';
 
 const TOKEN = '*:*.5ec4e7c0ffee5ec4e7c0ffee5ec4e7c0';
@@ -69,8 +70,8 @@ async function assertIntact(previous: Buffer): Promise<void> {
   assert.deepEqual(await listFiles(), ['.unleash/development.json'], 'no temporary file is left behind');
 }
 
-async function waitForRequest(count = 1): Promise<void> {
-  while (server.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
+function waitForRequest(count = 1): Promise<void> {
+  return waitUntil(() => server.requests.length >= count, `${count} request(s) at the fixture server`);
 }
 
 before(async () => {

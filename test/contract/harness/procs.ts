@@ -84,30 +84,35 @@ export interface RunResult {
 }
 
 /**
- * Runs a command to completion and rejects (with its output in the message) when it fails.
+ * Runs a command to completion and rejects (with its output in the message) when it fails, or when it has not
+ * finished within `timeoutMs` (default 10 minutes; it is killed then).
  */
 export function run(
   command: string,
   args: readonly string[],
-  options: SpawnOptions & { input?: string; allowFailure?: boolean } = {},
+  options: SpawnOptions & { input?: string; allowFailure?: boolean; timeoutMs?: number } = {},
 ): Promise<RunResult> {
-  const { input, allowFailure, ...spawnOptions } = options;
+  const { input, allowFailure, timeoutMs = 10 * 60_000, ...spawnOptions } = options;
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...spawnOptions, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    const output = () => `\n--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-4000)}`;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s (killed)${output()}`));
+    }, timeoutMs);
     child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.once('error', reject);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.once('close', (code) => {
+      clearTimeout(timer);
       const result = { code, stdout, stderr };
       if (code === 0 || allowFailure) resolve(result);
-      else
-        reject(
-          new Error(
-            `${command} ${args.join(' ')} exited with ${code}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`,
-          ),
-        );
+      else reject(new Error(`${command} ${args.join(' ')} exited with ${code}${output()}`));
     });
     child.stdin?.end(input ?? '');
   });

@@ -61,6 +61,7 @@ export function adminClient(url: string, token: string): {
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
       });
       const text = await res.text();
       if (!res.ok) throw new AdminApiError(method, path, res.status, text);
