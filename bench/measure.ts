@@ -21,6 +21,20 @@ export function settledHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/**
+ * Heap held by what `load` returns, after full GCs. Measured inside its own async frame, which is gone when it
+ * returns: a suspended async function keeps the last awaited value alive, which would charge one measurement's
+ * data to the next.
+ */
+export async function retainedBytes<T>(load: () => Promise<T>, release?: (value: T) => void): Promise<number> {
+  await new Promise((resolve) => setImmediate(resolve));
+  const before = settledHeap();
+  const value = await load();
+  const after = settledHeap();
+  release?.(value);
+  return after - before;
+}
+
 export interface Stats {
   /** Milliseconds. */
   median: number;

@@ -12,6 +12,8 @@
  * Serves generated data sets (bench/data.ts) of 1,000 and 10,000 flags from a fixture server on 127.0.0.1 in a
  * child process (bench/server.ts), prints the machine, one table and where the export time goes, and writes the
  * results to bench/results/<date>.json and bench/results/latest.json. Nothing is asserted.
+ *
+ * `--real` (or `npm run bench:real`) measures against a real Unleash instead: see bench/real/run.ts.
  */
 import { createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -22,7 +24,7 @@ import type { FlagSource } from '../src/model/flagSource';
 import { activateTime, packageSizes, type ActivateTime, type PackageSizes } from './artifacts';
 import { runHoverBench, type HoverBenchResult } from './hover.bench';
 import { runHoverContentBench, type HoverContentBenchResult } from './hoverContent.bench';
-import { gc, machine, mapLimited, pair, round, settledHeap, single, stats, type Pair, type Stats } from './measure';
+import { gc, machine, mapLimited, pair, retainedBytes, round, single, stats, type Pair, type Stats } from './measure';
 import { startBenchServers, type BenchServers } from './server';
 import { loadSubject, type Subject } from './subject-build';
 
@@ -268,20 +270,6 @@ interface TreeResult {
     ratio: number;
     bytesPerFlag: number;
   };
-}
-
-/**
- * Heap held by what `load` returns, after full GCs. Measured inside its own async frame, which is gone when it
- * returns: a suspended async function keeps the last awaited value alive, which would charge one measurement's
- * data to the next.
- */
-async function retainedBytes<T>(load: () => Promise<T>, release?: (value: T) => void): Promise<number> {
-  await new Promise((resolve) => setImmediate(resolve));
-  const before = settledHeap();
-  const value = await load();
-  const after = settledHeap();
-  release?.(value);
-  return after - before;
 }
 
 async function benchTree(servers: BenchServers, quick: boolean): Promise<TreeResult> {
@@ -681,7 +669,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
+const run = process.argv.includes('--real') ? import('./real/run').then((real) => real.runReal(process.argv.slice(2))) : main();
+run.then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);

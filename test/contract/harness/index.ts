@@ -52,6 +52,8 @@ export interface RealUnleash {
   timings: { installMs: number; installed: boolean; postgresMs: number; unleashMs: number; seedMs: number; totalMs: number };
   /** The temp folder (database, sockets, logs); removed by stop(). */
   dir: string;
+  /** The database Unleash uses (bench: pg_dump it). */
+  postgres: Pick<RunningPostgres, 'host' | 'port' | 'user' | 'database' | 'binDir' | 'psql'>;
   /** Stops Unleash, then PostgreSQL (both by pid), and removes the temp folder. Idempotent. */
   stop(): Promise<void>;
 }
@@ -70,6 +72,10 @@ export interface LaunchOptions extends StartRealUnleashOptions {
   preferredPorts?: { unleash?: number; postgres?: number };
   /** Unleash log level (default warn). */
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+  /** Extra environment for the Unleash process (bench: `UNLEASH_FEATURE_FLAGS_LIMIT`). */
+  serverEnv?: Record<string, string>;
+  /** Runs on the empty database before Unleash starts (bench: restore a cached dump). */
+  beforeUnleash?: (postgres: RunningPostgres) => Promise<void>;
 }
 
 const OWNER_FILE = 'owner.json';
@@ -224,6 +230,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RealUnleash> 
     }
     const owner: OwnerRecord = { ownerPid: detached ? null : process.pid, postgresPid: pg.pid, dataDir: pg.dataDir };
     writeOwner(pg.dir, owner);
+    await options.beforeUnleash?.(pg);
 
     for (let attempt = 1; ; attempt++) {
       const port = attempt === 1 ? await preferredOrFreePort(options.preferredPorts?.unleash) : await freePort();
@@ -237,6 +244,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RealUnleash> 
           log: (line) => log(`unleash: ${line}`),
           detached,
           logFile: path.join(pg.dir, 'unleash.log'),
+          env: options.serverEnv,
         });
         break;
       } catch (err) {
@@ -281,6 +289,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RealUnleash> 
         totalMs,
       },
       dir: pg.dir,
+      postgres: { host: pg.host, port: pg.port, user: pg.user, database: pg.database, binDir: pg.binDir, psql: pg.psql },
       stop: entry.stop,
     };
   } catch (err) {

@@ -21,6 +21,8 @@ export interface UnleashProcessOptions {
   logFile?: string;
   /** Health wait limit (default 90 s). */
   timeoutMs?: number;
+  /** Extra environment for the server, e.g. `UNLEASH_FEATURE_FLAGS_LIMIT` (the bench raises it). */
+  env?: Record<string, string>;
 }
 
 export interface RunningUnleashProcess {
@@ -56,6 +58,7 @@ function serverEnv(o: UnleashProcessOptions): NodeJS.ProcessEnv {
     CONTRACT_ADMIN_PASSWORD: o.adminPassword,
     CONTRACT_LOG_LEVEL: o.logLevel ?? 'warn',
     CONTRACT_WATCH_PARENT: o.detached ? '0' : '1',
+    ...o.env,
   };
 }
 

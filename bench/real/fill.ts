@@ -1,0 +1,212 @@
+/**
+ * Fills a real Unleash with N realistic flags (bench/data.ts) through `POST /api/admin/features-batch/import`, and
+ * caches the filled database as a pg_dump under bench/results/real-cache/, keyed by server version, flag count, seed
+ * and FILL_VERSION, so the next run restores it in seconds instead of importing again.
+ *
+ * What goes in: six projects (all but `default` inserted with SQL: open-source Unleash has no create-project
+ * endpoint), twelve segments (Admin API), then per project and environment the import of chunks of flags in
+ * creation order (a child's parent is always in the same or an earlier chunk). The server accepts at most 500 kB per
+ * import body, so a chunk holds about 300 flags. Every flag gets its description, type, stale and impression-data
+ * flags, tags, links, environment variants, the development and production strategies (constraints, strategy
+ * variants, segments) and switches, and a parent dependency on 3 % of them.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { request } from 'undici';
+import { run } from '../../test/contract/harness/procs';
+import type { RunningPostgres } from '../../test/contract/harness/postgres';
+import { mapLimited } from '../measure';
+import { ENVIRONMENTS, generateDataset, type Dataset, type ExportBody } from '../data';
+
+/** Bump when what the fill puts in the database changes: old dumps are then ignored. */
+export const FILL_VERSION = 1;
+export const SEED = 1;
+/** The server's body limit for features-batch is 500 kB; stay below it. */
+const MAX_BODY = 480_000;
+const FIRST_CHUNK = 300;
+
+export interface AdminApi {
+  url: string;
+  token: string;
+}
+
+async function call(api: AdminApi, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
+  const response = await request(`${api.url}${route}`, {
+    method,
+    headers: { authorization: api.token, 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headersTimeout: 300_000,
+    bodyTimeout: 300_000,
+  });
+  const text = await response.body.text();
+  if (response.statusCode >= 300) throw new Error(`${method} ${route} → ${response.statusCode}: ${text.slice(0, 1000)}`);
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+/**
+ * The import refuses admin tokens: it needs a user. Logs in as the harness's admin user and creates a personal
+ * access token (used for the fill only; the benchmark itself reads with the admin token).
+ */
+async function personalToken(url: string, admin: { username: string; password: string }): Promise<string> {
+  const login = await request(`${url}/auth/simple/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(admin),
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
+  });
+  await login.body.text();
+  const setCookie = login.headers['set-cookie'];
+  const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie ?? '']).map((c) => c.split(';')[0]).join('; ');
+  if (login.statusCode !== 200 || !cookie) throw new Error(`login as ${admin.username} → ${login.statusCode}`);
+  const response = await request(`${url}/api/admin/user/tokens`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ description: 'bench fill', expiresAt: new Date(Date.now() + 86_400_000).toISOString() }),
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== 201) throw new Error(`POST /api/admin/user/tokens → ${response.statusCode}: ${text.slice(0, 500)}`);
+  return (JSON.parse(text) as { secret: string }).secret;
+}
+
+const sql = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/** Flags of one project, parents before their children (a child's parent is in the same project). */
+function creationOrder(flags: ExportBody['features'], dependencies: ExportBody['dependencies']): string[] {
+  const parentOf = new Map(dependencies.map((d) => [d.feature, d.dependencies[0]?.feature]));
+  const depth = (name: string, seen = 0): number => {
+    const parent = parentOf.get(name);
+    return parent === undefined || seen > 10 ? 0 : 1 + depth(parent, seen + 1);
+  };
+  return flags
+    .map((f) => ({ name: f.name, depth: depth(f.name) }))
+    .sort((a, b) => a.depth - b.depth || (a.name < b.name ? -1 : 1))
+    .map((f) => f.name);
+}
+
+/**
+ * What the real server refuses in the generated data: an inverted REGEX constraint, and tenant ids outside the
+ * legal values of `tenantId` (the generator draws random ones, so the field gets no legal values here).
+ */
+function importable(body: ExportBody): ExportBody {
+  return {
+    ...body,
+    contextFields: body.contextFields.map((c) => (c.name === 'tenantId' ? { ...c, legalValues: [] } : c)),
+    featureStrategies: body.featureStrategies.map((s) => ({
+      ...s,
+      constraints: s.constraints.map((c) => (c.operator === 'REGEX' && c.inverted ? { ...c, inverted: false } : c)),
+    })),
+  };
+}
+
+/** Splits `names` into consecutive chunks whose import body stays under MAX_BODY. */
+function chunks(data: Dataset, environment: string, names: string[]): string[][] {
+  const out: string[][] = [];
+  let size = FIRST_CHUNK;
+  for (let at = 0; at < names.length; ) {
+    const chunk = names.slice(at, at + size);
+    if (JSON.stringify(data.exportNamed(environment, chunk)).length > MAX_BODY && chunk.length > 1) {
+      size = Math.max(1, Math.floor(size * 0.8));
+      continue;
+    }
+    out.push(chunk);
+    at += chunk.length;
+  }
+  return out;
+}
+
+export interface FillResult {
+  flags: number;
+  projects: string[];
+  requests: number;
+  ms: number;
+}
+
+export async function fill(
+  api: AdminApi & { admin: { username: string; password: string } },
+  psql: RunningPostgres['psql'],
+  flags: number,
+  log: (line: string) => void,
+): Promise<FillResult> {
+  const started = Date.now();
+  const user: AdminApi = { url: api.url, token: await personalToken(api.url, api.admin) };
+  const data = generateDataset(flags, SEED);
+  const all = data.exportFor('development');
+  const projects = [...new Set(all.features.map((f) => f.project))].sort();
+
+  // 1. Projects other than default: SQL, as test/contract/harness/seed.ts does.
+  const statements = projects
+    .filter((p) => p !== 'default')
+    .flatMap((p) => [
+      `INSERT INTO projects (id, name, description) VALUES (${sql(p)}, ${sql(p)}, ${sql(`Bench project ${p}`)});`,
+      `INSERT INTO project_settings (project, default_stickiness, project_mode) VALUES (${sql(p)}, 'default', 'open');`,
+      ...ENVIRONMENTS.map((e) => `INSERT INTO project_environments (project_id, environment_name) VALUES (${sql(p)}, ${sql(e.name)});`),
+    ]);
+  await psql(['BEGIN;', ...statements, 'COMMIT;'].join('\n'));
+
+  // 2. Segments, by name (the import maps export segment ids to existing segments by name).
+  const segmentNames = new Set<string>();
+  for (const env of ENVIRONMENTS) for (const s of data.exportFor(env.name).segments) segmentNames.add(s.name);
+  for (const name of [...segmentNames].sort()) {
+    await call(api, 'POST', '/api/admin/segments', {
+      name,
+      description: `Bench segment ${name}`,
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['1', '2', '3'], inverted: false, caseInsensitive: false }],
+    });
+  }
+
+  // 3. Flags: per project, development then production, chunks in creation order. The first chunk goes alone (it
+  //    creates the tag types and context fields); then two projects at a time, the largest first.
+  let requests = 0;
+  const jobs = projects
+    .map((project) => {
+      const own = all.features.filter((f) => f.project === project);
+      const order = creationOrder(own, all.dependencies);
+      return { project, steps: ENVIRONMENTS.flatMap((env) => chunks(data, env.name, order).map((chunk) => ({ environment: env.name, chunk }))) };
+    })
+    .sort((a, b) => b.steps.length - a.steps.length || (a.project < b.project ? -1 : 1));
+  const runStep = async (project: string, step: { environment: string; chunk: string[] }): Promise<void> => {
+    const t = Date.now();
+    const body = { project, environment: step.environment, data: importable(data.exportNamed(step.environment, step.chunk)) };
+    await call(user, 'POST', '/api/admin/features-batch/import', body);
+    requests++;
+    log(`fill: ${project}/${step.environment}: ${step.chunk.length} flags in ${Date.now() - t} ms`);
+  };
+  const first = jobs[0]!;
+  await runStep(first.project, first.steps.shift()!);
+  await mapLimited(jobs, 2, async (job) => {
+    for (const step of job.steps) await runStep(job.project, step);
+  });
+  return { flags, projects, requests, ms: Date.now() - started };
+}
+
+// ---- The cache ---------------------------------------------------------------------------------------------------
+
+export const CACHE_DIR = path.join(__dirname, '..', 'results', 'real-cache');
+
+export function cacheFile(version: string, flags: number): string {
+  return path.join(CACHE_DIR, `unleash-${version}-${flags}-flags-seed${SEED}-fill${FILL_VERSION}.dump`);
+}
+
+type Db = Pick<RunningPostgres, 'host' | 'port' | 'user' | 'database' | 'binDir'>;
+
+const connection = (db: Db): string[] => ['-h', db.host, '-p', String(db.port), '-U', db.user, '-d', db.database];
+
+/** pg_dump (custom format) of the filled database, written atomically. */
+export async function saveDump(db: Db, file: string): Promise<void> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.partial`;
+  await run(path.join(db.binDir, 'pg_dump'), ['-Fc', '--no-owner', '-f', partial, ...connection(db)]);
+  fs.renameSync(partial, file);
+}
+
+/**
+ * Restores a dump into the empty database before Unleash starts, and removes its API tokens, so Unleash creates
+ * this run's admin token at start (it only does so when no token exists).
+ */
+export async function restoreDump(db: Db & Pick<RunningPostgres, 'psql'>, file: string): Promise<void> {
+  await run(path.join(db.binDir, 'pg_restore'), ['--no-owner', '--exit-on-error', ...connection(db), file]);
+  await db.psql('TRUNCATE api_tokens CASCADE; TRUNCATE personal_access_tokens;');
+}

@@ -1,0 +1,63 @@
+/**
+ * A real Unleash (the contract harness's, on 127.0.0.1) holding N bench flags: restored from the cached dump when
+ * there is one, otherwise filled through the import endpoint and then dumped for the next run.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { launch, type RealUnleash } from '../../test/contract/harness';
+import { SERVER_DIR } from '../../test/contract/harness/install';
+import { cacheFile, fill, restoreDump, saveDump } from './fill';
+
+/** The flag limit of an open-source server is 5,000 unless raised. */
+const FLAG_LIMIT = '100000';
+
+export interface FilledUnleash {
+  unleash: RealUnleash;
+  version: string;
+  flags: number;
+  /** 'cache' when restored from a dump, 'import' when filled in this run. */
+  filledBy: 'cache' | 'import';
+  /** Restore or import time, ms. */
+  fillMs: number;
+  /** Process start to healthy (migrations included), ms. */
+  startMs: number;
+}
+
+/** The unleash-server version the harness runs (its installed package). */
+export function serverVersion(): string {
+  const file = path.join(SERVER_DIR, 'node_modules', 'unleash-server', 'package.json');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+export async function startFilled(flags: number, log: (line: string) => void): Promise<FilledUnleash> {
+  const version = serverVersion();
+  const dump = cacheFile(version, flags);
+  const cached = fs.existsSync(dump);
+  let restoreMs = 0;
+  const unleash = await launch({
+    seed: false,
+    log,
+    serverEnv: { UNLEASH_FEATURE_FLAGS_LIMIT: FLAG_LIMIT },
+    beforeUnleash: cached
+      ? async (pg) => {
+          const t = Date.now();
+          await restoreDump(pg, dump);
+          restoreMs = Date.now() - t;
+        }
+      : undefined,
+  });
+  try {
+    if (cached) {
+      log(`bench: restored ${flags} flags from ${path.relative(process.cwd(), dump)} in ${restoreMs} ms`);
+      return { unleash, version, flags, filledBy: 'cache', fillMs: restoreMs, startMs: unleash.startMs };
+    }
+    log(`bench: filling ${flags} flags through the import endpoint (no cached dump yet)`);
+    const result = await fill({ url: unleash.url, token: unleash.adminToken, admin: unleash.admin }, unleash.postgres.psql, flags, log);
+    log(`bench: filled ${flags} flags in ${result.requests} import requests, ${result.ms} ms`);
+    await saveDump(unleash.postgres, dump);
+    return { unleash, version, flags, filledBy: 'import', fillMs: result.ms, startMs: unleash.startMs };
+  } catch (error) {
+    await unleash.stop();
+    throw error;
+  }
+}
