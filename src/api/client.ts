@@ -8,6 +8,7 @@ import { parseBaseUrl } from './baseUrl';
 import { createDispatcher, proxyLabel, type NetworkOptions } from './dispatcher';
 import { NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
+import { listAllFeatures, type ListingOptions, type ListingResult } from './listing';
 import {
   environmentsSchema,
   exportResultSchema,
@@ -58,8 +59,6 @@ export interface ServerInfo {
   edition?: string;
 }
 
-const SEARCH_PAGE = 100;
-const PAGE_CONCURRENCY = 4;
 const FEATURE_CACHE_SIZE = 200;
 
 export class UnleashClient {
@@ -143,17 +142,31 @@ export class UnleashClient {
   }
 
   /**
-   * Lists features with their per-environment summary, through the paged search endpoint, falling back to the
-   * per-project listing on servers without search. `projects` narrows the listing; empty means all.
+   * Lists features with their per-environment summary, the fastest complete way the server offers (listing.ts):
+   * per project where it can, the search for the rest and to know the total. `projects` narrows the listing (empty
+   * means all); `onRows` sees the rows as they arrive.
    */
-  async listFeatures(options: { projects?: string[] } & Call = {}): Promise<FeatureSummary[]> {
-    const projects = options.projects ?? [];
-    try {
-      return await this.searchFeatures(projects, options.signal);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      return this.listByProject(projects, options.signal);
-    }
+  async listFeatures(options: Omit<ListingOptions, 'signal'> & Call = {}): Promise<FeatureSummary[]> {
+    return (await this.listing(options)).features;
+  }
+
+  /** listFeatures, with how the rows were read (total, method, requests) for the log and the benchmarks. */
+  listing(options: Omit<ListingOptions, 'signal'> & Call = {}): Promise<ListingResult> {
+    return listAllFeatures(
+      {
+        searchPage: async (offset, limit, filter, signal) => {
+          const project = filter ? `&project=${encodeURIComponent(filter)}` : '';
+          const path = `/api/admin/search/features?limit=${limit}&offset=${offset}&sortBy=name&sortOrder=asc${project}`;
+          return parse(featureSearchSchema, await this.http.get(path, { signal }), 'GET feature search');
+        },
+        projectFeatures: async (project, signal) => {
+          const response = await this.http.get(`/api/admin/projects/${seg(project)}/features`, { signal });
+          return parse(projectFeaturesSchema, response, 'GET project features').features;
+        },
+        projects: (signal) => this.listProjects({ signal }),
+      },
+      options,
+    );
   }
 
   async listEnvironments(call: Call = {}): Promise<Environment[]> {
@@ -190,34 +203,6 @@ export class UnleashClient {
     return parse(exportResultSchema, response, 'POST export');
   }
 
-  private async searchFeatures(projects: string[], signal: AbortSignal | undefined): Promise<FeatureSummary[]> {
-    const filter = projects.length ? `&project=${encodeURIComponent(`IS_ANY_OF:${projects.join(',')}`)}` : '';
-    const page = async (offset: number) => {
-      const path = `/api/admin/search/features?limit=${SEARCH_PAGE}&offset=${offset}&sortBy=name&sortOrder=asc${filter}`;
-      return parse(featureSearchSchema, await this.http.get(path, { signal }), 'GET feature search');
-    };
-    const first = await page(0);
-    const total = first.total ?? first.features.length;
-    const offsets: number[] = [];
-    if (first.features.length === SEARCH_PAGE) {
-      for (let offset = SEARCH_PAGE; offset < total; offset += SEARCH_PAGE) offsets.push(offset);
-    }
-    const rest = await mapLimited(offsets, PAGE_CONCURRENCY, async (offset) => (await page(offset)).features);
-    return uniqueFeatures([first.features, ...rest].flat());
-  }
-
-  private async listByProject(projects: string[], signal: AbortSignal | undefined): Promise<FeatureSummary[]> {
-    const ids = projects.length ? projects : await this.listProjects({ signal });
-    const lists = await mapLimited(ids, PAGE_CONCURRENCY, async (project) => {
-      const response = await this.http.get(`/api/admin/projects/${seg(project)}/features`, { signal });
-      return parse(projectFeaturesSchema, response, 'GET project features').features.map((feature) => ({
-        ...feature,
-        project: feature.project ?? project,
-      }));
-    });
-    return uniqueFeatures(lists.flat());
-  }
-
   private remember(path: string, etag: string, feature: Feature): void {
     this.featureCache.delete(path);
     this.featureCache.set(path, { etag, feature });
@@ -246,29 +231,6 @@ function seg(value: string): string {
   return encodeURIComponent(value);
 }
 
-function uniqueFeatures(features: FeatureSummary[]): FeatureSummary[] {
-  const seen = new Map<string, FeatureSummary>();
-  for (const feature of features) seen.set(`${feature.project ?? ''}\u0000${feature.name}`, feature);
-  return [...seen.values()].sort((a, b) => compare(a.name, b.name) || compare(a.project ?? '', b.project ?? ''));
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function emptyExport(): ExportResult {
   return { features: [], featureStrategies: [], featureEnvironments: [], featureTags: [], tagTypes: [] };
-}
-
-async function mapLimited<T, R>(items: T[], limit: number, worker: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const run = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await worker(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
-  return results;
 }

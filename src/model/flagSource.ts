@@ -8,7 +8,8 @@ export interface FlagSource {
   readonly kind: 'server' | 'files';
   /** Shown in the view's description and in hovers: a host name, or the export files read. */
   readonly label: string;
-  listFeatures(signal?: AbortSignal): Promise<FeatureSummary[]>;
+  /** Every flag; `onRows`, when given, sees batches of rows as they arrive, before the listing is complete. */
+  listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]>;
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature>;
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]>;
   listEnvironments(signal?: AbortSignal): Promise<string[]>;

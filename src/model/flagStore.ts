@@ -4,7 +4,7 @@
  * throws the caches away. Nothing re-reads on a timer unless the user set a refresh interval.
  */
 import { CancelledError } from '../api/errors';
-import type { Feature, Segment } from '../api/schemas';
+import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 import { Emitter, type CancellationLike } from '../util/emitter';
 import { Catalog, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
@@ -72,23 +72,35 @@ export class FlagStore {
     await this.refresh();
   }
 
-  /** Re-reads the catalog and forgets every cached detail. A refresh in flight is superseded. */
+  /**
+   * Re-reads the catalog and forgets every cached detail. A refresh in flight is superseded. A first load shows the
+   * rows as they arrive (at most every `PARTIAL_MS`); a refresh keeps showing the catalog it has until the new one
+   * is complete.
+   */
   async refresh(): Promise<void> {
     const source = this.source;
     if (!source) return;
     this.loading?.abort();
     const controller = new AbortController();
     this.loading = controller;
+    const showsCatalog = this.stateValue === 'ready' && this.catalogValue.size > 0;
     this.clearCaches();
     this.setState('loading');
     const started = performance.now();
+    const partial = showsCatalog ? undefined : new PartialRows((rows) => {
+      if (controller.signal.aborted) return;
+      this.catalogValue = new Catalog(rows);
+      this.changed.fire(undefined);
+    });
     try {
-      const features = await source.listFeatures(controller.signal);
+      const features = await source.listFeatures(controller.signal, partial && ((rows) => partial.add(rows)));
+      partial?.stop();
       if (controller.signal.aborted) return;
       this.catalogValue = new Catalog(features);
       this.logger.info(`Loaded ${features.length} flags from ${source.label} in ${Math.round(performance.now() - started)} ms.`);
       this.setState('ready');
     } catch (error) {
+      partial?.stop();
       if (controller.signal.aborted) return;
       this.logger.error(`Loading flags from ${source.label} failed: ${error instanceof Error ? error.message : error}`);
       this.catalogValue = Catalog.empty;
@@ -166,6 +178,36 @@ export class FlagStore {
     this.stateValue = state;
     this.errorValue = error;
     this.changed.fire(undefined);
+  }
+}
+
+/** How often, at most, a first load redraws the rows that arrived so far. */
+export const PARTIAL_MS = 150;
+
+/** Rows of a listing in progress, published at once for the first batch and then at most every PARTIAL_MS. */
+class PartialRows {
+  private readonly rows: FeatureSummary[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private published = false;
+
+  constructor(private readonly publish: (rows: FeatureSummary[]) => void) {}
+
+  add(rows: FeatureSummary[]): void {
+    this.rows.push(...rows);
+    if (!this.published) {
+      this.published = true;
+      this.publish(this.rows);
+    } else {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.publish(this.rows);
+      }, PARTIAL_MS);
+    }
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
 

@@ -16,8 +16,8 @@ export class ServerSource implements FlagSource {
     this.label = client.baseUrl.host + client.baseUrl.pathname.replace(/\/$/, '');
   }
 
-  listFeatures(signal?: AbortSignal): Promise<FeatureSummary[]> {
-    return this.client.listFeatures({ projects: this.projects, signal });
+  listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
+    return this.client.listFeatures({ projects: this.projects, signal, onRows });
   }
 
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature> {

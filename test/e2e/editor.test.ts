@@ -3,6 +3,7 @@
  * Chromium — against the real, seeded Unleash. Two editor runs, because settings and env are fixed per run:
  *   server   serverUrl + UNLEASH_API_TOKEN (admin token): tree down to a segment's constraint, hovers, check tag, export
  *   noToken  serverUrl only: the welcome state, a bad token's message, then offline mode on the export files
+ *   slow     a slow stand-in server (slowServer.ts): the tree shows rows before the listing completes
  * What runs is the packaged .vsix (dist/, built by `npm run package` when missing or stale), installed by
  * code-server's --install-extension and loaded from there (see test/e2e/README.md). Writes the activate() figure to
  * bench/results/activate.json.
@@ -15,6 +16,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
 import { buildSuite } from './build';
+import { startSlowServer } from './slowServer';
 import {
   activationFromLogs,
   copyDemoWorkspace,
@@ -77,19 +79,26 @@ after(() => {
   }
 });
 
-async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken'): Promise<void> {
+/** The server an editor run is pointed at, and the token it gets from the environment ('' for none). */
+interface Target {
+  url: string;
+  token: string;
+}
+
+async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken' | 'slow', target?: Target): Promise<void> {
   if (prepared.length) t.diagnostic(prepared.splice(0).join('; '));
   assert.ok(staged, 'the extension is staged');
   const workspace = copyDemoWorkspace();
   try {
     const env: Record<string, string> = { UNLEASH_E2E_PHASE: phase };
     // An empty value counts as unset for the extension; it also hides a token from the developer's own shell.
-    env.UNLEASH_API_TOKEN = phase === 'server' ? unleash.current.adminToken : '';
+    const server = target ?? { url: unleash.current.url, token: phase === 'server' ? unleash.current.adminToken : '' };
+    env.UNLEASH_API_TOKEN = server.token;
     const result = await host.runSuiteInEditor({
       extensionDevelopmentPath: staged.dir,
       suitePath,
       workspace: workspace.dir,
-      settings: { 'unleash.serverUrl': unleash.current.url },
+      settings: { 'unleash.serverUrl': server.url },
       env,
       timeoutMs: 240_000,
       log: verbose ? (line) => console.log(line) : undefined,
@@ -123,3 +132,12 @@ async function runPhase(t: { diagnostic(message: string): void }, phase: 'server
 test('in the editor, connected to the real Unleash: tree, hovers, check tag, export', { timeout: 300_000 }, (t) => runPhase(t, 'server'));
 
 test('in the editor, without a token: welcome state, bad token message, offline mode', { timeout: 300_000 }, (t) => runPhase(t, 'noToken'));
+
+test('in the editor, against a slow server: the tree shows rows before the listing completes', { timeout: 300_000 }, async (t) => {
+  const slow = await startSlowServer();
+  try {
+    await runPhase(t, 'slow', { url: slow.url, token: 'slow-server-token-0123456789' });
+  } finally {
+    await slow.close();
+  }
+});

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { CancelledError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
+import { FlagStore, PARTIAL_MS } from '../../src/model/flagStore';
 import type { CancellationLike } from '../../src/util/emitter';
 
 const silent = { info: () => undefined, error: () => undefined };
@@ -64,6 +64,50 @@ function token(): CancellationLike & { cancel(): void } {
     },
   };
 }
+
+/** A source that hands out its rows in batches, as a listing in progress does, and finishes when told. */
+class StreamingSource extends SlowSource {
+  onRows: ((rows: FeatureSummary[]) => void) | undefined;
+  override listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void) {
+    this.onRows = onRows;
+    return super.listFeatures(signal);
+  }
+}
+
+describe('FlagStore while a listing arrives', () => {
+  const rows = (...names: string[]) => names.map((name) => ({ name, project: 'p' }));
+  const shown = (store: FlagStore) => store.catalog.flags.map((flag) => flag.name).join(',');
+
+  it('shows the first batch at once and the rest as it arrives, still loading', async () => {
+    const source = new StreamingSource(rows('a', 'b', 'c', 'd'));
+    const store = new FlagStore(silent);
+    const loading = store.setSource(source, 'ready');
+    source.onRows?.(rows('c', 'a'));
+    assert.equal(shown(store), 'a,c', 'the first batch, before the listing ends');
+    assert.equal(store.state, 'loading');
+    source.onRows?.(rows('b'));
+    await new Promise((resolve) => setTimeout(resolve, PARTIAL_MS + 50));
+    assert.equal(shown(store), 'a,b,c', 'later batches, at most every PARTIAL_MS');
+    source.release();
+    await loading;
+    assert.equal(shown(store), 'a,b,c,d');
+    assert.equal(store.state, 'ready');
+  });
+
+  it('a refresh keeps showing the previous catalog until the new one is complete', async () => {
+    const source = new StreamingSource(rows('a', 'b'));
+    const store = new FlagStore(silent);
+    const first = store.setSource(source, 'ready');
+    source.release();
+    await first;
+    const refreshing = store.refresh();
+    assert.equal(source.onRows, undefined, 'no partial rows are asked for');
+    assert.equal(shown(store), 'a,b');
+    source.release();
+    await refreshing;
+    assert.equal(shown(store), 'a,b');
+  });
+});
 
 describe('FlagStore', () => {
   it('fills the catalog from one listing and reports its state', async () => {

@@ -1,0 +1,245 @@
+/**
+ * Reading the whole flag list the fastest way a real server allows, and proving it complete.
+ *
+ * A real Unleash charges about 170 ms for every page of its search endpoint, whatever the page size, and pages hold
+ * at most 100 rows: 10,000 flags take 100 pages, about 7 s with 4 in flight. Its per-project listing answers every
+ * flag of a project in one request (10,000 flags in about 0.3 s) but knows nothing of the search's `total`, and the
+ * open-source server's project list names only `default`. So (bench/README.md has the figures):
+ *
+ *   1. the first search page and the project list are asked for together; the first page is shown at once and its
+ *      `total` is the count the listing must reach;
+ *   2. every known project (listed, seen on the first page, or configured) is listed in one request each, in
+ *      parallel, each shown as it arrives;
+ *   3. when those rows fall short of `total` (a project the project list leaves out, a project listing the token may
+ *      not read or the server does not have), the search is paged for the flags outside the projects already listed;
+ *   4. a server without search is listed per project alone (nothing to prove completeness against).
+ *
+ * Every step is bounded: pages are asked for one window at a time (never from the server's `total` up front), at
+ * most `maxPages` of them, and the paging stops on a short, empty or repeated page. Imports nothing from 'vscode'.
+ */
+import { ForbiddenError, NotFoundError } from './errors';
+import type { FeatureSummary } from './schemas';
+
+export interface ListingPage {
+  features: FeatureSummary[];
+  total?: number;
+}
+
+/** The requests a listing makes; the client supplies them (parsed and typed), tests may fake them. */
+export interface ListingRequests {
+  /** One page of the search endpoint; `projectFilter` is a search filter such as `IS_ANY_OF:a,b`. */
+  searchPage(offset: number, limit: number, projectFilter: string | undefined, signal?: AbortSignal): Promise<ListingPage>;
+  /** Every flag of one project, in one request. */
+  projectFeatures(project: string, signal?: AbortSignal): Promise<FeatureSummary[]>;
+  /** The projects the server lists. */
+  projects(signal?: AbortSignal): Promise<string[]>;
+}
+
+export interface ListingOptions {
+  /** Projects to list; empty means all. */
+  projects?: string[];
+  signal?: AbortSignal;
+  /** Called with every batch of rows as it arrives (a search page, a project), before the listing is complete. */
+  onRows?: (rows: FeatureSummary[]) => void;
+  /** Rows per search page: 100, the most a real server gives (it answers 50 for more). Smaller in tests. */
+  pageSize?: number;
+  /** Requests in flight at once. */
+  concurrency?: number;
+  /** The most search pages one listing reads (100 rows each: 100,000 flags by default). */
+  maxPages?: number;
+}
+
+export interface ListingResult {
+  features: FeatureSummary[];
+  /** What the search reported, when there is a search endpoint. */
+  total?: number;
+  /** How the rows were read, for the log: `search`, `projects`, `projects+search`. */
+  method: string;
+  requests: number;
+}
+
+export const SEARCH_PAGE = 100;
+const CONCURRENCY = 4;
+const MAX_PAGES = 1_000;
+/** More projects than this are not listed one request each: the search reads them. */
+const MAX_PROJECT_LISTINGS = 200;
+
+export async function listAllFeatures(requests: ListingRequests, options: ListingOptions = {}): Promise<ListingResult> {
+  const listing = new Listing(requests, options);
+  return listing.run();
+}
+
+class Listing {
+  private readonly rows = new Map<string, FeatureSummary>();
+  private readonly pageSize: number;
+  private readonly concurrency: number;
+  private readonly maxPages: number;
+  private requestCount = 0;
+
+  constructor(
+    private readonly requests: ListingRequests,
+    private readonly options: ListingOptions,
+  ) {
+    this.pageSize = options.pageSize ?? SEARCH_PAGE;
+    this.concurrency = options.concurrency ?? CONCURRENCY;
+    this.maxPages = options.maxPages ?? MAX_PAGES;
+  }
+
+  async run(): Promise<ListingResult> {
+    const { signal } = this.options;
+    const wanted = this.options.projects ?? [];
+    // Asked for together with the first page, so that it costs no extra round trip when the first page falls short.
+    const projectList = wanted.length ? Promise.resolve(wanted) : this.count(this.requests.projects(signal));
+    projectList.catch(() => undefined);
+
+    let first: ListingPage;
+    try {
+      first = await this.count(this.requests.searchPage(0, this.pageSize, anyOf(wanted), signal));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      // No search endpoint: per project only, with nothing to prove completeness against.
+      await this.listProjects(await projectList, false);
+      return this.result('projects');
+    }
+    this.add(first.features);
+    const total = validTotal(first.total);
+    if (first.features.length < this.pageSize || (total !== undefined && this.rows.size >= total)) return this.result('search', total);
+    if (total === undefined) {
+      await this.pageSearch(anyOf(wanted), first);
+      return this.result('search');
+    }
+
+    // A failed project list only means fewer projects are listed in one request; the search finds the rest.
+    const projects = new Set(wanted.length ? wanted : await projectList.catch(() => [] as string[]));
+    if (!wanted.length) for (const row of first.features) projects.add(projectOf(row));
+    const done = projects.size <= MAX_PROJECT_LISTINGS ? await this.listProjects([...projects], true) : new Set<string>();
+    if (this.rows.size >= total) return this.result('projects', total);
+
+    // Some flags live where no project listing reached: page the search for them alone.
+    const rest = wanted.length ? anyOf(wanted.filter((project) => !done.has(project))) : noneOf([...done]);
+    if (wanted.length && !rest) return this.result('projects', total);
+    await this.pageSearch(rest, done.size ? undefined : first);
+    return this.result(done.size ? 'projects+search' : 'search', total);
+  }
+
+  /**
+   * Lists projects in parallel, each shown as it arrives. With `tolerant`, a project the token may not read or the
+   * server cannot list per project is left to the search; the answer is the set of projects listed.
+   */
+  private async listProjects(projects: string[], tolerant: boolean): Promise<Set<string>> {
+    const { signal } = this.options;
+    const done = new Set<string>();
+    await mapLimited(projects, this.concurrency, async (project) => {
+      try {
+        const rows = await this.count(this.requests.projectFeatures(project, signal));
+        this.add(rows.map((row) => ({ ...row, project: row.project ?? project })));
+        if (this.rows.size > this.maxPages * this.pageSize) throw new ListingTooLargeError(this.maxPages * this.pageSize);
+        done.add(project);
+      } catch (error) {
+        if (!tolerant || !(error instanceof NotFoundError || error instanceof ForbiddenError)) throw error;
+      }
+    });
+    return done;
+  }
+
+  /**
+   * Pages the search (filtered by `filter`) to its end: the first page alone (unless `first`, the page at offset 0 of
+   * the same query, was already read), then windows of pages in parallel, never past the page's `total` and never
+   * more than `maxPages` in all. Paging also stops on a short or empty page and on a page that repeats the one before.
+   */
+  private async pageSearch(filter: string | undefined, first?: ListingPage): Promise<void> {
+    const { signal } = this.options;
+    const head = first ?? (await this.count(this.requests.searchPage(0, this.pageSize, filter, signal)));
+    if (!first) this.add(head.features);
+    const total = validTotal(head.total);
+    let previous = pageKey(head.features);
+    let pages = 1;
+    if (head.features.length < this.pageSize) return;
+    for (;;) {
+      const offset = pages * this.pageSize;
+      const byTotal = total === undefined ? Infinity : Math.ceil((total - offset) / this.pageSize);
+      if (byTotal <= 0) return;
+      if (pages >= this.maxPages) throw new ListingTooLargeError(this.maxPages * this.pageSize);
+      const window = Math.min(this.concurrency, this.maxPages - pages, byTotal);
+      const offsets = Array.from({ length: window }, (_, i) => offset + i * this.pageSize);
+      const answers = await Promise.all(offsets.map((at) => this.count(this.requests.searchPage(at, this.pageSize, filter, signal))));
+      for (const answer of answers) {
+        pages++;
+        const key = pageKey(answer.features);
+        if (answer.features.length === 0 || key === previous) return;
+        previous = key;
+        this.add(answer.features);
+        if (answer.features.length < this.pageSize) return;
+      }
+    }
+  }
+
+  private add(rows: FeatureSummary[]): void {
+    const fresh: FeatureSummary[] = [];
+    for (const row of rows) {
+      const key = `${projectOf(row)}\u0000${row.name}`;
+      const known = this.rows.get(key);
+      // A search row carries more (lifecycle, segments, dependency type): it wins over a project row's fields.
+      const merged = known ? ('lifecycle' in known ? { ...row, ...known } : { ...known, ...row }) : row;
+      this.rows.set(key, merged);
+      if (!known) fresh.push(merged);
+    }
+    if (fresh.length) this.options.onRows?.(fresh);
+  }
+
+  private count<T>(request: Promise<T>): Promise<T> {
+    this.requestCount++;
+    return request;
+  }
+
+  private result(method: string, total?: number): ListingResult {
+    const features = [...this.rows.values()].sort((a, b) => compare(a.name, b.name) || compare(projectOf(a), projectOf(b)));
+    return { features, total, method, requests: this.requestCount };
+  }
+}
+
+/** A listing that would need more pages than the bound allows: the server is not answering like Unleash. */
+export class ListingTooLargeError extends Error {
+  constructor(readonly maxFlags: number) {
+    super(`The flag list is longer than ${maxFlags.toLocaleString('en-US')} flags; reading stopped there.`);
+    this.name = 'ListingTooLargeError';
+  }
+}
+
+/** A finite, whole, non-negative `total`, or undefined: a server's count is not trusted to size anything. */
+function validTotal(total: number | undefined): number | undefined {
+  return total !== undefined && Number.isSafeInteger(total) && total >= 0 ? total : undefined;
+}
+
+function anyOf(projects: string[]): string | undefined {
+  return projects.length ? `IS_ANY_OF:${projects.join(',')}` : undefined;
+}
+
+function noneOf(projects: string[]): string | undefined {
+  return projects.length ? `IS_NONE_OF:${projects.join(',')}` : undefined;
+}
+
+function projectOf(row: FeatureSummary): string {
+  return row.project ?? '';
+}
+
+function pageKey(rows: FeatureSummary[]): string {
+  return rows.length ? `${projectOf(rows[0] as FeatureSummary)}\u0000${(rows[0] as FeatureSummary).name}\u0000${rows.length}` : '';
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export async function mapLimited<T, R>(items: T[], limit: number, worker: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const run = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await worker(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  return results;
+}

@@ -1,0 +1,157 @@
+/**
+ * The listing strategy (src/api/listing.ts) against a scripted server: which requests it makes, in what order the
+ * rows arrive, and that it stays complete and bounded whatever the server says. The same cases run against a real
+ * Unleash in test/contract/listing.contract.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ForbiddenError, NotFoundError } from '../../src/api/errors';
+import { listAllFeatures, ListingTooLargeError, type ListingPage, type ListingRequests } from '../../src/api/listing';
+import type { FeatureSummary } from '../../src/api/schemas';
+
+const PAGE = 2;
+
+interface Server {
+  /** Flags by project; a project not in `listed` is missing from the project list (as OSS does). */
+  flags: Record<string, string[]>;
+  listed?: string[];
+  /** Project listings that answer 403 / 404; `noSearch` / `noProjects` remove an endpoint. */
+  forbidden?: string[];
+  noSearch?: boolean;
+  noProjectEndpoint?: boolean;
+  /** What the search says its total is (default: the true count). */
+  total?: (filtered: number) => number | undefined;
+  /** Every search page answers the same rows (a broken server). */
+  repeatPages?: boolean;
+}
+
+function fake(server: Server): ListingRequests & { log: string[] } {
+  const log: string[] = [];
+  const rows = (project: string) => (server.flags[project] ?? []).map((name): FeatureSummary => ({ name, project, environments: [] }));
+  const all = () => Object.keys(server.flags).flatMap(rows).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const notFound = (request: string) => new NotFoundError({ status: 404, request, serverMessage: 'The path you were looking for is not available.' });
+  return {
+    log,
+    async searchPage(offset, limit, filter): Promise<ListingPage> {
+      log.push(`search ${offset}${filter ? ` ${filter}` : ''}`);
+      if (server.noSearch) throw notFound('GET /api/admin/search/features');
+      const [operator, list = ''] = (filter ?? '').split(':');
+      const named = list.split(',');
+      const matching = all().filter((row) => (operator === 'IS_ANY_OF' ? named.includes(row.project ?? '') : operator === 'IS_NONE_OF' ? !named.includes(row.project ?? '') : true));
+      const features = server.repeatPages ? matching.slice(0, limit) : matching.slice(offset, offset + limit);
+      return { features, total: server.total ? server.total(matching.length) : matching.length };
+    },
+    async projectFeatures(project) {
+      log.push(`project ${project}`);
+      if (server.noProjectEndpoint) throw notFound(`GET /api/admin/projects/${project}/features`);
+      if (server.forbidden?.includes(project)) throw new ForbiddenError({ status: 403, request: 'GET project features', serverMessage: 'no access' });
+      // A project listing's rows carry no project field (as a real server answers).
+      return rows(project).map(({ project: _, ...row }) => row);
+    },
+    async projects() {
+      log.push('projects');
+      return server.listed ?? Object.keys(server.flags);
+    },
+  };
+}
+
+const names = (rows: FeatureSummary[]) => rows.map((row) => `${row.project}/${row.name}`);
+
+describe('listing', () => {
+  it('answers from the first search page alone when it holds every flag', async () => {
+    const server = fake({ flags: { default: ['b', 'a'] } });
+    const result = await listAllFeatures(server, { pageSize: PAGE });
+    assert.deepEqual(names(result.features), ['default/a', 'default/b']);
+    assert.equal(result.method, 'search');
+    assert.deepEqual(server.log, ['projects', 'search 0']);
+  });
+
+  it('lists each project in one request once the first page falls short of the total', async () => {
+    const server = fake({ flags: { default: ['a', 'c', 'e'], checkout: ['b', 'd'] } });
+    const batches: string[][] = [];
+    const result = await listAllFeatures(server, { pageSize: PAGE, onRows: (rows) => batches.push(names(rows)) });
+    assert.deepEqual(names(result.features), ['default/a', 'checkout/b', 'default/c', 'checkout/d', 'default/e']);
+    assert.equal(result.method, 'projects');
+    assert.deepEqual(server.log, ['projects', 'search 0', 'project default', 'project checkout']);
+    assert.deepEqual(batches, [['default/a', 'checkout/b'], ['default/c', 'default/e'], ['checkout/d']], 'the first page, then each project as it arrives, without repeats');
+  });
+
+  it('finds the flags of a project the project list leaves out (open-source Unleash lists only default)', async () => {
+    const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'], hidden: ['z'] }, listed: ['default'] });
+    const result = await listAllFeatures(server, { pageSize: PAGE });
+    assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y', 'hidden/z']);
+    assert.equal(result.method, 'projects+search');
+    assert.deepEqual(server.log, ['projects', 'search 0', 'project default', 'search 0 IS_NONE_OF:default', 'search 2 IS_NONE_OF:default']);
+  });
+
+  it('leaves a project the token may not list to the search', async () => {
+    const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'] }, forbidden: ['checkout'] });
+    const result = await listAllFeatures(server, { pageSize: PAGE });
+    assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y']);
+    assert.ok(server.log.includes('search 0 IS_NONE_OF:default'), server.log.join(', '));
+  });
+
+  it('pages the search when the server has no per-project listing', async () => {
+    const server = fake({ flags: { default: ['a', 'b', 'c', 'd', 'e'] }, noProjectEndpoint: true });
+    const result = await listAllFeatures(server, { pageSize: PAGE });
+    assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'default/d', 'default/e']);
+    assert.equal(result.method, 'search');
+    assert.deepEqual(server.log.filter((line) => line.startsWith('search')), ['search 0', 'search 2', 'search 4']);
+  });
+
+  it('lists per project when the server has no search', async () => {
+    const server = fake({ flags: { default: ['b', 'a'], checkout: ['c'] }, noSearch: true });
+    const result = await listAllFeatures(server, { pageSize: PAGE });
+    assert.deepEqual(names(result.features), ['default/a', 'default/b', 'checkout/c']);
+    assert.equal(result.method, 'projects');
+    assert.equal(result.total, undefined);
+  });
+
+  it('narrows every request to the configured projects', async () => {
+    const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'], other: ['o'] } });
+    const result = await listAllFeatures(server, { pageSize: PAGE, projects: ['default', 'checkout'] });
+    assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y']);
+    assert.deepEqual(server.log, ['search 0 IS_ANY_OF:default,checkout', 'project default', 'project checkout']);
+  });
+
+  it('keeps what a search row carries over a project row of the same flag', async () => {
+    const server = fake({ flags: { default: ['a', 'b', 'c'] } });
+    const searchPage = server.searchPage.bind(server);
+    server.searchPage = async (...args) => {
+      const page = await searchPage(...args);
+      return { ...page, features: page.features.map((row) => ({ ...row, lifecycle: { stage: 'live', enteredStageAt: '2026-01-01T00:00:00.000Z' } })) };
+    };
+    const result = await listAllFeatures(server, { pageSize: PAGE });
+    assert.deepEqual(result.features.map((row) => `${row.name}:${row.lifecycle?.stage ?? '-'}`), ['a:live', 'b:live', 'c:-']);
+  });
+
+  describe('bounded whatever the server says', () => {
+    it('a total of 1e20 sends a bounded number of requests and holds no more rows than arrived', async () => {
+      const server = fake({ flags: { default: ['a', 'b', 'c'] }, total: () => 1e20, noProjectEndpoint: true });
+      const result = await listAllFeatures(server, { pageSize: PAGE });
+      assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c']);
+      assert.ok(server.log.length <= 8, server.log.join(', '));
+    });
+
+    it('a total that is not a number is ignored: paging stops on the short page', async () => {
+      const server = fake({ flags: { default: ['a', 'b', 'c'] }, total: () => Number.NaN });
+      const result = await listAllFeatures(server, { pageSize: PAGE });
+      assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c']);
+    });
+
+    it('a server answering the same page for every offset stops at the repeat', async () => {
+      const server = fake({ flags: { default: ['a', 'b', 'c', 'd'] }, repeatPages: true, noProjectEndpoint: true, total: () => 1e6 });
+      const result = await listAllFeatures(server, { pageSize: PAGE });
+      assert.deepEqual(names(result.features), ['default/a', 'default/b']);
+      assert.ok(server.log.length <= 8, server.log.join(', '));
+    });
+
+    it('more pages than maxPages is an error that says how far it read', async () => {
+      const flags = Array.from({ length: 30 }, (_, i) => `f${String(i).padStart(2, '0')}`);
+      const server = fake({ flags: { default: flags }, noProjectEndpoint: true });
+      const error = await listAllFeatures(server, { pageSize: PAGE, maxPages: 5 }).catch((e: unknown) => e);
+      assert.ok(error instanceof ListingTooLargeError);
+      assert.equal(error.message, 'The flag list is longer than 10 flags; reading stopped there.');
+    });
+  });
+});
