@@ -4,11 +4,11 @@
  * and FILL_VERSION, so the next run restores it in seconds instead of importing again.
  *
  * What goes in: six projects (all but `default` inserted with SQL: open-source Unleash has no create-project
- * endpoint), twelve segments (Admin API), then per project and environment the import of chunks of flags in
+ * endpoint), twelve segments (Admin API), then per project the import of chunks of flags in
  * creation order (a child's parent is always in the same or an earlier chunk). The server accepts at most 500 kB per
  * import body, so a chunk holds about 300 flags. Every flag gets its description, type, stale and impression-data
- * flags, tags, links, environment variants, the development and production strategies (constraints, strategy
- * variants, segments) and switches, and a parent dependency on 3 % of them.
+ * flags, tags, links, and in development its environment variants, strategies (constraints, strategy
+ * variants, segments) and switch, and a parent dependency on 3 % of them.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,11 +19,17 @@ import { mapLimited } from '../measure';
 import { ENVIRONMENTS, generateDataset, type Dataset, type ExportBody } from '../data';
 
 /** Bump when what the fill puts in the database changes: old dumps are then ignored. */
-export const FILL_VERSION = 1;
+export const FILL_VERSION = 2;
 export const SEED = 1;
 /** The server's body limit for features-batch is 500 kB; stay below it. */
 const MAX_BODY = 480_000;
 const FIRST_CHUNK = 300;
+/**
+ * The environment the flags are imported into (strategies, variants, switch). Production is left as a new flag has
+ * it (off, no strategy): importing it too doubles a fill that takes minutes, and changes none of the reads measured
+ * (the listings carry both environments either way; the export measured is development's).
+ */
+const FILLED_ENVIRONMENT = 'development';
 
 export interface AdminApi {
   url: string;
@@ -87,12 +93,14 @@ function creationOrder(flags: ExportBody['features'], dependencies: ExportBody['
 }
 
 /**
- * What the real server refuses in the generated data: an inverted REGEX constraint, and tenant ids outside the
- * legal values of `tenantId` (the generator draws random ones, so the field gets no legal values here).
+ * What the real server refuses in the generated data: an inverted REGEX constraint, tenant ids outside the legal
+ * values of `tenantId` (the generator draws random ones, so the field gets no legal values here), and a dependency
+ * chain (a parent that is itself a child: Unleash allows one level).
  */
-function importable(body: ExportBody): ExportBody {
+function importable(body: ExportBody, oneLevel: (d: ExportBody['dependencies'][number]) => boolean): ExportBody {
   return {
     ...body,
+    dependencies: body.dependencies.filter(oneLevel),
     contextFields: body.contextFields.map((c) => (c.name === 'tenantId' ? { ...c, legalValues: [] } : c)),
     featureStrategies: body.featureStrategies.map((s) => ({
       ...s,
@@ -135,6 +143,10 @@ export async function fill(
   const data = generateDataset(flags, SEED);
   const all = data.exportFor('development');
   const projects = [...new Set(all.features.map((f) => f.project))].sort();
+  const children = new Set(all.dependencies.map((d) => d.feature));
+  const parents = new Set(all.dependencies.flatMap((d) => d.dependencies.map((p) => p.feature)));
+  const oneLevel = (d: ExportBody['dependencies'][number]): boolean =>
+    !parents.has(d.feature) && d.dependencies.every((p) => !children.has(p.feature));
 
   // 1. Projects other than default: SQL, as test/contract/harness/seed.ts does.
   const statements = projects
@@ -157,19 +169,19 @@ export async function fill(
     });
   }
 
-  // 3. Flags: per project, development then production, chunks in creation order. The first chunk goes alone (it
+  // 3. Flags: per project, chunks in creation order, into development only. The first chunk goes alone (it
   //    creates the tag types and context fields); then two projects at a time, the largest first.
   let requests = 0;
   const jobs = projects
     .map((project) => {
       const own = all.features.filter((f) => f.project === project);
       const order = creationOrder(own, all.dependencies);
-      return { project, steps: ENVIRONMENTS.flatMap((env) => chunks(data, env.name, order).map((chunk) => ({ environment: env.name, chunk }))) };
+      return { project, steps: chunks(data, FILLED_ENVIRONMENT, order).map((chunk) => ({ environment: FILLED_ENVIRONMENT, chunk })) };
     })
     .sort((a, b) => b.steps.length - a.steps.length || (a.project < b.project ? -1 : 1));
   const runStep = async (project: string, step: { environment: string; chunk: string[] }): Promise<void> => {
     const t = Date.now();
-    const body = { project, environment: step.environment, data: importable(data.exportNamed(step.environment, step.chunk)) };
+    const body = { project, environment: step.environment, data: importable(data.exportNamed(step.environment, step.chunk), oneLevel) };
     await call(user, 'POST', '/api/admin/features-batch/import', body);
     requests++;
     log(`fill: ${project}/${step.environment}: ${step.chunk.length} flags in ${Date.now() - t} ms`);

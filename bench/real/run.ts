@@ -16,6 +16,7 @@ import { createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { gunzipSync } from 'node:zlib';
 import { Pool, request } from 'undici';
 import { gc, machine, mapLimited, retainedBytes, round, stats, type Stats } from '../measure';
 import { loadSubject, type Subject } from '../subject-build';
@@ -296,7 +297,14 @@ interface ExportFigures {
   ratio: number;
   bytesOnWire: number;
   bytesWritten: number;
-  steps: { requestParseValidate: Stats; serialize: Stats; atomicWrite: Stats; bareRequestJsonParse: Stats };
+  steps: {
+    requestParseValidate: Stats;
+    serialize: Stats;
+    atomicWrite: Stats;
+    bareRequestJsonParse: Stats;
+    /** The bare request asking for gzip (as our client does: `accept-encoding: gzip, br`), gunzip, JSON.parse. */
+    bareGzipRequestJsonParse: Stats;
+  };
 }
 
 async function benchExport(S: Subject, client: Client, url: string, token: string, pool: Pool, flags: number, reps: number): Promise<ExportFigures> {
@@ -305,11 +313,11 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
   const bareFile = path.join(folder, 'bare', 'development.json');
   await fsp.mkdir(path.dirname(bareFile), { recursive: true });
   const body = JSON.stringify({ environment: 'development', features: [], downloadFile: true });
-  const bareRequest = () =>
+  const bareRequest = (encoding?: string) =>
     request(`${url}/api/admin/features-batch/export`, {
       method: 'POST',
       dispatcher: pool,
-      headers: { authorization: token, 'content-type': 'application/json', accept: 'application/json' },
+      headers: { authorization: token, 'content-type': 'application/json', accept: 'application/json', ...(encoding ? { 'accept-encoding': encoding } : {}) },
       body,
       headersTimeout: CALL_TIMEOUT_MS,
       bodyTimeout: CALL_TIMEOUT_MS,
@@ -328,7 +336,7 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
     if (first.flags !== flags) throw new Error(`export: ${first.flags} flags, expected ${flags}`);
     await bare();
     const bytesOnWire = (await fsp.stat(bareFile)).size;
-    const samples = { ours: [] as number[], bare: [] as number[], request: [] as number[], serialize: [] as number[], write: [] as number[], bareParse: [] as number[] };
+    const samples = { ours: [] as number[], bare: [] as number[], request: [] as number[], serialize: [] as number[], write: [] as number[], bareParse: [] as number[], bareGzip: [] as number[] };
     const rmOurs = () => fsp.rm(ours, { force: true });
     const result = await client.exportFeatures({ environment: 'development', scope: { kind: 'all' } });
     const data = Buffer.from(S.serializeExport(result), 'utf8');
@@ -342,6 +350,14 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
       samples.serialize.push(await timed(async () => Buffer.from(S.serializeExport(result), 'utf8')));
       samples.write.push(await timed(() => S.writeFileAtomic(ours, data), rmOurs));
       samples.bareParse.push(await timed(async () => JSON.parse(await (await bareRequest()).body.text()) as unknown));
+      samples.bareGzip.push(
+        await timed(async () => {
+          const response = await bareRequest('gzip');
+          const raw = Buffer.from(await response.body.arrayBuffer());
+          const text = response.headers['content-encoding'] === 'gzip' ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+          return JSON.parse(text) as unknown;
+        }),
+      );
     }
     const oursStats = stats(samples.ours);
     const bareStats = stats(samples.bare);
@@ -351,7 +367,7 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
       ratio: round(oursStats.median / bareStats.median, 3),
       bytesOnWire,
       bytesWritten: first.bytes,
-      steps: { requestParseValidate: stats(samples.request), serialize: stats(samples.serialize), atomicWrite: stats(samples.write), bareRequestJsonParse: stats(samples.bareParse) },
+      steps: { requestParseValidate: stats(samples.request), serialize: stats(samples.serialize), atomicWrite: stats(samples.write), bareRequestJsonParse: stats(samples.bareParse), bareGzipRequestJsonParse: stats(samples.bareGzip) },
     };
   } finally {
     await fsp.rm(folder, { recursive: true, force: true });
@@ -553,6 +569,8 @@ export function growthTable(results: SizeResult[]): string {
     ['export: bare request → file', (r) => r.export.bareToFile.median],
     ['export: canonical layout + stringify (CPU)', (r) => r.export.steps.serialize.median],
     ['export: request + JSON.parse + zod', (r) => r.export.steps.requestParseValidate.median],
+    ['export: bare request + JSON.parse', (r) => r.export.steps.bareRequestJsonParse.median],
+    ['export: bare request asking gzip + gunzip + JSON.parse', (r) => r.export.steps.bareGzipRequestJsonParse.median],
   ];
   const rows = figures.map(([name, of]) => {
     const a = of(small);
@@ -617,7 +635,8 @@ export async function runReal(argv: readonly string[]): Promise<void> {
     console.log(
       `\n  ${n(r.flags)} flags on unleash-server ${r.server.version} (${r.server.projects.length} projects; database ${r.server.filledBy === 'cache' ? 'restored from the cache' : 'filled by import'} in ${ms(r.server.fillMs)}): ` +
         `export steps (medians): request+JSON.parse+zod ${ms(s.requestParseValidate.median)}, canonical layout+stringify ${ms(s.serialize.median)}, ` +
-        `atomic write+fsync ${ms(s.atomicWrite.median)}; bare request+JSON.parse ${ms(s.bareRequestJsonParse.median)}`,
+        `atomic write+fsync ${ms(s.atomicWrite.median)}; bare request+JSON.parse ${ms(s.bareRequestJsonParse.median)}, ` +
+        `the same asking for gzip (as our client) +gunzip ${ms(s.bareGzipRequestJsonParse.median)}`,
     );
   }
   if (profile) {

@@ -38,6 +38,7 @@ export async function startFilled(flags: number, log: (line: string) => void): P
     seed: false,
     log,
     serverEnv: { UNLEASH_FEATURE_FLAGS_LIMIT: FLAG_LIMIT },
+    startTimeoutMs: 300_000,
     beforeUnleash: cached
       ? async (pg) => {
           const t = Date.now();

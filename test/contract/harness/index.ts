@@ -74,6 +74,8 @@ export interface LaunchOptions extends StartRealUnleashOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'fatal';
   /** Extra environment for the Unleash process (bench: `UNLEASH_FEATURE_FLAGS_LIMIT`). */
   serverEnv?: Record<string, string>;
+  /** How long Unleash may take to report healthy (default 90 s; the bench allows more on a busy machine). */
+  startTimeoutMs?: number;
   /** Runs on the empty database before Unleash starts (bench: restore a cached dump). */
   beforeUnleash?: (postgres: RunningPostgres) => Promise<void>;
 }
@@ -245,6 +247,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RealUnleash> 
           detached,
           logFile: path.join(pg.dir, 'unleash.log'),
           env: options.serverEnv,
+          timeoutMs: options.startTimeoutMs,
         });
         break;
       } catch (err) {
