@@ -297,6 +297,8 @@ interface ExportFigures {
   ratio: number;
   bytesOnWire: number;
   bytesWritten: number;
+  /** Highest heap + ArrayBuffer use seen during one exportToFile, above the settled heap before it (sampled every 2 ms). */
+  peakExtraBytes: number;
   steps: {
     requestParseValidate: Stats;
     serialize: Stats;
@@ -359,6 +361,10 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
         }),
       );
     }
+    const peakExtraBytes = await peakDuring(async () => {
+      await rmOurs();
+      await run();
+    });
     const oursStats = stats(samples.ours);
     const bareStats = stats(samples.bare);
     return {
@@ -367,11 +373,32 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
       ratio: round(oursStats.median / bareStats.median, 3),
       bytesOnWire,
       bytesWritten: first.bytes,
+      peakExtraBytes,
       steps: { requestParseValidate: stats(samples.request), serialize: stats(samples.serialize), atomicWrite: stats(samples.write), bareRequestJsonParse: stats(samples.bareParse), bareGzipRequestJsonParse: stats(samples.bareGzip) },
     };
   } finally {
     await fsp.rm(folder, { recursive: true, force: true });
   }
+}
+
+/** The highest heapUsed + arrayBuffers seen while `fn` runs, above what was in use before it. Sampled: a lower bound. */
+async function peakDuring(fn: () => Promise<void>): Promise<number> {
+  gc();
+  gc();
+  const use = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const before = use();
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, use())), 2);
+  try {
+    await fn();
+    peak = Math.max(peak, use());
+  } finally {
+    clearInterval(timer);
+  }
+  return peak - before;
 }
 
 // ---- Memory ------------------------------------------------------------------------------------------------------
@@ -563,22 +590,24 @@ export function growthTable(results: SizeResult[]): string {
   const small = results[0];
   const large = results[results.length - 1];
   if (!small || !large || small === large) return '(one size only: no growth)';
-  const figures: Array<[string, (r: SizeResult) => number]> = [
-    ...large.candidates.map((c): [string, (r: SizeResult) => number] => [c.name, (r) => r.candidates.find((x) => x.name === c.name)!.total.median]),
+  type Figure = [string, (r: SizeResult) => number, ((value: number) => string)?];
+  const figures: Figure[] = [
+    ...large.candidates.map((c): Figure => [c.name, (r) => r.candidates.find((x) => x.name === c.name)!.total.median]),
     ['export: exportToFile()', (r) => r.export.ours.median],
     ['export: bare request → file', (r) => r.export.bareToFile.median],
+    ['export: peak extra memory', (r) => r.export.peakExtraBytes, mb],
     ['export: canonical layout + stringify (CPU)', (r) => r.export.steps.serialize.median],
     ['export: request + JSON.parse + zod', (r) => r.export.steps.requestParseValidate.median],
     ['export: bare request + JSON.parse', (r) => r.export.steps.bareRequestJsonParse.median],
     ['export: bare request asking gzip + gunzip + JSON.parse', (r) => r.export.steps.bareGzipRequestJsonParse.median],
   ];
-  const rows = figures.map(([name, of]) => {
+  const rows = figures.map(([name, of, format = ms]) => {
     const a = of(small);
     const b = of(large);
     // value = fixed + perFlag × N through the two measured points.
     const perFlag = (b - a) / (large.flags - small.flags);
     const at50k = b + perFlag * (50_000 - large.flags);
-    return [name, ms(a), ms(b), times(round(b / a, 3)), ms(at50k)];
+    return [name, format(a), format(b), times(round(b / a, 3)), format(at50k)];
   });
   return markdownTable(['figure', `${n(small.flags)} flags`, `${n(large.flags)} flags`, 'growth', '50,000 flags (linear)'], rows);
 }
