@@ -443,7 +443,7 @@ async function benchMemory(S: Subject, client: Client, url: string, token: strin
 
 export interface SizeResult {
   flags: number;
-  server: { version: string; filledBy: 'cache' | 'import'; fillMs: number; startMs: number; projects: string[] };
+  server: { version: string; filledBy: 'cache' | 'import' | 'copies'; fillMs: number; startMs: number; projects: string[] };
   candidates: CandidateResult[];
   /** The client called `onRows` (rows as they arrive). */
   clientOffersRows: boolean;
@@ -593,6 +593,7 @@ export function growthTable(results: SizeResult[]): string {
   type Figure = [string, (r: SizeResult) => number, ((value: number) => string)?];
   const figures: Figure[] = [
     ...large.candidates.map((c): Figure => [c.name, (r) => r.candidates.find((x) => x.name === c.name)!.total.median]),
+    ['ours: time to the first rows (onRows)', (r) => r.ours.firstMs],
     ['export: exportToFile()', (r) => r.export.ours.median],
     ['export: bare request → file', (r) => r.export.bareToFile.median],
     ['export: peak extra memory', (r) => r.export.peakExtraBytes, mb],
@@ -662,7 +663,7 @@ export async function runReal(argv: readonly string[]): Promise<void> {
   for (const r of results) {
     const s = r.export.steps;
     console.log(
-      `\n  ${n(r.flags)} flags on unleash-server ${r.server.version} (${r.server.projects.length} projects; database ${r.server.filledBy === 'cache' ? 'restored from the cache' : 'filled by import'} in ${ms(r.server.fillMs)}): ` +
+      `\n  ${n(r.flags)} flags on unleash-server ${r.server.version} (${r.server.projects.length} projects; database ${{ cache: 'restored from the cache', import: 'filled by import', copies: 'copied in SQL from the imported 1,000' }[r.server.filledBy]} in ${ms(r.server.fillMs)}): ` +
         `export steps (medians): request+JSON.parse+zod ${ms(s.requestParseValidate.median)}, canonical layout+stringify ${ms(s.serialize.median)}, ` +
         `atomic write+fsync ${ms(s.atomicWrite.median)}; bare request+JSON.parse ${ms(s.bareRequestJsonParse.median)}, ` +
         `the same asking for gzip (as our client) +gunzip ${ms(s.bareGzipRequestJsonParse.median)}`,

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { launch, type RealUnleash } from '../../test/contract/harness';
 import { SERVER_DIR } from '../../test/contract/harness/install';
-import { cacheFile, fill, restoreDump, saveDump } from './fill';
+import { cacheFile, fill, multiply, restoreDump, saveDump } from './fill';
 
 /** The flag limit of an open-source server is 5,000 unless raised. */
 const FLAG_LIMIT = '100000';
@@ -15,8 +15,8 @@ export interface FilledUnleash {
   unleash: RealUnleash;
   version: string;
   flags: number;
-  /** 'cache' when restored from a dump, 'import' when filled in this run. */
-  filledBy: 'cache' | 'import';
+  /** 'cache' when restored from a dump, 'import' when filled in this run, 'copies' when copied from the 1,000 set. */
+  filledBy: 'cache' | 'import' | 'copies';
   /** Restore or import time, ms. */
   fillMs: number;
   /** Process start to healthy (migrations included), ms. */
@@ -29,20 +29,30 @@ export function serverVersion(): string {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
+/** Sets above this many flags are copies of the imported set of this size (see `multiply`). */
+export const IMPORTED = 1_000;
+
 export async function startFilled(flags: number, log: (line: string) => void): Promise<FilledUnleash> {
   const version = serverVersion();
   const dump = cacheFile(version, flags);
   const cached = fs.existsSync(dump);
+  const copies = !cached && flags > IMPORTED;
+  if (copies && flags % IMPORTED !== 0) throw new Error(`bench: a set above ${IMPORTED} flags must be a multiple of it (got ${flags})`);
+  if (copies && !fs.existsSync(cacheFile(version, IMPORTED))) {
+    // The set to copy: imported (and cached) first.
+    await (await startFilled(IMPORTED, log)).unleash.stop();
+  }
   let restoreMs = 0;
   const unleash = await launch({
     seed: false,
     log,
     serverEnv: { UNLEASH_FEATURE_FLAGS_LIMIT: FLAG_LIMIT },
     startTimeoutMs: 300_000,
-    beforeUnleash: cached
+    beforeUnleash: cached || copies
       ? async (pg) => {
           const t = Date.now();
-          await restoreDump(pg, dump);
+          await restoreDump(pg, cached ? dump : cacheFile(version, IMPORTED));
+          if (copies) await multiply(pg.psql, flags / IMPORTED);
           restoreMs = Date.now() - t;
         }
       : undefined,
@@ -51,6 +61,11 @@ export async function startFilled(flags: number, log: (line: string) => void): P
     if (cached) {
       log(`bench: restored ${flags} flags from ${path.relative(process.cwd(), dump)} in ${restoreMs} ms`);
       return { unleash, version, flags, filledBy: 'cache', fillMs: restoreMs, startMs: unleash.startMs };
+    }
+    if (copies) {
+      log(`bench: ${flags} flags copied in SQL from the ${IMPORTED}-flag set in ${restoreMs} ms`);
+      await saveDump(unleash.postgres, dump);
+      return { unleash, version, flags, filledBy: 'copies', fillMs: restoreMs, startMs: unleash.startMs };
     }
     log(`bench: filling ${flags} flags through the import endpoint (no cached dump yet)`);
     const result = await fill({ url: unleash.url, token: unleash.adminToken, admin: unleash.admin }, unleash.postgres.psql, flags, log);
