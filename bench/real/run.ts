@@ -31,12 +31,16 @@ const CALL_TIMEOUT_MS = 180_000;
 export interface RealOptions {
   sizes: number[];
   reps: number;
+  /** Repetitions at 10,000 flags and more (a loaded machine makes each search page there cost seconds). */
+  repsLarge: number;
+  /** Candidates left out at 10,000 flags and more (substrings of their names). */
+  skipLarge: string[];
   profile: boolean;
   write: boolean;
 }
 
 export function parseRealArgs(argv: readonly string[]): RealOptions {
-  const options: RealOptions = { sizes: [1_000, 10_000], reps: 3, profile: true, write: true };
+  const options: RealOptions = { sizes: [1_000, 10_000], reps: 3, repsLarge: 0, skipLarge: [], profile: true, write: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -49,11 +53,14 @@ export function parseRealArgs(argv: readonly string[]): RealOptions {
     else if (arg === '--no-write') options.write = false;
     else if (arg === '--quick') options.reps = 1;
     else if (arg.startsWith('--sizes')) options.sizes = value().split(',').map(Number);
+    else if (arg.startsWith('--reps-large')) options.repsLarge = Number(value());
+    else if (arg.startsWith('--skip-large')) options.skipLarge = value().split(',').filter(Boolean);
     else if (arg.startsWith('--reps')) options.reps = Number(value());
-    else throw new Error(`--real: unknown option ${arg} (use --sizes 1000,10000 --reps 3 --no-profile --no-write --quick)`);
+    else throw new Error(`--real: unknown option ${arg} (use --sizes 1000,10000 --reps 3 --reps-large 1 --skip-large "1 in flight" --no-profile --no-write --quick)`);
   }
+  if (!options.repsLarge) options.repsLarge = options.reps;
   if (!options.sizes.every((n) => Number.isInteger(n) && n > 0 && n <= 50_000)) throw new Error('--sizes: flag counts from 1 to 50,000');
-  if (!Number.isInteger(options.reps) || options.reps < 1 || options.reps > 15) throw new Error('--reps: 1 to 15');
+  if (![options.reps, options.repsLarge].every((r) => Number.isInteger(r) && r >= 1 && r <= 15)) throw new Error('--reps, --reps-large: 1 to 15');
   return options;
 }
 
@@ -253,12 +260,15 @@ interface CandidateResult {
   knowsProjects: boolean;
 }
 
-/** Runs every candidate `reps` times (after one warm-up round), rotating which goes first; a full GC before each. */
+/**
+ * Runs every candidate `reps` times (after one warm-up round when reps > 1; with one repetition, the server's
+ * first answers are already warm from the start-up check), rotating which goes first; a full GC before each.
+ */
 async function runCandidates(candidates: Candidate[], reps: number, expected: number, log: (line: string) => void): Promise<CandidateResult[]> {
   const totals = candidates.map(() => [] as number[]);
   const firsts = candidates.map(() => [] as number[]);
   const rows = candidates.map(() => 0);
-  for (let round = -1; round < reps; round++) {
+  for (let round = reps > 1 ? -1 : 0; round < reps; round++) {
     for (let k = 0; k < candidates.length; k++) {
       const index = (k + Math.max(round, 0)) % candidates.length;
       const candidate = candidates[index]!;
@@ -270,6 +280,7 @@ async function runCandidates(candidates: Candidate[], reps: number, expected: nu
         log(`  warm-up ${candidate.name}: ${Math.round(elapsed)} ms, ${read.rows} rows`);
         continue;
       }
+      log(`  ${candidate.name}: ${Math.round(elapsed)} ms, ${read.rows} rows`);
       totals[index]!.push(elapsed);
       firsts[index]!.push(read.firstMs);
       rows[index] = read.rows;
@@ -465,17 +476,19 @@ async function benchSize(S: Subject, running: FilledUnleash, projects: string[],
   const pool = new Pool(new URL(url).origin, { connections: 8, keepAliveTimeout: 10_000 });
   const client = newClient(S, url, token);
   try {
-    const bare = bareCandidates(url, token, pool, projects);
+    const large = running.flags >= 10_000;
+    const reps = large ? options.repsLarge : options.reps;
+    const bare = bareCandidates(url, token, pool, projects).filter((c) => !large || !options.skipLarge.some((skip) => c.name.includes(skip)));
     const ours = clientCandidate(client);
-    log(`  reading the flag list (${options.reps} repetitions of ${bare.length + 2} candidates)`);
-    const candidates = await runCandidates([...bare, ours, storeCandidate(S, client)], options.reps, running.flags, log);
+    log(`  reading the flag list (${reps} repetition(s) of ${bare.length + 2} candidates)`);
+    const candidates = await runCandidates([...bare, ours, storeCandidate(S, client)], reps, running.flags, log);
     const completeBare = candidates.filter((c) => !c.ours && c.complete);
     const fastest = completeBare.reduce((a, b) => (b.total.median < a.total.median ? b : a));
     const fastestFirst = completeBare.reduce((a, b) => (b.first.median < a.first.median ? b : a));
     const discoverable = completeBare.filter((c) => !c.knowsProjects).reduce((a, b) => (b.total.median < a.total.median ? b : a));
     const mine = candidates.find((c) => c.name === ours.name)!;
-    log(`  export of development (${options.reps} repetitions)`);
-    const exported = await benchExport(S, client, url, token, pool, running.flags, options.reps);
+    log(`  export of development (${Math.max(reps, 3)} repetitions)`);
+    const exported = await benchExport(S, client, url, token, pool, running.flags, Math.max(reps, 3));
     let memory: MemoryFigures | undefined;
     if (running.flags >= 10_000) {
       log('  heap of the loaded store');
@@ -490,7 +503,7 @@ async function benchSize(S: Subject, running: FilledUnleash, projects: string[],
       fastestBare: { name: fastest.name, ms: fastest.total.median },
       fastestDiscoverable: { name: discoverable.name, ms: discoverable.total.median },
       fastestBareFirst: { name: fastestFirst.name, ms: fastestFirst.first.median },
-      oneRequestMs: candidates[0]!.first.median,
+      oneRequestMs: (candidates.find((c) => c.name.startsWith('search,')) ?? candidates[0]!).first.median,
       ours: {
         ms: mine.total.median,
         firstMs: mine.first.median,
@@ -520,12 +533,13 @@ function markdownTable(head: string[], rows: string[][]): string {
 }
 
 export function candidatesTable(results: SizeResult[]): string {
-  const names = results[0]?.candidates.map((c) => c.name) ?? [];
+  const names = [...new Set(results.flatMap((r) => r.candidates.map((c) => c.name)))];
   const head = ['read (median of reps)', ...results.map((r) => `${n(r.flags)} flags: all / first rows`)];
   const rows = names.map((name) => [
     name,
     ...results.map((r) => {
-      const c = r.candidates.find((x) => x.name === name)!;
+      const c = r.candidates.find((x) => x.name === name);
+      if (!c) return 'not run (--skip-large)';
       const first = c.name.startsWith('ours: UnleashClient') && !r.clientOffersRows ? '— (no onRows)' : ms(c.first.median);
       const rowsNote = c.complete ? '' : ` (${n(c.rows)} rows: INCOMPLETE)`;
       return `${ms(c.total.median)} / ${first}${rowsNote}`;
@@ -592,7 +606,9 @@ export function growthTable(results: SizeResult[]): string {
   if (!small || !large || small === large) return '(one size only: no growth)';
   type Figure = [string, (r: SizeResult) => number, ((value: number) => string)?];
   const figures: Figure[] = [
-    ...large.candidates.map((c): Figure => [c.name, (r) => r.candidates.find((x) => x.name === c.name)!.total.median]),
+    ...large.candidates
+      .filter((c) => small.candidates.some((x) => x.name === c.name))
+      .map((c): Figure => [c.name, (r) => r.candidates.find((x) => x.name === c.name)!.total.median]),
     ['ours: time to the first rows (onRows)', (r) => r.ours.firstMs],
     ['export: exportToFile()', (r) => r.export.ours.median],
     ['export: bare request → file', (r) => r.export.bareToFile.median],
@@ -633,6 +649,13 @@ export async function runReal(argv: readonly string[]): Promise<void> {
 
   const results: SizeResult[] = [];
   let profile: ExportProfile | undefined;
+  let durationSeconds = 0;
+  const stamp = date.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const save = async (): Promise<void> => {
+    const text = `${JSON.stringify({ date: date.toISOString(), durationSeconds, machine: host, options, results, profile }, null, 2)}\n`;
+    await fsp.writeFile(path.join(RESULTS, `real-${stamp}.json`), text);
+    await fsp.writeFile(path.join(RESULTS, 'real-latest.json'), text);
+  };
   for (const flags of options.sizes) {
     console.log(`\n${n(flags)} flags: starting a real Unleash (cached database or import)…`);
     const running = await startFilled(flags, (line) => {
@@ -643,6 +666,7 @@ export async function runReal(argv: readonly string[]): Promise<void> {
       const projects = (await running.unleash.postgres.psql("SELECT DISTINCT project FROM features WHERE archived_at IS NULL ORDER BY 1;")).split('\n').filter(Boolean);
       const result = await benchSize(S, running, projects, options, log);
       results.push(result);
+      if (options.write) await save(); // what is measured so far survives an interrupted run
       console.log(`  catalog: ours ${ms(result.ours.ms)} vs ${ms(result.fastestBare.ms)} (${times(result.ours.ratio)}); export ${ms(result.export.ours.median)} vs ${ms(result.export.bareToFile.median)} (${times(result.export.ratio)})`);
       if (options.profile && flags === Math.max(...options.sizes)) {
         console.log('  profiling the export path…');
@@ -653,7 +677,7 @@ export async function runReal(argv: readonly string[]): Promise<void> {
     }
   }
 
-  const durationSeconds = round((performance.now() - started) / 1000, 1);
+  durationSeconds = round((performance.now() - started) / 1000, 1);
   console.log('');
   console.log(summaryTable(results));
   console.log('');
@@ -677,10 +701,7 @@ export async function runReal(argv: readonly string[]): Promise<void> {
   console.log(`\n  ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, node ${host.node}; ${date.toISOString()}; load average ${host.loadAverage}; ${durationSeconds} s`);
 
   if (options.write) {
-    const stamp = date.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-    const text = `${JSON.stringify({ date: date.toISOString(), durationSeconds, machine: host, options, results, profile }, null, 2)}\n`;
-    await fsp.writeFile(path.join(RESULTS, `real-${stamp}.json`), text);
-    await fsp.writeFile(path.join(RESULTS, 'real-latest.json'), text);
+    await save();
     console.log(`  wrote bench/results/real-${stamp}.json and real-latest.json`);
   }
 }
