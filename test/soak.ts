@@ -44,7 +44,7 @@ for (let run = 1; run <= runs; run++) {
   if (!ok) failed++;
   const hung = (result.stderr ?? '').split('\n').filter((line) => line.includes('timed out'));
   // The failing tests by name (TAP `not ok N - name` lines of tests, not of the suites around them), with the error.
-  const failures = [...(result.stdout ?? '').matchAll(/^ *not ok \d+ - (.+)\n(?:.*\n){0,12}? *error: (.*)$/gm)]
+  const failures = [...(result.stdout ?? '').matchAll(/^ *not ok \d+ - (.+)\n(?:.*\n){0,12}? *error: (?:\|-\n *)?(.*)$/gm)]
     .filter((match) => !/subtests? failed|test failed/.test(match[2] ?? ''))
     .map((match) => `✖ ${match[1]}: ${(match[2] ?? '').slice(0, 300)}`);
   const details = [...hung, ...failures];
