@@ -89,7 +89,7 @@ function plannedRuns(layers: Layer[], servers: ServerVersion[]): Run[] {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const layers = selectedLayers(argv);
-  const runs = plannedRuns(layers, selectedServers(argv));
+  const runs = plannedRuns(layers, layers.includes('contract') ? selectedServers(argv) : []);
   const files = runs.flatMap((run) => testFiles(run.layer));
   const started = Date.now();
   const baseEnv: NodeJS.ProcessEnv = { ...process.env };
