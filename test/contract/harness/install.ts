@@ -73,7 +73,7 @@ function tryLock(file: string): boolean {
 /**
  * Makes sure the generation's folder (test/contract/server for 7.5.1, server-8 for 8.2.0) holds its pinned packages:
  * runs `npm ci --ignore-scripts` there the first time (7.5.1: about 40 s, 190 MB; 8.2.0 with its Node 22: about
- * 30-60 s, 380 MB). A lock file under os.tmpdir() keeps two test processes from installing at once; the second waits.
+ * 30-70 s, 380 MB). A lock file under os.tmpdir() keeps two test processes from installing at once; the second waits.
  */
 export async function ensureServerInstalled(
   version: ServerVersion = DEFAULT_SERVER_VERSION,
