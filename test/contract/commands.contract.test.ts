@@ -1,6 +1,6 @@
 /**
- * The cores of "Check Tag…" and "Export Environment…" (the code their commands run) against a real Unleash 7.5.1
- * seeded with test/contract/harness/seed-data.ts:
+ * The cores of "Check Tag…" and "Export Environment…" (the code their commands run) against a real Unleash (7.5.1 or
+ * 8.2.0) seeded with test/contract/harness/seed-data.ts:
  *   node --import tsx --test test/contract/commands.contract.test.ts
  * Uses the server of UNLEASH_CONTRACT_URL + UNLEASH_CONTRACT_TOKEN when set, else starts (and stops) its own.
  */

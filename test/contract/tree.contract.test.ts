@@ -1,5 +1,5 @@
 /**
- * The Flags tree against a real Unleash 7.5.1 seeded with test/contract/harness/seed-data.ts, expanded as a user
+ * The Flags tree against a real Unleash (7.5.1 or 8.2.0, see env.ts) seeded with test/contract/harness/seed-data.ts, expanded as a user
  * would: root → project → new-checkout-flow → development → its gradual rollout → constraints, parameters,
  * variants, segments → internal-users → its constraint. Uses the server of UNLEASH_CONTRACT_URL and
  * UNLEASH_CONTRACT_TOKEN when set, else starts one (see env.ts).
@@ -14,7 +14,7 @@ import { childrenOf, rootNodes, viewDescription, viewMessage, type TreeNode } fr
 import { parseIsoUtc, utcDate } from '../../src/model/wording';
 import { ServerSource } from '../../src/services/serverSource';
 import { useRealUnleash } from './env';
-import { SEED, seedFlag, seedStrategy, type SeedConstraint } from './harness';
+import { SEED, STRATEGY_ID_PATTERN, seedFlag, seedStrategy, type SeedConstraint } from './harness';
 
 const unleash = useRealUnleash();
 const clients: UnleashClient[] = [];
@@ -209,7 +209,7 @@ describe('the Flags tree against a real Unleash', () => {
         strategy.tooltip,
         '**Internal and beta users**\n\nGradual rollout\\: 50\\% of userId\n\n2 constraints · 2 segments · 2 variants',
       );
-      assert.match(strategy.id, /\/env:development\/strategy:[0-9a-f-]{36}$/);
+      assert.match(strategy.id, new RegExp(`/env:development/strategy:${STRATEGY_ID_PATTERN[unleash.current.version]}$`));
       assert.equal(strategy.icon?.id, 'percentage');
     });
 
@@ -257,7 +257,7 @@ describe('the Flags tree against a real Unleash', () => {
       const before = requests.length;
       const segments = await expand(byLabel(inside, 'Segments'), store);
       assert.equal(requests.length, before + 1);
-      assert.match(requests[before] ?? '', /^GET \/api\/admin\/segments\/strategies\/[0-9a-f-]{36}$/);
+      assert.match(requests[before] ?? '', new RegExp(`^GET /api/admin/segments/strategies/${STRATEGY_ID_PATTERN[unleash.current.version]}$`));
       assert.deepEqual(
         segments.map((node) => node.label),
         [...strategySeed.segments],
