@@ -10,7 +10,7 @@ import { Catalog, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
 
 /** What the store can show: everything but `ready` is a welcome state of the Flags view. */
-export type StoreState = 'loading' | 'noServer' | 'noToken' | 'invalidSettings' | 'error' | 'ready';
+export type StoreState = 'loading' | 'noServer' | 'noToken' | 'unapproved' | 'invalidSettings' | 'error' | 'ready';
 
 /** The log lines the store writes (the extension passes its logger). */
 export interface StoreLog {

@@ -3,7 +3,6 @@
  * is set), or the export files in the workspace (offline mode, the default). Rebuilds the client when a setting
  * that shapes it changes, and says why nothing can be shown when that is the case.
  */
-import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { UnleashClient } from '../api/client';
@@ -12,6 +11,9 @@ import { EXPORT_FOLDER, EXPORT_GLOB, settingId, Settings, type ViewState } from 
 import { parseExportFile } from '../model/exportLayout';
 import type { FlagSource } from '../model/flagSource';
 import { OfflineSource, type ExportFile } from '../model/offlineSource';
+import { plainHttpWarning } from '../model/settingRules';
+import { readRegularFile, UnsafeFileError } from '../util/safeRead';
+import type { ServerApprovals } from './approvals';
 import type { Logger } from '../util/logger';
 import { onDidChangeSettings, readSettings, type ExtensionSettings } from './settings';
 import { ServerSource } from './serverSource';
@@ -25,6 +27,13 @@ export interface ConnectionState {
   problem?: unknown;
 }
 
+/** What one evaluation built: the state to announce, and the client behind it (published only if still current). */
+interface Evaluation {
+  next: ConnectionState;
+  client?: UnleashClient;
+  warnings?: string[];
+}
+
 export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ConnectionState>();
   readonly onDidChange = this.changed.event;
@@ -32,9 +41,11 @@ export class Connection implements vscode.Disposable {
   private current: ConnectionState = { state: 'loading' };
   private client: UnleashClient | undefined;
   private generation = 0;
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly tokens: TokenStore,
+    private readonly approvals: ServerApprovals,
     private readonly logger: Logger,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
@@ -49,6 +60,7 @@ export class Connection implements vscode.Disposable {
       onDidChangeSettings(() => void this.update()),
       tokens.onDidChange(() => void this.update()),
       vscode.workspace.onDidChangeWorkspaceFolders(onFiles),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.update()),
     );
   }
 
@@ -79,28 +91,48 @@ export class Connection implements vscode.Disposable {
     return this.current;
   }
 
-  /** Re-reads settings, token and export files, and announces the result. */
+  /**
+   * Re-reads settings, token and export files, and announces the result. A client is published only when its
+   * evaluation is still the latest one (a late evaluation closes the client it built); the one it replaces is closed.
+   */
   async update(): Promise<ConnectionState> {
     const generation = ++this.generation;
-    const next = await this.evaluate(readSettings()).catch((error: unknown): ConnectionState => ({ state: 'error', problem: error }));
-    if (generation !== this.generation) return this.current;
-    this.current = next;
-    this.changed.fire(next);
-    return next;
+    const evaluated = await this.evaluate(readSettings()).catch((error: unknown): Evaluation => ({ next: { state: 'error', problem: error } }));
+    if (generation !== this.generation) {
+      void evaluated.client?.close();
+      return this.current;
+    }
+    this.closeClient();
+    this.client = evaluated.client;
+    this.current = evaluated.next;
+    for (const warning of evaluated.warnings ?? []) this.warnOnce(warning);
+    this.changed.fire(evaluated.next);
+    return evaluated.next;
   }
 
-  private async evaluate(settings: ExtensionSettings): Promise<ConnectionState> {
-    this.closeClient();
-    if (!settings.serverUrl) return this.offline();
+  /** Builds what the settings ask for, without publishing anything (see update()). */
+  private async evaluate(settings: ExtensionSettings): Promise<Evaluation> {
+    if (!vscode.workspace.isTrusted) {
+      // Restricted Mode: the export files only; nothing talks to a server.
+      if (settings.serverUrl) this.logger.info('Restricted Mode: showing the export files; no server is contacted.');
+      return { next: await this.offline() };
+    }
+    if (!settings.serverUrl) return { next: await this.offline() };
+    let client: UnleashClient | undefined;
     try {
       const baseUrl = parseBaseUrl(settings.serverUrl);
-      if ((await this.tokens.source(settings.serverUrl)) === 'none') return { state: 'noToken' };
-      this.client = new UnleashClient({
+      if (settings.serverUrlFromWorkspace && !this.approvals.isApproved(settings.serverUrl)) {
+        this.logger.warn(`This workspace's settings name the server ${baseUrl.host}; no token is sent there until you allow it.`);
+        return { next: { state: 'unapproved' } };
+      }
+      if ((await this.tokens.source(settings.serverUrl)) === 'none') return { next: { state: 'noToken' } };
+      const extraCaCertificates = await readCaFiles(settings.network.caCertificates);
+      client = new UnleashClient({
         baseUrl: baseUrl.href,
         getToken: () => this.tokens.get(settings.serverUrl),
         timeoutMs: settings.requestTimeoutMs,
         network: {
-          extraCaCertificates: readCaFiles(settings.network.caCertificates),
+          extraCaCertificates,
           rejectUnauthorized: settings.network.rejectUnauthorized,
           proxy: settings.network.proxy,
           proxyStrictSSL: settings.network.proxyStrictSSL,
@@ -110,15 +142,23 @@ export class Connection implements vscode.Disposable {
             ? this.logger.warn(`${event.request}: retry ${event.attempt} in ${event.delayMs} ms (${event.reason})`)
             : this.logger.debug(`${event.request} → ${event.status} in ${Math.round(event.ms)} ms`),
       });
-      if (!settings.network.rejectUnauthorized) {
-        void vscode.window.showWarningMessage(
-          `Certificate checks are off for ${baseUrl.host} (${settingId(Settings.rejectUnauthorized)}). Anyone between you and the server can read your token.`,
-        );
-      }
-      return { state: 'ready', source: new ServerSource(this.client, settings.projects, settings.webUrl) };
+      return {
+        next: { state: 'ready', source: new ServerSource(client, settings.projects, settings.webUrl) },
+        client,
+        warnings: connectionWarnings(baseUrl, settings),
+      };
     } catch (error) {
-      return { state: 'invalidSettings', problem: error };
+      void client?.close();
+      return { next: { state: 'invalidSettings', problem: error } };
     }
+  }
+
+  /** Shows a warning once per session (evaluations repeat on every settings or file change). */
+  private warnOnce(warning: string): void {
+    if (this.warned.has(warning)) return;
+    this.warned.add(warning);
+    this.logger.warn(warning);
+    void vscode.window.showWarningMessage(warning);
   }
 
   /** Reads `.unleash/*.json` of every workspace folder; a file that is not an export is logged and skipped. */
@@ -160,15 +200,43 @@ export class Connection implements vscode.Disposable {
   }
 }
 
-function readCaFiles(paths: string[]): string[] {
-  return paths.map((path) => {
+/** Warnings for a connection about to be used: certificate checks off, a token over plain http:// to another host. */
+export function connectionWarnings(baseUrl: URL, settings: Pick<ExtensionSettings, 'network'>): string[] {
+  const warnings: string[] = [];
+  if (!settings.network.rejectUnauthorized && baseUrl.protocol === 'https:') {
+    warnings.push(
+      `Certificate checks are off for ${baseUrl.host} (${settingId(Settings.rejectUnauthorized)}). Anyone between you and the server can read your token.`,
+    );
+  }
+  const plain = plainHttpWarning(baseUrl);
+  if (plain) warnings.push(plain);
+  return warnings;
+}
+
+/** Largest CA file read: a bundle of a few hundred certificates fits; `/dev/zero` does not. */
+export const MAX_CA_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Reads the PEM files of `unleash.network.caCertificates`: asynchronously, regular files only (a link to one is
+ * followed, so `/etc/ssl/certs/*.pem` work), at most MAX_CA_FILE_BYTES each.
+ */
+export async function readCaFiles(paths: string[]): Promise<string[]> {
+  const texts: string[] = [];
+  for (const path of paths) {
+    const fail = (why: string): never => {
+      throw new ConfigError(settingId(Settings.caCertificates), `lists ${path}, which ${why}. Give the path of a PEM file.`);
+    };
     try {
-      return readFileSync(path, 'utf8');
+      const bytes = await readRegularFile(path, { maxBytes: MAX_CA_FILE_BYTES, followLinks: true });
+      if (!bytes) fail('does not exist');
+      texts.push((bytes as Buffer).toString('utf8'));
     } catch (error) {
-      throw new ConfigError(
-        settingId(Settings.caCertificates),
-        `lists ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Give the path of a PEM file.`,
-      );
+      if (error instanceof ConfigError) throw error;
+      if (error instanceof UnsafeFileError) {
+        fail(error.code === 'EFBIG' ? `is larger than ${MAX_CA_FILE_BYTES / 1024} KB` : 'is not a regular file');
+      }
+      fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
-  });
+  }
+  return texts;
 }

@@ -1,4 +1,7 @@
-/** The live FlagSource: an Unleash server through the Admin API client. */
+/**
+ * The live FlagSource: an Unleash server through the Admin API client. The client is a true private field: the
+ * store (which activate() hands to the in-editor tests) holds this source, and nothing may reach the token from it.
+ */
 import { baseUrlText } from '../api/baseUrl';
 import type { UnleashClient } from '../api/client';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
@@ -7,33 +10,35 @@ import type { FlagSource } from '../model/flagSource';
 export class ServerSource implements FlagSource {
   readonly kind = 'server' as const;
   readonly label: string;
+  readonly #client: UnleashClient;
+  readonly #projects: string[];
+  readonly #webUrlSetting: string;
 
-  constructor(
-    readonly client: UnleashClient,
-    private readonly projects: string[],
-    private readonly webUrlSetting: string,
-  ) {
+  constructor(client: UnleashClient, projects: string[], webUrlSetting: string) {
+    this.#client = client;
+    this.#projects = projects;
+    this.#webUrlSetting = webUrlSetting;
     this.label = client.baseUrl.host + client.baseUrl.pathname.replace(/\/$/, '');
   }
 
   listFeatures(signal?: AbortSignal): Promise<FeatureSummary[]> {
-    return this.client.listFeatures({ projects: this.projects, signal });
+    return this.#client.listFeatures({ projects: this.#projects, signal });
   }
 
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature> {
-    return this.client.getFeature(project, name, { signal });
+    return this.#client.getFeature(project, name, { signal });
   }
 
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]> {
-    return this.client.getStrategySegments(strategyId, { signal });
+    return this.#client.getStrategySegments(strategyId, { signal });
   }
 
   async listEnvironments(signal?: AbortSignal): Promise<string[]> {
-    return (await this.client.listEnvironments({ signal })).map((environment) => environment.name);
+    return (await this.#client.listEnvironments({ signal })).map((environment) => environment.name);
   }
 
   webUrl(project: string, name: string): string {
-    const base = (this.webUrlSetting || baseUrlText(this.client.baseUrl)).replace(/\/+$/, '');
+    const base = (this.#webUrlSetting || baseUrlText(this.#client.baseUrl)).replace(/\/+$/, '');
     return `${base}/projects/${encodeURIComponent(project)}/features/${encodeURIComponent(name)}`;
   }
 }
