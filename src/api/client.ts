@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { parseBaseUrl } from './baseUrl';
 import { createDispatcher, proxyLabel, type NetworkOptions } from './dispatcher';
-import { NotFoundError, SchemaError } from './errors';
+import { ConfigError, NotFoundError, SchemaError, TimeoutError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
 import {
   environmentsSchema,
@@ -34,6 +34,8 @@ export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher
   network?: NetworkOptions;
   /** Overrides the pool built from `network` (tests). */
   dispatcher?: Dispatcher;
+  /** Overrides LIST_LIMITS (tests). */
+  listLimits?: Partial<ListLimits>;
 }
 
 export interface Call {
@@ -59,6 +61,15 @@ export interface ServerInfo {
 }
 
 const SEARCH_PAGE = 100;
+/** The setting that narrows the listing; named when a listing is too long. */
+const PROJECTS_SETTING = 'unleash.projects';
+
+/** Bounds of one listing: at most `pages` search pages (100 flags each), within `ms`. */
+export interface ListLimits {
+  pages: number;
+  ms: number;
+}
+export const LIST_LIMITS: ListLimits = { pages: 1000, ms: 120_000 };
 const PAGE_CONCURRENCY = 4;
 const FEATURE_CACHE_SIZE = 200;
 
@@ -67,10 +78,12 @@ export class UnleashClient {
   private readonly http: HttpClient;
   private readonly dispatcher: Dispatcher;
   private readonly featureCache = new Map<string, { etag: string; feature: Feature }>();
+  private readonly listLimits: ListLimits;
 
   constructor(options: ClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.dispatcher = options.dispatcher ?? createDispatcher(this.baseUrl, options.network);
+    this.listLimits = { ...LIST_LIMITS, ...options.listLimits };
     this.http = new HttpClient({
       ...options,
       baseUrl: this.baseUrl,
@@ -190,24 +203,58 @@ export class UnleashClient {
     return parse(exportResultSchema, response, 'POST export');
   }
 
+  /**
+   * Pages through the search endpoint, a few pages at a time. The server's `total` only says when to stop early: no
+   * offset is built from it up front. A short, empty or repeated page ends the listing; more than LIST_LIMITS.pages
+   * pages, or a listing longer than LIST_LIMITS.ms, is an error (never a silently cut list).
+   */
   private async searchFeatures(projects: string[], signal: AbortSignal | undefined): Promise<FeatureSummary[]> {
     const filter = projects.length ? `&project=${encodeURIComponent(`IS_ANY_OF:${projects.join(',')}`)}` : '';
+    const deadline = AbortSignal.timeout(this.listLimits.ms);
+    const both = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const page = async (offset: number) => {
       const path = `/api/admin/search/features?limit=${SEARCH_PAGE}&offset=${offset}&sortBy=name&sortOrder=asc${filter}`;
-      return parse(featureSearchSchema, await this.http.get(path, { signal }), 'GET feature search');
+      try {
+        return parse(featureSearchSchema, await this.http.get(path, { signal: both }), 'GET feature search');
+      } catch (error) {
+        if (deadline.aborted && !signal?.aborted) throw new TimeoutError('GET feature search', this.listLimits.ms);
+        throw error;
+      }
     };
-    const first = await page(0);
-    const total = first.total ?? first.features.length;
-    const offsets: number[] = [];
-    if (first.features.length === SEARCH_PAGE) {
-      for (let offset = SEARCH_PAGE; offset < total; offset += SEARCH_PAGE) offsets.push(offset);
+    const { features: first, total } = await page(0);
+    const pages: FeatureSummary[][] = [first.slice(0, SEARCH_PAGE)];
+    const seen = new Set(first.map(pageKey));
+    const expected = total !== undefined && Number.isFinite(total) ? total : Infinity;
+    let done = first.length < SEARCH_PAGE;
+    while (!done && seen.size < expected) {
+      if (pages.length >= this.listLimits.pages) {
+        throw new ConfigError(
+          PROJECTS_SETTING,
+          `takes in more than ${(this.listLimits.pages * SEARCH_PAGE).toLocaleString('en-US')} flags, more than the extension lists. Name fewer projects to show.`,
+        );
+      }
+      const missing = Math.ceil((expected - seen.size) / SEARCH_PAGE);
+      const wave = Math.max(1, Math.min(PAGE_CONCURRENCY, this.listLimits.pages - pages.length, missing));
+      const offsets = Array.from({ length: wave }, (_, index) => (pages.length + index) * SEARCH_PAGE);
+      const answers = await Promise.all(offsets.map(async (offset) => (await page(offset)).features));
+      for (const answer of answers) {
+        const fresh = answer.filter((feature) => !seen.has(pageKey(feature)));
+        // A short or empty page is the last; a page holding only flags already seen means the server ignores offset.
+        if (answer.length < SEARCH_PAGE || fresh.length === 0) done = true;
+        if (fresh.length === 0) break;
+        for (const feature of fresh) seen.add(pageKey(feature));
+        pages.push(fresh.slice(0, SEARCH_PAGE));
+        if (done) break;
+      }
     }
-    const rest = await mapLimited(offsets, PAGE_CONCURRENCY, async (offset) => (await page(offset)).features);
-    return uniqueFeatures([first.features, ...rest].flat());
+    return uniqueFeatures(pages.flat());
   }
 
   private async listByProject(projects: string[], signal: AbortSignal | undefined): Promise<FeatureSummary[]> {
     const ids = projects.length ? projects : await this.listProjects({ signal });
+    if (ids.length > this.listLimits.pages) {
+      throw new ConfigError(PROJECTS_SETTING, `is empty and the server lists ${ids.length.toLocaleString('en-US')} projects, more than the extension reads one by one. Name the projects to show.`);
+    }
     const lists = await mapLimited(ids, PAGE_CONCURRENCY, async (project) => {
       const response = await this.http.get(`/api/admin/projects/${seg(project)}/features`, { signal });
       return parse(projectFeaturesSchema, response, 'GET project features').features.map((feature) => ({
@@ -244,6 +291,11 @@ function isAnswerNotFound(error: NotFoundError): boolean {
 /** One path segment, percent-encoded: tag values and flag names may hold any character. */
 function seg(value: string): string {
   return encodeURIComponent(value);
+}
+
+/** What makes a row of a listing the same row: its project and name. */
+function pageKey(feature: FeatureSummary): string {
+  return `${feature.project ?? ''}\u0000${feature.name}`;
 }
 
 function uniqueFeatures(features: FeatureSummary[]): FeatureSummary[] {

@@ -6,14 +6,12 @@
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { UnleashClient } from '../api/client';
-import { ConfigError } from '../api/errors';
-import { EXPORT_FOLDER, EXPORT_GLOB, settingId, Settings, type ViewState } from '../constants';
+import { EXPORT_FOLDER, EXPORT_GLOB, type ViewState } from '../constants';
 import { parseExportFile } from '../model/exportLayout';
 import type { FlagSource } from '../model/flagSource';
 import { OfflineSource, type ExportFile } from '../model/offlineSource';
-import { plainHttpWarning } from '../model/settingRules';
-import { readRegularFile, UnsafeFileError } from '../util/safeRead';
 import type { ServerApprovals } from './approvals';
+import { connectionWarnings, readCaFiles } from './network';
 import type { Logger } from '../util/logger';
 import { onDidChangeSettings, readSettings, type ExtensionSettings } from './settings';
 import { ServerSource } from './serverSource';
@@ -26,6 +24,9 @@ export interface ConnectionState {
   /** The configuration problem behind 'invalidSettings'. */
   problem?: unknown;
 }
+
+/** Largest export file the offline mode reads (an export of 10,000 flags is about 23 MB). */
+const MAX_OFFLINE_FILE_BYTES = 64 * 1024 * 1024;
 
 /** What one evaluation built: the state to announce, and the client behind it (published only if still current). */
 interface Evaluation {
@@ -177,6 +178,9 @@ export class Connection implements vscode.Disposable {
         const uri = vscode.Uri.joinPath(dir, name);
         const path = vscode.workspace.asRelativePath(uri);
         try {
+          // A link (even to a file) is skipped above; a file larger than any export is not read.
+          const { size } = await vscode.workspace.fs.stat(uri);
+          if (size > MAX_OFFLINE_FILE_BYTES) throw new Error(`larger than ${MAX_OFFLINE_FILE_BYTES / 1024 / 1024} MB`);
           files.push({ path, result: parseExportFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))) });
         } catch (error) {
           this.logger.warn(`Skipped ${path}: ${error instanceof Error ? error.message : error}`);
@@ -198,45 +202,4 @@ export class Connection implements vscode.Disposable {
     this.changed.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
-}
-
-/** Warnings for a connection about to be used: certificate checks off, a token over plain http:// to another host. */
-export function connectionWarnings(baseUrl: URL, settings: Pick<ExtensionSettings, 'network'>): string[] {
-  const warnings: string[] = [];
-  if (!settings.network.rejectUnauthorized && baseUrl.protocol === 'https:') {
-    warnings.push(
-      `Certificate checks are off for ${baseUrl.host} (${settingId(Settings.rejectUnauthorized)}). Anyone between you and the server can read your token.`,
-    );
-  }
-  const plain = plainHttpWarning(baseUrl);
-  if (plain) warnings.push(plain);
-  return warnings;
-}
-
-/** Largest CA file read: a bundle of a few hundred certificates fits; `/dev/zero` does not. */
-export const MAX_CA_FILE_BYTES = 1024 * 1024;
-
-/**
- * Reads the PEM files of `unleash.network.caCertificates`: asynchronously, regular files only (a link to one is
- * followed, so `/etc/ssl/certs/*.pem` work), at most MAX_CA_FILE_BYTES each.
- */
-export async function readCaFiles(paths: string[]): Promise<string[]> {
-  const texts: string[] = [];
-  for (const path of paths) {
-    const fail = (why: string): never => {
-      throw new ConfigError(settingId(Settings.caCertificates), `lists ${path}, which ${why}. Give the path of a PEM file.`);
-    };
-    try {
-      const bytes = await readRegularFile(path, { maxBytes: MAX_CA_FILE_BYTES, followLinks: true });
-      if (!bytes) fail('does not exist');
-      texts.push((bytes as Buffer).toString('utf8'));
-    } catch (error) {
-      if (error instanceof ConfigError) throw error;
-      if (error instanceof UnsafeFileError) {
-        fail(error.code === 'EFBIG' ? `is larger than ${MAX_CA_FILE_BYTES / 1024} KB` : 'is not a regular file');
-      }
-      fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-  }
-  return texts;
 }

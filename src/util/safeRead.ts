@@ -45,6 +45,7 @@ export async function readRegularFile(file: string, options: SafeReadOptions): P
   try {
     const entry = followLinks ? await fsp.stat(file) : await fsp.lstat(file);
     if (entry.isSymbolicLink()) throw new UnsafeFileError('ELOOP', file, maxBytes);
+    if (entry.isDirectory()) throw Object.assign(new Error(`EISDIR: ${file} is a folder`), { code: 'EISDIR' });
     if (!entry.isFile()) throw new UnsafeFileError('ENOTREG', file, maxBytes);
     if (entry.size > maxBytes) throw new UnsafeFileError('EFBIG', file, maxBytes);
   } catch (error) {
