@@ -1109,7 +1109,7 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
 // Trust and safety (issue 13): test/unit/trustCases.ts
 // ---------------------------------------------------------------------------------------------------------------
 
-trustRows({ row, group, fault, client, assertNoSecret, token: TOKEN });
+trustRows({ row, group, fault, client, assertNoSecret, stepsOf, token: TOKEN });
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table
