@@ -53,8 +53,9 @@ export function readSettings(): ExtensionSettings {
       // How TLS is checked is the user's (or the machine's) decision, never a workspace's.
       caCertificates: userValue(config.inspect<string[]>(Settings.caCertificates), []),
       rejectUnauthorized: userValue(config.inspect<boolean>(Settings.rejectUnauthorized), true) !== false,
-      proxy: http.get<string>('proxy') || undefined,
-      proxyStrictSSL: http.get<boolean>('proxyStrictSSL', true),
+      // Where requests (and so the token) go through, and whether that proxy's certificate is checked: the user's.
+      proxy: userValue(http.inspect<string>('proxy'), '') || undefined,
+      proxyStrictSSL: userValue(http.inspect<boolean>('proxyStrictSSL'), true) !== false,
     },
   };
 }
