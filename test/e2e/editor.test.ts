@@ -3,6 +3,8 @@
  * Chromium — against the real, seeded Unleash. Two editor runs, because settings and env are fixed per run:
  *   server   serverUrl + UNLEASH_API_TOKEN (admin token): tree down to a segment's constraint, hovers, check tag, export
  *   noToken  serverUrl only: the welcome state, a bad token's message, then offline mode on the export files
+ *   trust    serverUrl in the workspace's settings only (a recording stand-in), the admin token in the environment:
+ *            no request reaches that server without the user's approval
  * What runs is the packaged .vsix (dist/, built by `npm run package` when missing or stale), installed by
  * code-server's --install-extension and loaded from there (see test/e2e/README.md). Writes the activate() figure to
  * bench/results/activate.json.
@@ -14,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
+import { startFaultServer } from '../support/faultServer';
 import { buildSuite } from './build';
 import {
   activationFromLogs,
@@ -77,19 +80,28 @@ after(() => {
   }
 });
 
-async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken'): Promise<void> {
+async function runPhase(
+  t: { diagnostic(message: string): void },
+  phase: 'server' | 'noToken' | 'trust',
+  /** Written to the workspace's .vscode/settings.json as `unleash.serverUrl`, instead of the user settings. */
+  workspaceServer?: string,
+): Promise<void> {
   if (prepared.length) t.diagnostic(prepared.splice(0).join('; '));
   assert.ok(staged, 'the extension is staged');
   const workspace = copyDemoWorkspace();
   try {
+    if (workspaceServer) {
+      fs.mkdirSync(path.join(workspace.dir, '.vscode'), { recursive: true });
+      fs.writeFileSync(path.join(workspace.dir, '.vscode', 'settings.json'), JSON.stringify({ 'unleash.serverUrl': workspaceServer }, null, 2));
+    }
     const env: Record<string, string> = { UNLEASH_E2E_PHASE: phase };
     // An empty value counts as unset for the extension; it also hides a token from the developer's own shell.
-    env.UNLEASH_API_TOKEN = phase === 'server' ? unleash.current.adminToken : '';
+    env.UNLEASH_API_TOKEN = phase === 'server' || phase === 'trust' ? unleash.current.adminToken : '';
     const result = await host.runSuiteInEditor({
       extensionDevelopmentPath: staged.dir,
       suitePath,
       workspace: workspace.dir,
-      settings: { 'unleash.serverUrl': unleash.current.url },
+      settings: workspaceServer ? {} : { 'unleash.serverUrl': unleash.current.url },
       env,
       timeoutMs: 240_000,
       log: verbose ? (line) => console.log(line) : undefined,
@@ -123,3 +135,13 @@ async function runPhase(t: { diagnostic(message: string): void }, phase: 'server
 test('in the editor, connected to the real Unleash: tree, hovers, check tag, export', { timeout: 300_000 }, (t) => runPhase(t, 'server'));
 
 test('in the editor, without a token: welcome state, bad token message, offline mode', { timeout: 300_000 }, (t) => runPhase(t, 'noToken'));
+
+test('in the editor, a workspace whose settings name another server: no token without approval', { timeout: 300_000 }, async (t) => {
+  const named = await startFaultServer();
+  try {
+    await runPhase(t, 'trust', named.url);
+    assert.deepEqual(named.requests.map((request) => `${request.method} ${request.path}`), [], 'the server the workspace named received nothing');
+  } finally {
+    await named.close();
+  }
+});

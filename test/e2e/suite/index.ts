@@ -6,6 +6,7 @@
  * Settings and env are fixed per editor run, so the checks come in phases, picked by UNLEASH_E2E_PHASE:
  *   server   (default) serverUrl + UNLEASH_API_TOKEN of the real, seeded Unleash: tree, hovers, check tag, export
  *   noToken  serverUrl, no token: the welcome state, then a bad token's message, then offline mode on export files
+ *   trust    serverUrl only in the workspace's settings, UNLEASH_API_TOKEN set: no token goes there without approval
  *
  * Every phase first logs `[suite] activate-ms=N`: activate() of the extension, as it logs "Activated in N ms.".
  *
@@ -17,9 +18,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { noTokenPhase } from './noTokenPhase';
 import { serverPhase } from './serverPhase';
+import { trustPhase } from './trustPhase';
 import { extensionApi, log, Steps } from './util';
 
-export const PHASES = ['server', 'noToken'] as const;
+export const PHASES = ['server', 'noToken', 'trust'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export async function run(): Promise<void> {
@@ -42,6 +44,7 @@ export async function run(): Promise<void> {
   });
 
   if (phase === 'server') await serverPhase(api, steps);
+  else if (phase === 'trust') await trustPhase(api, steps);
   else await noTokenPhase(api, steps);
 
   log(`phase ${phase} took ${Date.now() - t0} ms`);
