@@ -154,12 +154,10 @@ async function testConnection(deps: ConnectionCommandDeps): Promise<ConnectionRe
   const client = deps.connection.serverClient;
   if (!client) {
     const reason =
-      state.state === 'invalidSettings'
+      state.state === 'invalidSettings' || state.state === 'unapproved'
         ? formatError(state.problem).message
         : state.state === 'noToken'
           ? `No API token is set for ${serverUrl}. Run "Unleash: Set API Token".`
-          : state.state === 'unapproved'
-            ? `This workspace's settings name the server ${serverUrl}, which you have not allowed: no token was sent. Run "Unleash: Allow the Workspace's Server…".`
           : `No server is configured: the Flags view reads export files in the workspace. Run "Unleash: Connect to Server…".`;
     void vscode.window.showWarningMessage(reason);
     return { ok: false, message: reason };

@@ -4,7 +4,8 @@
  * that shapes it changes, and says why nothing can be shown when that is the case.
  */
 import * as vscode from 'vscode';
-import { parseBaseUrl } from '../api/baseUrl';
+import { parseBaseUrl, SERVER_URL_SETTING } from '../api/baseUrl';
+import { ConfigError } from '../api/errors';
 import { UnleashClient } from '../api/client';
 import { EXPORT_FOLDER, EXPORT_GLOB, type ViewState } from '../constants';
 import { parseExportFile } from '../model/exportLayout';
@@ -23,6 +24,11 @@ export interface ConnectionState {
   source?: FlagSource;
   /** The configuration problem behind 'invalidSettings'. */
   problem?: unknown;
+}
+
+/** Why a server that the workspace's settings name gets nothing yet, and what to do. */
+export function unapprovedProblem(host: string): string {
+  return `names ${host} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`;
 }
 
 /** Largest export file the offline mode reads (an export of 10,000 flags is about 23 MB). */
@@ -123,8 +129,9 @@ export class Connection implements vscode.Disposable {
     try {
       const baseUrl = parseBaseUrl(settings.serverUrl);
       if (settings.serverUrlFromWorkspace && !this.approvals.isApproved(settings.serverUrl)) {
-        this.logger.warn(`This workspace's settings name the server ${baseUrl.host}; no token is sent there until you allow it.`);
-        return { next: { state: 'unapproved' } };
+        const problem = new ConfigError(SERVER_URL_SETTING, unapprovedProblem(baseUrl.host));
+        this.logger.warn(problem.message);
+        return { next: { state: 'unapproved', problem } };
       }
       if ((await this.tokens.source(settings.serverUrl)) === 'none') return { next: { state: 'noToken' } };
       const extraCaCertificates = await readCaFiles(settings.network.caCertificates);

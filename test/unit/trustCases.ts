@@ -132,8 +132,18 @@ export function trustRows(h: TrustHarness): void {
       const state = await connection.update();
       assert.equal(state.state, 'unapproved');
       assert.equal(connection.serverClient, undefined);
+      const checkTag = formatError(state.problem, { action: 'check the tag team:payments' }).message;
+      assert.equal(
+        checkTag,
+        `Could not check the tag team:payments. The setting \`unleash.serverUrl\` names ${new URL(server.url).host} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`,
+      );
       assert.equal(server.requests.length, 0);
-      return { result: 'no client, no token sent (view state `unapproved`)', message: welcome('unapproved'), steps: 'Review the Server…, Connect to Another Server, Show Log', requests: '0' };
+      return {
+        result: 'no client, no token sent (view state `unapproved`)',
+        message: `Flags view: ${welcome('unapproved')} Check Tag, Export, Test Connection: ${checkTag}`,
+        steps: 'Review the Server…, Connect to Another Server, Show Log',
+        requests: '0',
+      };
     });
 
     h.row('… Review the Server… asks in a modal naming the host; Cancel', async () => {
