@@ -222,32 +222,43 @@ export class UnleashClient {
       }
     };
     const { features: first, total } = await page(0);
-    const pages: FeatureSummary[][] = [first.slice(0, SEARCH_PAGE)];
+    const pages = new Map<number, FeatureSummary[]>([[0, first.slice(0, SEARCH_PAGE)]]);
     const seen = new Set(first.map(pageKey));
     const expected = total !== undefined && Number.isFinite(total) ? total : Infinity;
+    const limit = this.listLimits.pages * SEARCH_PAGE;
+    let next = SEARCH_PAGE;
     let done = first.length < SEARCH_PAGE;
-    while (!done && seen.size < expected) {
-      if (pages.length >= this.listLimits.pages) {
-        throw new ConfigError(
-          PROJECTS_SETTING,
-          `takes in more than ${(this.listLimits.pages * SEARCH_PAGE).toLocaleString('en-US')} flags, more than the extension lists. Name fewer projects to show.`,
-        );
-      }
-      const missing = Math.ceil((expected - seen.size) / SEARCH_PAGE);
-      const wave = Math.max(1, Math.min(PAGE_CONCURRENCY, this.listLimits.pages - pages.length, missing));
-      const offsets = Array.from({ length: wave }, (_, index) => (pages.length + index) * SEARCH_PAGE);
-      const answers = await Promise.all(offsets.map(async (offset) => (await page(offset)).features));
-      for (const answer of answers) {
+    let tooMany = false;
+    /** Offset of the first short or repeated page: pages after it (fetched meanwhile) are not part of the listing. */
+    let end = Infinity;
+    // PAGE_CONCURRENCY workers take the next offset one at a time, while the listing is not done.
+    const worker = async (): Promise<void> => {
+      while (!done && next < expected) {
+        if (next >= limit) {
+          tooMany = true;
+          return;
+        }
+        const offset = next;
+        next += SEARCH_PAGE;
+        const answer = (await page(offset)).features;
         const fresh = answer.filter((feature) => !seen.has(pageKey(feature)));
-        // A short or empty page is the last; a page holding only flags already seen means the server ignores offset.
-        if (answer.length < SEARCH_PAGE || fresh.length === 0) done = true;
-        if (fresh.length === 0) break;
         for (const feature of fresh) seen.add(pageKey(feature));
-        pages.push(fresh.slice(0, SEARCH_PAGE));
-        if (done) break;
+        // A short or empty page is the last; a page holding only flags already seen means the server ignores offset.
+        if (answer.length < SEARCH_PAGE || fresh.length === 0) {
+          done = true;
+          end = Math.min(end, offset);
+        }
+        pages.set(offset, fresh.slice(0, SEARCH_PAGE));
       }
+    };
+    await Promise.all(Array.from({ length: PAGE_CONCURRENCY }, worker));
+    if (tooMany && !done) {
+      throw new ConfigError(
+        PROJECTS_SETTING,
+        `takes in more than ${limit.toLocaleString('en-US')} flags, more than the extension lists. Name fewer projects to show.`,
+      );
     }
-    return uniqueFeatures(pages.flat());
+    return uniqueFeatures([...pages].flatMap(([offset, features]) => (offset <= end ? features : [])));
   }
 
   private async listByProject(projects: string[], signal: AbortSignal | undefined): Promise<FeatureSummary[]> {

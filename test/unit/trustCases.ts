@@ -446,12 +446,18 @@ export function trustRows(h: TrustHarness): void {
       const index = (result: ExportResult) => new OfflineSource([{ path: '.unleash/development.json', result }]);
       const small = exportOf(10_000);
       const large = exportOf(40_000);
-      index(small); // warm up
-      const started = performance.now();
-      index(small);
-      const smallMs = performance.now() - started;
+      // The fastest of a few runs: the machine may be busy with other work.
+      const fastest = (result: ExportResult, runs: number): number =>
+        Math.min(
+          ...Array.from({ length: runs }, () => {
+            const started = performance.now();
+            index(result);
+            return performance.now() - started;
+          }),
+        );
+      const smallMs = fastest(small, 3);
       const { value: source, time } = await within(10_000, async () => index(large));
-      const largeMs = performance.now() - started - smallMs;
+      const largeMs = Math.min(fastest(large, 1), fastest(large, 1));
       // Four times the flags and tags: linear work takes about 4×, the old scan of every tag per flag took 16×.
       assert.ok(largeMs < 8 * smallMs + 250, `40,000 took ${Math.round(largeMs)} ms, 10,000 took ${Math.round(smallMs)} ms: not linear`);
       const flags = await source.listFeatures();
