@@ -34,6 +34,12 @@ export function unapprovedProblem(host: string): string {
 /** Largest export file the offline mode reads (an export of 10,000 flags is about 23 MB). */
 const MAX_OFFLINE_FILE_BYTES = 64 * 1024 * 1024;
 
+interface ParsedFile {
+  size: number;
+  mtime: number;
+  result: ExportFile['result'];
+}
+
 /** What one evaluation built: the state to announce, and the client behind it (published only if still current). */
 interface Evaluation {
   next: ConnectionState;
@@ -49,6 +55,8 @@ export class Connection implements vscode.Disposable {
   private client: UnleashClient | undefined;
   private generation = 0;
   private readonly warned = new Set<string>();
+  /** Export files parsed by the last offline evaluation, by URI, with the size and mtime they had. */
+  private parsedFiles = new Map<string, ParsedFile>();
 
   constructor(
     private readonly tokens: TokenStore,
@@ -172,6 +180,7 @@ export class Connection implements vscode.Disposable {
   /** Reads `.unleash/*.json` of every workspace folder; a file that is not an export is logged and skipped. */
   private async offline(): Promise<ConnectionState> {
     const files: ExportFile[] = [];
+    const seen = new Map<string, ParsedFile>();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
       let entries: [string, vscode.FileType][] = [];
@@ -186,14 +195,23 @@ export class Connection implements vscode.Disposable {
         const path = vscode.workspace.asRelativePath(uri);
         try {
           // A link (even to a file) is skipped above; a file larger than any export is not read.
-          const { size } = await vscode.workspace.fs.stat(uri);
+          const { size, mtime } = await vscode.workspace.fs.stat(uri);
           if (size > MAX_OFFLINE_FILE_BYTES) throw new Error(`larger than ${MAX_OFFLINE_FILE_BYTES / 1024 / 1024} MB`);
-          files.push({ path, result: parseExportFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))) });
+          // A file that did not change since the last evaluation is not read and parsed again.
+          const key = uri.toString();
+          const cached = this.parsedFiles.get(key);
+          const result =
+            cached && cached.size === size && cached.mtime === mtime
+              ? cached.result
+              : parseExportFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+          seen.set(key, { size, mtime, result });
+          files.push({ path, result });
         } catch (error) {
           this.logger.warn(`Skipped ${path}: ${error instanceof Error ? error.message : error}`);
         }
       }
     }
+    this.parsedFiles = seen;
     if (!files.length) return { state: 'noServer' };
     this.logger.info(`Offline mode: ${files.length} export file(s).`);
     return { state: 'ready', source: new OfflineSource(files) };

@@ -52,6 +52,8 @@ export function createFakeVscode(options: { folder: string }) {
   const messages: ShownMessage[] = [];
   /** Answers for input boxes and for messages with buttons, taken in order; undefined = dismissed. */
   const answers: Array<string | undefined> = [];
+  /** Every file read through `workspace.fs.readFile`. */
+  const reads: string[] = [];
 
   const fire = (id: string) => configChanged.fire({ affectsConfiguration: (section) => id === section || id.startsWith(`${section}.`) });
 
@@ -117,8 +119,14 @@ export function createFakeVscode(options: { folder: string }) {
             entry.isSymbolicLink() ? FileType.File | FileType.SymbolicLink : entry.isFile() ? FileType.File : entry.isDirectory() ? FileType.Directory : FileType.Unknown,
           ]);
         },
-        stat: async (uri: FakeUri) => ({ size: (await fsp.stat(uri.fsPath)).size }),
-        readFile: async (uri: FakeUri) => new Uint8Array(await fsp.readFile(uri.fsPath)),
+        stat: async (uri: FakeUri) => {
+          const stat = await fsp.stat(uri.fsPath);
+          return { size: stat.size, mtime: stat.mtimeMs };
+        },
+        readFile: async (uri: FakeUri) => {
+          reads.push(uri.fsPath);
+          return new Uint8Array(await fsp.readFile(uri.fsPath));
+        },
       },
     },
     window: {
@@ -149,6 +157,7 @@ export function createFakeVscode(options: { folder: string }) {
     vscode,
     messages,
     answers,
+    reads,
     commands,
     globalState: {
       get: <T>(key: string) => globalState.get(key) as T | undefined,

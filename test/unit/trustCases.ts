@@ -237,6 +237,22 @@ export function trustRows(h: TrustHarness): void {
       return { result: `offline tree from .unleash/development.json: ${names.join(', ')}`, requests: '0' };
     });
 
+    h.row('offline mode: one of two export files changes', async () => {
+      const { folder, fake, connection } = await editor();
+      await fsp.mkdir(path.join(folder, '.unleash'));
+      await fsp.writeFile(path.join(folder, '.unleash', 'development.json'), JSON.stringify(EXPORT));
+      await fsp.writeFile(path.join(folder, '.unleash', 'production.json'), JSON.stringify(EXPORT));
+      await connection.update();
+      assert.equal(fake.reads.length, 2);
+      const changed = { ...EXPORT, features: EXPORT.features.slice(0, 1) };
+      await fsp.writeFile(path.join(folder, '.unleash', 'production.json'), JSON.stringify(changed));
+      await fsp.utimes(path.join(folder, '.unleash', 'production.json'), new Date(), new Date(Date.now() + 5_000));
+      const state = await connection.update();
+      assert.deepEqual(fake.reads.slice(2).map((file) => path.basename(file)), ['production.json']);
+      assert.equal(state.source?.label, '.unleash/development.json, .unleash/production.json');
+      return { result: 'only the changed file is read and parsed again', requests: '—' };
+    });
+
     h.row('switching servers while the first evaluation is slow', async () => {
       const first = await h.fault();
       const second = await h.fault();
