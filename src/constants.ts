@@ -4,6 +4,7 @@ export const Commands = {
   connect: 'unleash.connect',
   setToken: 'unleash.setToken',
   forgetToken: 'unleash.forgetToken',
+  approveServer: 'unleash.approveServer',
   testConnection: 'unleash.testConnection',
   showLog: 'unleash.showLog',
   openSettings: 'unleash.openSettings',

@@ -10,6 +10,7 @@ import { registerFlagCommands } from './commands/flags';
 import { LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
+import { ServerApprovals } from './services/approvals';
 import { bindStoreToConnection } from './services/binding';
 import { Connection } from './services/connection';
 import { TokenStore } from './services/tokens';
@@ -28,7 +29,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
   const tokens = new TokenStore(context.secrets);
-  const connection = new Connection(tokens, logger.child('connection'));
+  const approvals = new ServerApprovals(context.globalState);
+  const connection = new Connection(tokens, approvals, logger.child('connection'));
   const store = new FlagStore(logger.child('store'));
   const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
 
@@ -38,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     connection,
     store,
     bindStoreToConnection(connection, store),
-    registerConnectionCommands({ connection, tokens, logger: logger.child('commands'), channel }),
+    registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel }),
     flagsView.disposable,
     registerFlagCommands({ store, view: flagsView, logger: logger.child('flags') }),
     registerFlagHovers({ store, logger: logger.child('hovers') }),

@@ -8,7 +8,7 @@ import { parseBaseUrl } from './baseUrl';
 import { createDispatcher, proxyLabel, type NetworkOptions } from './dispatcher';
 import { NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
-import { listAllFeatures, type ListingOptions, type ListingResult } from './listing';
+import { listAllFeatures, type ListingOptions, type ListingResult, type ListLimits } from './listing';
 import {
   environmentsSchema,
   exportResultSchema,
@@ -35,6 +35,8 @@ export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher
   network?: NetworkOptions;
   /** Overrides the pool built from `network` (tests). */
   dispatcher?: Dispatcher;
+  /** Overrides LIST_LIMITS of listing.ts (tests). */
+  listLimits?: Partial<ListLimits>;
 }
 
 export interface Call {
@@ -66,10 +68,12 @@ export class UnleashClient {
   private readonly http: HttpClient;
   private readonly dispatcher: Dispatcher;
   private readonly featureCache = new Map<string, { etag: string; feature: Feature }>();
+  private readonly listLimits?: Partial<ListLimits>;
 
   constructor(options: ClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.dispatcher = options.dispatcher ?? createDispatcher(this.baseUrl, options.network);
+    this.listLimits = options.listLimits;
     this.http = new HttpClient({
       ...options,
       baseUrl: this.baseUrl,
@@ -165,7 +169,7 @@ export class UnleashClient {
         },
         projects: (signal) => this.listProjects({ signal }),
       },
-      options,
+      { limits: this.listLimits, ...options },
     );
   }
 

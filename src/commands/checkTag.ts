@@ -96,7 +96,7 @@ async function answer(deps: CheckTagDeps, tag: TagRef): Promise<CheckTagResult> 
 
   const { state, source, problem } = deps.connection.state;
   const server = serverHost();
-  if (state === 'noToken' || state === 'invalidSettings') {
+  if (state === 'noToken' || state === 'invalidSettings' || state === 'unapproved') {
     const error = state === 'noToken' ? new MissingTokenError() : problem;
     const formatted = formatError(error, { action: `check the tag ${shown}`, server });
     void showError(error, deps.logger, { action: `check the tag ${shown}`, server, retry: () => checkTag(deps, tag) });

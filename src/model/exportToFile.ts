@@ -11,10 +11,12 @@
  *
  * Nothing here imports 'vscode'.
  */
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ExportScope, UnleashClient } from '../api/client';
 import { CancelledError } from '../api/errors';
-import { readFileIfExists, replaceFileAtomic, withPathLock } from '../util/atomicWrite';
+import { replaceFileAtomic, withPathLock } from '../util/atomicWrite';
+import { readRegularFile } from '../util/safeRead';
 import { exportSummary, serializeExport } from './exportLayout';
 import { resolveExportPath } from './exportPath';
 import { inertText } from './markdown';
@@ -98,7 +100,8 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   options.onStep?.('write');
   // Read, compare and replace under the file's lock, so concurrent exports to one file never interleave.
   const written = withPathLock(file, signal, async () => {
-    const before = await read(file, folder);
+    await checkRealPath(file, folder);
+    const before = await read(file, folder, signal);
     const changed = !before || !before.equals(data);
     if (changed) {
       try {
@@ -158,11 +161,41 @@ export function exportMessage(result: ExportToFileResult, environment: string, s
   return `${head}.`;
 }
 
-async function read(file: string, folder: string): Promise<Buffer | undefined> {
+/** Largest existing file an export reads to compare and diff (an export of 10,000 flags is about 23 MB). */
+export const MAX_EXISTING_EXPORT_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The target's folder must be inside `folder` on disk, not only as text: a repository can ship `.unleash` as a link
+ * to `../outside`. The nearest existing ancestor of the target is resolved with realpath and compared.
+ */
+async function checkRealPath(file: string, folder: string): Promise<void> {
+  let realFolder: string;
   try {
-    const bytes = await readFileIfExists(file);
-    return bytes ? Buffer.from(bytes) : undefined;
+    realFolder = await fsp.realpath(folder);
   } catch (error) {
+    throw new ExportWriteError(file, folder, error);
+  }
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    let real: string;
+    try {
+      real = await fsp.realpath(dir);
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && path.dirname(dir) !== dir) continue;
+      throw new ExportWriteError(file, folder, error);
+    }
+    const relative = path.relative(realFolder, real);
+    if (relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative))) return;
+    throw new ExportWriteError(file, folder, Object.assign(new Error(`${dir} leads to ${real}`), { code: 'ESCAPE' }));
+  }
+}
+
+/** The file there now: only a regular file is read (never through a link, a FIFO or a device), capped, cancellable. */
+async function read(file: string, folder: string, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
+  try {
+    return await readRegularFile(file, { maxBytes: MAX_EXISTING_EXPORT_BYTES, followLinks: false, signal });
+  } catch (error) {
+    if (signal?.aborted) throw new CancelledError();
     // EISDIR (the path is a folder), EACCES…: nothing can be written there either.
     throw new ExportWriteError(file, folder, error);
   }
@@ -181,6 +214,14 @@ function displayPath(file: string, folder: string): string {
 
 function reasonFor(code: string | undefined, cause: unknown): string {
   switch (code) {
+    case 'ESCAPE':
+      return 'its folder is a link that leads outside the workspace folder; exports stay inside it';
+    case 'ELOOP':
+      return 'a symbolic link is there; an export replaces only a regular file (remove the link, or change unleash.export.path)';
+    case 'ENOTREG':
+      return 'something other than a regular file is there (a device, a pipe or a socket); remove it, or change unleash.export.path';
+    case 'EFBIG':
+      return `the file there is larger than ${MAX_EXISTING_EXPORT_BYTES / 1024 / 1024} MB; move it away first`;
     case 'ENOTDIR':
     case 'EEXIST':
       return 'a part of its folder path is a file, not a folder';

@@ -10,6 +10,8 @@ export interface FlagSource {
   readonly label: string;
   /** Every flag; `onRows`, when given, sees batches of rows as they arrive, before the listing is complete. */
   listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]>;
+  /** What the last listing could not check (it may be incomplete), in words; undefined when it was proven complete. */
+  readonly listingNote?: string;
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature>;
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]>;
   listEnvironments(signal?: AbortSignal): Promise<string[]>;

@@ -10,7 +10,7 @@ import { Catalog, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
 
 /** What the store can show: everything but `ready` is a welcome state of the Flags view. */
-export type StoreState = 'loading' | 'noServer' | 'noToken' | 'invalidSettings' | 'error' | 'ready';
+export type StoreState = 'loading' | 'noServer' | 'noToken' | 'unapproved' | 'invalidSettings' | 'error' | 'ready';
 
 /** The log lines the store writes (the extension passes its logger). */
 export interface StoreLog {
@@ -98,6 +98,7 @@ export class FlagStore {
       if (controller.signal.aborted) return;
       this.catalogValue = new Catalog(features);
       this.logger.info(`Loaded ${features.length} flags from ${source.label} in ${Math.round(performance.now() - started)} ms.`);
+      if (source.listingNote) this.logger.error(source.listingNote);
       this.setState('ready');
     } catch (error) {
       partial?.stop();

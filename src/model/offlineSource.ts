@@ -74,6 +74,13 @@ export class OfflineSource implements FlagSource {
     const states = new Map((result.featureEnvironments ?? []).map((env) => [env.featureName ?? env.name, env]));
     const dependencies = new Map((result.dependencies ?? []).map((dep) => [dep.feature, dep.dependencies]));
     const links = new Map((result.links ?? []).map((entry) => [entry.feature, entry.links]));
+    // One pass over the tags, indexed by flag name: a lookup per flag, not a scan (flags × tags was quadratic).
+    const tagsByFeature = new Map<string, Array<{ type: string; value: string }>>();
+    for (const tag of result.featureTags ?? []) {
+      const list = tagsByFeature.get(tag.featureName) ?? [];
+      list.push({ type: tag.tagType ?? tag.type ?? '', value: tag.tagValue });
+      tagsByFeature.set(tag.featureName, list);
+    }
 
     for (const exported of result.features) {
       const key = flagKey(exported.project, exported.name);
@@ -85,9 +92,7 @@ export class OfflineSource implements FlagSource {
         variants: state?.variants ?? [],
         strategies: byFeature.get(exported.name) ?? [],
       };
-      const tags = (result.featureTags ?? [])
-        .filter((tag) => tag.featureName === exported.name)
-        .map((tag) => ({ type: tag.tagType ?? tag.type ?? '', value: tag.tagValue }));
+      const tags = tagsByFeature.get(exported.name) ?? [];
 
       const summary = this.summaries.get(key) ?? { ...exported, environments: [], tags: [] };
       summary.environments = [

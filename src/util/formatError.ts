@@ -175,7 +175,7 @@ function describeNetwork(error: NetworkError, server: string): FormattedError {
   }
   if (/WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/i.test(`${code} ${error.message}`)) {
     return {
-      message: `${server} does not speak HTTPS at this address (${code || 'TLS error'}). If it serves plain HTTP, start ${SERVER_URL} with http://; otherwise check the port.`,
+      message: `${server} does not speak HTTPS at this address (${code || 'TLS error'}). Check the port in ${SERVER_URL}: use the https:// address you open Unleash at, or ask the server's administrator for it.`,
       actions: ['openSettings', 'showLog'],
       setting: SERVER_URL,
     };

@@ -54,8 +54,12 @@ const fakeVscode = {
   },
   workspace: {
     getConfiguration(section: string) {
-      return { get: <T>(key: string, fallback?: T) => (config.has(`${section}.${key}`) ? config.get(`${section}.${key}`) : fallback) };
+      return {
+        get: <T>(key: string, fallback?: T) => (config.has(`${section}.${key}`) ? config.get(`${section}.${key}`) : fallback),
+        inspect: (key: string) => ({ globalValue: config.get(`${section}.${key}`) }),
+      };
     },
+    isTrusted: true,
     onDidChangeConfiguration(listener: typeof configListener) {
       configListener = listener;
       return { dispose: () => (configListener = undefined) };

@@ -103,5 +103,6 @@ export function viewMessage(store: FlagStore): string | undefined {
   if (store.state === 'ready' && store.catalog.size === 0) {
     return source?.kind === 'files' ? 'The export files hold no flags.' : `No flags found on ${clean(source?.label ?? 'the server', 120)}.`;
   }
+  if (store.state === 'ready' && source?.listingNote) return clean(source.listingNote, MAX_DETAIL);
   return undefined;
 }
