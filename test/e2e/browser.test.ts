@@ -201,7 +201,7 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
     for (const expected of [
       'checkout  2 flags',
       `default  ${SEED.flags.filter((f) => f.project === 'default' && !f.archived).length} flags`,
-      'new-checkout-flow  development ● production ○ · initial',
+      'new-checkout-flow  dev● prod○ · initial',
       'development  enabled · 2 strategies · never seen',
       'Internal and beta users  Gradual rollout: 50% of userId · 2 constraints · 2 segments · 2 variants',
       'tenantId is one of acme, globex',

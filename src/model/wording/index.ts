@@ -21,3 +21,4 @@ export {
   environmentStrip, describeLastSeen,
 } from './flags';
 export type { SegmentText } from './flags';
+export { STRIP_BUDGET, shortEnvironmentName, shortEnvironmentNames, compactStrip, environmentStates } from './environments';
