@@ -218,7 +218,7 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
     const t2 = Date.now();
     await sideBarWidth(page, 340);
     const hoverText = await hoverFlag(page, "'new-checkout-flow'", 'Internal and beta users');
-    for (const expected of ['new-checkout-flow', 'release · project default', 'Environment', 'development', '● enabled', 'production', '○ disabled', 'Staff e-mail addresses', 'team:payments']) {
+    for (const expected of ['new-checkout-flow', 'release · project default', 'Environment', 'development', '●\u00a0enabled', 'production', '○\u00a0disabled', 'Staff e-mail addresses', 'team:payments']) {
       assert.ok(hoverText.includes(expected), `the hover shows "${expected}"; it shows:\n${hoverText}`);
     }
     const hoverPng = await shot(page, 'hover.png');
@@ -276,7 +276,7 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
 
     await quickOpen(page, 'src/checkout.ts');
     const hoverText = await hoverFlag(page, "'new-checkout-flow'", 'Source: .unleash/development.json');
-    for (const expected of ['new-checkout-flow', 'development', '● enabled', 'Internal and beta users', 'production', '○ disabled']) {
+    for (const expected of ['new-checkout-flow', 'development', '●\u00a0enabled', 'Internal and beta users', 'production', '○\u00a0disabled']) {
       assert.ok(hoverText.includes(expected), `the offline hover shows "${expected}"; it shows:\n${hoverText}`);
     }
     const png = await shot(page, 'demo-offline.png');
