@@ -4,7 +4,7 @@ import type { Constraint, Segment, Strategy } from '../../src/api/schemas';
 import {
   clean, constraintParts, describeConstraint, describeDependency, describeEnvironmentState, describeLastSeen,
   describeLifecycle, describeOverride, describeParameters, describePayload, describeSegment, describeStrategy,
-  compactStrip, describeVariant, environmentStates, environmentStrip, shortEnvironmentName, shortEnvironmentNames, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, singleLine, strategyBadges,
+  compactStrip, describeVariant, environmentInitials, environmentStates, environmentStrip, shortEnvironmentName, shortEnvironmentNames, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, singleLine, strategyBadges,
   strategyDisplayName, strategyTitle, truncate, utcDateTime, weightPercent,
 } from '../../src/model/wording';
 
@@ -483,12 +483,19 @@ describe('environments and last seen', () => {
         .map(shortEnvironmentName),
       ['dev', 'prod', 'stage', 'qa', 'eu-west-1', 'prod-eu', 'cust-acce', '(unnamed)', 'xxxx'],
     );
-    // `production` and `prod` would both read `prod`: both keep their own names.
     assert.deepEqual(
-      [...shortEnvironmentNames(['development', 'production', 'prod', 'production-environment-eu', 'integration1', 'integrationenvironment2']).entries()],
+      ['development', 'production-eu', 'eu-west-1', 'Staging', ' ', '\u{1F600}x-y'].map(environmentInitials),
+      ['d', 'pe', 'ew1', 'S', '?', '\u{1F600}y'],
+    );
+    // Short names while two fit side by side, else initials; `production` and `preprod` would both read `p`: both
+    // keep their own names.
+    assert.deepEqual([...shortEnvironmentNames(['development', 'production']).entries()], [['development', 'dev'], ['production', 'prod']]);
+    assert.deepEqual([...shortEnvironmentNames(['prod', 'production']).entries()], [['prod', 'prod'], ['production', 'production']]);
+    assert.deepEqual(
+      [...shortEnvironmentNames(['development', 'production', 'preprod', 'integrationenvironment2', 'integration1']).entries()],
       [
-        ['development', 'dev'], ['production', 'production'], ['prod', 'prod'], ['production-environment-eu', 'prod-envi-eu'],
-        ['integration1', 'integration1'], ['integrationenvironment2', 'integrationenvi…'],
+        ['development', 'd'], ['production', 'production'], ['preprod', 'preprod'], ['integrationenvironment2', 'integrationenvi…'],
+        ['integration1', 'integration1'],
       ],
     );
     const hostile = shortEnvironmentName('p\u202e\nrod-'.repeat(5000));

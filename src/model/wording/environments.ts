@@ -1,12 +1,19 @@
 /**
- * A flag row's environment strip, short enough for the default side bar (300 px): `dev● prod○`. The full names and
- * states are in the row's tooltip and accessible label (`environmentStates`).
+ * A flag row's environment strip, short enough for the default side bar (300 px): `dev● prod○` for two
+ * environments, initials `d● t● s● p○` for three or four, `3 on, 5 off` past that. The full names and states are in
+ * the row's tooltip and accessible label (`environmentStates`).
+ *
+ * The budgets come from screenshots (test/e2e/browser.test.ts, docs/screenshots/tree-4-environments-*.png): at
+ * 300 px a flag row inside a project has about 80 px for its description beside a 20-character flag name, which
+ * is 10 to 12 characters; at 250 px even `dev● prod○` is cut beside the longer names.
  */
 import { describeEnvironmentState, DISABLED_MARK, ENABLED_MARK } from './flags';
 import { clean, formatList, MAX_DETAIL } from './text';
 
 /** Longest strip: what a 300 px side bar shows beside a flag name of about 20 characters. */
-export const STRIP_BUDGET = 24;
+export const STRIP_BUDGET = 12;
+/** Longest strip of short names (`dev● prod○`); longer ones use initials. */
+const SHORT_BUDGET = 10;
 
 /** Short labels people already use for the usual environment names. */
 const KNOWN: Readonly<Record<string, string>> = {
@@ -38,18 +45,31 @@ export function shortEnvironmentName(name: string): string {
   return clean(parts.join(''), 12);
 }
 
+/** `development` → `d`, `production-eu` → `pe`, `eu-west-1` → `ew1`: the first character of each word, at most 3. */
+export function environmentInitials(name: string): string {
+  const words = clean(name, 60).trim().split(WORD).filter((word, i) => i % 2 === 0 && word !== '');
+  const firsts = words.map((word) => String.fromCodePoint(word.codePointAt(0) ?? 0x3f));
+  return firsts.length === 0 ? '?' : firsts.slice(0, 3).join('');
+}
+
 /**
- * Each name's short label, unique among `names`: names whose short labels would collide keep their own name (cut
- * at 16 characters).
+ * The label of each of the catalog's environments in flag rows, unique among `names`: short names
+ * (shortEnvironmentName) when all of them side by side fit SHORT_BUDGET, else initials (environmentInitials). Names
+ * whose labels would collide are shown in full (cut at 16 characters).
  */
 export function shortEnvironmentNames(names: readonly string[]): Map<string, string> {
-  const short = new Map(names.map((name) => [name, shortEnvironmentName(name)]));
-  const uses = new Map<string, number>();
-  for (const label of short.values()) uses.set(label, (uses.get(label) ?? 0) + 1);
-  for (const [name, label] of short) {
-    if ((uses.get(label) ?? 0) > 1) short.set(name, clean(name, 16).trim() || '(unnamed)');
-  }
-  return short;
+  const strip = (labels: Map<string, string>) => [...labels.values()].map((label) => `${label}${ENABLED_MARK}`).join(' ');
+  const unique = (labels: Map<string, string>) => {
+    const uses = new Map<string, number>();
+    for (const label of labels.values()) uses.set(label, (uses.get(label) ?? 0) + 1);
+    for (const [name, label] of labels) {
+      if ((uses.get(label) ?? 0) > 1) labels.set(name, clean(name, 16).trim() || '(unnamed)');
+    }
+    return labels;
+  };
+  const short = unique(new Map(names.map((name) => [name, shortEnvironmentName(name)])));
+  if (strip(short).length <= SHORT_BUDGET) return short;
+  return unique(new Map(names.map((name) => [name, environmentInitials(name)])));
 }
 
 /**
