@@ -211,12 +211,12 @@ describe('tree: the root', () => {
     assert.deepEqual(
       roots.map((node) => [node.label, node.description, node.icon?.id, node.icon?.color, node.contextValue]),
       [
-        ['admin-panel', 'dev● prod○', 'lock', undefined, 'feature:enabled:web'],
-        ['checkout-kill-switch', 'dev○ prod● · stale · live', 'stop-circle', 'list.warningForeground', 'feature:enabled:stale:web'],
-        ['new-checkout-flow', 'dev● prod○ · pre-live', 'rocket', undefined, 'feature:enabled:web'],
-        ['new-checkout-flow-ui', 'dev● prod○', 'rocket', undefined, 'feature:enabled:web'],
-        ['ops-log-level', 'dev● prod○', 'tools', undefined, 'feature:enabled:web'],
-        ['pricing-experiment', 'dev● prod○ · archived', 'beaker', 'disabledForeground', 'feature:enabled:archived:web'],
+        ['admin-panel', 'd● p○', 'lock', undefined, 'feature:enabled:web'],
+        ['checkout-kill-switch', 'd○ p● · stale · live', 'stop-circle', 'list.warningForeground', 'feature:enabled:stale:web'],
+        ['new-checkout-flow', 'd● p○ · pre-live', 'rocket', undefined, 'feature:enabled:web'],
+        ['new-checkout-flow-ui', 'd● p○', 'rocket', undefined, 'feature:enabled:web'],
+        ['ops-log-level', 'd● p○', 'tools', undefined, 'feature:enabled:web'],
+        ['pricing-experiment', 'd● p○ · archived', 'beaker', 'disabledForeground', 'feature:enabled:archived:web'],
         ['zz-custom', '', 'symbol-boolean', undefined, 'feature:disabled:web'],
       ],
     );
@@ -268,7 +268,7 @@ describe('tree: the root', () => {
       return flag.description ?? '';
     };
     assert.equal(STRIP_BUDGET, 12);
-    assert.equal(await described(['development', 'production'], (i) => i === 0), 'dev● prod○');
+    assert.equal(await described(['development', 'production'], (i) => i === 0), 'd● p○');
     assert.equal(await described(['development', 'staging', 'production'], (i) => i !== 1), 'd● s○ p●');
     assert.equal(
       await described(['development', 'testing', 'staging', 'production'], (i) => i < 3),

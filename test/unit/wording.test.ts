@@ -487,15 +487,14 @@ describe('environments and last seen', () => {
       ['development', 'production-eu', 'eu-west-1', 'Staging', ' ', '\u{1F600}x-y'].map(environmentInitials),
       ['d', 'pe', 'ew1', 'S', '?', '\u{1F600}y'],
     );
-    // Short names while two fit side by side, else initials; `production` and `preprod` would both read `p`: both
-    // keep their own names.
-    assert.deepEqual([...shortEnvironmentNames(['development', 'production']).entries()], [['development', 'dev'], ['production', 'prod']]);
-    assert.deepEqual([...shortEnvironmentNames(['prod', 'production']).entries()], [['prod', 'prod'], ['production', 'production']]);
+    // Initials; `production` and `preprod` would both read `p`: they get their short names; `integration1` and
+    // `integrationenvironment2` would both read `inte` then: they get their names, cut at 16.
+    assert.deepEqual([...shortEnvironmentNames(['development', 'production']).entries()], [['development', 'd'], ['production', 'p']]);
     assert.deepEqual(
-      [...shortEnvironmentNames(['development', 'production', 'preprod', 'integrationenvironment2', 'integration1']).entries()],
+      [...shortEnvironmentNames(['development', 'production', 'preprod', 'integrationenvironment2', 'integration1', 'eu-west-1']).entries()],
       [
-        ['development', 'd'], ['production', 'production'], ['preprod', 'preprod'], ['integrationenvironment2', 'integrationenvi…'],
-        ['integration1', 'integration1'],
+        ['development', 'd'], ['production', 'prod'], ['preprod', 'preprod'], ['integrationenvironment2', 'integrationenvi…'],
+        ['integration1', 'integration1'], ['eu-west-1', 'ew1'],
       ],
     );
     const hostile = shortEnvironmentName('p\u202e\nrod-'.repeat(5000));
@@ -503,7 +502,7 @@ describe('environments and last seen', () => {
   });
   it('compact strip: states side by side within the budget, else how many are on and off', () => {
     const labels = shortEnvironmentNames(['development', 'production']);
-    assert.equal(compactStrip([{ name: 'development', enabled: true }, { name: 'production', enabled: false }], labels), 'dev● prod○');
+    assert.equal(compactStrip([{ name: 'development', enabled: true }, { name: 'production', enabled: false }], labels), 'd● p○');
     assert.equal(compactStrip([], labels), '');
     const many = Array.from({ length: 50 }, (_, i) => ({ name: `environment-${i}`, enabled: i % 2 === 0 }));
     assert.equal(compactStrip(many, shortEnvironmentNames(many.map((e) => e.name))), '25 on, 25 off');

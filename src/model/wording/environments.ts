@@ -1,19 +1,17 @@
 /**
- * A flag row's environment strip, short enough for the default side bar (300 px): `dev● prod○` for two
- * environments, initials `d● t● s● p○` for three or four, `3 on, 5 off` past that. The full names and states are in
- * the row's tooltip and accessible label (`environmentStates`).
+ * A flag row's environment strip, short enough for the default side bar (300 px): initials with state marks,
+ * `d● p○` or `d● t● s● p○`, and `3 on, 5 off` past four or so. The full names and states are in the row's tooltip
+ * and accessible label (`environmentStates`), and in the rows below the flag.
  *
- * The budgets come from screenshots (test/e2e/browser.test.ts, docs/screenshots/tree-4-environments-*.png): at
- * 300 px a flag row inside a project has about 80 px for its description beside a 20-character flag name, which
- * is 10 to 12 characters; at 250 px even `dev● prod○` is cut beside the longer names.
+ * Decided from screenshots (test/e2e/browser.test.ts, docs/screenshots/tree-*.png): at 300 px a flag row inside a
+ * project has about 80 px for its description beside a 20-character flag name, 10 to 12 characters. `dev● prod○`
+ * (10) was cut there in 3 of the seed's 8 rows when a lifecycle badge followed it; `d● p○ s● t○` (11) in 1 of 8.
  */
 import { describeEnvironmentState, DISABLED_MARK, ENABLED_MARK } from './flags';
 import { clean, formatList, MAX_DETAIL } from './text';
 
 /** Longest strip: what a 300 px side bar shows beside a flag name of about 20 characters. */
 export const STRIP_BUDGET = 12;
-/** Longest strip of short names (`dev● prod○`); longer ones use initials. */
-const SHORT_BUDGET = 10;
 
 /** Short labels people already use for the usual environment names. */
 const KNOWN: Readonly<Record<string, string>> = {
@@ -53,27 +51,23 @@ export function environmentInitials(name: string): string {
 }
 
 /**
- * The label of each of the catalog's environments in flag rows, unique among `names`: short names
- * (shortEnvironmentName) when all of them side by side fit SHORT_BUDGET, else initials (environmentInitials). Names
- * whose labels would collide are shown in full (cut at 16 characters).
+ * The label of each of the catalog's environments in flag rows, unique among `names`: its initials
+ * (environmentInitials); names whose initials collide get their short name (shortEnvironmentName), and names whose
+ * short names collide too are shown in full (cut at 16 characters).
  */
 export function shortEnvironmentNames(names: readonly string[]): Map<string, string> {
-  const strip = (labels: Map<string, string>) => [...labels.values()].map((label) => `${label}${ENABLED_MARK}`).join(' ');
-  const unique = (labels: Map<string, string>) => {
+  const labels = new Map(names.map((name) => [name, environmentInitials(name)]));
+  const fallbacks = [shortEnvironmentName, (name: string) => clean(name, 16).trim() || '(unnamed)'];
+  for (const fallback of fallbacks) {
     const uses = new Map<string, number>();
     for (const label of labels.values()) uses.set(label, (uses.get(label) ?? 0) + 1);
-    for (const [name, label] of labels) {
-      if ((uses.get(label) ?? 0) > 1) labels.set(name, clean(name, 16).trim() || '(unnamed)');
-    }
-    return labels;
-  };
-  const short = unique(new Map(names.map((name) => [name, shortEnvironmentName(name)])));
-  if (strip(short).length <= SHORT_BUDGET) return short;
-  return unique(new Map(names.map((name) => [name, environmentInitials(name)])));
+    for (const [name, label] of labels) if ((uses.get(label) ?? 0) > 1) labels.set(name, fallback(name));
+  }
+  return labels;
 }
 
 /**
- * `dev● prod○` (● enabled, ○ disabled) in the order given, with `labels` from shortEnvironmentNames. When that is
+ * `d● p○` (● enabled, ○ disabled) in the order given, with `labels` from shortEnvironmentNames. When that is
  * longer than STRIP_BUDGET, how many are on and off: `3 on, 5 off`, `all 8 on`, `all 8 off`. '' for none.
  */
 export function compactStrip(

@@ -46,7 +46,7 @@ export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<voi
     const flags = await rows(api, row(projects, 'default'));
     assert.deepEqual(flags.map((r) => r.label), live.filter((f) => f.project === 'default').map((f) => f.name).sort());
     const flag = row(flags, 'new-checkout-flow');
-    assert.match(flag.description, /^dev● prod○/);
+    assert.match(flag.description, /^d● p○/);
     const environments = await rows(api, flag);
     const strategies = await rows(api, row(environments, 'development'));
     const inside = await rows(api, row(strategies, 'Internal and beta users'));

@@ -57,7 +57,7 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
       LIVE.filter((f) => f.project === 'default').map((f) => f.name).sort(),
     );
     flagRow = row(flags, 'new-checkout-flow');
-    assert.match(flagRow.description, /^dev● prod○ · \w+/);
+    assert.match(flagRow.description, /^d● p○ · \w+/);
     assert.equal(flagRow.collapsible, vscode.TreeItemCollapsibleState.Collapsed);
   });
 
