@@ -76,7 +76,7 @@ export function compactStrip(
 ): string {
   if (envs.length === 0) return '';
   const text = envs
-    .map((env) => `${labels.get(env.name) ?? shortEnvironmentName(env.name)}${env.enabled ? ENABLED_MARK : DISABLED_MARK}`)
+    .map((env) => `${labels.get(env.name) ?? environmentInitials(env.name)}${env.enabled ? ENABLED_MARK : DISABLED_MARK}`)
     .join(' ');
   if (text.length <= STRIP_BUDGET) return text;
   const on = envs.filter((env) => env.enabled).length;
