@@ -270,9 +270,10 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
     await expand(page, 'checkout');
     await expand(page, 'default');
     await treeRow(page, 'pricing-experiment').waitFor({ state: 'visible', timeout: 30_000 });
+    // The mouse off the rows: a hovered row shows its inline actions (Copy, Open in Unleash) over its description.
+    await noTooltip(page);
     const strips = await stripsShown(page);
     assert.equal(strips.length, SEED.flags.filter((f) => !f.archived).length, `${JSON.stringify(strips)}\n${(await visibleRows(page)).join('\n')}`);
-    await noTooltip(page);
     const treePng300 = await shot(page, 'tree-default-width.png');
     assert.deepEqual(strips.filter((strip) => !strip.whole).map((strip) => strip.row), [], 'every flag row shows all its environments at 300 px');
     t.diagnostic(`at ${DEFAULT_SIDE_BAR} px every row shows every state: ${strips.map((strip) => strip.row).join(' | ')} → ${treePng300}`);
