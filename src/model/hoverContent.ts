@@ -218,18 +218,30 @@ interface EnvironmentRow {
   lastSeen: string;
 }
 
+/** Keeps words together in a table cell: the hover's table never wraps a header or a state. */
+const NBSP = '\u00a0';
+const together = (text: string): string => text.replace(/ /g, NBSP);
+
+/**
+ * A narrow table (environment, state, last seen) that fits the default hover width without wrapping, then each
+ * environment's strategies on a line of its own below it, where long text wraps as prose.
+ */
 function environmentTable(match: HoverMatch, now: Date): string {
   const { rows, total } = environmentRows(match, now, HOVER_LIMITS.environments);
   if (total === 0) return '_No environments._';
-  const lines = ['| Environment | State | Strategies | Last seen |', '| --- | --- | --- | --- |'];
+  const lines = [`| Environment | State | ${together('Last seen')} |`, '| --- | --- | --- |'];
+  const strategies: string[] = [];
   for (const row of rows) {
-    const state = `${row.enabled ? ENABLED_MARK : DISABLED_MARK} ${describeEnvironmentState(row.enabled)}`;
+    const state = `${row.enabled ? ENABLED_MARK : DISABLED_MARK}${NBSP}${describeEnvironmentState(row.enabled)}`;
     const name = md(row.name, 40) || '(unnamed)';
-    lines.push(`| ${name} | ${state} | ${md(row.strategies, HOVER_LIMITS.strategyCell + 40)} | ${md(row.lastSeen, 40)} |`);
+    lines.push(`| ${name} | ${state} | ${together(md(row.lastSeen, 40))} |`);
+    strategies.push(`**${name}** · ${md(row.strategies, HOVER_LIMITS.strategyCell + 40)}`);
   }
   const rest = total - rows.length;
-  const table = lines.join('\n');
-  return rest > 0 ? `${table}\n\n… and ${plural(rest, 'more environment')}` : table;
+  const blocks = [lines.join('\n')];
+  if (rest > 0) blocks.push(`… and ${plural(rest, 'more environment')}`);
+  blocks.push(strategies.join('  \n'));
+  return blocks.join('\n\n');
 }
 
 /** The first `max` environments as table rows (only those are described), and how many there are. */

@@ -188,7 +188,8 @@ describe('FlagHoverProvider', () => {
     const first = await hoverAt(provider, LINE, COLUMN);
     assert.ok(first);
     assert.match(first.contents.value, /^\*\*new\\-checkout\\-flow\*\* · release · project default\n/);
-    assert.ok(first.contents.value.includes('| development | ● enabled | has strategies | never |'));
+    assert.ok(first.contents.value.includes('| development | ●\u00a0enabled | never |'));
+    assert.ok(first.contents.value.includes('**development** · has strategies  \n'));
     assert.ok(first.contents.value.includes('_Loading strategies and variants… hover again to see them._'));
     assert.deepEqual(source.calls, ['default/new-checkout-flow'], 'the read was started');
     assert.equal(store.peekFeature('default', 'new-checkout-flow'), undefined, 'and not waited for');
@@ -204,7 +205,7 @@ describe('FlagHoverProvider', () => {
     await settle();
     const second = await hoverAt(provider, LINE, COLUMN);
     assert.ok(second);
-    assert.ok(second.contents.value.includes('| development | ● enabled | 1 strategy\\: Gradual rollout\\: 25\\% of userId'));
+    assert.ok(second.contents.value.includes('**development** · 1 strategy\\: Gradual rollout\\: 25\\% of userId'));
     assert.ok(second.contents.value.includes('- production\\: control — 100\\%'));
     assert.ok(second.contents.value.includes('[Open in Unleash](<https://unleash.example.com/projects/default/features/new-checkout-flow>)'));
     assert.ok(!second.contents.value.includes('Loading'));

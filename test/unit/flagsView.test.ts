@@ -283,7 +283,7 @@ describe('Flags view', () => {
       const item = provider.getTreeItem(roots[0] as TreeNode) as unknown as TreeItem;
       assert.equal(item.id, 'flag:default%2Falpha');
       assert.equal(item.label, 'alpha');
-      assert.equal(item.description, 'development ●');
+      assert.equal(item.description, 'd●');
       assert.equal(item.contextValue, 'feature:enabled:web');
       assert.equal(item.collapsibleState, 1);
       assert.equal(item.iconPath?.id, 'rocket');

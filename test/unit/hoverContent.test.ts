@@ -74,10 +74,13 @@ describe('hoverMarkdown: the seeded flag', () => {
         '',
         'The new checkout\\, step by step',
         '',
-        '| Environment | State | Strategies | Last seen |',
-        '| --- | --- | --- | --- |',
-        '| development | ● enabled | 1 strategy\\: Gradual rollout\\: 25\\% of userId \\(“EU employees first”\\, 4 constraints\\, 2 segments\\, 2 variants\\) | never |',
-        '| production | ○ disabled | no strategies | 5 days ago |',
+        '| Environment | State | Last\u00a0seen |',
+        '| --- | --- | --- |',
+        '| development | ●\u00a0enabled | never |',
+        '| production | ○\u00a0disabled | 5\u00a0days\u00a0ago |',
+        '',
+        '**development** · 1 strategy\\: Gradual rollout\\: 25\\% of userId \\(“EU employees first”\\, 4 constraints\\, 2 segments\\, 2 variants\\)  ',
+        '**production** · no strategies',
         '',
         '**Variants**',
         '',
@@ -151,8 +154,9 @@ describe('hoverMarkdown: from the summary alone', () => {
   it('shows on/off and whether strategies exist, and says details are loading', () => {
     const markdown = hoverMarkdown({ matches: [{ summary }], sourceLabel: HOST, webUrl, now: NOW });
     const lines = markdown.split('\n');
-    assert.ok(lines.includes('| development | ● enabled | has strategies | never |'), markdown);
-    assert.ok(lines.includes('| production | ○ disabled | no strategies\\, 1 variant | never |'), markdown);
+    assert.ok(lines.includes('| development | ●\u00a0enabled | never |'), markdown);
+    assert.ok(lines.includes('| production | ○\u00a0disabled | never |'), markdown);
+    assert.ok(markdown.includes('\n\n**development** · has strategies  \n**production** · no strategies\\, 1 variant\n\n'), markdown);
     assert.ok(lines.includes('_Loading strategies and variants… hover again to see them._'));
     assert.ok(!markdown.includes('**Variants**'));
     assert.ok(lines.includes('**Tags:** team\\:payments'));
@@ -370,8 +374,9 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
     const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]!);
     for (const href of hrefs) assert.match(href, /^(https?:\/\/|command:unleash\.(revealFlag|copyFlagName)\?)/, href);
     assert.equal(hrefs.filter((href) => href.startsWith('command:')).length, 2);
-    // Our own bold labels only: the name, `Stale`, Tags, Parents, Children, Links, Variants.
-    assert.equal((html.match(/<strong>/g) ?? []).length, 7);
+    // Our own bold labels only: the name, `Stale`, Tags, Parents, Children, Links, Variants, and the environments
+    // shown, each above its strategies.
+    assert.equal((html.match(/<strong>/g) ?? []).length, 7 + HOVER_LIMITS.environments);
     assert.ok(html.includes('**bold** &lt;img src=x onerror=alert(1)&gt;'));
   });
 });

@@ -36,7 +36,7 @@ import {
   viewMessage,
   type TreeNode,
 } from '../../src/model/tree';
-import { clean, MAX_DETAIL, MAX_LABEL } from '../../src/model/wording';
+import { clean, MAX_DETAIL, MAX_LABEL, STRIP_BUDGET } from '../../src/model/wording';
 import { ServerSource } from '../../src/services/serverSource';
 import { startFixtureServer } from '../support/fixtureServer';
 
@@ -211,12 +211,12 @@ describe('tree: the root', () => {
     assert.deepEqual(
       roots.map((node) => [node.label, node.description, node.icon?.id, node.icon?.color, node.contextValue]),
       [
-        ['admin-panel', 'development ● production ○', 'lock', undefined, 'feature:enabled:web'],
-        ['checkout-kill-switch', 'development ○ production ● · stale · live', 'stop-circle', 'list.warningForeground', 'feature:enabled:stale:web'],
-        ['new-checkout-flow', 'development ● production ○ · pre-live', 'rocket', undefined, 'feature:enabled:web'],
-        ['new-checkout-flow-ui', 'development ● production ○', 'rocket', undefined, 'feature:enabled:web'],
-        ['ops-log-level', 'development ● production ○', 'tools', undefined, 'feature:enabled:web'],
-        ['pricing-experiment', 'development ● production ○ · archived', 'beaker', 'disabledForeground', 'feature:enabled:archived:web'],
+        ['admin-panel', 'd● p○', 'lock', undefined, 'feature:enabled:web'],
+        ['checkout-kill-switch', 'd○ p● · stale · live', 'stop-circle', 'list.warningForeground', 'feature:enabled:stale:web'],
+        ['new-checkout-flow', 'd● p○ · pre-live', 'rocket', undefined, 'feature:enabled:web'],
+        ['new-checkout-flow-ui', 'd● p○', 'rocket', undefined, 'feature:enabled:web'],
+        ['ops-log-level', 'd● p○', 'tools', undefined, 'feature:enabled:web'],
+        ['pricing-experiment', 'd● p○ · archived', 'beaker', 'disabledForeground', 'feature:enabled:archived:web'],
         ['zz-custom', '', 'symbol-boolean', undefined, 'feature:disabled:web'],
       ],
     );
@@ -232,7 +232,7 @@ describe('tree: the root', () => {
         '**new\\-checkout\\-flow**',
         'The new checkout\\, step by step',
         'Project: default · Type: release',
-        'Environments: development ● production ○',
+        'Environments: development ● enabled\\, production ○ disabled',
         'Lifecycle: pre\\-live since 2026\\-11\\-01',
       ].join('\n\n'),
     );
@@ -246,10 +246,39 @@ describe('tree: the root', () => {
       [
         '**checkout\\-kill\\-switch**',
         'Project: default · Type: kill\\-switch',
-        'Environments: development ○ production ●',
+        'Environments: development ○ disabled\\, production ● enabled',
         'Stale · Lifecycle: live since 2026\\-10\\-01',
       ].join('\n\n'),
     );
+  });
+
+  it('the environment strip fits the default side bar (STRIP_BUDGET): 2, 4 and 8 environments', async () => {
+    // Short names for two environments, initials for three or four, how many are on and off past that.
+    const described = async (names: string[], on: (i: number) => boolean): Promise<string> => {
+      const envs = names.map((name, i) => env(name, on(i), i));
+      const store = await storeOver(new FakeSource([summary('admin-panel', { environments: envs })], new Map(), new Map()));
+      const [flag] = await expand(undefined, store);
+      assert.ok(flag, 'one row');
+      // The full names and states stay in the tooltip and the accessible label.
+      for (const name of names) {
+        assert.ok(flag.tooltip?.includes(name.replace(/-/g, '\\-')), `${name} in the tooltip: ${flag.tooltip}`);
+        assert.ok(flag.accessibleLabel?.includes(name), `${name} in the accessible label: ${flag.accessibleLabel}`);
+      }
+      assert.ok((flag.description ?? '').length <= STRIP_BUDGET, `${flag.description} fits in ${STRIP_BUDGET}`);
+      return flag.description ?? '';
+    };
+    assert.equal(STRIP_BUDGET, 12);
+    assert.equal(await described(['development', 'production'], (i) => i === 0), 'd● p○');
+    assert.equal(await described(['development', 'staging', 'production'], (i) => i !== 1), 'd● s○ p●');
+    assert.equal(
+      await described(['development', 'testing', 'staging', 'production'], (i) => i < 3),
+      'd● t● s● p○',
+    );
+    assert.equal(await described(['dev', 'qa', 'uat', 'production-eu'], (i) => i % 2 === 0), 'd● q○ u● pe○');
+    const eight = ['development', 'testing', 'qa', 'staging', 'production-eu', 'production-us', 'production-ap', 'sandbox'];
+    assert.equal(await described(eight, (i) => i < 3), '3 on, 5 off');
+    assert.equal(await described(eight, () => true), 'all 8 on');
+    assert.equal(await described(eight, () => false), 'all 8 off');
   });
 
   it('reads nothing but the listing', async () => {

@@ -6,7 +6,10 @@ import type { EnvironmentSummary, FeatureSummary } from '../../api/schemas';
 import { compare, type Catalog } from '../catalog';
 import type { FlagStore } from '../flagStore';
 import { escapeMarkdown, openableUrl, plainMarkdown } from '../markdown';
-import { clean, describeEnvironmentState, describeLifecycle, environmentStrip, MAX_DETAIL, MAX_LABEL, plural } from '../wording';
+import {
+  clean, compactStrip, describeEnvironmentState, describeLifecycle, environmentStates, MAX_DETAIL, MAX_LABEL, plural,
+  shortEnvironmentNames,
+} from '../wording';
 import { featureChildren } from './feature';
 import {
   dotted,
@@ -45,10 +48,11 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
   const context: TreeContext = { store, now: options.now ?? (() => new Date()) };
   const catalog = store.catalog;
   const order = environmentOrder(catalog);
+  const labels = shortEnvironmentNames([...order.keys()]);
   const projects = catalog.projects();
   if (projects.length <= 1) {
     const ids = siblingIds(undefined);
-    return catalog.flags.map((flag) => featureNode(flag, undefined, ids, context, order));
+    return catalog.flags.map((flag) => featureNode(flag, undefined, ids, context, order, labels));
   }
   const byProject = new Map<string, FeatureSummary[]>();
   for (const flag of catalog.flags) {
@@ -77,7 +81,7 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
       children: async () => {
         if (!children) {
           const featureIds = siblingIds(node);
-          children = flags.map((flag) => featureNode(flag, node, featureIds, context, order));
+          children = flags.map((flag) => featureNode(flag, node, featureIds, context, order, labels));
         }
         return children;
       },
@@ -108,7 +112,7 @@ function featureTooltip(
   flag: FeatureSummary,
   ref: FlagRef,
   label: string,
-  strip: string,
+  envs: readonly EnvironmentSummary[],
   stale: boolean,
   archived: boolean,
 ): string {
@@ -118,7 +122,7 @@ function featureTooltip(
     `**${escapeMarkdown(label)}**`,
     description !== '' && escapeMarkdown(description),
     dotted(`Project: ${plainMarkdown(ref.project, 100)}`, type && `Type: ${escapeMarkdown(type)}`),
-    strip !== '' && `Environments: ${escapeMarkdown(strip)}`,
+    envs.length > 0 && `Environments: ${escapeMarkdown(environmentStates(envs))}`,
     dotted(
       stale && 'Stale',
       archived && 'Archived',
@@ -133,11 +137,12 @@ function featureNode(
   ids: (kind: string, key: string) => string,
   context: TreeContext,
   order: Map<string, number>,
+  labels: ReadonlyMap<string, string>,
 ): TreeNode {
   const ref: FlagRef = { project: projectOf(flag), name: flag.name };
   const label = flag.name.trim() === '' ? '(unnamed flag)' : clean(flag.name, MAX_LABEL);
   const envs = sortedEnvironments(flag, order);
-  const strip = environmentStrip(envs);
+  const strip = compactStrip(envs, labels);
   const stale = flag.stale === true;
   const archived = flag.archived === true || (flag.archivedAt !== undefined && flag.archivedAt !== null);
   const stage = flag.lifecycle && flag.lifecycle.stage.trim() !== '' ? clean(flag.lifecycle.stage, 40) : undefined;
@@ -161,7 +166,7 @@ function featureNode(
       parent,
       flag: ref,
     },
-    { summary: flag, envs, strip, stale, archived, badges },
+    { summary: flag, envs, stale, archived, badges },
     context,
   );
 }
@@ -170,7 +175,6 @@ function featureNode(
 interface FeatureFacts {
   readonly summary: FeatureSummary;
   readonly envs: readonly EnvironmentSummary[];
-  readonly strip: string;
   readonly stale: boolean;
   readonly archived: boolean;
   readonly badges: ReadonlyArray<string | false | undefined>;
@@ -212,8 +216,8 @@ class FeatureRow implements TreeNode {
   }
 
   get tooltip(): string {
-    const { summary, strip, stale, archived } = this.facts;
-    this.tooltipText ??= featureTooltip(summary, this.flag, this.label, strip, stale, archived);
+    const { summary, envs, stale, archived } = this.facts;
+    this.tooltipText ??= featureTooltip(summary, this.flag, this.label, envs, stale, archived);
     return this.tooltipText;
   }
 

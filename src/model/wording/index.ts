@@ -21,3 +21,6 @@ export {
   environmentStrip, describeLastSeen,
 } from './flags';
 export type { SegmentText } from './flags';
+export {
+  STRIP_BUDGET, shortEnvironmentName, environmentInitials, shortEnvironmentNames, compactStrip, environmentStates,
+} from './environments';

@@ -57,7 +57,7 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
       LIVE.filter((f) => f.project === 'default').map((f) => f.name).sort(),
     );
     flagRow = row(flags, 'new-checkout-flow');
-    assert.match(flagRow.description, /^development ● production ○ · \w+/);
+    assert.match(flagRow.description, /^d● p○ · \w+/);
     assert.equal(flagRow.collapsible, vscode.TreeItemCollapsibleState.Collapsed);
   });
 
@@ -134,7 +134,7 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
 function environmentRows(name: string): RegExp[] {
   const flag = seedFlag(name);
   return (['development', 'production'] as EnvironmentName[]).map(
-    (env) => new RegExp(`\\| ${env} \\| ${flag.enabledIn.includes(env) ? '● enabled' : '○ disabled'} \\|`),
+    (env) => new RegExp(`\\| ${env} \\| ${flag.enabledIn.includes(env) ? '●\u00a0enabled' : '○\u00a0disabled'} \\|`),
   );
 }
 
@@ -142,7 +142,7 @@ async function hovers(api: ExtensionApi, steps: Steps, host: string): Promise<vo
   await steps.step('hover on new-checkout-flow (checkout.ts): name, type, project, a row per environment', async () => {
     const { plain } = await hoverOn('src/checkout.ts', "'new-checkout-flow'");
     assert.match(plain, /\*\*new-checkout-flow\*\* · release · project default/);
-    assert.match(plain, /\| Environment \| State \| Strategies \| Last seen \|/);
+    assert.match(plain, /\| Environment \| State \| Last\u00a0seen \|/);
     for (const line of environmentRows('new-checkout-flow')) assert.match(plain, line);
     assert.match(plain, new RegExp(`_Source: ${host.replace(/\./g, '\\.')}_`));
   });
@@ -150,8 +150,8 @@ async function hovers(api: ExtensionApi, steps: Steps, host: string): Promise<vo
   await steps.step('hover again once the details are read: strategies, variants, tags', async () => {
     await api.store.feature('default', 'new-checkout-flow');
     const { plain } = await hoverOn('src/checkout.ts', "'new-checkout-flow'");
-    assert.match(plain, /\| development \| ● enabled \| 2 strategies: Gradual rollout: 50% of userId \(“Internal and beta users”/);
-    assert.match(plain, /\| production \| ○ disabled \| 1 strategy: .*“Staff e-mail addresses”/);
+    assert.match(plain, /\*\*development\*\* · 2 strategies: Gradual rollout: 50% of userId \(“Internal and beta users”/);
+    assert.match(plain, /\*\*production\*\* · 1 strategy: .*“Staff e-mail addresses”/);
     assert.match(plain, /\*\*Tags:\*\* .*team:payments/);
     assert.doesNotMatch(plain, /Loading strategies/);
   });
