@@ -99,6 +99,8 @@ export const tagWithVersionSchema = z.looseObject({
 
 export const lifecycleSchema = z.looseObject({
   stage: z.string(),
+  /** `kept` / `discarded` for a completed flag (a real server sends it; not in the spec). */
+  status: z.string().nullish(),
   enteredStageAt: dateTime,
 });
 

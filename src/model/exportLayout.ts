@@ -186,7 +186,7 @@ const featureLayout = objectWith({
     environments: listKeepingOrder(featureEnvironmentLayout),
     variants: listKeepingOrder(variantLayout),
     tags: listKeepingOrder(objectWith({ lead: ['type', 'value'] })),
-    lifecycle: objectWith({ lead: ['stage', 'enteredStageAt'] }),
+    lifecycle: objectWith({ lead: ['stage', 'status', 'enteredStageAt'] }),
     dependencies: listKeepingOrder(parentDependencyLayout),
     links: listSortedBy(linkLayout, byLink),
   },

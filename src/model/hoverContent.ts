@@ -9,6 +9,7 @@
  */
 import type { Feature, FeatureEnvironment, FeatureSummary, Strategy, Variant, StrategyVariant } from '../api/schemas';
 import { Commands } from '../constants';
+import { flagStatus } from './flagStatus';
 import { escapeMarkdown, markdownLink, openableUrl } from './markdown';
 import {
   clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy,
@@ -168,9 +169,9 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
 
   // Stale, archived, lifecycle.
   const badges: string[] = [];
-  if ((details?.stale ?? summary.stale) === true) badges.push('**Stale**');
-  if ((details?.archived ?? summary.archived) === true) badges.push('**Archived**');
-  const lifecycle = details?.lifecycle ?? summary.lifecycle;
+  const { stale, archived, lifecycle } = flagStatus(summary, details);
+  if (stale) badges.push('**Stale**');
+  if (archived) badges.push('**Archived**');
   if (lifecycle) badges.push(`Lifecycle: ${md(describeLifecycle(lifecycle), 100)}`);
   if (badges.length > 0) blocks.push(badges.join(' · '));
 

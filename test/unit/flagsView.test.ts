@@ -341,6 +341,30 @@ describe('Flags view', () => {
     }
   });
 
+  it("redraws a flag's row when its details arrive, so the row reads what the details say", async () => {
+    const listed = { ...flag('promo'), lifecycle: { stage: 'initial', enteredStageAt: '2026-11-20T08:00:00.000Z' } };
+    const details: Feature = {
+      name: 'promo',
+      project: 'default',
+      environments: [{ name: 'development', enabled: true, strategies: [] }],
+      lifecycle: { stage: 'completed', status: 'discarded', enteredStageAt: '2026-11-20T08:00:00.000Z' },
+    };
+    const t = await setUp([listed], { 'default/promo': details });
+    try {
+      const provider = t.view.provider;
+      const [row] = (await provider.getChildren()) as [TreeNode];
+      assert.equal((provider.getTreeItem(row) as unknown as TreeItem).description, 'development ● · initial');
+      const fired: unknown[] = [];
+      provider.onDidChangeTreeData((node) => fired.push(node));
+      await t.store.feature('default', 'promo');
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(fired, [row]);
+      assert.equal((provider.getTreeItem(row) as unknown as TreeItem).description, 'development ● · completed (discarded)');
+    } finally {
+      t.dispose();
+    }
+  });
+
   it('redraws when the store changes and shows a failed load as the message', async () => {
     const t = await setUp([flag('alpha')]);
     try {

@@ -4,6 +4,7 @@
  */
 import type { FeatureEnvironment, FeatureLink, FeatureSummary, ParentDependency, Tag } from '../../api/schemas';
 import type { CancellationLike } from '../../util/emitter';
+import { flagStatus } from '../flagStatus';
 import { escapeMarkdown, markdownLink, openableUrl } from '../markdown';
 import {
   clean,
@@ -53,8 +54,9 @@ export async function featureChildren(node: TreeNode, context: TreeContext, toke
       childNode(child, node, ids, context, flag),
     ),
   );
-  if (feature.lifecycle) {
-    const text = describeLifecycle(feature.lifecycle);
+  const { lifecycle } = flagStatus(listed(context, flag), feature);
+  if (lifecycle) {
+    const text = describeLifecycle(lifecycle);
     nodes.push({
       id: ids('lifecycle', ''),
       kind: 'lifecycle',

@@ -17,7 +17,7 @@ export {
 export { MAX_PAYLOAD, weightPercent, describePayload, describeOverride, describeVariant } from './variants';
 export type { VariantText } from './variants';
 export {
-  ENABLED_MARK, DISABLED_MARK, describeSegment, describeDependency, describeLifecycle, describeEnvironmentState,
+  ENABLED_MARK, DISABLED_MARK, describeSegment, describeDependency, describeLifecycle, lifecycleStage, describeEnvironmentState,
   environmentStrip, describeLastSeen,
 } from './flags';
 export type { SegmentText } from './flags';
