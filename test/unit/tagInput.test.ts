@@ -167,7 +167,7 @@ describe('checkTagExists', () => {
 describe('tags in messages', () => {
   it('cannot form a link, reorder text or break lines in a notification', () => {
     assert.equal(tagForMessage({ type: 'team', value: '[click](command:workbench.action.terminal.new)' }), 'team:[click] (command:workbench.action.terminal.new)');
-    assert.equal(tagForMessage({ type: 'team', value: 'a\u202eb\nc' }), 'team:ab c');
+    assert.equal(tagForMessage({ type: 'team', value: 'a\u202eb\nc' }), 'team:a b c');
     assert.equal(tagForMessage({ type: 'simple', value: 'needs review' }), 'simple:needs review');
   });
 });
