@@ -413,9 +413,8 @@ describe('tree: expanding a flag', () => {
     ]);
     assert.deepEqual((await expand(rows[3], store)).map(row), [
       {
-        label: 'payments',
-        description: 'team',
-        tooltip: '**payments**\n\nTag type: team',
+        label: 'team:payments',
+        tooltip: '**team\\:payments**\n\nTag type: team\n\nValue: payments',
         icon: 'tag',
         contextValue: 'tag',
         collapsible: 'none',
@@ -561,14 +560,6 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
         collapsible: 'none',
       },
       {
-        label: 'Parameters',
-        description: '3 parameters',
-        tooltip: '**Parameters**\n\n3 parameters',
-        icon: 'symbol-parameter',
-        contextValue: 'group:parameters',
-        collapsible: 'collapsed',
-      },
-      {
         label: 'Variants',
         description: '2 variants',
         tooltip: '**Variants**\n\n2 variants',
@@ -586,12 +577,8 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
       },
     ]);
 
-    assert.deepEqual(brief(await expand(byLabel(inside, 'Parameters'), store)), [
-      ['groupId', 'new-checkout-flow'],
-      ['rollout', '25'],
-      ['stickiness', 'userId'],
-    ]);
-    assert.equal((await expand(byLabel(inside, 'Parameters'), store))[0]?.tooltip, '**groupId**: new\\-checkout\\-flow');
+    // rollout 25, stickiness userId and groupId new-checkout-flow are all in the label: no Parameters group.
+    assert.equal(inside.find((node) => node.label === 'Parameters'), undefined);
     assert.deepEqual((await expand(byLabel(inside, 'Variants'), store)).map(row), [
       {
         label: 'blue — 50%',
@@ -702,7 +689,7 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
       `**tenantId** is one of tenant\\-0\\, tenant\\-1\\, tenant\\-2\\, tenant\\-3\\, tenant\\-4\\, tenant\\-5\\, tenant\\-6\\, tenant\\-7\\, tenant\\-8\\, tenant\\-9 … and 20 more\n\nAll values: ${values.map(escapeMarkdown).join('\\, ')}`,
     );
     // An empty `segments` list means no Segments group; no `segments` field means one that reads them.
-    assert.deepEqual(brief(await expand(strategies[1], store)).map(([label]) => label), [constraint.label, 'Parameters']);
+    assert.deepEqual(brief(await expand(strategies[1], store)).map(([label]) => label), [constraint.label]);
     const custom = await expand(strategies[3], store);
     assert.deepEqual(brief(custom), [['Parameters', '2 parameters'], ['Segments', '']]);
     assert.equal(custom[1]?.tooltip, '**Segments**\n\nExpand to read the segments this strategy uses.');
@@ -1120,5 +1107,39 @@ describe('tree: 10,000 flags', () => {
       await client.close();
       await server.close();
     }
+  });
+});
+
+describe('tree: a gradual rollout lists only the parameters its label does not say', () => {
+  it('keeps a groupId shared with another flag, a rollout the label rounds, and a shortened stickiness', async () => {
+    const stickiness = `tenant${'x'.repeat(50)}`;
+    const feature: Feature = {
+      name: 'rollout',
+      project: 'default',
+      environments: [
+        {
+          name: 'production',
+          enabled: true,
+          strategies: [
+            { id: 'a', name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'rollout' }, segments: [] },
+            { id: 'b', name: 'flexibleRollout', parameters: { rollout: '12.34', stickiness, groupId: 'shared-bucket' }, segments: [] },
+          ],
+        },
+      ],
+    };
+    const store = await storeOver(new FakeSource([summary('rollout')], new Map([['default/rollout', feature]]), new Map()));
+    const production = (await expand((await expand(undefined, store))[0], store))[0] as TreeNode;
+    const strategies = await expand(production, store);
+    assert.deepEqual(strategies.map((node) => [node.label, node.collapsible]), [
+      ['Gradual rollout: 50% of userId', 'none'],
+      [`Gradual rollout: 12.3% of tenant${'x'.repeat(33)}…`, 'collapsed'],
+    ]);
+    const [group] = await expand(strategies[1], store);
+    assert.equal(group?.label, 'Parameters');
+    assert.deepEqual(brief(await expand(group, store)), [
+      ['groupId', 'shared-bucket'],
+      ['rollout', '12.34'],
+      ['stickiness', stickiness],
+    ]);
   });
 });

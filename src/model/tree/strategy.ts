@@ -12,6 +12,7 @@ import {
   describeSegment,
   formatList,
   MAX_LABEL,
+  parametersInLabel,
   plural,
 } from '../wording';
 import { variantGroup } from './variants';
@@ -24,16 +25,22 @@ function showsSegments(strategy: Strategy): boolean {
   return strategy.segments === undefined ? strategy.id !== undefined : strategy.segments.length > 0;
 }
 
-export function strategyHasChildren(strategy: Strategy): boolean {
+/** The parameters worth a row: those the strategy's label does not already say (see `parametersInLabel`). */
+function listedParameters(strategy: Strategy, flagName: string | undefined): Array<{ name: string; value: string }> {
+  const said = parametersInLabel(strategy, flagName);
+  return describeParameters(strategy).filter((parameter) => !said.has(parameter.name));
+}
+
+export function strategyHasChildren(strategy: Strategy, flagName?: string): boolean {
   return (
     (strategy.constraints?.length ?? 0) > 0 ||
-    Object.keys(strategy.parameters ?? {}).length > 0 ||
+    listedParameters(strategy, flagName).length > 0 ||
     (strategy.variants?.length ?? 0) > 0 ||
     showsSegments(strategy)
   );
 }
 
-/** Constraints, then a Parameters group, a Variants group and a Segments group, each only when there is any. */
+/** Constraints, then a Parameters group (unless the label says them all), a Variants group and a Segments group, each only when there is any. */
 export async function strategyChildren(
   strategy: Strategy,
   node: TreeNode,
@@ -43,7 +50,7 @@ export async function strategyChildren(
   const nodes = listNodes(node, strategy.constraints ?? [], ids, { singular: 'constraint' }, (constraint, index) =>
     constraintNode(constraint, index, node, ids, 'constraint'),
   );
-  const parameters = describeParameters(strategy);
+  const parameters = listedParameters(strategy, node.flag?.name);
   if (parameters.length > 0) nodes.push(parameterGroup(node, ids('parameters', ''), parameters));
   if (strategy.variants && strategy.variants.length > 0) {
     nodes.push(variantGroup(node, ids('variants', ''), 'Variants', strategy.variants, undefined));

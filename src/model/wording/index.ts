@@ -12,7 +12,7 @@ export type { ListOptions } from './text';
 export { describeConstraint, constraintParts } from './constraints';
 export type { ConstraintParts } from './constraints';
 export {
-  MAX_PARAMETERS, strategyDisplayName, describeStrategy, strategyTitle, strategyBadges, describeParameters,
+  MAX_PARAMETERS, parametersInLabel, strategyDisplayName, describeStrategy, strategyTitle, strategyBadges, describeParameters,
 } from './strategies';
 export { MAX_PAYLOAD, weightPercent, describePayload, describeOverride, describeVariant } from './variants';
 export type { VariantText } from './variants';
