@@ -47,6 +47,7 @@ export const Settings = {
   hoverLanguages: 'hover.languages',
   hoverSdkCalls: 'hover.sdkCalls',
   hoverNameTransforms: 'hover.nameTransforms',
+  hoverMatchAnywhere: 'hover.matchAnywhere',
   caCertificates: 'network.caCertificates',
   rejectUnauthorized: 'network.rejectUnauthorized',
 } as const;

@@ -14,7 +14,7 @@ import { CancelledError } from '../api/errors';
 import type { Feature } from '../api/schemas';
 import { Commands, SETTINGS_SECTION } from '../constants';
 import { flagKey, type Catalog } from '../model/catalog';
-import { findFlagAt, FlagNameIndex, type NameTransform } from '../model/flagNames';
+import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
 import { hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
 import { readSettings } from '../services/settings';
@@ -27,6 +27,8 @@ export interface HoverOptions {
   transforms: NameTransform[];
   /** undefined: the built-in list of SDK calls. */
   sdkCalls: string[] | undefined;
+  /** `unleash.hover.matchAnywhere`: names in comments and prose too (`findFlagAt`), not only as code names them. */
+  matchAnywhere?: boolean;
 }
 
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
@@ -80,7 +82,8 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     if (!source || position.line >= document.lineCount) return undefined;
     const line = document.lineAt(position.line).text;
     if (line.length > MAX_HOVER_LINE) return undefined;
-    const match = findFlagAt(line, position.character, this.nameIndex(), {
+    const find = this.options.matchAnywhere === true ? findFlagAt : findFlagInCode;
+    const match = find(line, position.character, this.nameIndex(), {
       transforms: this.options.transforms,
       sdkCalls: this.options.sdkCalls,
     });
@@ -201,6 +204,7 @@ export function registerFlagHovers(deps: { store: FlagStore; logger: Logger }): 
     const options: HoverOptions = {
       transforms: validTransforms(settings.nameTransforms, problems),
       sdkCalls: settings.sdkCalls?.filter((call) => typeof call === 'string' && call.trim() !== ''),
+      matchAnywhere: settings.matchAnywhere,
     };
     if (options.sdkCalls?.length === 0) options.sdkCalls = undefined;
     for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);

@@ -16,6 +16,8 @@ export interface ExtensionSettings {
     languages: string[];
     sdkCalls: string[] | undefined;
     nameTransforms: NameTransform[];
+    /** Names outside string literals too (comments, prose, identifiers as written). */
+    matchAnywhere: boolean;
   };
   network: {
     caCertificates: string[];
@@ -41,6 +43,7 @@ export function readSettings(): ExtensionSettings {
       languages: config.get<string[]>(Settings.hoverLanguages, ['*']),
       sdkCalls: sdkCalls && sdkCalls.length ? sdkCalls : undefined,
       nameTransforms: config.get<NameTransform[]>(Settings.hoverNameTransforms, []),
+      matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
     },
     network: {
       caCertificates: config.get<string[]>(Settings.caCertificates, []),

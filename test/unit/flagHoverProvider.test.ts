@@ -363,3 +363,43 @@ describe('registerFlagHovers', () => {
     assert.deepEqual(validTransforms('nope'), []);
   });
 });
+
+describe('FlagHoverProvider: hovers follow code', () => {
+  it('a name in a comment gets no hover by default; in a string literal it does; matchAnywhere brings comments back', async () => {
+    const { provider } = await setup();
+    const comment = '  // new-checkout-flow is rolled out next week';
+    assert.equal(await hoverAt(provider, comment, comment.indexOf('checkout')), undefined);
+    for (const literal of ['"new-checkout-flow"', "'new-checkout-flow'", '`new-checkout-flow`']) {
+      const line = `const flag = ${literal};`;
+      const hover = await hoverAt(provider, line, line.indexOf('checkout'));
+      assert.match(hover?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\* · release/, literal);
+    }
+    const template = 'const flag = `new-checkout-flow${suffix}`;';
+    assert.equal(await hoverAt(provider, template, template.indexOf('checkout')), undefined);
+
+    provider.setOptions({ transforms: [], sdkCalls: undefined, matchAnywhere: true });
+    const anywhere = await hoverAt(provider, comment, comment.indexOf('checkout'));
+    assert.match(anywhere?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\*/);
+  });
+
+  it('an identifier only through a name transform', async () => {
+    const { provider } = await setup();
+    const line = 'if (flags.NEW_CHECKOUT_FLOW) {}';
+    assert.equal(await hoverAt(provider, line, line.indexOf('CHECKOUT')), undefined);
+    provider.setOptions({ transforms: [{ kind: 'screamingSnakeToKebab' }], sdkCalls: undefined });
+    const hover = await hoverAt(provider, line, line.indexOf('CHECKOUT'));
+    assert.match(hover?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\*/);
+    assert.deepEqual(hover?.range, new Range(0, line.indexOf('NEW'), 0, line.indexOf(')')));
+  });
+
+  it('keeps the typo hint in SDK calls', async () => {
+    const { provider } = await setup();
+    const line = "unleash.isEnabled('new-chekout-flow')";
+    const hover = await hoverAt(provider, line, line.indexOf('chekout'));
+    assert.equal(
+      hover?.contents.value,
+      'No flag named `new-chekout-flow` on unleash\\.example\\.com\n\n`isEnabled` reads a flag by this name. Check the spelling; ' +
+        'the flag may also be archived or in a project this workspace does not read.',
+    );
+  });
+});
