@@ -141,8 +141,8 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
 
 function hover(value: string, range: vscode.Range): vscode.Hover {
   const markdown = new vscode.MarkdownString(value, false);
-  // Only our own two commands may run from a hover link; flag data never produces a link to them (it is escaped).
-  markdown.isTrusted = { enabledCommands: [Commands.revealFlag, Commands.copyFlagName] };
+  // Only our own three commands may run from a hover link; flag data never produces a link to them (it is escaped).
+  markdown.isTrusted = { enabledCommands: [Commands.revealFlag, Commands.copyFlagName, Commands.showFlagDetails] };
   markdown.supportHtml = false;
   markdown.supportThemeIcons = false;
   return new vscode.Hover(markdown, range);

@@ -109,6 +109,11 @@ export function copyFlagNameUri(args: FlagCommandArgs): string {
   return commandUri(Commands.copyFlagName, [{ project: args.project, name: args.name }]);
 }
 
+/** `command:unleash.showFlagDetails?…` for one flag. */
+export function flagDetailsUri(args: FlagCommandArgs): string {
+  return commandUri(Commands.showFlagDetails, [{ project: args.project, name: args.name }]);
+}
+
 /** Command links longer than this are left out (a hostile project name could be 10,000 characters). */
 const MAX_COMMAND_URI = 2048;
 
@@ -375,5 +380,7 @@ function actionLine(project: string, name: string, input: HoverInput): string {
   const copy = copyFlagNameUri({ project, name });
   if (reveal.length <= MAX_COMMAND_URI) actions.push(`[Reveal in Flags tree](${reveal})`);
   if (copy.length <= MAX_COMMAND_URI) actions.push(`[Copy name](${copy})`);
+  const details = flagDetailsUri({ project, name });
+  if (details.length <= MAX_COMMAND_URI) actions.push(`[Show details](${details})`);
   return actions.join(' · ');
 }

@@ -192,7 +192,7 @@ describe('FlagHoverProvider', () => {
     // The range is the literal's content; only our two commands are enabled; no HTML, no theme icons.
     const start = LINE.indexOf("'") + 1;
     assert.deepEqual(first.range, new Range(0, start, 0, start + 'new-checkout-flow'.length));
-    assert.deepEqual(first.contents.isTrusted, { enabledCommands: ['unleash.revealFlag', 'unleash.copyFlagName'] });
+    assert.deepEqual(first.contents.isTrusted, { enabledCommands: ['unleash.revealFlag', 'unleash.copyFlagName', 'unleash.showFlagDetails'] });
     assert.equal(first.contents.supportHtml, false);
     assert.equal(first.contents.supportThemeIcons, false);
 

@@ -585,7 +585,7 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
         description: 'variable · stickiness: userId · string: "blue"',
         tooltip: '**blue — 50\\%**\n\nvariable · stickiness\\: userId · string\\: \\"blue\\"',
         icon: 'symbol-enum-member',
-        contextValue: 'variant',
+        contextValue: 'variant:payload',
         collapsible: 'none',
       },
       {
@@ -593,10 +593,12 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
         description: 'variable · stickiness: userId · json: {"color":"green"}',
         tooltip: '**green — 50\\%**\n\nvariable · stickiness\\: userId · json\\: \\{\\"color\\"\\:\\"green\\"\\}',
         icon: 'symbol-enum-member',
-        contextValue: 'variant',
+        contextValue: 'variant:payload',
         collapsible: 'none',
       },
     ]);
+    // Copy Value copies the payload in full, JSON indented.
+    assert.deepEqual((await expand(byLabel(inside, 'Variants'), store)).map((node) => node.copyText), ['blue', '{\n  "color": "green"\n}']);
 
     const segments = await expand(byLabel(inside, 'Segments'), store);
     assert.deepEqual(source.calls.getStrategySegments, [STRATEGY_ID]);

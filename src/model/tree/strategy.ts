@@ -80,6 +80,8 @@ export function constraintNode(constraint: Constraint, index: number, parent: Tr
     ),
     icon: { id: 'filter' },
     contextValue: kind,
+    // Copy Values: every value, one per line.
+    copyText: values.length > 0 ? values.join('\n') : (constraint.value ?? ''),
     collapsible: 'none',
     parent,
     flag: parent.flag,

@@ -56,6 +56,22 @@ export function singleLine(text: string): string {
   return out.join('');
 }
 
+const UNSAFE_CHARACTER = new RegExp(`${CONTROL.source}|${LONE_SURROGATE.source}`, 'g');
+
+/**
+ * A value in full, for the flag details document: nothing is cut, and every character `singleLine` would remove
+ * (control, C1 and bidi characters, BOM, line separators, lone surrogates) is written as a visible escape such as
+ * `\u{202E}`, so the text cannot reorder or hide anything and still says exactly what the server holds. With
+ * `multiline`, line breaks (`\n`, `\r\n`) and tabs are kept as they are.
+ */
+export function visibleText(text: string, options: { multiline?: boolean } = {}): string {
+  const normalised = options.multiline ? text.replace(/\r\n/g, '\n') : text;
+  return normalised.replace(UNSAFE_CHARACTER, (ch) => {
+    if (options.multiline && (ch === '\n' || ch === '\t')) return ch;
+    return `\\u{${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`;
+  });
+}
+
 /**
  * Shortens `text` to at most `max` UTF-16 code units, ending with `…` when anything was cut. Never splits a
  * surrogate pair; trailing spaces before the ellipsis are dropped.
