@@ -17,7 +17,6 @@ import {
   describeStrategy,
   parseIsoUtc,
   prettyJson,
-  strategyBadges,
   utcDateTime,
   visibleText,
   weightPercent,
@@ -131,8 +130,7 @@ function strategyLines(strategy: Strategy, index: number, input: FlagDocumentInp
   const inner = INDENT.repeat(2);
   const lines = [`${indent}Strategy ${index + 1}: ${visibleText(describeStrategy(strategy))}`];
   if (strategy.title && strategy.title.trim() !== '') lines.push(`${inner}Title: ${one(strategy.title)}`);
-  const badges = strategyBadges(strategy);
-  if (badges.length > 0) lines.push(`${inner}${badges.join(' · ')}`);
+  if (strategy.disabled === true) lines.push(`${inner}Disabled: this strategy is not evaluated`);
   const parameters = Object.entries(strategy.parameters ?? {});
   if (parameters.length > 0) {
     lines.push(`${inner}Parameters`);
