@@ -156,6 +156,17 @@ export class UnleashClient {
     }
   }
 
+  /**
+   * The archived flag of exactly this name, if there is one (the listing leaves archived flags out). One request to
+   * the search endpoint with `archived=IS:true`; its `query` matches parts of names, so the exact name is picked.
+   */
+  async findArchivedFeature(name: string, call: Call = {}): Promise<FeatureSummary | undefined> {
+    const query = `archived=${encodeURIComponent('IS:true')}&query=${encodeURIComponent(name)}&limit=${SEARCH_PAGE}&offset=0`;
+    const response = await this.http.get(`/api/admin/search/features?${query}`, call);
+    const found = parse(featureSearchSchema, response, 'GET archived feature search').features.find((feature) => feature.name === name);
+    return found ? { ...found, archived: true } : undefined;
+  }
+
   async listEnvironments(call: Call = {}): Promise<Environment[]> {
     const response = await this.http.get('/api/admin/environments', call);
     return parse(environmentsSchema, response, 'GET environments').environments.sort(

@@ -11,12 +11,12 @@
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
-import type { Feature } from '../api/schemas';
+import type { Feature, FeatureSummary } from '../api/schemas';
 import { Commands, SETTINGS_SECTION } from '../constants';
 import { flagKey, type Catalog } from '../model/catalog';
 import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
-import { hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
+import { archivedFlagMarkdown, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
 import { readSettings } from '../services/settings';
 import type { Logger } from '../util/logger';
 
@@ -32,7 +32,10 @@ export interface HoverOptions {
 }
 
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
-export type HoverStore = Pick<FlagStore, 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange'>;
+export type HoverStore = Pick<
+  FlagStore,
+  'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived'
+>;
 
 export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposable {
   private index: FlagNameIndex | undefined;
@@ -93,7 +96,14 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     if (!match.known) {
       // Only a catalog that finished loading can say a name does not exist.
       if (match.inSdkCall === undefined || this.store.state !== 'ready') return undefined;
-      return hover(unknownFlagMarkdown(match.name, source.label, match.inSdkCall, source.kind), range);
+      const archived = await this.archivedFlag(match.name, token);
+      if (token.isCancellationRequested) return undefined;
+      return hover(
+        archived
+          ? archivedFlagMarkdown(archived, match.inSdkCall, source.label)
+          : unknownFlagMarkdown(match.name, source.label, match.inSdkCall, source.kind),
+        range,
+      );
     }
 
     const summaries = this.store.catalog.byName(match.name);
@@ -118,6 +128,26 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     });
     const webUrl = source.webUrl?.bind(source);
     return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now: new Date() }), range);
+  }
+
+  /**
+   * The archived flag of a name the listing does not have, when the store already knows it; otherwise the lookup is
+   * started and waited for one event-loop turn (the next hover has the answer). A failed lookup is not retried until
+   * the catalog changes.
+   */
+  private async archivedFlag(name: string, token: vscode.CancellationToken): Promise<FeatureSummary | undefined> {
+    const known = this.store.peekArchived(name);
+    if (known !== undefined) return known ?? undefined;
+    const key = `archived:${name}`;
+    if (this.failed.has(key)) return undefined;
+    const lookup = this.store.findArchived(name, token).catch((error: unknown) => {
+      if (error instanceof CancelledError || token.isCancellationRequested) return undefined;
+      this.failed.add(key);
+      this.logger.warn(`Looking for an archived flag named ${JSON.stringify(name)} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+    await Promise.race([lookup, nextTurn()]);
+    return this.store.peekArchived(name) ?? undefined;
   }
 
   /** Starts (or joins) the store's read of one flag's details; never rejects. */

@@ -4,10 +4,13 @@
  * throws the caches away. Nothing re-reads on a timer unless the user set a refresh interval.
  */
 import { CancelledError } from '../api/errors';
-import type { Feature, Segment } from '../api/schemas';
+import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 import { Emitter, type CancellationLike } from '../util/emitter';
 import { Catalog, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
+
+/** Names remembered as archived or not; past this the memory starts again (typos are unbounded). */
+const MAX_ARCHIVED_LOOKUPS = 1_000;
 
 /** What the store can show: everything but `ready` is a welcome state of the Flags view. */
 export type StoreState = 'loading' | 'noServer' | 'noToken' | 'invalidSettings' | 'error' | 'ready';
@@ -36,6 +39,9 @@ export class FlagStore {
   private readonly details = new Map<string, Feature>();
   private readonly pendingDetails = new SharedReads<Feature>();
   private readonly segments = new Map<string, Segment[]>();
+  /** Names looked up among archived flags: the flag, or null for none. */
+  private readonly archived = new Map<string, FeatureSummary | null>();
+  private readonly pendingArchived = new SharedReads<FeatureSummary | undefined>();
   private readonly pendingSegments = new SharedReads<Segment[]>();
   private loading: AbortController | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -120,6 +126,31 @@ export class FlagStore {
     });
   }
 
+  /**
+   * What an earlier `findArchived` answered: the archived flag, null when there is none, undefined when that name
+   * was not looked up (yet).
+   */
+  peekArchived(name: string): FeatureSummary | null | undefined {
+    return this.archived.get(name);
+  }
+
+  /** The archived flag of this name, asked once per name until the next refresh; undefined where none is known. */
+  async findArchived(name: string, token?: CancellationLike): Promise<FeatureSummary | undefined> {
+    const known = this.archived.get(name);
+    if (known !== undefined) return known ?? undefined;
+    const source = this.requireSource();
+    if (!source.findArchived) return undefined;
+    const find = source.findArchived.bind(source);
+    return this.pendingArchived.join(name, token, async (signal) => {
+      const found = await find(name, signal);
+      if (this.source === source) {
+        if (this.archived.size >= MAX_ARCHIVED_LOOKUPS) this.archived.clear();
+        this.archived.set(name, found ?? null);
+      }
+      return found;
+    });
+  }
+
   /** The segments a strategy uses, read once per strategy id. */
   async strategySegments(strategyId: string, token?: CancellationLike): Promise<Segment[]> {
     const known = this.segments.get(strategyId);
@@ -160,6 +191,8 @@ export class FlagStore {
     this.pendingDetails.clear();
     this.segments.clear();
     this.pendingSegments.clear();
+    this.archived.clear();
+    this.pendingArchived.clear();
   }
 
   private setState(state: StoreState, error?: unknown): void {

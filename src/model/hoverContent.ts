@@ -12,7 +12,7 @@ import { Commands } from '../constants';
 import { flagStatus } from './flagStatus';
 import { escapeMarkdown, markdownLink, openableUrl } from './markdown';
 import {
-  clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy,
+  clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy, parseIsoUtc, utcDate,
   describeVariant, DISABLED_MARK, ENABLED_MARK, formatList, plural, strategyBadges, strategyDisplayName,
   strategyTitle,
 } from './wording';
@@ -153,6 +153,26 @@ export function unknownFlagMarkdown(
   const head = `No flag named ${markdownCode(name, 200)} ${sourceKind === 'files' ? 'in' : 'on'} ${where === '' ? 'the server' : where}`;
   const why = sdkCall === undefined || sdkCall.trim() === '' ? '' : `${markdownCode(sdkCall, 60)} reads a flag by this name. `;
   return `${head}\n\n${why}Check the spelling; the flag may also be archived or in a project this workspace does not read.`;
+}
+
+/**
+ * The hover for a name that an SDK call reads and that belongs to an archived flag (the server's listing leaves those
+ * out): says so, with its project and when it was archived, and what that means for the call.
+ */
+export function archivedFlagMarkdown(flag: FeatureSummary, sdkCall: string | undefined, sourceLabel: string): string {
+  const where = md(sourceLabel, 120);
+  const facts = [`**${md(flag.name, 200) || '(unnamed flag)'}** is archived`];
+  const project = md(flag.project ?? '', 60);
+  if (project !== '') facts.push(`project ${project}`);
+  const at = flag.archivedAt ? parseIsoUtc(flag.archivedAt) : undefined;
+  if (at !== undefined) facts.push(`archived ${utcDate(at)}`);
+  const why = sdkCall === undefined || sdkCall.trim() === '' ? '' : `${markdownCode(sdkCall, 60)} reads a flag by this name. `;
+  const lines = [
+    facts.join(' · '),
+    `${why}SDKs no longer receive archived flags, so this call gets its default value. Revive the flag in Unleash, or remove the call.`,
+  ];
+  if (where !== '') lines.push(`_Source: ${where}_`);
+  return lines.join('\n\n');
 }
 
 // ---------------------------------------------------------------------------

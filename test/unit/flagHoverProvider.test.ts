@@ -403,3 +403,34 @@ describe('FlagHoverProvider: hovers follow code', () => {
     );
   });
 });
+
+describe('FlagHoverProvider: archived flags', () => {
+  it('an SDK call naming an archived flag says it is archived, asking the server once', async () => {
+    const source = new ScriptedSource([summary], new Map());
+    const asked: string[] = [];
+    Object.assign(source, {
+      findArchived: async (name: string) => {
+        asked.push(name);
+        return name === 'old-banner'
+          ? { name, project: 'default', archived: true, archivedAt: '2026-11-02T10:00:00.000Z' }
+          : undefined;
+      },
+    });
+    const store = new FlagStore({ info() {}, error() {} });
+    await store.setSource(source, 'ready');
+    const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
+    const line = "if (unleash.isEnabled('old-banner')) {";
+    for (let i = 0; i < 2; i++) {
+      const hover = await hoverAt(provider, line, line.indexOf('banner'));
+      assert.equal(
+        hover?.contents.value,
+        '**old\\-banner** is archived · project default · archived 2026-11-02\n\n' +
+          '`isEnabled` reads a flag by this name. SDKs no longer receive archived flags, so this call gets its default value. ' +
+          'Revive the flag in Unleash, or remove the call.\n\n_Source: unleash\\.example\\.com_',
+      );
+    }
+    const typo = "unleash.isEnabled('no-such-flag')";
+    assert.match((await hoverAt(provider, typo, typo.indexOf('such')))?.contents.value ?? '', /^No flag named `no-such-flag`/);
+    assert.deepEqual(asked, ['old-banner', 'no-such-flag']);
+  });
+});
