@@ -15,6 +15,7 @@ import {
   featureSearchSchema,
   projectFeaturesSchema,
   projectsSchema,
+  segmentListSchema,
   segmentsSchema,
   tagTypesSchema,
   tagWithVersionSchema,
@@ -24,6 +25,7 @@ import {
   type Feature,
   type FeatureSummary,
   type Segment,
+  type SegmentDefinition,
   type TagType,
   type TagWithVersion,
 } from './schemas';
@@ -165,6 +167,12 @@ export class UnleashClient {
     const response = await this.http.get(`/api/admin/search/features?${query}`, call);
     const found = parse(featureSearchSchema, response, 'GET archived feature search').features.find((feature) => feature.name === name);
     return found ? { ...found, archived: true } : undefined;
+  }
+
+  /** Every segment with its constraints (one request; what the web UI reads to show segments). */
+  async listSegments(call: Call = {}): Promise<SegmentDefinition[]> {
+    const response = await this.http.get('/api/admin/segments', call);
+    return parse(segmentListSchema, response, 'GET segments').segments;
   }
 
   async listEnvironments(call: Call = {}): Promise<Environment[]> {

@@ -74,7 +74,6 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
         details,
         segments,
         sourceLabel: source?.label ?? '',
-        offline: source?.kind === 'files',
         now: new Date(),
       });
     } catch (error) {

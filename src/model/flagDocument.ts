@@ -10,6 +10,7 @@
  */
 import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../api/schemas';
 import { flagStatus } from './flagStatus';
+import { segmentDefinitionMissing } from './offlineSource';
 import {
   constraintParts,
   describeLastSeen,
@@ -30,8 +31,6 @@ export interface FlagDocumentInput {
   segments: ReadonlyMap<string, readonly Segment[]>;
   /** Where the data comes from: a server's host or the export files. */
   sourceLabel: string;
-  /** Offline: export files name segments without their constraints. */
-  offline?: boolean;
   now: Date;
 }
 
@@ -147,7 +146,7 @@ function strategyLines(strategy: Strategy, index: number, input: FlagDocumentInp
   const segments = strategy.id !== undefined ? input.segments.get(strategy.id) : undefined;
   if (segments !== undefined && segments.length > 0) {
     lines.push(`${inner}Segments`);
-    for (const segment of segments) lines.push(...segmentLines(segment, `${inner}${INDENT}`, input.offline === true));
+    for (const segment of segments) lines.push(...segmentLines(segment, `${inner}${INDENT}`));
   } else if (segmentIds.length > 0) {
     lines.push(`${inner}Segments: ${segmentIds.map((id) => `#${id}`).join(', ')}`);
   }
@@ -174,12 +173,12 @@ function constraintLines(constraint: Constraint, indent: string): string[] {
   ];
 }
 
-function segmentLines(segment: Segment, indent: string, offline: boolean): string[] {
+function segmentLines(segment: Segment, indent: string): string[] {
   const scope = segment.project && segment.project.trim() !== '' ? `project ${one(segment.project)}` : 'global';
   const lines = [`${indent}${one(segment.name)} (#${segment.id}, ${scope})`];
   if (segment.description && segment.description.trim() !== '') lines.push(`${indent}${INDENT}${block(segment.description, `${indent}${INDENT}`)}`);
-  if (offline && segment.constraints.length === 0) {
-    lines.push(`${indent}${INDENT}Constraints: not in the export files (connect to a server to see them)`);
+  if (segmentDefinitionMissing(segment)) {
+    lines.push(`${indent}${INDENT}Constraints: not in this export file (export the environment again, or connect to a server)`);
   }
   for (const constraint of segment.constraints) lines.push(...constraintLines(constraint, `${indent}${INDENT}`));
   return lines;

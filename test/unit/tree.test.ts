@@ -704,7 +704,7 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
 // ------------------------------------------------------------------------------------------------ offline
 
 describe('tree: offline mode (export files)', () => {
-  it('says segments have no constraints in export files, and leaves out last seen', async () => {
+  it('says segments have no constraints in an older export file, and leaves out last seen', async () => {
     const exported = exportResultSchema.parse(fixture('export-development.json'));
     const source = new OfflineSource([{ path: '.unleash/development.json', result: exported }]);
     const store = await storeOver(source);
@@ -718,8 +718,8 @@ describe('tree: offline mode (export files)', () => {
     const rollout = byLabel(strategies, 'Gradual rollout: 50% of default');
     const segments = await expand(byLabel(await expand(rollout, store), 'Segments'), store);
     assert.deepEqual(brief(segments), [
-      ['beta-testers', 'constraints not in export files'],
-      ['internal-users', 'constraints not in export files'],
+      ['beta-testers', 'constraints not in this export file'],
+      ['internal-users', 'constraints not in this export file'],
     ]);
     assert.deepEqual((await expand(segments[0], store)).map(row), [
       {
@@ -729,7 +729,33 @@ describe('tree: offline mode (export files)', () => {
         collapsible: 'none',
       },
     ]);
-    assert.equal(OFFLINE_SEGMENT_NOTE, 'Export files do not include segment constraints: connect to a server to see them.');
+    assert.equal(
+      OFFLINE_SEGMENT_NOTE,
+      'This export file does not include segment constraints: export the environment again, or connect to a server, to see them.',
+    );
+
+    // A file written with the segments' definitions shows their constraints, as a server would.
+    const withDefinitions = new OfflineSource([
+      {
+        path: '.unleash/development.json',
+        result: {
+          ...exported,
+          segmentDefinitions: [
+            { id: 1, name: 'internal-users', description: 'Employees', constraints: [{ contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] }] },
+            { id: 2, name: 'beta-testers', constraints: [{ contextName: 'group', operator: 'IN', values: ['beta'] }] },
+          ],
+        },
+      },
+    ]);
+    const full = await storeOver(withDefinitions);
+    const fullFlag = byLabel(await expand(undefined, full), 'new-checkout-flow');
+    const fullRollout = byLabel(await expand(byLabel(await expand(fullFlag, full), 'development'), full), 'Gradual rollout: 50% of default');
+    const fullSegments = await expand(byLabel(await expand(fullRollout, full), 'Segments'), full);
+    assert.deepEqual(brief(fullSegments), [
+      ['beta-testers', 'global · 1 constraint'],
+      ['internal-users', 'global · 1 constraint · Employees'],
+    ]);
+    assert.deepEqual(brief(await expand(fullSegments[1], full)), [['email ends with @example.com', '']]);
   });
 });
 

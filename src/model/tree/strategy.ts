@@ -4,6 +4,7 @@
  */
 import type { Constraint, Segment, Strategy } from '../../api/schemas';
 import { escapeMarkdown } from '../markdown';
+import { segmentDefinitionMissing } from '../offlineSource';
 import {
   clean,
   constraintParts,
@@ -130,19 +131,21 @@ function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context:
         return [infoNode(node, ids('info', 'no-id'), 'The server gave no id for this strategy: its segments cannot be read.')];
       }
       const segments = await context.store.strategySegments(strategy.id, token);
-      const offline = context.store.currentSource?.kind === 'files';
       if (segments.length === 0) return [infoNode(node, ids('info', 'none'), 'No segments')];
-      return listNodes(node, segments, ids, { singular: 'segment' }, (segment) => segmentNode(segment, node, ids, offline));
+      return listNodes(node, segments, ids, { singular: 'segment' }, (segment) =>
+        segmentNode(segment, node, ids, segmentDefinitionMissing(segment)),
+      );
     },
   });
 }
 
-/** Export files name a strategy's segments but do not hold their constraints. */
-export const OFFLINE_SEGMENT_NOTE = 'Export files do not include segment constraints: connect to a server to see them.';
+/** Export files written before `segmentDefinitions` name a strategy's segments but do not hold their constraints. */
+export const OFFLINE_SEGMENT_NOTE =
+  'This export file does not include segment constraints: export the environment again, or connect to a server, to see them.';
 
 function segmentNode(segment: Segment, parent: TreeNode, ids: Ids, offline: boolean): TreeNode {
   const text = describeSegment(segment);
-  const description = offline ? 'constraints not in export files' : text.detail;
+  const description = offline ? 'constraints not in this export file' : text.detail;
   const node: TreeNode = {
     id: ids('segment', String(segment.id)),
     kind: 'segment',
