@@ -23,6 +23,9 @@ import type { Logger } from '../util/logger';
 /** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
 export const MAX_HOVER_LINE = 200_000;
 
+/** Configuration languages whose strings need no quotes: a whole value there is a literal too. */
+const PLAIN_SCALAR_LANGUAGES = new Set(['yaml', 'dockercompose', 'properties', 'ini', 'dotenv', 'env', 'toml']);
+
 export interface HoverOptions {
   transforms: NameTransform[];
   /** undefined: the built-in list of SDK calls. */
@@ -85,11 +88,14 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     if (!source || position.line >= document.lineCount) return undefined;
     const line = document.lineAt(position.line).text;
     if (line.length > MAX_HOVER_LINE) return undefined;
-    const find = this.options.matchAnywhere === true ? findFlagAt : findFlagInCode;
-    const match = find(line, position.character, this.nameIndex(), {
-      transforms: this.options.transforms,
-      sdkCalls: this.options.sdkCalls,
-    });
+    const options = { transforms: this.options.transforms, sdkCalls: this.options.sdkCalls };
+    const match =
+      this.options.matchAnywhere === true
+        ? findFlagAt(line, position.character, this.nameIndex(), options)
+        : findFlagInCode(line, position.character, this.nameIndex(), {
+            ...options,
+            plainScalars: PLAIN_SCALAR_LANGUAGES.has(document.languageId),
+          });
     if (!match) return undefined;
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
 

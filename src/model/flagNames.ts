@@ -508,13 +508,41 @@ export function findFlagInCode(
   line: string,
   character: number,
   index: FlagNameIndex,
-  options?: FindFlagOptions,
+  options?: FindFlagOptions & { plainScalars?: boolean },
 ): FlagMatch | undefined {
   if (!Number.isInteger(character) || character < 0 || character > line.length) return undefined;
   const transforms = options?.transforms ?? [];
   const lit = findLiteralAt(line, character);
   if (lit !== undefined) return literalMatch(line, lit, index, transforms, options?.sdkCalls);
+  if (options?.plainScalars === true) {
+    const scalar = plainScalarMatch(line, character, index, transforms);
+    if (scalar) return scalar;
+  }
   return transforms.length === 0 ? undefined : transformedIdentifier(line, character, index, transforms);
+}
+
+/** `key: value`, `- value`, `key = value` with an optional trailing `# comment`: the value's range. */
+const PLAIN_SCALAR = /^(\s*(?:-\s+)?(?:[^\s:#=][^:#=]*?\s*[:=]\s+|[^\s:#=][^:#=]*?=)?)([^\s#'"`][^#]*?)\s*(?:\s#.*)?$/;
+
+/**
+ * In configuration files (YAML, properties, .env), where a string needs no quotes: a value that is exactly a flag
+ * name (`flag: new-checkout-flow`, `- new-checkout-flow`, `FLAG=new-checkout-flow`). A comment line is not a value.
+ */
+function plainScalarMatch(
+  line: string,
+  character: number,
+  index: FlagNameIndex,
+  transforms: readonly NameTransform[],
+): FlagMatch | undefined {
+  if (line.length > 4 * MAX_FLAG_NAME_LENGTH || /^\s*#/.test(line)) return undefined;
+  const m = PLAIN_SCALAR.exec(line);
+  if (!m) return undefined;
+  const start = (m[1] as string).length;
+  const text = m[2] as string;
+  const end = start + text.length;
+  if (character < start || character > end || text.length > MAX_FLAG_NAME_LENGTH) return undefined;
+  const name = index.resolve(text, transforms);
+  return name === undefined ? undefined : { name, text, start, end, known: true };
 }
 
 /** Rule (a) of `findFlagInCode`: the whole content of a literal, or nothing. */

@@ -377,6 +377,11 @@ describe('FlagHoverProvider: hovers follow code', () => {
     const template = 'const flag = `new-checkout-flow${suffix}`;';
     assert.equal(await hoverAt(provider, template, template.indexOf('checkout')), undefined);
 
+    // In YAML a value needs no quotes: a whole value is a literal there.
+    const yaml = { lineCount: 1, languageId: 'yaml', lineAt: () => ({ text: '  flag: new-checkout-flow' }) };
+    const inYaml = (await provider.provideHover(yaml as never, at(0, 12) as never, new Token() as never)) as unknown as Hover | undefined;
+    assert.match(inYaml?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\*/);
+
     provider.setOptions({ transforms: [], sdkCalls: undefined, matchAnywhere: true });
     const anywhere = await hoverAt(provider, comment, comment.indexOf('checkout'));
     assert.match(anywhere?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\*/);

@@ -482,6 +482,17 @@ describe('findFlagInCode: hovers follow code', () => {
     assert.equal(at('let beta = 1', 'beta', { transforms: [{ kind: 'snakeToKebab' }] }), undefined);
   });
 
+  it('in configuration files, a whole unquoted value is a literal too; a comment or a sentence is not', () => {
+    const yaml = { plainScalars: true };
+    assert.deepEqual(at('  flag: new-checkout-flow', 'checkout', yaml), { name: 'new-checkout-flow', text: 'new-checkout-flow', start: 8, end: 25, known: true });
+    assert.equal(at('  - beta', 'beta', yaml)?.name, 'beta');
+    assert.equal(at('FLAG=beta # on in staging', 'beta', yaml)?.name, 'beta');
+    assert.equal(at('# beta', 'beta', yaml), undefined);
+    assert.equal(at('  note: the beta users', 'beta', yaml), undefined);
+    // Outside configuration files an unquoted value is not a flag.
+    assert.equal(at('  flag: new-checkout-flow', 'checkout'), undefined);
+  });
+
   it('keeps the typo hint for an SDK call and leaves computed names alone', () => {
     assert.deepEqual(at("unleash.isEnabled('bta')", 'bta'), {
       name: 'bta', text: 'bta', start: 19, end: 22, known: false, inSdkCall: 'isEnabled',
