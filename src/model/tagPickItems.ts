@@ -2,9 +2,9 @@
  * The rows of the tag picker ("Check Tag…", "Export Environment…" by tag) for what the user has typed, and the row
  * Enter takes. No 'vscode' here: src/commands/tagPicker.ts shows these rows, tests read them.
  *
- * What the user typed is what is checked: once the input holds `type:value`, its first row is the typed tag (or,
- * when it is not a valid tag, why not) and Enter takes that row; a listed tag is taken only when the user moves to it
- * and picks it. Tag types and tags come from the server: every label is `clean()`ed (no control or bidi characters,
+ * What the user typed is what is checked: once the input holds `type:value`, its first row is the typed tag and
+ * Enter takes that row; a listed tag is taken only when the user moves to it and picks it. While the typed text is
+ * not a valid tag (a value too short), the only row says why, so Enter cannot take a listed tag instead. Tag types and tags come from the server: every label is `clean()`ed (no control or bidi characters,
  * one bounded line) and its `$(` escaped, so a row shows the tag that exists.
  */
 import { pickText } from './markdown';
@@ -50,7 +50,9 @@ export function tagPickState(value: string, input: TagPickInput): TagPickState {
     const typed: TagPickRow = parsed.ok
       ? { pick: 'tag', tag: parsed.tag, label: `$(tag) ${pickText(parsed.text)}`, description: `${input.valueAction} this tag`, alwaysShow: true }
       : { pick: 'invalid', label: `$(error) ${parsed.message}`, alwaysShow: true };
-    const others = tagRows.filter((row) => row.pick === 'tag' && (!parsed.ok || formatTag(row.tag) !== parsed.text));
+    // While the typed text is not a tag, only why: a listed tag the filter would rank first could take Enter.
+    if (!parsed.ok) return { rows: [typed], active: typed };
+    const others = tagRows.filter((row) => row.pick === 'tag' && formatTag(row.tag) !== parsed.text);
     return { rows: [typed, ...others], active: typed };
   }
   const separator = (label: string): TagPickRow => ({ pick: 'separator', label });
