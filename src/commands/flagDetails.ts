@@ -11,7 +11,7 @@ import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
 import { flagDocument } from '../model/flagDocument';
 import type { FlagStore } from '../model/flagStore';
 import { inertMessageText } from '../model/markdown';
-import { flagRefOf, isTreeNode, projectOf, type FlagRef } from '../model/tree';
+import { flagPickItems, flagRefOf, isTreeNode, projectOf, type FlagRef } from '../model/tree';
 import { clean } from '../model/wording';
 import { formatError } from '../util/formatError';
 import type { Logger } from '../util/logger';
@@ -100,7 +100,17 @@ export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
 
 /** Opens the flag's details document; returns its URI (as a string), or undefined when no flag was given. */
 async function showFlagDetails(deps: FlagDetailsDeps, arg: unknown, name: unknown): Promise<string | undefined> {
-  const flag = arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);
+  let flag = arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);
+  if (!flag && arg === undefined && deps.store.catalog.size > 0) {
+    // From the command palette with nothing selected: pick the flag.
+    const picked = await vscode.window.showQuickPick(flagPickItems(deps.store), {
+      title: 'Unleash: Show Flag Details',
+      placeHolder: 'Flag to show',
+      matchOnDescription: true,
+    });
+    flag = picked?.flag;
+    if (!flag) return undefined;
+  }
   if (!flag) {
     void vscode.window.showInformationMessage('Select a flag in the Unleash view first, or use Find Flag.');
     return undefined;

@@ -545,6 +545,9 @@ describe('flag details and Copy Value', () => {
       const uri = (await t.run(Commands.showFlagDetails, { project: 'default', name: 'promo' })) as string;
       assert.equal(uri, 'unleash-flag:/promo.txt?project=default&name=promo');
       assert.deepEqual(ui.shownDocuments.slice(-1), [uri]);
+      // From the palette with nothing selected: a pick of the flags.
+      assert.equal(await t.run(Commands.showFlagDetails), uri);
+      assert.deepEqual((ui.quickPicks.at(-1)?.options as { title?: string }).title, 'Unleash: Show Flag Details');
       const provider = ui.contentProviders.get('unleash-flag');
       assert.ok(provider);
       const text = await provider.provideTextDocumentContent({ query: 'project=default&name=promo' }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
