@@ -546,6 +546,7 @@ describe('flag details and Copy Value', () => {
       assert.equal(uri, 'unleash-flag:/promo.txt?project=default&name=promo');
       assert.deepEqual(ui.shownDocuments.slice(-1), [uri]);
       // From the palette with nothing selected: a pick of the flags.
+      ui.pick = (items) => items[0];
       assert.equal(await t.run(Commands.showFlagDetails), uri);
       assert.deepEqual((ui.quickPicks.at(-1)?.options as { title?: string }).title, 'Unleash: Show Flag Details');
       const provider = ui.contentProviders.get('unleash-flag');
