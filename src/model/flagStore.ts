@@ -37,6 +37,7 @@ export class FlagStore {
   private errorValue: unknown;
   private catalogValue = Catalog.empty;
   private readonly details = new Map<string, Feature>();
+  private detailsVersionValue = 0;
   private readonly pendingDetails = new SharedReads<Feature>();
   private readonly segments = new Map<string, Segment[]>();
   /** Names looked up among archived flags: the flag, or null for none. */
@@ -102,6 +103,11 @@ export class FlagStore {
     }
   }
 
+  /** Changes whenever a flag's details are added or forgotten: lets a tree row skip looking when nothing changed. */
+  get detailsVersion(): number {
+    return this.detailsVersionValue;
+  }
+
   /** Details already read, without waiting: what a hover shows at once. */
   peekFeature(project: string, name: string): Feature | undefined {
     return this.details.get(flagKey(project, name));
@@ -120,6 +126,7 @@ export class FlagStore {
       const feature = await source.getFeature(project, name, signal);
       if (this.source === source) {
         this.details.set(key, feature);
+        this.detailsVersionValue++;
         this.detailsLoaded.fire({ project, name });
       }
       return feature;
@@ -188,6 +195,7 @@ export class FlagStore {
 
   private clearCaches(): void {
     this.details.clear();
+    this.detailsVersionValue++;
     this.pendingDetails.clear();
     this.segments.clear();
     this.pendingSegments.clear();

@@ -161,8 +161,9 @@ class FeatureRow implements TreeNode {
   readonly children: ChildLoader;
   private envs: readonly EnvironmentSummary[] | undefined;
   private stripText: string | undefined;
-  /** The details `viewState` was built from (null: not built yet). */
+  /** The details `viewState` was built from (null: not built yet), and the store's details version then. */
   private viewDetails: Feature | undefined | null = null;
+  private viewVersion = -1;
   private viewState: RowView | undefined;
   private tooltipText: string | undefined;
   private accessibleText: string | undefined;
@@ -223,7 +224,10 @@ class FeatureRow implements TreeNode {
 
   /** The row for the data the store holds now; rebuilt (with tooltip and label) when the details arrive. */
   private view(): RowView {
-    const details = this.context.store.peekFeature(this.flag.project, this.flag.name);
+    const store = this.context.store;
+    if (this.viewState !== undefined && this.viewVersion === store.detailsVersion) return this.viewState;
+    this.viewVersion = store.detailsVersion;
+    const details = store.peekFeature(this.flag.project, this.flag.name);
     if (this.viewState !== undefined && this.viewDetails === details) return this.viewState;
     this.viewDetails = details;
     this.tooltipText = undefined;
