@@ -547,6 +547,7 @@ function details(results: Results): string[] {
   if (h) {
     lines.push(
       `hover: ${n(h.config.hovers)} hovers × ${h.config.rounds} rounds; findFlagAt max ${us(h.findFlagAt.max)}, naive max ${us(h.naive.max)}; ` +
+        `findFlagInCode (the default) median ${us(h.findFlagInCode.median)}, p99 ${us(h.findFlagInCode.p99)}; ` +
         `accuracy known ${h.accuracy.knownFound}/${h.accuracy.knownTotal}, typos ${h.accuracy.typosReported}/${h.accuracy.typosTotal}, ` +
         `false positives ours ${h.accuracy.findFlagAtFalsePositives} / naive ${h.accuracy.naiveFalsePositives}`,
     );

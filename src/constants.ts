@@ -16,7 +16,12 @@ export const Commands = {
   findUsages: 'unleash.findUsages',
   checkTag: 'unleash.checkTag',
   exportEnvironment: 'unleash.exportEnvironment',
+  showFlagDetails: 'unleash.showFlagDetails',
+  copyValue: 'unleash.copyValue',
 } as const;
+
+/** The URI scheme of the read-only flag details documents. */
+export const FLAG_DETAILS_SCHEME = 'unleash-flag';
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -48,6 +53,7 @@ export const Settings = {
   hoverLanguages: 'hover.languages',
   hoverSdkCalls: 'hover.sdkCalls',
   hoverNameTransforms: 'hover.nameTransforms',
+  hoverMatchAnywhere: 'hover.matchAnywhere',
   caCertificates: 'network.caCertificates',
   rejectUnauthorized: 'network.rejectUnauthorized',
 } as const;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { registerCheckTagCommand } from './commands/checkTag';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
+import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
 import { LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel }),
     flagsView.disposable,
     registerFlagCommands({ store, view: flagsView, logger: logger.child('flags') }),
+    registerFlagDetails({ store, view: flagsView, logger: logger.child('details') }),
     registerFlagHovers({ store, logger: logger.child('hovers') }),
     registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
     registerExportCommand({ connection, store, logger: logger.child('export') }),

@@ -8,7 +8,7 @@ import { parseBaseUrl } from './baseUrl';
 import { createDispatcher, proxyLabel, type NetworkOptions } from './dispatcher';
 import { NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
-import { listAllFeatures, type ListingOptions, type ListingResult, type ListLimits } from './listing';
+import { listAllFeatures, SEARCH_PAGE, type ListingOptions, type ListingResult, type ListLimits } from './listing';
 import {
   environmentsSchema,
   exportResultSchema,
@@ -16,6 +16,7 @@ import {
   featureSearchSchema,
   projectFeaturesSchema,
   projectsSchema,
+  segmentListSchema,
   segmentsSchema,
   tagTypesSchema,
   tagWithVersionSchema,
@@ -25,6 +26,7 @@ import {
   type Feature,
   type FeatureSummary,
   type Segment,
+  type SegmentDefinition,
   type TagType,
   type TagWithVersion,
 } from './schemas';
@@ -171,6 +173,23 @@ export class UnleashClient {
       },
       { limits: this.listLimits, ...options },
     );
+  }
+
+  /**
+   * The archived flag of exactly this name, if there is one (the listing leaves archived flags out). One request to
+   * the search endpoint with `archived=IS:true`; its `query` matches parts of names, so the exact name is picked.
+   */
+  async findArchivedFeature(name: string, call: Call = {}): Promise<FeatureSummary | undefined> {
+    const query = `archived=${encodeURIComponent('IS:true')}&query=${encodeURIComponent(name)}&limit=${SEARCH_PAGE}&offset=0`;
+    const response = await this.http.get(`/api/admin/search/features?${query}`, call);
+    const found = parse(featureSearchSchema, response, 'GET archived feature search').features.find((feature) => feature.name === name);
+    return found ? { ...found, archived: true } : undefined;
+  }
+
+  /** Every segment with its constraints (one request; what the web UI reads to show segments). */
+  async listSegments(call: Call = {}): Promise<SegmentDefinition[]> {
+    const response = await this.http.get('/api/admin/segments', call);
+    return parse(segmentListSchema, response, 'GET segments').segments;
   }
 
   async listEnvironments(call: Call = {}): Promise<Environment[]> {

@@ -14,6 +14,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ExportScope, UnleashClient } from '../api/client';
+import type { ExportResult } from '../api/schemas';
 import { CancelledError } from '../api/errors';
 import { replaceFileAtomic, withPathLock } from '../util/atomicWrite';
 import { readRegularFile } from '../util/safeRead';
@@ -23,8 +24,11 @@ import { inertText } from './markdown';
 import { formatTag } from './tagInput';
 
 export interface ExportToFileOptions {
-  /** Anything that can export (the live client, or a test double). */
-  client: Pick<UnleashClient, 'exportFeatures'>;
+  /**
+   * Anything that can export (the live client, or a test double). With `listSegments`, the definitions of the
+   * segments the export uses are added to the file (`segmentDefinitions`).
+   */
+  client: Pick<UnleashClient, 'exportFeatures'> & Partial<Pick<UnleashClient, 'listSegments'>>;
   environment: string;
   scope: ExportScope;
   /** Absolute path of the folder the file must stay inside (a workspace folder). */
@@ -82,6 +86,26 @@ export function scopeNames(scope: ExportScope): { project?: string; scope: strin
   }
 }
 
+/**
+ * The export with the definitions of the segments it uses (name, description, project, constraints) in its own
+ * section, `segmentDefinitions`: a server's export names segments but leaves their constraints out, so offline mode
+ * could not show them. One request to the segment listing, made only when the export uses segments.
+ */
+export async function withSegmentDefinitions(
+  result: ExportResult,
+  client: Partial<Pick<UnleashClient, 'listSegments'>>,
+  signal?: AbortSignal,
+): Promise<ExportResult> {
+  const used = new Set((result.segments ?? []).map((segment) => segment.id));
+  for (const strategy of result.featureStrategies) for (const id of strategy.segments ?? []) used.add(id);
+  if (used.size === 0 || !client.listSegments) return result;
+  const all = await client.listSegments({ signal });
+  const definitions = all
+    .filter((segment) => used.has(segment.id))
+    .map(({ id, name, description, project, constraints }) => ({ id, name, description, project, constraints }));
+  return { ...result, segmentDefinitions: definitions };
+}
+
 /** Exports `environment` (narrowed by `scope`) into the file the template names inside `folder`. */
 export async function exportToFile(options: ExportToFileOptions): Promise<ExportToFileResult> {
   const { client, environment, scope, folder, signal } = options;
@@ -91,7 +115,9 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   throwIfCancelled(signal);
 
   options.onStep?.('request');
-  const result = await client.exportFeatures({ environment, scope }, { signal });
+  const exported = await client.exportFeatures({ environment, scope }, { signal });
+  throwIfCancelled(signal);
+  const result = await withSegmentDefinitions(exported, client, signal);
   throwIfCancelled(signal);
   const text = serializeExport(result);
   const data = Buffer.from(text, 'utf8');

@@ -15,6 +15,8 @@ export interface FlagSource {
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature>;
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]>;
   listEnvironments(signal?: AbortSignal): Promise<string[]>;
+  /** The archived flag of this name, where the source can tell (a server; export files list archived flags). */
+  findArchived?(name: string, signal?: AbortSignal): Promise<FeatureSummary | undefined>;
   /** The flag's page in the Unleash web UI, where there is one. */
   webUrl?(project: string, name: string): string | undefined;
 }

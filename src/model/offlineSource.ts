@@ -1,11 +1,20 @@
 /**
  * The offline mode: a FlagSource built from export files, so that the tree and hovers work with no server. Several
  * files may hold the same environment (a whole export and partial ones); a flag in two of them shows once, from the
- * file that sorts last. Export files carry segment names but not their constraints; that is said where segments show.
+ * file that sorts last. Segments show with their constraints when the file holds their definitions (exports written
+ * by this extension); older files name segments only, and that is said where segments show.
  */
 import type { ExportResult, Feature, FeatureEnvironment, FeatureSummary, Segment, Strategy } from '../api/schemas';
 import { compare, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
+
+/** Marks a segment that an export file names without its definition (files written before `segmentDefinitions`). */
+const DEFINITION_MISSING = 'definitionNotInFile';
+
+/** True for a segment read from an export file that does not hold its constraints. */
+export function segmentDefinitionMissing(segment: Segment): boolean {
+  return (segment as Record<string, unknown>)[DEFINITION_MISSING] === true;
+}
 
 export interface ExportFile {
   /** Workspace-relative path, for the source's label. */
@@ -53,6 +62,7 @@ export class OfflineSource implements FlagSource {
 
   private add(environment: string, result: ExportResult): void {
     const segmentNames = new Map((result.segments ?? []).map((segment) => [segment.id, segment.name]));
+    const definitions = new Map((result.segmentDefinitions ?? []).map((segment) => [segment.id, segment]));
     const byFeature = new Map<string, Strategy[]>();
     for (const strategy of result.featureStrategies) {
       const list = byFeature.get(strategy.featureName ?? '') ?? [];
@@ -61,13 +71,17 @@ export class OfflineSource implements FlagSource {
       if (strategy.id) {
         this.strategySegments.set(
           strategy.id,
-          (strategy.segments ?? []).map((id) => ({
-            id,
-            name: segmentNames.get(id) ?? `segment ${id}`,
-            description: 'Export files do not include segment constraints.',
-            constraints: [],
-            createdAt: '',
-          })),
+          (strategy.segments ?? []).map((id): Segment => {
+            const definition = definitions.get(id);
+            if (definition) return { ...definition, createdAt: '' };
+            return {
+              id,
+              name: segmentNames.get(id) ?? `segment ${id}`,
+              constraints: [],
+              createdAt: '',
+              [DEFINITION_MISSING]: true,
+            };
+          }),
         );
       }
     }

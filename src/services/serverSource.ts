@@ -37,6 +37,10 @@ export class ServerSource implements FlagSource {
     return this.#client.getStrategySegments(strategyId, { signal });
   }
 
+  findArchived(name: string, signal?: AbortSignal): Promise<FeatureSummary | undefined> {
+    return this.#client.findArchivedFeature(name, { signal });
+  }
+
   async listEnvironments(signal?: AbortSignal): Promise<string[]> {
     return (await this.#client.listEnvironments({ signal })).map((environment) => environment.name);
   }

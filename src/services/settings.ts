@@ -19,6 +19,8 @@ export interface ExtensionSettings {
     languages: string[];
     sdkCalls: string[] | undefined;
     nameTransforms: NameTransform[];
+    /** Names outside string literals too (comments, prose, identifiers as written). */
+    matchAnywhere: boolean;
   };
   network: {
     caCertificates: string[];
@@ -48,6 +50,7 @@ export function readSettings(): ExtensionSettings {
       languages: config.get<string[]>(Settings.hoverLanguages, ['*']),
       sdkCalls: sdkCalls && sdkCalls.length ? sdkCalls : undefined,
       nameTransforms: config.get<NameTransform[]>(Settings.hoverNameTransforms, []),
+      matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
     },
     network: {
       // How TLS is checked is the user's (or the machine's) decision, never a workspace's.

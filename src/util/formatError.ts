@@ -105,8 +105,9 @@ function describe(error: unknown, server: string): FormattedError {
         setting: SERVER_URL,
       };
     }
-    const where = error.actualProject ? ` It is in project "${error.actualProject}".` : '';
-    return { message: `Not found: ${error.serverMessage}.${where}`.replace(/\.\./g, '.'), actions: ['retry'] };
+    // The server's sentence already names the project the flag is in: say what to do instead of repeating it.
+    const next = error.actualProject ? ' Refresh the flags to read it from there.' : '';
+    return { message: `Not found: ${error.serverMessage}.${next}`.replace(/\.\./g, '.'), actions: ['retry'] };
   }
   if (error instanceof BadRequestError) return { message: sentence(error.message), actions: ['showLog'] };
   if (error instanceof ExportPathError) return { message: error.message, actions: ['openSettings'], setting: error.setting };

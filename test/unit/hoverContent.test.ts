@@ -21,6 +21,8 @@ const REVEAL = (project: string, name: string) =>
   `command:unleash.revealFlag?${encodeURIComponent(JSON.stringify([{ project, name }]))}`;
 const COPY = (project: string, name: string) =>
   `command:unleash.copyFlagName?${encodeURIComponent(JSON.stringify([{ project, name }]))}`;
+const DETAILS = (project: string, name: string) =>
+  `command:unleash.showFlagDetails?${encodeURIComponent(JSON.stringify([{ project, name }]))}`;
 
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 
@@ -96,7 +98,8 @@ describe('hoverMarkdown: the seeded flag', () => {
         '',
         '[Open in Unleash](<https://unleash.example.com/projects/default/features/new-checkout-flow>)' +
           ` · [Reveal in Flags tree](${REVEAL('default', 'new-checkout-flow')})` +
-          ` · [Copy name](${COPY('default', 'new-checkout-flow')})`,
+          ` · [Copy name](${COPY('default', 'new-checkout-flow')})` +
+          ` · [Show details](${DETAILS('default', 'new-checkout-flow')})`,
         '',
         '_Source: unleash\\.example\\.com_',
       ].join('\n'),
@@ -298,13 +301,13 @@ function assertAllowedLinks(markdown: string, project: string, name: string): vo
   const commands = links.filter((link) => link.startsWith('command:'));
   for (const link of links) {
     if (link.startsWith('command:')) {
-      assert.match(link, /^command:unleash\.(revealFlag|copyFlagName)\?[^()\s<>]*$/, link);
+      assert.match(link, /^command:unleash\.(revealFlag|copyFlagName|showFlagDetails)\?[^()\s<>]*$/, link);
       assert.deepEqual(commandArgs(link), [{ project, name }]);
     } else {
       assert.match(link, /^<https?:\/\/[^\s<>]*>$/, link);
     }
   }
-  assert.equal(commands.length, 2, 'exactly our two command links');
+  assert.equal(commands.length, 3, 'exactly our three command links');
 }
 
 describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
@@ -372,8 +375,8 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
       assert.ok(['p', 'strong', 'em', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'ul', 'li', 'a', 'hr', 'br'].includes(tag!), `<${tag}>`);
     }
     const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]!);
-    for (const href of hrefs) assert.match(href, /^(https?:\/\/|command:unleash\.(revealFlag|copyFlagName)\?)/, href);
-    assert.equal(hrefs.filter((href) => href.startsWith('command:')).length, 2);
+    for (const href of hrefs) assert.match(href, /^(https?:\/\/|command:unleash\.(revealFlag|copyFlagName|showFlagDetails)\?)/, href);
+    assert.equal(hrefs.filter((href) => href.startsWith('command:')).length, 3);
     // Our own bold labels only: the name, `Stale`, Tags, Parents, Children, Links, Variants, and the environments
     // shown, each above its strategies.
     assert.equal((html.match(/<strong>/g) ?? []).length, 7 + HOVER_LIMITS.environments);

@@ -791,8 +791,10 @@ group('Data safety (Export Environment: POST, never retried)', () => {
     assert.deepEqual(await files(), ['.unleash/development.json'], 'no temporary file is left');
   }
 
+  // The export request alone: the segment listing that follows an export using segments is tested in
+  // exportToFile.test.ts; these rows are about the export's single POST and the file.
   const run = (c: UnleashClient, signal?: AbortSignal) =>
-    exportToFile({ client: c, environment: 'development', scope: { kind: 'all' }, folder: dir, signal });
+    exportToFile({ client: { exportFeatures: c.exportFeatures.bind(c) }, environment: 'development', scope: { kind: 'all' }, folder: dir, signal });
 
   const serverFailure = (name: string, script: () => void, ErrorClass: new (...args: never[]) => Error, expected: string, timeoutMs?: number) =>
     row(name, async () => {

@@ -30,6 +30,59 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
   await hovers(api, steps, host);
   await checkTag(steps, host);
   await exportEnvironment(steps);
+  await codeHovers(steps);
+  // Last: it changes a flag on the server.
+  await flagDetails(api, steps, serverUrl);
+}
+
+/** A flag name in a comment is prose; the same name in a string literal is code. */
+async function codeHovers(steps: Steps): Promise<void> {
+  await steps.step('a flag name in a comment gets no hover by default; in a string literal it does', async () => {
+    const document = await vscode.workspace.openTextDocument({
+      language: 'typescript',
+      content: ['// new-checkout-flow ships next week', "const flag = 'new-checkout-flow';", ''].join('\n'),
+    });
+    const hoverText = async (line: number, character: number) => {
+      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(line, character))) ?? [];
+      return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    };
+    assert.doesNotMatch(await hoverText(0, 8), /new\\-checkout\\-flow/);
+    assert.match(await hoverText(1, 20), /\*\*new\\-checkout\\-flow\*\* · release · project default/);
+  });
+}
+
+/** Admin API calls of the test itself (the extension only reads). */
+async function adminCall(serverUrl: string, method: string, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${serverUrl.replace(/\/+$/, '')}${path}`, {
+    method,
+    headers: { authorization: process.env.UNLEASH_API_TOKEN ?? '', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.text()}`);
+}
+
+async function flagDetails(api: ExtensionApi, steps: Steps, serverUrl: string): Promise<void> {
+  const description = `${'A long description, read in full. '.repeat(160).slice(0, 4997)}END`;
+  const payload = JSON.stringify({ items: Array.from({ length: 60 }, (_, i) => ({ id: i, label: `item-${i}`, enabled: i % 2 === 0 })) });
+  await steps.step('Show Flag Details: a 5,000-character description and a long JSON payload, in full', async () => {
+    assert.equal(description.length, 5000);
+    const feature = '/api/admin/projects/default/features/admin-panel';
+    await adminCall(serverUrl, 'PATCH', feature, [{ op: 'replace', path: '/description', value: description }]);
+    await adminCall(serverUrl, 'PUT', `${feature}/environments/development/variants`, [
+      { name: 'long', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: payload } },
+    ]);
+    await api.store.refresh();
+    const uri = await vscode.commands.executeCommand<string>('unleash.showFlagDetails', { project: 'default', name: 'admin-panel' });
+    assert.ok(uri?.startsWith('unleash-flag:'), String(uri));
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+    const text = document.getText();
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri, 'the details are open in the active editor');
+    assert.ok(text.startsWith('admin-panel\n'), text.slice(0, 200));
+    assert.ok(text.includes(`\nDescription\n-----------\n${description}\n`), 'the whole description');
+    const pretty = JSON.stringify(JSON.parse(payload), null, 2).split('\n').join(`\n${' '.repeat(8)}`);
+    assert.ok(text.includes(`    - long: 100% · variable · stickiness default\n      Payload (json):\n        ${pretty}\n`), 'the whole payload, indented');
+  });
 }
 
 async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
@@ -76,7 +129,7 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
     assert.match(shown(children)[4] ?? '', /^Lifecycle — \w+ since \d{4}-\d{2}-\d{2}$/);
     assert.equal(shown(children)[5], `${link.title} — ${link.url}`);
     const tags = await rows(api, row(children, 'Tags'));
-    assert.deepEqual(shown(tags).sort(), flag.tags.map((t) => `${t.value} — ${t.type}`).sort());
+    assert.deepEqual(shown(tags).sort(), flag.tags.map((t) => `${t.type}:${t.value}`).sort());
     development = row(children, 'development');
   });
 
@@ -90,21 +143,13 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
     inside = await rows(api, row(strategies, strategySeed.title ?? ''));
   });
 
-  await steps.step('tree: the strategy shows its constraints worded, then parameters, variants and segments', async () => {
+  await steps.step('tree: the strategy shows its constraints worded, then variants and segments (its label says every parameter)', async () => {
     assert.deepEqual(shown(inside), [
       'tenantId is one of acme, globex',
       'userId is not one of blocked-user-1, blocked-user-2',
-      'Parameters — 3 parameters',
       'Variants — 2 variants',
       'Segments — 2 segments',
     ]);
-    const parameters = await rows(api, row(inside, 'Parameters'));
-    assert.deepEqual(
-      shown(parameters),
-      Object.entries(strategySeed.parameters)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, v]) => `${k} — ${v}`),
-    );
     const variants = await rows(api, row(inside, 'Variants'));
     assert.deepEqual(shown(variants), [
       'blue — 50% — variable · stickiness: userId · json: {"color":"blue","rounded":true}',
