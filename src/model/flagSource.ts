@@ -8,6 +8,8 @@ export interface FlagSource {
   readonly kind: 'server' | 'files';
   /** Shown in the view's description and in hovers: a host name, or the export files read. */
   readonly label: string;
+  /** Offline mode: how many export files were read. */
+  readonly fileCount?: number;
   listFeatures(signal?: AbortSignal): Promise<FeatureSummary[]>;
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature>;
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]>;

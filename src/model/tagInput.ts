@@ -116,7 +116,7 @@ export function closestTag(wanted: TagRef, known: Iterable<TagRef>): TagRef | un
 }
 
 /** Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
+export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
