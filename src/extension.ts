@@ -3,23 +3,32 @@
  * Disposable per feature. Nothing else happens here.
  */
 import * as vscode from 'vscode';
+import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
+import { registerFlagCodeActions } from './code/flagCodeActions';
+import { registerFlagCompletion } from './code/flagCompletionProvider';
+import { FlagDiagnosticsPublisher } from './code/flagDiagnosticsPublisher';
 import { registerCheckTagCommand } from './commands/checkTag';
+import { registerCheckWorkspaceCommand } from './commands/checkWorkspace';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
 import { registerFlagCommands } from './commands/flags';
-import { LOG_CHANNEL_NAME } from './constants';
+import { Commands, LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
 import { bindStoreToConnection } from './services/binding';
+import { CodeFlags } from './services/codeFlags';
 import { Connection } from './services/connection';
 import { TokenStore } from './services/tokens';
 import { createLogger } from './util/logger';
 import { registerFlagsView, type FlagsView } from './views/flagsTree';
+import { registerStatusBar, type StatusBar } from './views/statusBar';
 
 /** What activate() returns: the store and the tree as the user sees them, for the in-editor tests. */
 export interface ExtensionApi {
   store: FlagStore;
   flagsView: FlagsView;
+  statusBar: StatusBar;
+  diagnostics: FlagDiagnosticsPublisher;
   activationMs: number;
 }
 
@@ -31,6 +40,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const connection = new Connection(tokens, logger.child('connection'));
   const store = new FlagStore(logger.child('store'));
   const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
+  const codeFlags = new CodeFlags(store, logger.child('code'));
+  const diagnostics = new FlagDiagnosticsPublisher(codeFlags, logger.child('diagnostics'));
+  const statusBar = registerStatusBar(store);
 
   context.subscriptions.push(
     channel,
@@ -40,16 +52,30 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     bindStoreToConnection(connection, store),
     registerConnectionCommands({ connection, tokens, logger: logger.child('commands'), channel }),
     flagsView.disposable,
-    registerFlagCommands({ store, view: flagsView, logger: logger.child('flags') }),
+    registerFlagCommands({
+      store,
+      view: flagsView,
+      logger: logger.child('flags'),
+      flagAtCursor: () => flagAtCursor(codeFlags),
+      nameTransforms: () => codeFlags.options.transforms,
+    }),
     registerFlagHovers({ store, logger: logger.child('hovers') }),
     registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
     registerExportCommand({ connection, store, logger: logger.child('export') }),
+    codeFlags,
+    diagnostics,
+    registerFlagCompletion(codeFlags),
+    registerFlagCodeActions(codeFlags, diagnostics),
+    registerFlagAtCursorContext(codeFlags),
+    registerCheckWorkspaceCommand({ flags: codeFlags, publisher: diagnostics, logger: logger.child('check') }),
+    vscode.commands.registerCommand(Commands.recordFlagUse, (name: unknown) => codeFlags.recordUse(name)),
+    statusBar,
   );
 
   void connection.update();
   const activationMs = performance.now() - started;
   logger.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  return { store, flagsView, activationMs };
+  return { store, flagsView, statusBar, diagnostics, activationMs };
 }
 
 export function deactivate(): void {

@@ -17,6 +17,12 @@ export interface ExtensionSettings {
     sdkCalls: string[] | undefined;
     nameTransforms: NameTransform[];
   };
+  completion: { enabled: boolean };
+  diagnostics: {
+    enabled: boolean;
+    /** As written in the settings; `severitiesFrom` checks it. */
+    severity: unknown;
+  };
   network: {
     caCertificates: string[];
     rejectUnauthorized: boolean;
@@ -41,6 +47,11 @@ export function readSettings(): ExtensionSettings {
       languages: config.get<string[]>(Settings.hoverLanguages, ['*']),
       sdkCalls: sdkCalls && sdkCalls.length ? sdkCalls : undefined,
       nameTransforms: config.get<NameTransform[]>(Settings.hoverNameTransforms, []),
+    },
+    completion: { enabled: config.get<boolean>(Settings.completionEnabled, true) },
+    diagnostics: {
+      enabled: config.get<boolean>(Settings.diagnosticsEnabled, true),
+      severity: config.get<unknown>(Settings.diagnosticsSeverity, {}),
     },
     network: {
       caCertificates: config.get<string[]>(Settings.caCertificates, []),
