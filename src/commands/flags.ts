@@ -106,16 +106,22 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
  * arguments. From the editor's context menu (an URI argument), the flag is the one under the cursor.
  */
 async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<UsageSearchArgs | undefined> {
-  const flag = arg instanceof vscode.Uri ? deps.flagAtCursor?.() : flagOf(deps, arg, name);
+  const fromEditor = isUriLike(arg);
+  const flag = fromEditor ? deps.flagAtCursor?.() : flagOf(deps, arg, name);
   if (!flag) {
     void vscode.window.showInformationMessage(
-      arg instanceof vscode.Uri ? 'Put the cursor on a flag name first.' : 'Select a flag in the Unleash view first.',
+      fromEditor ? 'Put the cursor on a flag name first.' : 'Select a flag in the Unleash view first.',
     );
     return undefined;
   }
   const args = usageSearchArgs(flag.name, deps.nameTransforms?.() ?? []);
   await vscode.commands.executeCommand('workbench.action.findInFiles', args);
   return args;
+}
+
+/** The editor's context menu passes the document's URI. */
+function isUriLike(arg: unknown): boolean {
+  return typeof arg === 'object' && arg !== null && typeof (arg as { scheme?: unknown }).scheme === 'string' && typeof (arg as { path?: unknown }).path === 'string';
 }
 
 /**
