@@ -26,7 +26,9 @@ export function completionSpotAt(line: string, character: number, sdkCalls?: rea
   for (const literal of sdkCallLiterals(line, { sdkCalls, unterminated: true })) {
     if (literal.start > character) break;
     if (character > literal.end || literal.dynamic) continue;
-    return { start: literal.start, end: literal.end, typed: line.slice(literal.start, character), quote: literal.quote, call: literal.call };
+    // Being typed (no closing quote): replace only up to the cursor, never the rest of the line.
+    const end = literal.unterminated ? character : literal.end;
+    return { start: literal.start, end, typed: line.slice(literal.start, character), quote: literal.quote, call: literal.call };
   }
   return undefined;
 }

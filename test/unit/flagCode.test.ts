@@ -192,6 +192,7 @@ describe('flag completion', () => {
     assert.deepEqual(completionSpotAt(`is_enabled('new-x')`, 14), { start: 12, end: 17, typed: 'ne', quote: "'", call: 'is_enabled' });
     assert.deepEqual(completionSpotAt('useFlag(``)', 9), { start: 9, end: 9, typed: '', quote: '`', call: 'useFlag' });
     assert.deepEqual(completionSpotAt('client.BooleanValue(ctx, "', 26), { start: 26, end: 26, typed: '', quote: '"', call: 'BooleanValue' });
+    assert.deepEqual(completionSpotAt('isEnabled("ne) && ready', 13), { start: 11, end: 13, typed: 'ne', quote: '"', call: 'isEnabled' }, 'no closing quote: the rest of the line stays');
     assert.equal(completionSpotAt('log("ne', 7), undefined, 'not an SDK call');
     assert.equal(completionSpotAt(`isEnabled('x', '`, 16), undefined, 'not the flag argument');
     assert.equal(completionSpotAt('isEnabled(`${a', 14), undefined, 'template with interpolation');
