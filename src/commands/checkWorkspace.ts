@@ -71,7 +71,9 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
   );
   const summary = `${result.cancelled ? 'Stopped after' : 'Checked'} ${plural(result.files, 'file')}: ${plural(result.problems, 'flag problem')} in ${plural(result.filesWithProblems, 'file')}.`;
   logger.info(summary);
-  const choice = await vscode.window.showInformationMessage(summary, ...(result.problems > 0 ? ['Show Problems'] : []));
-  if (choice === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
+  // Not awaited: the command answers (for keybindings and tests) while the message stays up.
+  void vscode.window.showInformationMessage(summary, ...(result.problems > 0 ? ['Show Problems'] : [])).then((choice) => {
+    if (choice === 'Show Problems') void vscode.commands.executeCommand('workbench.actions.view.problems');
+  });
   return result;
 }

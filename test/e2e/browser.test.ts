@@ -297,6 +297,9 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
     const problem = (await typo.innerText()).replace(/\s+/g, ' ');
     assert.ok(problem.includes('Did you mean "new-checkout-flow"?'), problem);
     assert.ok(problem.includes('unknown-flag'), problem);
+    // The side bar closed, so that the whole message (and its "Did you mean") shows in the panel's row.
+    await page.keyboard.press('Control+B');
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
     await page.waitForTimeout(600);
     const problemsPng = await shot(page, 'problems.png');
     t.diagnostic(`status bar, squiggle and Problems panel in ${seconds(Date.now() - t1)} → ${problemsPng}`);

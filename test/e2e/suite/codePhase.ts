@@ -63,4 +63,13 @@ export async function codeChecks(api: ExtensionApi, steps: Steps, mode: 'server'
     await waitFor('the typo gone', () => !vscode.languages.getDiagnostics(uri).some((d) => d.code === 'unknown-flag'), 10_000);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
+
+  await steps.step(`${mode}: Check Workspace for Flag References reports the typo of a file that is not open`, async () => {
+    const uri = workspaceUri('src/checkout.ts');
+    const result = await vscode.commands.executeCommand<{ files: number; problems: number; cancelled: boolean }>('unleash.checkWorkspaceFlags');
+    assert.ok(result && result.files >= 3, `files checked: ${JSON.stringify(result)}`);
+    assert.equal(result.cancelled, false);
+    const typo = vscode.languages.getDiagnostics(uri).find((d) => d.code === 'unknown-flag');
+    assert.match(typo?.message ?? '', /^No flag named "new-chekout-flow" .*Did you mean "new-checkout-flow"\?$/);
+  });
 }
