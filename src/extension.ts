@@ -12,7 +12,7 @@ import { registerCheckWorkspaceCommand } from './commands/checkWorkspace';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
 import { registerFlagCommands } from './commands/flags';
-import { Commands, LOG_CHANNEL_NAME } from './constants';
+import { LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
 import { bindStoreToConnection } from './services/binding';
@@ -68,7 +68,6 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     registerFlagCodeActions(codeFlags, diagnostics),
     registerFlagAtCursorContext(codeFlags),
     registerCheckWorkspaceCommand({ flags: codeFlags, publisher: diagnostics, logger: logger.child('check') }),
-    vscode.commands.registerCommand(Commands.recordFlagUse, (name: unknown) => codeFlags.recordUse(name)),
     statusBar,
   );
 

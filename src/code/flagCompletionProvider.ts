@@ -66,7 +66,10 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
   }
 }
 
-/** Registers completion for the languages of `unleash.hover.languages`, again when they change. */
+/**
+ * Registers completion for the languages of `unleash.hover.languages` (again when they change), and the command an
+ * accepted item runs to remember its name for ranking.
+ */
 export function registerFlagCompletion(flags: CodeFlags): vscode.Disposable {
   const provider = new FlagCompletionProvider(flags);
   let registration: vscode.Disposable | undefined;
@@ -76,9 +79,11 @@ export function registerFlagCompletion(flags: CodeFlags): vscode.Disposable {
   };
   apply();
   const subscription = flags.onDidChangeOptions(apply);
+  const command = vscode.commands.registerCommand(Commands.recordFlagUse, (name: unknown) => flags.recordUse(name));
   return {
     dispose() {
       subscription.dispose();
+      command.dispose();
       registration?.dispose();
     },
   };
