@@ -35,7 +35,7 @@ export function sourceText(source: StatusInput['source']): string {
   return inertMessageText(source.label, 60);
 }
 
-/** `10:31 UTC` for today-ish times are not worth the complexity: the ISO minute in UTC. */
+/** The minute of `at` in UTC: `2026-11-23 10:31 UTC`. */
 export function refreshedText(at: Date): string {
   return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
