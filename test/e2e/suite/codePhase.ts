@@ -66,6 +66,11 @@ export async function codeChecks(api: ExtensionApi, steps: Steps, mode: 'server'
 
   await steps.step(`${mode}: Check Workspace for Flag References reports the typo of a file that is not open`, async () => {
     const uri = workspaceUri('src/checkout.ts');
+    // The previous step reverted this file: the check reads open documents as the extension host has them, so wait
+    // until the host has the reverted text (or has closed the document).
+    await waitFor('the reverted file', () =>
+      vscode.workspace.textDocuments.every((d) => d.uri.toString() !== uri.toString() || d.getText().includes("'new-chekout-flow'")),
+    );
     const result = await vscode.commands.executeCommand<{ files: number; problems: number; cancelled: boolean }>('unleash.checkWorkspaceFlags');
     assert.ok(result && result.files >= 3, `files checked: ${JSON.stringify(result)}`);
     assert.equal(result.cancelled, false);
