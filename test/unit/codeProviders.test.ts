@@ -86,7 +86,28 @@ class FakeDocument {
   }
 }
 
+class ThemeColor {
+  constructor(readonly id: string) {}
+}
+const statusItems: Array<{ text: string; tooltip: string; backgroundColor?: ThemeColor; visible: boolean; command?: string; name?: string }> = [];
+const registered: string[] = [];
+
 const fakeVscode = {
+  ThemeColor,
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  window: {
+    createStatusBarItem: () => {
+      const item = { text: '', tooltip: '', visible: false, show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} } as (typeof statusItems)[number] & { show(): void; hide(): void; dispose(): void };
+      statusItems.push(item);
+      return item;
+    },
+  },
+  commands: {
+    registerCommand: (id: string) => {
+      registered.push(id);
+      return { dispose() {} };
+    },
+  },
   Position, Range, Diagnostic, CompletionItem, CompletionList, MarkdownString, WorkspaceEdit, CodeAction,
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
   DiagnosticTag: { Unnecessary: 1 },
@@ -119,6 +140,7 @@ const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('
 const { FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = require('../../src/code/flagDiagnosticsPublisher') as typeof import('../../src/code/flagDiagnosticsPublisher');
 const { FlagCompletionProvider } = require('../../src/code/flagCompletionProvider') as typeof import('../../src/code/flagCompletionProvider');
 const { FlagCodeActionProvider } = require('../../src/code/flagCodeActions') as typeof import('../../src/code/flagCodeActions');
+const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
 
 // ---- Data -------------------------------------------------------------------------
 
@@ -254,6 +276,36 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     );
     publisher.dispose();
     flags.dispose();
+    store.dispose();
+  });
+});
+
+describe('status bar item', () => {
+  it('follows the store: loading, ready with the count, error on the error colour with the reason; click offers actions', async () => {
+    const store = new FlagStore({ info() {}, error() {} });
+    const bar = registerStatusBar(store);
+    const item = statusItems.at(-1)!;
+    const colour = (): string | undefined => item.backgroundColor?.id;
+    assert.deepEqual([item.visible, item.command, item.name], [true, 'unleash.statusActions', 'Unleash']);
+    assert.ok(registered.includes('unleash.statusActions'));
+
+    const source = new CountingSource();
+    await store.setSource(source, 'ready');
+    assert.equal(item.text, '$(check) Unleash: unleash.example.com · 2 flags');
+    assert.equal(colour(), undefined);
+    assert.match(item.tooltip, /^2 flags from unleash\.example\.com\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
+
+    source.next = Promise.reject(new Error('socket hang up'));
+    await store.refresh();
+    assert.equal(item.text, '$(error) Unleash: unleash.example.com');
+    assert.equal(colour(), 'statusBarItem.errorBackground');
+    assert.match(item.tooltip, /^Loading flags from unleash\.example\.com failed: .*socket hang up/);
+
+    await store.setSource(undefined, 'noToken');
+    assert.deepEqual([item.text, colour(), item.visible], ['$(key) Unleash: no token', 'statusBarItem.warningBackground', true]);
+    await store.setSource(undefined, 'noServer');
+    assert.equal(item.visible, false, 'no server set and no export files: hidden');
+    bar.dispose();
     store.dispose();
   });
 });
