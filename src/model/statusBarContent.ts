@@ -57,6 +57,8 @@ export function statusContent(input: StatusInput): StatusContent {
     case 'invalidSettings':
       return { visible: true, text: '$(warning) Unleash: check settings', tooltip: `${reason || 'A setting is not valid.'}\n${click}`, tone: 'warning' };
     case 'loading':
+      // Before the first source is known (start-up), only a configured server deserves an item.
+      if (!input.source) return { visible: input.configured, text: '$(sync~spin) Unleash', tooltip: `Starting…\n${click}`, tone: 'normal' };
       return { visible: true, text: `$(sync~spin) Unleash: ${where}`, tooltip: `Loading flags from ${where}…\n${click}`, tone: 'normal' };
     case 'error':
       return {

@@ -286,7 +286,7 @@ describe('status bar item', () => {
     const bar = registerStatusBar(store);
     const item = statusItems.at(-1)!;
     const colour = (): string | undefined => item.backgroundColor?.id;
-    assert.deepEqual([item.visible, item.command, item.name], [true, 'unleash.statusActions', 'Unleash']);
+    assert.deepEqual([item.visible, item.command, item.name], [false, 'unleash.statusActions', 'Unleash'], 'start-up with nothing configured: hidden');
     assert.ok(registered.includes('unleash.statusActions'));
 
     const source = new CountingSource();

@@ -292,6 +292,13 @@ describe('status bar', () => {
 
   it('hidden with no flag source and nothing configured; warnings for a missing token or bad settings', () => {
     assert.equal(statusContent({ ...base, configured: false, state: 'noServer' }).visible, false);
+    assert.deepEqual(statusContent({ ...base, configured: false, state: 'loading' }), {
+      visible: false,
+      text: '$(sync~spin) Unleash',
+      tooltip: 'Starting…\nClick for Refresh, Test Connection, Connect and Show Log.',
+      tone: 'normal',
+    });
+    assert.equal(statusContent({ ...base, state: 'loading' }).visible, true, 'a server is set: shown while starting');
     assert.equal(statusContent({ ...base, state: 'noServer' }).visible, true);
     assert.deepEqual(
       [statusContent({ ...base, state: 'noToken' }), statusContent({ ...base, state: 'invalidSettings', reason: 'unleash.serverUrl is not a URL.' })].map((c) => [c.text, c.tone]),
