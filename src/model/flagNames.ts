@@ -595,3 +595,65 @@ function transformedIdentifier(
   }
   return undefined;
 }
+
+// ---------------------------------------------------------------------------
+// Every SDK-call literal of a line (diagnostics, completion)
+
+/** A string literal that is the flag argument of an SDK call. */
+export interface SdkCallLiteral {
+  /** [start, end) of the literal's content; `end` is the closing quote's index (the line's length if unterminated). */
+  start: number;
+  end: number;
+  text: string;
+  /** The quote character: `'`, `"` or `` ` ``. */
+  quote: string;
+  /** The SDK call, as listed in `sdkCalls`. */
+  call: string;
+  /** Interpolated or computed content (`${x}`, f-strings): not a flag name to check. */
+  dynamic: boolean;
+  /** The literal has no closing quote on this line (only with `unterminated: true`). */
+  unterminated?: boolean;
+}
+
+/**
+ * Every string literal of `line` that is the flag argument of an SDK call, left to right, recognised exactly as
+ * `findFlagAt` recognises them (same quote pairing, same call rules). With `unterminated`, a last quote that is
+ * never closed counts as a literal running to the end of the line (text being typed).
+ */
+export function sdkCallLiterals(
+  line: string,
+  options?: { sdkCalls?: readonly string[]; unterminated?: boolean },
+): SdkCallLiteral[] {
+  const calls = sdkCallSet(options?.sdkCalls);
+  const found: SdkCallLiteral[] = [];
+  if (calls.size === 0) return found;
+  const n = line.length;
+  let i = 0;
+  while (i < n) {
+    const c = line.charCodeAt(i);
+    if ((c !== SQUOTE && c !== DQUOTE && c !== BACKTICK) || (c === SQUOTE && isApostrophe(line, i))) {
+      i++;
+      continue;
+    }
+    let close = findClosingQuote(line, i + 1, c);
+    const unterminated = close < 0;
+    if (unterminated) {
+      if (!options?.unterminated) {
+        i++;
+        continue;
+      }
+      close = n;
+    }
+    const lit: Literal = { open: i, start: i + 1, end: close, quote: c };
+    const call = sdkCallFor(line, lit, calls);
+    if (call !== undefined) {
+      const text = line.slice(lit.start, lit.end);
+      const entry: SdkCallLiteral = { start: lit.start, end: lit.end, text, quote: line[i], call, dynamic: isDynamicLiteral(line, lit, text) };
+      if (unterminated) entry.unterminated = true;
+      found.push(entry);
+    }
+    if (unterminated) break;
+    i = close + 1;
+  }
+  return found;
+}

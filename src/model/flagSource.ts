@@ -8,6 +8,8 @@ export interface FlagSource {
   readonly kind: 'server' | 'files';
   /** Shown in the view's description and in hovers: a host name, or the export files read. */
   readonly label: string;
+  /** Offline mode: how many export files were read. */
+  readonly fileCount?: number;
   /** Every flag; `onRows`, when given, sees batches of rows as they arrive, before the listing is complete. */
   listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]>;
   /** What the last listing could not check (it may be incomplete), in words; undefined when it was proven complete. */

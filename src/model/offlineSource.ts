@@ -25,6 +25,8 @@ export interface ExportFile {
 export class OfflineSource implements FlagSource {
   readonly kind = 'files' as const;
   readonly label: string;
+  /** How many export files were read (the status bar says "offline: N export files"). */
+  readonly fileCount: number;
   private readonly summaries = new Map<string, FeatureSummary>();
   private readonly details = new Map<string, Feature>();
   private readonly strategySegments = new Map<string, Segment[]>();
@@ -32,6 +34,7 @@ export class OfflineSource implements FlagSource {
 
   constructor(files: readonly ExportFile[]) {
     this.label = files.length ? files.map((file) => file.path).sort(compare).join(', ') : 'no export files';
+    this.fileCount = files.length;
     const environments = new Set<string>();
     for (const file of [...files].sort((a, b) => compare(a.path, b.path))) {
       const environment = environmentOf(file);

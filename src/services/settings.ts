@@ -22,6 +22,12 @@ export interface ExtensionSettings {
     /** Names outside string literals too (comments, prose, identifiers as written). */
     matchAnywhere: boolean;
   };
+  completion: { enabled: boolean };
+  diagnostics: {
+    enabled: boolean;
+    /** As written in the settings; `severitiesFrom` checks it. */
+    severity: unknown;
+  };
   network: {
     caCertificates: string[];
     rejectUnauthorized: boolean;
@@ -51,6 +57,11 @@ export function readSettings(): ExtensionSettings {
       sdkCalls: sdkCalls && sdkCalls.length ? sdkCalls : undefined,
       nameTransforms: config.get<NameTransform[]>(Settings.hoverNameTransforms, []),
       matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
+    },
+    completion: { enabled: config.get<boolean>(Settings.completionEnabled, true) },
+    diagnostics: {
+      enabled: config.get<boolean>(Settings.diagnosticsEnabled, true),
+      severity: config.get<unknown>(Settings.diagnosticsSeverity, {}),
     },
     network: {
       // How TLS is checked is the user's (or the machine's) decision, never a workspace's.

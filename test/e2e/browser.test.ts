@@ -7,7 +7,8 @@
  *      src/checkout.ts (hover.png); "Unleash: Check Tag…" typed in the command palette, answered `team:payments`,
  *      and its notification (check-tag.png);
  *   2. the demo (`npm run demo`, offline mode): its Flags view shows the flags of the export files and a hover works
- *      (demo-offline.png).
+ *      (demo-offline.png); the status bar says `offline: 2 export files`; the typo in src/checkout.ts is squiggled
+ *      and listed in the Problems panel (problems.png).
  *
  * Screenshots go to docs/screenshots/ with UPDATE_SCREENSHOTS=1 (the README shows them), else to
  * out/e2e/screenshots/ (git-ignored), so that a CI run leaves the tree clean.
@@ -410,6 +411,27 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
     }
     const png = await shot(page, 'demo-offline.png');
     t.diagnostic(`offline tree and hover checked in ${seconds(Date.now() - t0)} → ${png}`);
+
+    const t1 = Date.now();
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'Unleash: offline: 2 export files' }).first();
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await status.innerText()).trim(), /^Unleash: offline: 2 export files · \d+ flags$/);
+    await page.locator('.editor-instance .squiggly-warning').first().waitFor({ state: 'attached', timeout: 30_000 });
+    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+    await page.keyboard.press('Control+Shift+M');
+    const typo = page.locator('.markers-panel .monaco-list-row', { hasText: 'No flag named "new-chekout-flow"' }).first();
+    await typo.waitFor({ state: 'visible', timeout: 30_000 });
+    const problem = (await typo.innerText()).replace(/\s+/g, ' ');
+    assert.ok(problem.includes('Did you mean "new-checkout-flow"?'), problem);
+    assert.ok(problem.includes('unknown-flag'), problem);
+    // The side bar closed, so that the whole message (and its "Did you mean") shows in the panel's row.
+    await page.keyboard.press('Control+B');
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.waitForTimeout(600);
+    const problemsPng = await shot(page, 'problems.png');
+    t.diagnostic(`status bar, squiggle and Problems panel in ${seconds(Date.now() - t1)} → ${problemsPng}`);
   } finally {
     if (session) await session.stop();
     await demo.stop();

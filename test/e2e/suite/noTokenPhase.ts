@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { SEED } from '../../contract/harness/seed-data';
+import { codeChecks } from './codePhase';
 import { hoverOn, row, rows, shown, waitFor, waitForState, type Steps } from './util';
 
 export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<void> {
@@ -65,6 +66,8 @@ export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<voi
     const typo = await hoverOn('src/checkout.ts', "'new-chekout-flow'");
     assert.match(typo.plain, /No flag named `new-chekout-flow` in \.unleash\/development\.json/);
   });
+
+  await codeChecks(api, steps, 'offline', 'offline: 2 export files');
 
   await steps.step('offline: Check Tag answers from the export files', async () => {
     const answer = await vscode.commands.executeCommand<{ exists?: boolean; source?: string; flags?: string[] }>('unleash.checkTag', 'team:payments');
