@@ -1,6 +1,6 @@
 /**
  * The quick fixes offered on a flag diagnostic, as plain data (no 'vscode'): replace a typo with a suggested name,
- * reveal the flag in the Flags tree, open it in Unleash (only an http/https address), copy its name. Titles carry
+ * reveal the flag in the Flags tree, show its details, open it in Unleash (only an http/https address), copy its name. Titles carry
  * untrusted names, so they are one bounded line with `$(icon)` syntax shown as written.
  */
 import { Commands } from '../constants';
@@ -38,6 +38,7 @@ export function flagQuickFixes(
   if (!flag) return fixes;
   const args = [{ project: flag.project, name: flag.name }];
   fixes.push({ title: `Reveal ${shown(flag.name)} in the Flags tree`, kind: 'command', command: Commands.revealFlag, args });
+  fixes.push({ title: `Show details of ${shown(flag.name)}`, kind: 'command', command: Commands.showFlagDetails, args });
   if (openableUrl(context.webUrl?.(flag.project, flag.name)) !== undefined) {
     fixes.push({ title: `Open ${shown(flag.name)} in Unleash`, kind: 'command', command: Commands.openInWebUi, args });
   }

@@ -243,6 +243,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
       offered.map((a) => [a.title, a.command?.command, JSON.stringify(a.command?.arguments)]),
       [
         ['Reveal "old-banner" in the Flags tree', 'unleash.revealFlag', '[{"project":"default","name":"old-banner"}]'],
+        ['Show details of "old-banner"', 'unleash.showFlagDetails', '[{"project":"default","name":"old-banner"}]'],
         ['Open "old-banner" in Unleash', 'unleash.openInWebUi', '[{"project":"default","name":"old-banner"}]'],
         ['Copy flag name "old-banner"', 'unleash.copyFlagName', '[{"project":"default","name":"old-banner"}]'],
       ],

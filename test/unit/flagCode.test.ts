@@ -159,22 +159,25 @@ describe('quick fixes', () => {
     assert.deepEqual(fixesOf(`isEnabled('back\\\\slas')`, "'")[0], []);
   });
 
-  it('a known flag: reveal, open in Unleash (http and https only), copy the name', () => {
+  it('a known flag: reveal, show details, open in Unleash (http and https only), copy the name', () => {
     const args = [{ project: 'default', name: 'old-banner' }];
     assert.deepEqual(fixesOf(`isEnabled("old-banner")`, '"', (p, n) => `https://u.example/projects/${p}/features/${n}`)[0], [
       { title: 'Reveal "old-banner" in the Flags tree', kind: 'command', command: 'unleash.revealFlag', args },
+      { title: 'Show details of "old-banner"', kind: 'command', command: 'unleash.showFlagDetails', args },
       { title: 'Open "old-banner" in Unleash', kind: 'command', command: 'unleash.openInWebUi', args },
       { title: 'Copy flag name "old-banner"', kind: 'command', command: 'unleash.copyFlagName', args },
     ]);
     const titles = (webUrl?: () => string) => fixesOf(`isEnabled("old-banner")`, '"', webUrl)[0]?.map((fix) => fix.title);
-    assert.deepEqual(titles(() => 'javascript:alert(1)'), ['Reveal "old-banner" in the Flags tree', 'Copy flag name "old-banner"']);
-    assert.deepEqual(titles(undefined), ['Reveal "old-banner" in the Flags tree', 'Copy flag name "old-banner"']);
+    const always = ['Reveal "old-banner" in the Flags tree', 'Show details of "old-banner"', 'Copy flag name "old-banner"'];
+    assert.deepEqual(titles(() => 'javascript:alert(1)'), always);
+    assert.deepEqual(titles(undefined), always);
   });
 
   it('titles show hostile names as written, without icons or links', () => {
     const fixes = flagQuickFixes({ kind: 'stale', suggestions: [], flag: { project: 'p', name: '$(alert) [x](command:evil)' } }, { quote: '"' });
     assert.deepEqual(fixes.map((fix) => fix.title), [
       'Reveal "\\$(alert) [x] (command:evil)" in the Flags tree',
+      'Show details of "\\$(alert) [x] (command:evil)"',
       'Copy flag name "\\$(alert) [x] (command:evil)"',
     ]);
   });
