@@ -9,7 +9,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { FlagNameIndex, findFlagAt } from '../src/model/flagNames';
+import { FlagNameIndex, findFlagAt, findFlagInCode } from '../src/model/flagNames';
 import { mulberry32 } from './data';
 
 export interface HoverBenchOptions {
@@ -52,6 +52,8 @@ export interface HoverBenchResult {
   config: Required<Omit<HoverBenchOptions, 'outFile' | 'log'>>;
   hoversByKind: Record<HoverKind, number>;
   findFlagAt: LatencyStats;
+  /** The hover's default matching (string literals, identifiers through transforms), timed on the same hovers. */
+  findFlagInCode: LatencyStats;
   naive: LatencyStats;
   /** naive / findFlagAt for each statistic. */
   speedup: { median: number; p99: number; mean: number };
@@ -270,11 +272,13 @@ export async function runHoverBench(options: HoverBenchOptions = {}): Promise<Ho
   for (let w = 0; w < config.warmupRounds; w++) {
     for (const h of hovers) {
       consume(findFlagAt(lines[h.line], h.character, index));
+      consume(findFlagInCode(lines[h.line], h.character, index));
       consume(naiveFindFlagAt(lines[h.line], h.character, names));
     }
   }
 
   const fast: bigint[] = [];
+  const inCode: bigint[] = [];
   const slow: bigint[] = [];
   const fastByKind: Record<HoverKind, bigint[]> = { flag: [], word: [], whitespace: [] };
   const slowByKind: Record<HoverKind, bigint[]> = { flag: [], word: [], whitespace: [] };
@@ -301,6 +305,13 @@ export async function runHoverBench(options: HoverBenchOptions = {}): Promise<Ho
       fast.push(dt);
       fastByKind[h.kind].push(dt);
       if (round === 0) found.push(m);
+    }
+    for (const h of hovers) {
+      const line = lines[h.line];
+      const t0 = process.hrtime.bigint();
+      const m = findFlagInCode(line, h.character, index);
+      inCode.push(process.hrtime.bigint() - t0);
+      consume(m);
     }
     for (const h of hovers) {
       const line = lines[h.line];
@@ -345,6 +356,7 @@ export async function runHoverBench(options: HoverBenchOptions = {}): Promise<Ho
       whitespace: fastByKind.whitespace.length / config.rounds,
     },
     findFlagAt: f,
+    findFlagInCode: stats(inCode),
     naive: s,
     speedup: { median: ratio(s.median, f.median), p99: ratio(s.p99, f.p99), mean: ratio(s.mean, f.mean) },
     byKind: Object.fromEntries(
@@ -369,6 +381,8 @@ export async function runHoverBench(options: HoverBenchOptions = {}): Promise<Ho
     );
     console.log(`${'µs per hover'.padEnd(24)}${'median'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'mean'.padStart(10)}`);
     console.log(`${'findFlagAt'.padEnd(24)}${fmt(f.median)}${fmt(f.p99)}${fmt(f.max)}${fmt(f.mean)}`);
+    const c = result.findFlagInCode;
+    console.log(`${'findFlagInCode'.padEnd(24)}${fmt(c.median)}${fmt(c.p99)}${fmt(c.max)}${fmt(c.mean)}`);
     console.log(`${'naive filter+includes'.padEnd(24)}${fmt(s.median)}${fmt(s.p99)}${fmt(s.max)}${fmt(s.mean)}`);
     console.log(
       `speed-up: ×${result.speedup.median} (median), ×${result.speedup.p99} (p99), ×${result.speedup.mean} (mean)`,

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every figure the README quotes, each against a baseline measured in the same run.
  *
- *   npx tsx bench/run.ts [--quick] [--only catalog,export,hover,tree,package] [--source] [--package] [--no-write]
+ *   npx tsx bench/run.ts [--quick] [--only catalog,export,hover,code,tree,package] [--source] [--package] [--no-write]
  *
  *   --quick     fewer repetitions (a smoke run; the figures are noisier)
  *   --only      run only some measures (comma-separated)
@@ -22,6 +22,7 @@ import { pipeline } from 'node:stream/promises';
 import { Pool, request } from 'undici';
 import type { FlagSource } from '../src/model/flagSource';
 import { activateTime, packageSizes, type ActivateTime, type PackageSizes } from './artifacts';
+import { runCodeBench, type CodeBenchResult } from './code.bench';
 import { runHoverBench, type HoverBenchResult } from './hover.bench';
 import { runHoverContentBench, type HoverContentBenchResult } from './hoverContent.bench';
 import { gc, machine, mapLimited, pair, retainedBytes, round, single, stats, type Pair, type Stats } from './measure';
@@ -34,7 +35,7 @@ const TOKEN = '*:*.bench-admin-token';
 const PAGE = 100;
 const PAGE_CONCURRENCY = 4; // as UnleashClient.listFeatures
 const SIZES = [1_000, 10_000];
-const MEASURES = ['catalog', 'export', 'hover', 'tree', 'package'] as const;
+const MEASURES = ['catalog', 'export', 'hover', 'code', 'tree', 'package'] as const;
 type Measure = (typeof MEASURES)[number];
 
 interface Options {
@@ -391,6 +392,8 @@ interface Results {
   hover?: Omit<HoverBenchResult, 'outFile'>;
   /** bench/hoverContent.bench.ts: building the hover's markdown (informational, no goal). */
   hoverContent?: Omit<HoverContentBenchResult, 'outFile'>;
+  /** bench/code.bench.ts: completion lists and diagnostics. */
+  code?: CodeBenchResult;
   tree?: TreeResult;
   package?: PackageSizes;
   activate?: ActivateTime;
@@ -471,6 +474,36 @@ function rowsOf(results: Results): Row[] {
       met: '—',
     });
   }
+  const code = results.code;
+  if (code) {
+    for (const c of code.completion) {
+      rows.push({
+        measure: `completion list, p99 (${n(c.flags)} flags)`,
+        ours: ms(c.build.p99),
+        baseline: '—',
+        ratio: '—',
+        goal: c.flags === 10_000 ? '< 50 ms' : '—',
+        met: c.flags === 10_000 ? yes(c.build.p99 < 50) : '—',
+      });
+    }
+    const d = code.diagnostics;
+    rows.push({
+      measure: `diagnostics, ${n(d.lines)} lines, ${n(d.references)} references (${n(d.flags)} flags)`,
+      ours: `${ms(d.warm.p99)} p99`,
+      baseline: `${ms(d.naive.median)} (naive scan)`,
+      ratio: `${Math.round(d.naive.median / d.warm.median)}× faster`,
+      goal: '< 100 ms',
+      met: yes(d.warm.p99 < 100),
+    });
+    rows.push({
+      measure: 'diagnostics, same, first after a refresh (cold)',
+      ours: `${ms(d.cold.p99)} p99`,
+      baseline: '—',
+      ratio: '—',
+      goal: '< 500 ms',
+      met: yes(d.cold.p99 < 500),
+    });
+  }
   const t = results.tree;
   if (t) {
     rows.push({
@@ -535,8 +568,16 @@ function details(results: Results): string[] {
   if (h) {
     lines.push(
       `hover: ${n(h.config.hovers)} hovers × ${h.config.rounds} rounds; findFlagAt max ${us(h.findFlagAt.max)}, naive max ${us(h.naive.max)}; ` +
+        `findFlagInCode (the default) median ${us(h.findFlagInCode.median)}, p99 ${us(h.findFlagInCode.p99)}; ` +
         `accuracy known ${h.accuracy.knownFound}/${h.accuracy.knownTotal}, typos ${h.accuracy.typosReported}/${h.accuracy.typosTotal}, ` +
         `false positives ours ${h.accuracy.findFlagAtFalsePositives} / naive ${h.accuracy.naiveFalsePositives}`,
+    );
+  }
+  if (results.code) {
+    const d = results.code.diagnostics;
+    lines.push(
+      `completion: ${results.code.completion.map((c) => `${n(c.flags)} flags median ${ms(c.build.median)}, per-catalog setup ${ms(c.catalogSetupMs)}`).join('; ')}; ` +
+        `diagnostics: ${n(d.diagnostics)} found, warm median ${ms(d.warm.median)}, cold median ${ms(d.cold.median)}`,
     );
   }
   if (results.hoverContent) {
@@ -637,6 +678,11 @@ async function main(): Promise<void> {
       delete content.outFile;
       results.hoverContent = content;
       console.log(`${content.cases.length} cases`);
+    }
+    if (options.only.has('code')) {
+      process.stdout.write('3c. completion and diagnostics… ');
+      results.code = await runCodeBench({ quick: options.quick, log: false });
+      console.log(`completion p99 ${ms(results.code.completion.at(-1)!.build.p99)}, diagnostics p99 ${ms(results.code.diagnostics.warm.p99)}`);
     }
     if (servers && options.only.has('tree')) {
       process.stdout.write('4. tree root and store memory… ');

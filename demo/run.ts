@@ -9,8 +9,8 @@
  *   npm run demo -- --package         repackage even when dist/*.vsix is current
  *
  * Ctrl+C stops everything it started, by pid (code-server and, with --live, Unleash and PostgreSQL), and removes
- * the temporary folders. Needs what the e2e tests need: `apt-get install chromium ripgrep libkrb5-dev` (Chromium
- * only for the tests; the demo is opened in your own browser) and, for --live, `postgresql`.
+ * the temporary folders. Needs `apt-get install ripgrep libkrb5-dev` (code-server's install builds native modules
+ * with them) and, for --live, `postgresql`; not Chromium: the demo is opened in your own browser.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -46,7 +46,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   }
 
   log('Installing the e2e host if needed (code-server 4.100.3; ~1.5 min the first time)…');
-  await ensureHost();
+  await ensureHost({ browser: false });
   const host = (await import('../test/e2e/host/index')) as typeof import('../test/e2e/host/index');
 
   if (!options.forcePackage && !vsixStaleness()) log(`The packaged extension ${path.relative(ROOT, VSIX_PATH)} is current.`);
@@ -142,8 +142,9 @@ async function main(): Promise<void> {
   }
   lines.push(
     '',
-    '  Try: the Unleash icon in the activity bar (the Flags view: expand new-checkout-flow → development → its',
-    '       strategy → Segments); open src/checkout.ts and rest the mouse on a flag name (and on the typo);',
+    '  Try: the Unleash icon in the activity bar opens the Flags view; expand the project default, then',
+    '       new-checkout-flow → development → Internal and beta users → Segments. Open src/checkout.ts and rest',
+    '       the mouse on a flag name (and on the typo new-chekout-flow);',
     `       F1 → "Unleash: Check Tag…" → team:payments${demo.unleash ? '; F1 → "Unleash: Export Environment…"' : ''}.`,
     '',
     `  Ready in ${seconds(t.totalMs)} (package ${seconds(t.packageMs)}${demo.unleash ? `, Unleash ${seconds(t.unleashMs)}` : ''}, code-server ${seconds(t.codeServerMs)}).`,

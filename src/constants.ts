@@ -4,6 +4,7 @@ export const Commands = {
   connect: 'unleash.connect',
   setToken: 'unleash.setToken',
   forgetToken: 'unleash.forgetToken',
+  approveServer: 'unleash.approveServer',
   testConnection: 'unleash.testConnection',
   showLog: 'unleash.showLog',
   openSettings: 'unleash.openSettings',
@@ -15,7 +16,16 @@ export const Commands = {
   findUsages: 'unleash.findUsages',
   checkTag: 'unleash.checkTag',
   exportEnvironment: 'unleash.exportEnvironment',
+  showFlagDetails: 'unleash.showFlagDetails',
+  copyValue: 'unleash.copyValue',
+  checkWorkspaceFlags: 'unleash.checkWorkspaceFlags',
+  statusActions: 'unleash.statusActions',
+  /** Run by an accepted completion: remembers the name for ranking. Not in the palette. */
+  recordFlagUse: 'unleash.recordFlagUse',
 } as const;
+
+/** The URI scheme of the read-only flag details documents. */
+export const FLAG_DETAILS_SCHEME = 'unleash-flag';
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -28,6 +38,8 @@ export const Views = {
 export const ContextKeys = {
   /** One of ViewState. */
   state: 'unleash.state',
+  /** The editor's cursor rests on a known flag name (the editor context menu offers Find Usages). */
+  flagAtCursor: 'unleash.flagAtCursor',
 } as const;
 
 /** What the Flags view shows: welcome content for everything but `ready`. */
@@ -47,6 +59,10 @@ export const Settings = {
   hoverLanguages: 'hover.languages',
   hoverSdkCalls: 'hover.sdkCalls',
   hoverNameTransforms: 'hover.nameTransforms',
+  hoverMatchAnywhere: 'hover.matchAnywhere',
+  completionEnabled: 'completion.enabled',
+  diagnosticsEnabled: 'diagnostics.enabled',
+  diagnosticsSeverity: 'diagnostics.severity',
   caCertificates: 'network.caCertificates',
   rejectUnauthorized: 'network.rejectUnauthorized',
 } as const;
@@ -69,3 +85,11 @@ export const EXPORT_FOLDER = '.unleash';
 export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.json`;
 
 export const LOG_CHANNEL_NAME = 'Unleash';
+
+/** Id of the status bar item (users can hide it by this name). */
+export const STATUS_BAR_ID = 'unleash.status';
+
+/** Files the "Check Workspace for Flag References" command reads. */
+export const SOURCE_FILES_GLOB = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,go,java,kt,kts,rb,php,cs,swift,rs,dart,vue,svelte,scala,groovy,ex,exs}';
+/** Left out of the workspace check besides `files.exclude`. */
+export const SOURCE_FILES_EXCLUDE = '**/{node_modules,dist,out,build,vendor,.git}/**';

@@ -3,23 +3,34 @@
  * Disposable per feature. Nothing else happens here.
  */
 import * as vscode from 'vscode';
+import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
+import { registerFlagCodeActions } from './code/flagCodeActions';
+import { registerFlagCompletion } from './code/flagCompletionProvider';
+import { FlagDiagnosticsPublisher } from './code/flagDiagnosticsPublisher';
 import { registerCheckTagCommand } from './commands/checkTag';
+import { registerCheckWorkspaceCommand } from './commands/checkWorkspace';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
+import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
 import { LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
+import { ServerApprovals } from './services/approvals';
 import { bindStoreToConnection } from './services/binding';
+import { CodeFlags } from './services/codeFlags';
 import { Connection } from './services/connection';
 import { TokenStore } from './services/tokens';
 import { createLogger } from './util/logger';
 import { registerFlagsView, type FlagsView } from './views/flagsTree';
+import { registerStatusBar, type StatusBar } from './views/statusBar';
 
 /** What activate() returns: the store and the tree as the user sees them, for the in-editor tests. */
 export interface ExtensionApi {
   store: FlagStore;
   flagsView: FlagsView;
+  statusBar: StatusBar;
+  diagnostics: FlagDiagnosticsPublisher;
   activationMs: number;
 }
 
@@ -28,9 +39,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
   const tokens = new TokenStore(context.secrets);
-  const connection = new Connection(tokens, logger.child('connection'));
+  const approvals = new ServerApprovals(context.globalState);
+  const connection = new Connection(tokens, approvals, logger.child('connection'));
   const store = new FlagStore(logger.child('store'));
   const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
+  const codeFlags = new CodeFlags(store, logger.child('code'));
+  const diagnostics = new FlagDiagnosticsPublisher(codeFlags, logger.child('diagnostics'));
+  const statusBar = registerStatusBar(store);
 
   context.subscriptions.push(
     channel,
@@ -38,18 +53,32 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     connection,
     store,
     bindStoreToConnection(connection, store),
-    registerConnectionCommands({ connection, tokens, logger: logger.child('commands'), channel }),
+    registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel }),
     flagsView.disposable,
-    registerFlagCommands({ store, view: flagsView, logger: logger.child('flags') }),
+    registerFlagCommands({
+      store,
+      view: flagsView,
+      logger: logger.child('flags'),
+      flagAtCursor: () => flagAtCursor(codeFlags),
+      nameTransforms: () => codeFlags.options.transforms,
+    }),
+    registerFlagDetails({ store, view: flagsView, logger: logger.child('details') }),
     registerFlagHovers({ store, logger: logger.child('hovers') }),
     registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
     registerExportCommand({ connection, store, logger: logger.child('export') }),
+    codeFlags,
+    diagnostics,
+    registerFlagCompletion(codeFlags),
+    registerFlagCodeActions(codeFlags, diagnostics),
+    registerFlagAtCursorContext(codeFlags),
+    registerCheckWorkspaceCommand({ flags: codeFlags, publisher: diagnostics, logger: logger.child('check') }),
+    statusBar,
   );
 
   void connection.update();
   const activationMs = performance.now() - started;
   logger.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  return { store, flagsView, activationMs };
+  return { store, flagsView, statusBar, diagnostics, activationMs };
 }
 
 export function deactivate(): void {

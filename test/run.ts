@@ -1,8 +1,9 @@
 /**
  * The whole test suite, as `npm test` runs it (and so CI):
  *   1. unit tests (plain Node, fixture servers on 127.0.0.1),
- *   2. contract tests against one real Unleash 7.5.1 (PostgreSQL + unleash-server, started here, stopped by pid),
- *   3. end-to-end tests in a real VS Code (code-server + Chromium) against the same server.
+ *   2. contract tests against a real Unleash (PostgreSQL + unleash-server, started here, stopped by pid), once per
+ *      server generation: 7.5.1, then 8.2.0, each on a fresh seeded server,
+ *   3. end-to-end tests in a real VS Code (code-server + Chromium) against a fresh real Unleash 7.5.1.
  * Each layer is one `node --test` run, and every wait is bounded: the runner's `--test-timeout` ends a test file that
  * runs too long (Node 20 applies it to each file's process as a whole) and timeoutReporter.mjs names the test that
  * was running; a layer that still has not finished by its own timeout is killed and counted as a failure. The last
@@ -10,11 +11,21 @@
  *
  *   npm test                         everything
  *   npm test -- --only unit          one layer (unit | contract | e2e); repeatable
+ *   npm test -- --server 8.2.0       the contract layer against one generation (7.5.1 | 8.2.0); repeatable.
+ *                                    Without it: UNLEASH_CONTRACT_SERVER when set, else every generation.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { startRealUnleash, type RealUnleash } from './contract/harness';
+import {
+  E2E_SERVER_VERSION,
+  SERVER_VERSIONS,
+  SERVER_VERSION_ENV,
+  parseServerVersion,
+  startRealUnleash,
+  type RealUnleash,
+  type ServerVersion,
+} from './contract/harness';
 import { contractEnv } from './contract/env';
 
 type Layer = 'unit' | 'contract' | 'e2e';
@@ -28,12 +39,25 @@ const TIMEOUTS: Record<Layer, { fileMs: number; layerMs: number }> = {
   e2e: { fileMs: 20 * MINUTE, layerMs: 40 * MINUTE },
 };
 
+/** The values of `--name value` and `--name=value` in argv. */
+function optionValues(argv: string[], name: string): string[] {
+  return argv.flatMap((arg, i) => (arg === name ? [argv[i + 1] ?? ''] : arg.startsWith(`${name}=`) ? [arg.slice(name.length + 1)] : []));
+}
+
 function selectedLayers(argv: string[]): Layer[] {
-  const picked = argv.flatMap((arg, i) => (arg === '--only' ? [argv[i + 1]] : arg.startsWith('--only=') ? [arg.slice(7)] : []));
+  const picked = optionValues(argv, '--only');
   for (const layer of picked) {
     if (!LAYERS.includes(layer as Layer)) throw new Error(`Unknown layer "${layer}": use ${LAYERS.join(', ')}.`);
   }
   return picked.length ? (picked as Layer[]) : LAYERS;
+}
+
+/** The server generations the contract layer runs against, in order. */
+function selectedServers(argv: string[]): ServerVersion[] {
+  const picked = optionValues(argv, '--server').map((v) => parseServerVersion(v, '--server'));
+  if (picked.length) return [...new Set(picked)];
+  const fromEnv = process.env[SERVER_VERSION_ENV];
+  return fromEnv ? [parseServerVersion(fromEnv, SERVER_VERSION_ENV)] : [...SERVER_VERSIONS];
 }
 
 function testFiles(layer: Layer): string[] {
@@ -48,40 +72,71 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** One `node --test` run of a layer, and the real Unleash it runs against (none for unit tests). */
+interface Run {
+  layer: Layer;
+  server?: ServerVersion;
+}
+
+function plannedRuns(layers: Layer[], servers: ServerVersion[]): Run[] {
+  return layers.flatMap((layer): Run[] => {
+    if (layer === 'unit') return [{ layer }];
+    if (layer === 'contract') return servers.map((server) => ({ layer, server }));
+    return [{ layer, server: E2E_SERVER_VERSION }];
+  });
+}
+
 async function main(): Promise<number> {
-  const layers = selectedLayers(process.argv.slice(2));
-  const files = layers.flatMap(testFiles);
+  const argv = process.argv.slice(2);
+  const layers = selectedLayers(argv);
+  const runs = plannedRuns(layers, layers.includes('contract') ? selectedServers(argv) : []);
+  const files = runs.flatMap((run) => testFiles(run.layer));
   const started = Date.now();
-  let unleash: RealUnleash | undefined;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.UNLEASH_API_TOKEN;
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env };
+  delete baseEnv.UNLEASH_API_TOKEN;
 
   const counts = { pass: 0, fail: 0 };
-  try {
-    if (layers.includes('contract') || layers.includes('e2e')) {
-      console.log('Starting a real Unleash 7.5.1 on 127.0.0.1 (PostgreSQL + unleash-server)…');
-      unleash = await startRealUnleash({ seed: true });
-      console.log(
-        `Real Unleash ready at ${unleash.url}: installed in ${seconds(unleash.timings.installMs)}, PostgreSQL ${seconds(unleash.timings.postgresMs)}, ` +
-          `Unleash started in ${seconds(unleash.startMs)}, seeded in ${seconds(unleash.seedMs)} (pids ${unleash.pids.unleash}, ${unleash.pids.postgres}).`,
-      );
-      Object.assign(env, contractEnv(unleash));
-    }
-    for (const layer of layers) {
-      const result = await runNodeTests(layer, testFiles(layer), env);
-      console.log(`Layer ${layer}: ${result.pass} passed, ${result.fail} failed in ${seconds(result.ms)}.`);
-      counts.pass += result.pass;
-      counts.fail += result.fail;
-    }
-  } finally {
-    if (unleash) {
-      await unleash.stop();
-      console.log('Real Unleash and PostgreSQL stopped.');
-    }
+  for (const run of runs) {
+    const label = run.server ? `${run.layer} (unleash-server ${run.server})` : run.layer;
+    const result = run.server
+      ? await withRealUnleash(run.server, (unleash) => runNodeTests(run.layer, testFiles(run.layer), { ...baseEnv, ...contractEnv(unleash) }))
+      : await runNodeTests(run.layer, testFiles(run.layer), baseEnv);
+    console.log(`Layer ${label}: ${result.pass} passed, ${result.fail} failed in ${seconds(result.ms)}.`);
+    counts.pass += result.pass;
+    counts.fail += result.fail;
   }
-  console.log(`Layers ${layers.join(', ')}: ${files.length} files in ${seconds(Date.now() - started)}.`);
+  console.log(`Layers ${runs.map((run) => (run.server ? `${run.layer}@${run.server}` : run.layer)).join(', ')}: ${files.length} files in ${seconds(Date.now() - started)}.`);
   console.log(`tests: ${counts.pass} passed, ${counts.fail} failed`);
   return counts.fail === 0 ? 0 : 1;
+}
+
+/**
+ * Starts a fresh, seeded real Unleash of that generation for `use`, and stops it (by pid) afterwards. A server that
+ * does not start counts as one failure of that run (the other runs still go ahead).
+ */
+async function withRealUnleash(
+  version: ServerVersion,
+  use: (unleash: RealUnleash) => Promise<{ pass: number; fail: number; ms: number }>,
+): Promise<{ pass: number; fail: number; ms: number }> {
+  console.log(`Starting a real Unleash ${version} on 127.0.0.1 (PostgreSQL + unleash-server)…`);
+  const started = Date.now();
+  let unleash: RealUnleash;
+  try {
+    unleash = await startRealUnleash({ version, seed: true });
+  } catch (error) {
+    console.log(`✖ the real Unleash ${version} did not start: ${error instanceof Error ? error.message : String(error)}`);
+    return { pass: 0, fail: 1, ms: Date.now() - started };
+  }
+  try {
+    console.log(
+      `Real Unleash ${version} ready at ${unleash.url}: installed in ${seconds(unleash.timings.installMs)}, PostgreSQL ${seconds(unleash.timings.postgresMs)}, ` +
+        `Unleash started in ${seconds(unleash.startMs)}, seeded in ${seconds(unleash.seedMs)} (pids ${unleash.pids.unleash}, ${unleash.pids.postgres}).`,
+    );
+    return await use(unleash);
+  } finally {
+    await unleash.stop();
+    console.log(`Real Unleash ${version} and PostgreSQL stopped.`);
+  }
 }
 
 /**

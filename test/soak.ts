@@ -43,7 +43,12 @@ for (let run = 1; run <= runs; run++) {
   const ok = result.status === 0;
   if (!ok) failed++;
   const hung = (result.stderr ?? '').split('\n').filter((line) => line.includes('timed out'));
-  console.log(`run ${run}/${runs}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s, ${summary}${hung.length ? `\n  ${hung.join('\n  ')}` : ''}`);
+  // The failing tests by name (TAP `not ok N - name` lines of tests, not of the suites around them), with the error.
+  const failures = [...(result.stdout ?? '').matchAll(/^ *not ok \d+ - (.+)\n(?:.*\n){0,12}? *error: (?:\|-\n *)?(.*)$/gm)]
+    .filter((match) => !/subtests? failed|test failed/.test(match[2] ?? ''))
+    .map((match) => `✖ ${match[1]}: ${(match[2] ?? '').slice(0, 300)}`);
+  const details = [...hung, ...failures];
+  console.log(`run ${run}/${runs}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s, ${summary}${details.length ? `\n  ${details.join('\n  ')}` : ''}`);
 }
 stopLoad();
 times.sort((a, b) => a - b);

@@ -8,7 +8,7 @@ import { parseBaseUrl } from './baseUrl';
 import { createDispatcher, proxyLabel, type NetworkOptions } from './dispatcher';
 import { NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
-import { listAllFeatures, type ListingOptions, type ListingResult } from './listing';
+import { listAllFeatures, SEARCH_PAGE, type ListingOptions, type ListingResult, type ListLimits } from './listing';
 import {
   environmentsSchema,
   exportResultSchema,
@@ -16,6 +16,7 @@ import {
   featureSearchSchema,
   projectFeaturesSchema,
   projectsSchema,
+  segmentListSchema,
   segmentsSchema,
   tagTypesSchema,
   tagWithVersionSchema,
@@ -25,6 +26,7 @@ import {
   type Feature,
   type FeatureSummary,
   type Segment,
+  type SegmentDefinition,
   type TagType,
   type TagWithVersion,
 } from './schemas';
@@ -35,6 +37,8 @@ export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher
   network?: NetworkOptions;
   /** Overrides the pool built from `network` (tests). */
   dispatcher?: Dispatcher;
+  /** Overrides LIST_LIMITS of listing.ts (tests). */
+  listLimits?: Partial<ListLimits>;
 }
 
 export interface Call {
@@ -66,10 +70,12 @@ export class UnleashClient {
   private readonly http: HttpClient;
   private readonly dispatcher: Dispatcher;
   private readonly featureCache = new Map<string, { etag: string; feature: Feature }>();
+  private readonly listLimits?: Partial<ListLimits>;
 
   constructor(options: ClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.dispatcher = options.dispatcher ?? createDispatcher(this.baseUrl, options.network);
+    this.listLimits = options.listLimits;
     this.http = new HttpClient({
       ...options,
       baseUrl: this.baseUrl,
@@ -165,8 +171,25 @@ export class UnleashClient {
         },
         projects: (signal) => this.listProjects({ signal }),
       },
-      options,
+      { limits: this.listLimits, ...options },
     );
+  }
+
+  /**
+   * The archived flag of exactly this name, if there is one (the listing leaves archived flags out). One request to
+   * the search endpoint with `archived=IS:true`; its `query` matches parts of names, so the exact name is picked.
+   */
+  async findArchivedFeature(name: string, call: Call = {}): Promise<FeatureSummary | undefined> {
+    const query = `archived=${encodeURIComponent('IS:true')}&query=${encodeURIComponent(name)}&limit=${SEARCH_PAGE}&offset=0`;
+    const response = await this.http.get(`/api/admin/search/features?${query}`, call);
+    const found = parse(featureSearchSchema, response, 'GET archived feature search').features.find((feature) => feature.name === name);
+    return found ? { ...found, archived: true } : undefined;
+  }
+
+  /** Every segment with its constraints (one request; what the web UI reads to show segments). */
+  async listSegments(call: Call = {}): Promise<SegmentDefinition[]> {
+    const response = await this.http.get('/api/admin/segments', call);
+    return parse(segmentListSchema, response, 'GET segments').segments;
   }
 
   async listEnvironments(call: Call = {}): Promise<Environment[]> {

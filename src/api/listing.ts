@@ -12,12 +12,16 @@
  *      parallel, each shown as it arrives;
  *   3. when those rows fall short of `total` (a project the project list leaves out, a project listing the token may
  *      not read or the server does not have), the search is paged for the flags outside the projects already listed;
- *   4. a server without search is listed per project alone (nothing to prove completeness against).
+ *   4. a server without search is listed per project alone (nothing to prove completeness against), and so is one
+ *      whose search refuses for now: Unleash 8 allows 15 searches a minute per client address
+ *      (SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE) and answers 429 with `Retry-After` beyond that. The result then says
+ *      what it could not check (`unchecked`), never silently.
  *
  * Every step is bounded: pages are asked for one window at a time (never from the server's `total` up front), at
- * most `maxPages` of them, and the paging stops on a short, empty or repeated page. Imports nothing from 'vscode'.
+ * most `limits.pages` of them, paging stops on a short, empty or repeated page, and the whole listing has
+ * `limits.ms`. Imports nothing from 'vscode'.
  */
-import { ForbiddenError, NotFoundError } from './errors';
+import { ConfigError, ForbiddenError, HttpError, NotFoundError, TimeoutError } from './errors';
 import type { FeatureSummary } from './schemas';
 
 export interface ListingPage {
@@ -45,9 +49,19 @@ export interface ListingOptions {
   pageSize?: number;
   /** Requests in flight at once. */
   concurrency?: number;
-  /** The most search pages one listing reads (100 rows each: 100,000 flags by default). */
-  maxPages?: number;
+  /** Bounds of one listing (LIST_LIMITS by default). */
+  limits?: Partial<ListLimits>;
 }
+
+/** Bounds of one listing: at most `pages` search pages (and as many rows as they hold), within `ms`. */
+export interface ListLimits {
+  pages: number;
+  ms: number;
+}
+
+export const LIST_LIMITS: ListLimits = { pages: 1_000, ms: 120_000 };
+/** The setting that narrows the listing; named when a listing is too long. */
+const PROJECTS_SETTING = 'unleash.projects';
 
 export interface ListingResult {
   features: FeatureSummary[];
@@ -56,17 +70,25 @@ export interface ListingResult {
   /** How the rows were read, for the log: `search`, `projects`, `projects+search`. */
   method: string;
   requests: number;
+  /** Why completeness could not be checked, when it could not (the search refused or is missing). */
+  unchecked?: string;
 }
 
 export const SEARCH_PAGE = 100;
 const CONCURRENCY = 4;
-const MAX_PAGES = 1_000;
 /** More projects than this are not listed one request each: the search reads them. */
 const MAX_PROJECT_LISTINGS = 200;
 
 export async function listAllFeatures(requests: ListingRequests, options: ListingOptions = {}): Promise<ListingResult> {
-  const listing = new Listing(requests, options);
-  return listing.run();
+  const limits = { ...LIST_LIMITS, ...options.limits };
+  const deadline = AbortSignal.timeout(limits.ms);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  try {
+    return await new Listing(requests, { ...options, signal }, limits).run();
+  } catch (error) {
+    if (deadline.aborted && !options.signal?.aborted) throw new TimeoutError('list the flags', limits.ms);
+    throw error;
+  }
 }
 
 class Listing {
@@ -75,14 +97,16 @@ class Listing {
   private readonly concurrency: number;
   private readonly maxPages: number;
   private requestCount = 0;
+  private unchecked: string | undefined;
 
   constructor(
     private readonly requests: ListingRequests,
     private readonly options: ListingOptions,
+    limits: ListLimits,
   ) {
     this.pageSize = options.pageSize ?? SEARCH_PAGE;
     this.concurrency = options.concurrency ?? CONCURRENCY;
-    this.maxPages = options.maxPages ?? MAX_PAGES;
+    this.maxPages = limits.pages;
   }
 
   async run(): Promise<ListingResult> {
@@ -96,9 +120,13 @@ class Listing {
     try {
       first = await this.count(this.requests.searchPage(0, this.pageSize, anyOf(wanted), signal));
     } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      // No search endpoint: per project only, with nothing to prove completeness against.
-      await this.listProjects(await projectList, false);
+      const refusal = searchRefusal(error);
+      if (!refusal) throw error;
+      // No search (or none for now): per project only, with nothing to prove completeness against.
+      this.unchecked = refusal;
+      const projects = await projectList;
+      if (projects.length > MAX_PROJECT_LISTINGS) throw tooManyProjects(projects.length);
+      await this.listProjects(projects, false);
       return this.result('projects');
     }
     this.add(first.features);
@@ -118,7 +146,14 @@ class Listing {
     // Some flags live where no project listing reached: page the search for them alone.
     const rest = wanted.length ? anyOf(wanted.filter((project) => !done.has(project))) : noneOf([...done]);
     if (wanted.length && !rest) return this.result('projects', total);
-    await this.pageSearch(rest, done.size ? undefined : first);
+    try {
+      await this.pageSearch(rest, done.size ? undefined : first);
+    } catch (error) {
+      const refusal = searchRefusal(error);
+      if (!refusal || !done.size) throw error;
+      // The projects listed are shown; what the search would have added is named, not dropped silently.
+      this.unchecked = `${refusal}; ${total - this.rows.size} of ${total} flags are outside the projects listed`;
+    }
     return this.result(done.size ? 'projects+search' : 'search', total);
   }
 
@@ -133,7 +168,7 @@ class Listing {
       try {
         const rows = await this.count(this.requests.projectFeatures(project, signal));
         this.add(rows.map((row) => ({ ...row, project: row.project ?? project })));
-        if (this.rows.size > this.maxPages * this.pageSize) throw new ListingTooLargeError(this.maxPages * this.pageSize);
+        if (this.rows.size > this.maxPages * this.pageSize) throw tooManyFlags(this.maxPages * this.pageSize);
         done.add(project);
       } catch (error) {
         if (!tolerant || !(error instanceof NotFoundError || error instanceof ForbiddenError)) throw error;
@@ -159,7 +194,7 @@ class Listing {
       const offset = pages * this.pageSize;
       const byTotal = total === undefined ? Infinity : Math.ceil((total - offset) / this.pageSize);
       if (byTotal <= 0) return;
-      if (pages >= this.maxPages) throw new ListingTooLargeError(this.maxPages * this.pageSize);
+      if (pages >= this.maxPages) throw tooManyFlags(this.maxPages * this.pageSize);
       const window = Math.min(this.concurrency, this.maxPages - pages, byTotal);
       const offsets = Array.from({ length: window }, (_, i) => offset + i * this.pageSize);
       const answers = await Promise.all(offsets.map((at) => this.count(this.requests.searchPage(at, this.pageSize, filter, signal))));
@@ -194,16 +229,26 @@ class Listing {
 
   private result(method: string, total?: number): ListingResult {
     const features = [...this.rows.values()].sort((a, b) => compare(a.name, b.name) || compare(projectOf(a), projectOf(b)));
-    return { features, total, method, requests: this.requestCount };
+    return { features, total, method, requests: this.requestCount, ...(this.unchecked ? { unchecked: this.unchecked } : {}) };
   }
 }
 
-/** A listing that would need more pages than the bound allows: the server is not answering like Unleash. */
-export class ListingTooLargeError extends Error {
-  constructor(readonly maxFlags: number) {
-    super(`The flag list is longer than ${maxFlags.toLocaleString('en-US')} flags; reading stopped there.`);
-    this.name = 'ListingTooLargeError';
+function tooManyFlags(limit: number): ConfigError {
+  return new ConfigError(PROJECTS_SETTING, `takes in more than ${limit.toLocaleString('en-US')} flags, more than the extension lists. Name fewer projects to show.`);
+}
+
+function tooManyProjects(count: number): ConfigError {
+  return new ConfigError(PROJECTS_SETTING, `is empty and the server lists ${count.toLocaleString('en-US')} projects, more than the extension reads one by one. Name the projects to show.`);
+}
+
+/** Why the search cannot be used, when the error says it is missing or refuses for now; undefined otherwise. */
+function searchRefusal(error: unknown): string | undefined {
+  if (error instanceof NotFoundError) return 'the server has no flag search';
+  if (error instanceof HttpError && error.status === 429) {
+    const wait = error.retryAfterSeconds === undefined ? '' : ` for ${error.retryAfterSeconds} s`;
+    return `the server refuses more searches${wait} (429: it limits searches per minute)`;
   }
+  return undefined;
 }
 
 /** A finite, whole, non-negative `total`, or undefined: a server's count is not trusted to size anything. */

@@ -99,6 +99,8 @@ export const tagWithVersionSchema = z.looseObject({
 
 export const lifecycleSchema = z.looseObject({
   stage: z.string(),
+  /** `kept` / `discarded` for a completed flag (a real server sends it; not in the spec). */
+  status: z.string().nullish(),
   enteredStageAt: dateTime,
 });
 
@@ -193,6 +195,22 @@ export const exportedDependencySchema = z.looseObject({
   dependencies: z.array(parentDependencySchema),
 });
 
+/**
+ * A segment's definition as an export file keeps it (`segmentDefinitions`, written by this extension: a server's
+ * export names segments without their constraints). From the Admin API's segment listing.
+ */
+export const segmentDefinitionSchema = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullish(),
+  project: z.string().nullish(),
+  constraints: z.array(constraintSchema),
+});
+
+export const segmentListSchema = z.looseObject({
+  segments: z.array(segmentDefinitionSchema),
+});
+
 export const exportResultSchema = z.looseObject({
   features: z.array(featureSchema),
   featureStrategies: z.array(strategySchema),
@@ -203,6 +221,8 @@ export const exportResultSchema = z.looseObject({
   tagTypes: z.array(tagTypeSchema),
   dependencies: z.array(exportedDependencySchema).optional(),
   links: z.array(z.looseObject({ feature: z.string(), links: z.array(featureLinkSchema) })).optional(),
+  /** Added by this extension (files written before it have none). */
+  segmentDefinitions: z.array(segmentDefinitionSchema).optional(),
 });
 
 /** The error body: three shapes in the wild ({id,name,message,details}, {name,message,details}, {message}). */
@@ -293,6 +313,7 @@ export type ParentDependency = z.infer<typeof parentDependencySchema>;
 export type FeatureLink = z.infer<typeof featureLinkSchema>;
 export type Feature = z.infer<typeof featureSchema>;
 export type Segment = z.infer<typeof segmentSchema>;
+export type SegmentDefinition = z.infer<typeof segmentDefinitionSchema>;
 export type ContextField = z.infer<typeof contextFieldSchema>;
 export type FeatureTag = z.infer<typeof featureTagSchema>;
 export type TagType = z.infer<typeof tagTypeSchema>;

@@ -22,6 +22,8 @@ import {
   type TagRef,
 } from '../model/tagInput';
 import type { Connection } from '../services/connection';
+import { inertMessageText, pickText } from '../model/markdown';
+import { MAX_DETAIL } from '../model/wording';
 import { serverHost } from '../services/settings';
 import { formatError } from '../util/formatError';
 import type { Logger } from '../util/logger';
@@ -96,7 +98,7 @@ async function answer(deps: CheckTagDeps, tag: TagRef): Promise<CheckTagResult> 
 
   const { state, source, problem } = deps.connection.state;
   const server = serverHost();
-  if (state === 'noToken' || state === 'invalidSettings') {
+  if (state === 'noToken' || state === 'invalidSettings' || state === 'unapproved') {
     const error = state === 'noToken' ? new MissingTokenError() : problem;
     const formatted = formatError(error, { action: `check the tag ${shown}`, server });
     void showError(error, deps.logger, { action: `check the tag ${shown}`, server, retry: () => checkTag(deps, tag) });
@@ -196,19 +198,19 @@ function flagCount(count: number): string {
 
 async function copy(text: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(`Copied ${text}`, 3000);
+  vscode.window.setStatusBarMessage(`Copied ${inertMessageText(text)}`, 3000);
 }
 
 /** The flags carrying the tag; the picked one is revealed in the Flags view. */
 async function showFlags(text: string, flags: readonly FeatureSummary[]): Promise<void> {
   const picked = await vscode.window.showQuickPick(
     flags.map((flag) => ({
-      label: flag.name,
-      description: flag.project,
-      detail: flag.description ?? undefined,
+      label: pickText(flag.name),
+      description: pickText(flag.project ?? 'default'),
+      detail: flag.description ? pickText(flag.description, MAX_DETAIL) : undefined,
       flag,
     })),
-    { title: `Flags with tag ${text}`, placeHolder: 'Pick a flag to reveal it in the Flags view', matchOnDescription: true },
+    { title: `Flags with tag ${pickText(text)}`, placeHolder: 'Pick a flag to reveal it in the Flags view', matchOnDescription: true },
   );
   if (picked) {
     await vscode.commands.executeCommand(Commands.revealFlag, { project: picked.flag.project ?? 'default', name: picked.flag.name });

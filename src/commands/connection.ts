@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
 import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '../constants';
+import { approvalQuestion } from '../model/settingRules';
+import type { ServerApprovals } from '../services/approvals';
 import type { Connection } from '../services/connection';
 import { readSettings } from '../services/settings';
 import type { TokenStore } from '../services/tokens';
@@ -13,6 +15,7 @@ import { showError } from '../util/showError';
 export interface ConnectionCommandDeps {
   connection: Connection;
   tokens: TokenStore;
+  approvals: ServerApprovals;
   logger: Logger;
   channel: vscode.LogOutputChannel;
 }
@@ -28,6 +31,7 @@ export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.
     vscode.commands.registerCommand(Commands.connect, () => connect(deps)),
     vscode.commands.registerCommand(Commands.setToken, (token?: string) => setToken(deps, token)),
     vscode.commands.registerCommand(Commands.forgetToken, () => forgetToken(deps)),
+    vscode.commands.registerCommand(Commands.approveServer, () => approveServer(deps)),
     vscode.commands.registerCommand(Commands.testConnection, () => testConnection(deps)),
     vscode.commands.registerCommand(Commands.showLog, () => deps.channel.show(true)),
     vscode.commands.registerCommand(Commands.openSettings, (setting?: string) =>
@@ -46,28 +50,64 @@ export function validateServerUrl(value: string): string | undefined {
   }
 }
 
+/**
+ * Connect to Server…: the address the user types is the one saved (user settings), allowed, and given the token. When
+ * a workspace setting overrides it, that is said, and nothing is sent to the workspace's server.
+ */
 async function connect(deps: ConnectionCommandDeps): Promise<void> {
-  const current = readSettings().serverUrl;
   const url = await vscode.window.showInputBox({
     title: 'Connect to Unleash (1/2): server address',
     prompt: 'The address you open Unleash at, e.g. https://unleash.example.com',
-    value: current,
+    value: readSettings().serverUrl,
     placeHolder: 'https://unleash.example.com',
     ignoreFocusOut: true,
     validateInput: validateServerUrl,
   });
   if (url === undefined) return;
-  await vscode.workspace
-    .getConfiguration(SETTINGS_SECTION)
-    .update(Settings.serverUrl, url.trim(), vscode.ConfigurationTarget.Global);
-  if ((await deps.tokens.source(url)) === 'none') {
-    if (!(await setToken(deps, undefined, 'Connect to Unleash (2/2): API token'))) return;
+  const typed = url.trim();
+  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(Settings.serverUrl, typed, vscode.ConfigurationTarget.Global);
+  if (!typed) return;
+  await deps.approvals.approve(typed);
+  if ((await deps.tokens.source(typed)) === 'none') {
+    if (!(await setToken(deps, undefined, 'Connect to Unleash (2/2): API token', typed))) return;
+  }
+  const effective = readSettings();
+  if (effective.serverUrlFromWorkspace && effective.serverUrl !== typed) {
+    const message = overriddenMessage(typed, effective.serverUrl);
+    deps.logger.warn(message);
+    const picked = await vscode.window.showWarningMessage(message, 'Open Workspace Settings');
+    if (picked) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettings', { query: settingId(Settings.serverUrl) });
+    return;
   }
   await testConnection(deps);
 }
 
-async function setToken(deps: ConnectionCommandDeps, given?: string, title = 'Unleash: Set API Token'): Promise<boolean> {
-  const serverUrl = readSettings().serverUrl;
+/** Said when the user's choice is saved but a workspace setting wins. */
+export function overriddenMessage(typed: string, workspaceUrl: string): string {
+  return `Saved ${typed} in your user settings, but this workspace's ${settingId(Settings.serverUrl)} (${workspaceUrl}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use ${typed}.`;
+}
+
+/** Asks, in a modal naming the host, whether a server that the workspace's settings named may get the token. */
+async function approveServer(deps: ConnectionCommandDeps): Promise<boolean> {
+  const settings = readSettings();
+  if (!settings.serverUrl || !settings.serverUrlFromWorkspace || deps.approvals.isApproved(settings.serverUrl)) {
+    void vscode.window.showInformationMessage(
+      settings.serverUrl ? `${settings.serverUrl} is already allowed.` : 'No server is configured: nothing to allow.',
+    );
+    return Boolean(settings.serverUrl);
+  }
+  const question = approvalQuestion(settings.serverUrl);
+  const picked = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, 'Allow');
+  if (picked !== 'Allow') return false;
+  await deps.approvals.approve(settings.serverUrl);
+  deps.logger.info(`Allowed the server ${settings.serverUrl}, named by this workspace's settings.`);
+  await deps.connection.update();
+  return true;
+}
+
+async function setToken(deps: ConnectionCommandDeps, given?: string, title = 'Unleash: Set API Token', typed?: string): Promise<boolean> {
+  const settings = readSettings();
+  const serverUrl = typed ?? settings.serverUrl;
   if (!serverUrl) {
     const picked = await vscode.window.showWarningMessage(
       `Set the server address first (${settingId(Settings.serverUrl)}).`,
@@ -76,11 +116,13 @@ async function setToken(deps: ConnectionCommandDeps, given?: string, title = 'Un
     if (picked) await vscode.commands.executeCommand(Commands.connect);
     return false;
   }
+  const fromWorkspace = typed === undefined && settings.serverUrlFromWorkspace;
+  if (fromWorkspace && !deps.approvals.isApproved(serverUrl) && !(await approveServer(deps))) return false;
   const token =
     given ??
     (await vscode.window.showInputBox({
       title,
-      prompt: `An admin token or a personal access token for ${serverUrl}. It is kept in VS Code's secret storage.`,
+      prompt: `An admin token or a personal access token for ${serverUrl}${fromWorkspace ? " (the server this workspace's settings name)" : ''}. It is kept in VS Code's secret storage.`,
       password: true,
       ignoreFocusOut: true,
       placeHolder: '*:*.0123abcd… or user:0123abcd…',
@@ -112,7 +154,7 @@ async function testConnection(deps: ConnectionCommandDeps): Promise<ConnectionRe
   const client = deps.connection.serverClient;
   if (!client) {
     const reason =
-      state.state === 'invalidSettings'
+      state.state === 'invalidSettings' || state.state === 'unapproved'
         ? formatError(state.problem).message
         : state.state === 'noToken'
           ? `No API token is set for ${serverUrl}. Run "Unleash: Set API Token".`

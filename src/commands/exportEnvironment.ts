@@ -166,7 +166,7 @@ function requireServer(deps: ExportCommandDeps): UnleashClient | ExportFailure {
   const client = deps.connection.serverClient;
   if (client) return client;
   const { state, source, problem } = deps.connection.state;
-  if (state === 'noToken' || state === 'invalidSettings') {
+  if (state === 'noToken' || state === 'invalidSettings' || state === 'unapproved') {
     const error = state === 'noToken' ? new MissingTokenError() : problem;
     const context = { action: 'export', server: serverHost() };
     void showError(error, deps.logger, context);

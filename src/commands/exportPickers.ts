@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ExportScope, UnleashClient } from '../api/client';
 import { Commands } from '../constants';
 import { resolveExportPath } from '../model/exportPath';
+import { pickText } from '../model/markdown';
 import { scopeNames } from '../model/exportToFile';
 import { distinctTags } from '../model/tagInput';
 import { formatError } from '../util/formatError';
@@ -27,8 +28,8 @@ export async function pickEnvironment(deps: ExportCommandDeps, client: UnleashCl
     .then((environments) => {
       quickPick.items = environments.map((environment) => ({
         environment: environment.name,
-        label: `$(server-environment) ${environment.name}`,
-        description: [environment.type, environment.enabled === false ? 'disabled' : undefined].filter(Boolean).join(' · ') || undefined,
+        label: `$(server-environment) ${pickText(environment.name)}`,
+        description: pickText([environment.type, environment.enabled === false ? 'disabled' : undefined].filter(Boolean).join(' · ')) || undefined,
       }));
       quickPick.busy = false;
     })
@@ -50,14 +51,14 @@ export async function pickScope(
   flag: { project: string; name: string } | undefined,
 ): Promise<ExportScope | undefined> {
   const items: ScopeItem[] = [
-    { scope: 'all', label: '$(list-flat) All flags', detail: `Every flag of every project, as configured in ${environment}` },
-    ...(flag ? [{ scope: 'flag' as const, label: `$(symbol-boolean) Only ${flag.name}`, detail: `The flag you picked in the Flags view` }] : []),
+    { scope: 'all', label: '$(list-flat) All flags', detail: `Every flag of every project, as configured in ${pickText(environment, 60)}` },
+    ...(flag ? [{ scope: 'flag' as const, label: `$(symbol-boolean) Only ${pickText(flag.name)}`, detail: `The flag you picked in the Flags view` }] : []),
     { scope: 'project', label: '$(project) One project…', detail: 'The flags of one project' },
     { scope: 'tag', label: '$(tag) Flags with a tag…', detail: 'The flags carrying a tag, e.g. team:payments' },
     { scope: 'choose', label: '$(checklist) Choose flags…', detail: 'Pick flags from the list' },
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: `Unleash: Export ${environment}`,
+    title: `Unleash: Export ${pickText(environment, 60)}`,
     placeHolder: 'Which flags to export',
     ignoreFocusOut: true,
   });
@@ -96,14 +97,14 @@ async function pickProject(deps: ExportCommandDeps, client: UnleashClient, envir
   for (const flag of deps.store.catalog.flags) counts.set(flag.project ?? 'default', (counts.get(flag.project ?? 'default') ?? 0) + 1);
   const known = new Set(counts.keys());
   const quickPick = vscode.window.createQuickPick<Item>();
-  quickPick.title = `Unleash: Export ${environment}: one project`;
+  quickPick.title = `Unleash: Export ${pickText(environment, 60)}: one project`;
   quickPick.placeholder = 'Project to export';
   quickPick.ignoreFocusOut = true;
   const show = (): void => {
     const projects = [...known].sort();
     quickPick.items = projects.map((project) => ({
       project,
-      label: `$(project) ${project}`,
+      label: `$(project) ${pickText(project)}`,
       description: counts.has(project) ? `${counts.get(project)} flag${counts.get(project) === 1 ? '' : 's'} in the Flags view` : undefined,
     }));
     const active = quickPick.items.find((item) => item.project === preferred);
@@ -138,12 +139,12 @@ async function chooseFlags(deps: ExportCommandDeps, environment: string, presele
     return undefined;
   }
   const quickPick = vscode.window.createQuickPick<Item>();
-  quickPick.title = `Unleash: Export ${environment}: choose flags`;
+  quickPick.title = `Unleash: Export ${pickText(environment, 60)}: choose flags`;
   quickPick.placeholder = 'Select the flags to export (Space selects, Enter exports)';
   quickPick.canSelectMany = true;
   quickPick.matchOnDescription = true;
   quickPick.ignoreFocusOut = true;
-  quickPick.items = [...byName].map(([name, projects]) => ({ name, label: name, description: projects.join(', ') }));
+  quickPick.items = [...byName].map(([name, projects]) => ({ name, label: pickText(name), description: pickText(projects.join(', ')) }));
   quickPick.selectedItems = quickPick.items.filter((item) => item.name === preselected);
   const chosen = await new Promise<string[] | undefined>((resolve) => {
     const subscriptions: vscode.Disposable[] = [];

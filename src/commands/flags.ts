@@ -5,14 +5,14 @@
  */
 import * as vscode from 'vscode';
 import { Commands, settingId, Settings } from '../constants';
+import type { NameTransform } from '../model/flagNames';
+import { usageSearchArgs, type UsageSearchArgs } from '../model/flagSpellings';
 import type { FlagStore, StoreState } from '../model/flagStore';
 import { inertMessageText, openableUrl } from '../model/markdown';
 import {
-  findInFilesArgs,
   flagPickItems,
   flagRefOf,
   isTreeNode,
-  type FindInFilesArgs,
   type FlagRef,
 } from '../model/tree';
 import type { Logger } from '../util/logger';
@@ -22,6 +22,10 @@ export interface FlagCommandDeps {
   store: FlagStore;
   view: FlagsView;
   logger: Logger;
+  /** The flag under the editor's cursor (Find Usages from the editor's context menu). */
+  flagAtCursor?: () => FlagRef | undefined;
+  /** How code spells flag names (`unleash.hover.nameTransforms`): Find Usages searches every spelling. */
+  nameTransforms?: () => readonly NameTransform[];
 }
 
 export function registerFlagCommands(deps: FlagCommandDeps): vscode.Disposable {
@@ -97,16 +101,27 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
   return url;
 }
 
-/** Searches the workspace for the exact flag name; returns the search's arguments. */
-async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<FindInFilesArgs | undefined> {
-  const flag = flagOf(deps, arg, name);
+/**
+ * Searches the workspace for the flag name and every spelling the name transforms map to it; returns the search's
+ * arguments. From the editor's context menu (an URI argument), the flag is the one under the cursor.
+ */
+async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<UsageSearchArgs | undefined> {
+  const fromEditor = isUriLike(arg);
+  const flag = fromEditor ? deps.flagAtCursor?.() : flagOf(deps, arg, name);
   if (!flag) {
-    void vscode.window.showInformationMessage('Select a flag in the Unleash view first.');
+    void vscode.window.showInformationMessage(
+      fromEditor ? 'Put the cursor on a flag name first.' : 'Select a flag in the Unleash view first.',
+    );
     return undefined;
   }
-  const args = findInFilesArgs(flag.name);
+  const args = usageSearchArgs(flag.name, deps.nameTransforms?.() ?? []);
   await vscode.commands.executeCommand('workbench.action.findInFiles', args);
   return args;
+}
+
+/** The editor's context menu passes the document's URI. */
+function isUriLike(arg: unknown): boolean {
+  return typeof arg === 'object' && arg !== null && typeof (arg as { scheme?: unknown }).scheme === 'string' && typeof (arg as { path?: unknown }).path === 'string';
 }
 
 /**

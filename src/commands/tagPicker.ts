@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
 import type { TagType } from '../api/schemas';
-import { formatTag, parseTag, validateTagType, validateTagValue, type TagRef } from '../model/tagInput';
+import { validateTagValue, type TagRef } from '../model/tagInput';
+import { pickText } from '../model/markdown';
+import { tagPickState, type TagPickRow } from '../model/tagPickItems';
 import { formatError } from '../util/formatError';
 import type { Logger } from '../util/logger';
 
@@ -31,17 +33,12 @@ export interface PickTagOptions {
   valueAction: string;
 }
 
-type TagPickItem = vscode.QuickPickItem &
-  (
-    | { pick: 'type'; type: string }
-    | { pick: 'tag'; tag: TagRef }
-    | { pick: 'invalid' }
-    | { pick: 'separator' }
-  );
+type TagPickItem = vscode.QuickPickItem & TagPickRow;
 
 /**
  * One quick pick: a tag type (then its value in an input box), a known tag, or `type:value` typed directly, with the
- * validation message shown as the user types. Undefined when dismissed.
+ * validation message shown as the user types. Enter takes what was typed; a listed tag only when the user moves to it
+ * (`tagPickState`). Undefined when dismissed.
  */
 export async function pickTag(options: PickTagOptions): Promise<TagRef | undefined> {
   const quickPick = vscode.window.createQuickPick<TagPickItem>();
@@ -51,42 +48,18 @@ export async function pickTag(options: PickTagOptions): Promise<TagRef | undefin
   quickPick.ignoreFocusOut = true;
   let types: TagType[] = [];
 
-  const typeItems = (): TagPickItem[] =>
-    types.map((type) => ({ pick: 'type', type: type.name, label: `$(symbol-key) ${type.name}`, description: type.description, detail: undefined }));
-  const tagItems = (): TagPickItem[] =>
-    options.knownTags.map((tag) => ({ pick: 'tag', tag, label: `$(tag) ${formatTag(tag)}` }));
-  const separator = (label: string): TagPickItem => ({ pick: 'separator', label, kind: vscode.QuickPickItemKind.Separator });
-  const section = (label: string, items: TagPickItem[]): TagPickItem[] => (items.length ? [separator(label), ...items] : []);
-  const baseItems = (): TagPickItem[] => {
-    const typeSection = section('Tag types', typeItems());
-    const tagSection = section('Tags on flags in the Flags view', tagItems());
-    return options.prefer === 'types' ? [...typeSection, ...tagSection] : [...tagSection, ...typeSection];
-  };
-
   const refresh = (): void => {
-    const value = quickPick.value;
-    if (value.includes(':')) {
-      const parsed = parseTag(value);
-      const typed: TagPickItem = parsed.ok
-        ? { pick: 'tag', tag: parsed.tag, label: `$(tag) ${parsed.text}`, description: `${options.valueAction} this tag`, alwaysShow: true }
-        : { pick: 'invalid', label: `$(error) ${parsed.message}`, alwaysShow: true };
-      quickPick.items = [typed, ...tagItems().filter((item) => item.pick === 'tag' && formatTag(item.tag) !== (parsed.ok ? parsed.text : ''))];
-      return;
-    }
-    // A type the lists do not hold: offered only when nothing listed matches, so Enter never picks it over a match.
-    const trimmed = value.trim();
-    const needle = trimmed.toLowerCase();
-    const listed = [...types.map((type) => type.name), ...options.knownTags.map(formatTag)];
-    const custom: TagPickItem[] = [];
-    if (trimmed && !listed.some((label) => label.toLowerCase().includes(needle))) {
-      const problem = validateTagType(trimmed);
-      custom.push(
-        problem
-          ? { pick: 'invalid', label: `$(error) ${problem}`, description: 'or type the whole tag as type:value', alwaysShow: true }
-          : { pick: 'type', type: trimmed, label: `$(edit) ${trimmed}`, description: 'Use as the tag type, then give the value', alwaysShow: true },
-      );
-    }
-    quickPick.items = [...custom, ...baseItems()];
+    const state = tagPickState(quickPick.value, {
+      types,
+      knownTags: options.knownTags,
+      prefer: options.prefer,
+      valueAction: options.valueAction,
+    });
+    const items = state.rows.map((row): TagPickItem => (row.pick === 'separator' ? { ...row, kind: vscode.QuickPickItemKind.Separator } : row));
+    quickPick.items = items;
+    // The typed tag (or why it is not one) is what Enter takes, whatever row the filter would put first.
+    const active = state.active === undefined ? undefined : items[state.rows.indexOf(state.active)];
+    if (active) quickPick.activeItems = [active];
   };
 
   if (options.tagTypes) {
@@ -125,8 +98,8 @@ export async function pickTag(options: PickTagOptions): Promise<TagRef | undefin
   if (chosen.pick !== 'type') return undefined;
   const type = chosen.type;
   const value = await vscode.window.showInputBox({
-    title: `${options.title}: value of a ${type} tag`,
-    prompt: `The value of the ${type} tag (2 to 50 characters; spaces and colons are fine).`,
+    title: `${options.title}: value of a ${pickText(type, 60)} tag`,
+    prompt: `The value of the ${pickText(type, 60)} tag (2 to 50 characters; spaces and colons are fine).`,
     placeHolder: type === 'team' ? 'payments' : 'value',
     ignoreFocusOut: true,
     validateInput: (input) => validateTagValue(input),

@@ -11,26 +11,34 @@
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
-import type { Feature } from '../api/schemas';
+import type { Feature, FeatureSummary } from '../api/schemas';
 import { Commands, SETTINGS_SECTION } from '../constants';
 import { flagKey, type Catalog } from '../model/catalog';
-import { findFlagAt, FlagNameIndex, type NameTransform } from '../model/flagNames';
+import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
-import { hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
+import { archivedFlagMarkdown, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
 import { readSettings } from '../services/settings';
 import type { Logger } from '../util/logger';
 
 /** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
 export const MAX_HOVER_LINE = 200_000;
 
+/** Configuration languages whose strings need no quotes: a whole value there is a literal too. */
+const PLAIN_SCALAR_LANGUAGES = new Set(['yaml', 'dockercompose', 'properties', 'ini', 'dotenv', 'env', 'toml']);
+
 export interface HoverOptions {
   transforms: NameTransform[];
   /** undefined: the built-in list of SDK calls. */
   sdkCalls: string[] | undefined;
+  /** `unleash.hover.matchAnywhere`: names in comments and prose too (`findFlagAt`), not only as code names them. */
+  matchAnywhere?: boolean;
 }
 
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
-export type HoverStore = Pick<FlagStore, 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange'>;
+export type HoverStore = Pick<
+  FlagStore,
+  'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived'
+>;
 
 export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposable {
   private index: FlagNameIndex | undefined;
@@ -80,17 +88,28 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     if (!source || position.line >= document.lineCount) return undefined;
     const line = document.lineAt(position.line).text;
     if (line.length > MAX_HOVER_LINE) return undefined;
-    const match = findFlagAt(line, position.character, this.nameIndex(), {
-      transforms: this.options.transforms,
-      sdkCalls: this.options.sdkCalls,
-    });
+    const options = { transforms: this.options.transforms, sdkCalls: this.options.sdkCalls };
+    const match =
+      this.options.matchAnywhere === true
+        ? findFlagAt(line, position.character, this.nameIndex(), options)
+        : findFlagInCode(line, position.character, this.nameIndex(), {
+            ...options,
+            plainScalars: PLAIN_SCALAR_LANGUAGES.has(document.languageId),
+          });
     if (!match) return undefined;
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
 
     if (!match.known) {
       // Only a catalog that finished loading can say a name does not exist.
       if (match.inSdkCall === undefined || this.store.state !== 'ready') return undefined;
-      return hover(unknownFlagMarkdown(match.name, source.label, match.inSdkCall, source.kind), range);
+      const archived = await this.archivedFlag(match.name, token);
+      if (token.isCancellationRequested) return undefined;
+      return hover(
+        archived
+          ? archivedFlagMarkdown(archived, match.inSdkCall, source.label)
+          : unknownFlagMarkdown(match.name, source.label, match.inSdkCall, source.kind),
+        range,
+      );
     }
 
     const summaries = this.store.catalog.byName(match.name);
@@ -117,6 +136,26 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now: new Date() }), range);
   }
 
+  /**
+   * The archived flag of a name the listing does not have, when the store already knows it; otherwise the lookup is
+   * started and waited for one event-loop turn (the next hover has the answer). A failed lookup is not retried until
+   * the catalog changes.
+   */
+  private async archivedFlag(name: string, token: vscode.CancellationToken): Promise<FeatureSummary | undefined> {
+    const known = this.store.peekArchived(name);
+    if (known !== undefined) return known ?? undefined;
+    const key = `archived:${name}`;
+    if (this.failed.has(key)) return undefined;
+    const lookup = this.store.findArchived(name, token).catch((error: unknown) => {
+      if (error instanceof CancelledError || token.isCancellationRequested) return undefined;
+      this.failed.add(key);
+      this.logger.warn(`Looking for an archived flag named ${JSON.stringify(name)} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+    await Promise.race([lookup, nextTurn()]);
+    return this.store.peekArchived(name) ?? undefined;
+  }
+
   /** Starts (or joins) the store's read of one flag's details; never rejects. */
   private async readDetails(project: string, name: string, token: vscode.CancellationToken): Promise<void> {
     try {
@@ -138,8 +177,8 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
 
 function hover(value: string, range: vscode.Range): vscode.Hover {
   const markdown = new vscode.MarkdownString(value, false);
-  // Only our own two commands may run from a hover link; flag data never produces a link to them (it is escaped).
-  markdown.isTrusted = { enabledCommands: [Commands.revealFlag, Commands.copyFlagName] };
+  // Only our own three commands may run from a hover link; flag data never produces a link to them (it is escaped).
+  markdown.isTrusted = { enabledCommands: [Commands.revealFlag, Commands.copyFlagName, Commands.showFlagDetails] };
   markdown.supportHtml = false;
   markdown.supportThemeIcons = false;
   return new vscode.Hover(markdown, range);
@@ -201,6 +240,7 @@ export function registerFlagHovers(deps: { store: FlagStore; logger: Logger }): 
     const options: HoverOptions = {
       transforms: validTransforms(settings.nameTransforms, problems),
       sdkCalls: settings.sdkCalls?.filter((call) => typeof call === 'string' && call.trim() !== ''),
+      matchAnywhere: settings.matchAnywhere,
     };
     if (options.sdkCalls?.length === 0) options.sdkCalls = undefined;
     for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);

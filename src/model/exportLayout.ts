@@ -30,7 +30,7 @@ interface Layout {
 
 const TOP_LEVEL_ORDER = [
   'features', 'featureStrategies', 'featureEnvironments', 'contextFields', 'featureTags', 'segments', 'tagTypes',
-  'dependencies', 'links',
+  'dependencies', 'links', 'segmentDefinitions',
 ] as const;
 
 function isPlainObject(value: unknown): value is JsonObject {
@@ -186,7 +186,7 @@ const featureLayout = objectWith({
     environments: listKeepingOrder(featureEnvironmentLayout),
     variants: listKeepingOrder(variantLayout),
     tags: listKeepingOrder(objectWith({ lead: ['type', 'value'] })),
-    lifecycle: objectWith({ lead: ['stage', 'enteredStageAt'] }),
+    lifecycle: objectWith({ lead: ['stage', 'status', 'enteredStageAt'] }),
     dependencies: listKeepingOrder(parentDependencyLayout),
     links: listSortedBy(linkLayout, byLink),
   },
@@ -202,6 +202,14 @@ const exportedDependencyLayout = objectWith({
   lead: ['feature', 'dependencies'],
   fields: { dependencies: listSortedBy(parentDependencyLayout, [(d) => d.feature]) },
 });
+const SEGMENT_DEFINITION_KEYS = ['id', 'name', 'description', 'project', 'constraints'] as const;
+/** Only what defines a segment: usage counts and audit fields would change the file without a change to the flags. */
+const segmentDefinitionLayout = (value: Json): Json => {
+  if (!isPlainObject(value)) return canonicalValue(value);
+  const kept: JsonObject = {};
+  for (const key of SEGMENT_DEFINITION_KEYS) if (value[key] !== undefined) kept[key] = value[key];
+  return objectWith({ lead: SEGMENT_DEFINITION_KEYS, fields: { constraints: listKeepingOrder(constraintLayout) } })(kept);
+};
 const featureLinksLayout = objectWith({
   lead: ['feature', 'links'],
   fields: { links: listSortedBy(linkLayout, byLink) },
@@ -217,6 +225,7 @@ const TOP_LEVEL: Readonly<Record<(typeof TOP_LEVEL_ORDER)[number], (value: Json)
   tagTypes: listSortedBy(tagTypeLayout, [(t) => t.name]),
   dependencies: listSortedBy(exportedDependencyLayout, [(d) => d.feature]),
   links: listSortedBy(featureLinksLayout, [(l) => l.feature]),
+  segmentDefinitions: listSortedBy(segmentDefinitionLayout, [(s) => s.id]),
 };
 
 /**

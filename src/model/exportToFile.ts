@@ -11,18 +11,24 @@
  *
  * Nothing here imports 'vscode'.
  */
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ExportScope, UnleashClient } from '../api/client';
+import type { ExportResult } from '../api/schemas';
 import { CancelledError } from '../api/errors';
-import { readFileIfExists, replaceFileAtomic, withPathLock } from '../util/atomicWrite';
+import { replaceFileAtomic, withPathLock } from '../util/atomicWrite';
+import { readRegularFile } from '../util/safeRead';
 import { exportSummary, serializeExport } from './exportLayout';
 import { resolveExportPath } from './exportPath';
 import { inertText } from './markdown';
 import { formatTag } from './tagInput';
 
 export interface ExportToFileOptions {
-  /** Anything that can export (the live client, or a test double). */
-  client: Pick<UnleashClient, 'exportFeatures'>;
+  /**
+   * Anything that can export (the live client, or a test double). With `listSegments`, the definitions of the
+   * segments the export uses are added to the file (`segmentDefinitions`).
+   */
+  client: Pick<UnleashClient, 'exportFeatures'> & Partial<Pick<UnleashClient, 'listSegments'>>;
   environment: string;
   scope: ExportScope;
   /** Absolute path of the folder the file must stay inside (a workspace folder). */
@@ -80,6 +86,26 @@ export function scopeNames(scope: ExportScope): { project?: string; scope: strin
   }
 }
 
+/**
+ * The export with the definitions of the segments it uses (name, description, project, constraints) in its own
+ * section, `segmentDefinitions`: a server's export names segments but leaves their constraints out, so offline mode
+ * could not show them. One request to the segment listing, made only when the export uses segments.
+ */
+export async function withSegmentDefinitions(
+  result: ExportResult,
+  client: Partial<Pick<UnleashClient, 'listSegments'>>,
+  signal?: AbortSignal,
+): Promise<ExportResult> {
+  const used = new Set((result.segments ?? []).map((segment) => segment.id));
+  for (const strategy of result.featureStrategies) for (const id of strategy.segments ?? []) used.add(id);
+  if (used.size === 0 || !client.listSegments) return result;
+  const all = await client.listSegments({ signal });
+  const definitions = all
+    .filter((segment) => used.has(segment.id))
+    .map(({ id, name, description, project, constraints }) => ({ id, name, description, project, constraints }));
+  return { ...result, segmentDefinitions: definitions };
+}
+
 /** Exports `environment` (narrowed by `scope`) into the file the template names inside `folder`. */
 export async function exportToFile(options: ExportToFileOptions): Promise<ExportToFileResult> {
   const { client, environment, scope, folder, signal } = options;
@@ -89,7 +115,9 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   throwIfCancelled(signal);
 
   options.onStep?.('request');
-  const result = await client.exportFeatures({ environment, scope }, { signal });
+  const exported = await client.exportFeatures({ environment, scope }, { signal });
+  throwIfCancelled(signal);
+  const result = await withSegmentDefinitions(exported, client, signal);
   throwIfCancelled(signal);
   const text = serializeExport(result);
   const data = Buffer.from(text, 'utf8');
@@ -98,7 +126,8 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   options.onStep?.('write');
   // Read, compare and replace under the file's lock, so concurrent exports to one file never interleave.
   const written = withPathLock(file, signal, async () => {
-    const before = await read(file, folder);
+    await checkRealPath(file, folder);
+    const before = await read(file, folder, signal);
     const changed = !before || !before.equals(data);
     if (changed) {
       try {
@@ -158,11 +187,41 @@ export function exportMessage(result: ExportToFileResult, environment: string, s
   return `${head}.`;
 }
 
-async function read(file: string, folder: string): Promise<Buffer | undefined> {
+/** Largest existing file an export reads to compare and diff (an export of 10,000 flags is about 23 MB). */
+export const MAX_EXISTING_EXPORT_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The target's folder must be inside `folder` on disk, not only as text: a repository can ship `.unleash` as a link
+ * to `../outside`. The nearest existing ancestor of the target is resolved with realpath and compared.
+ */
+async function checkRealPath(file: string, folder: string): Promise<void> {
+  let realFolder: string;
   try {
-    const bytes = await readFileIfExists(file);
-    return bytes ? Buffer.from(bytes) : undefined;
+    realFolder = await fsp.realpath(folder);
   } catch (error) {
+    throw new ExportWriteError(file, folder, error);
+  }
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    let real: string;
+    try {
+      real = await fsp.realpath(dir);
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && path.dirname(dir) !== dir) continue;
+      throw new ExportWriteError(file, folder, error);
+    }
+    const relative = path.relative(realFolder, real);
+    if (relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative))) return;
+    throw new ExportWriteError(file, folder, Object.assign(new Error(`${dir} leads to ${real}`), { code: 'ESCAPE' }));
+  }
+}
+
+/** The file there now: only a regular file is read (never through a link, a FIFO or a device), capped, cancellable. */
+async function read(file: string, folder: string, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
+  try {
+    return await readRegularFile(file, { maxBytes: MAX_EXISTING_EXPORT_BYTES, followLinks: false, signal });
+  } catch (error) {
+    if (signal?.aborted) throw new CancelledError();
     // EISDIR (the path is a folder), EACCES…: nothing can be written there either.
     throw new ExportWriteError(file, folder, error);
   }
@@ -181,6 +240,14 @@ function displayPath(file: string, folder: string): string {
 
 function reasonFor(code: string | undefined, cause: unknown): string {
   switch (code) {
+    case 'ESCAPE':
+      return 'its folder is a link that leads outside the workspace folder; exports stay inside it';
+    case 'ELOOP':
+      return 'a symbolic link is there; an export replaces only a regular file (remove the link, or change unleash.export.path)';
+    case 'ENOTREG':
+      return 'something other than a regular file is there (a device, a pipe or a socket); remove it, or change unleash.export.path';
+    case 'EFBIG':
+      return `the file there is larger than ${MAX_EXISTING_EXPORT_BYTES / 1024 / 1024} MB; move it away first`;
     case 'ENOTDIR':
     case 'EEXIST':
       return 'a part of its folder path is a file, not a folder';

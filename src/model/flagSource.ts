@@ -8,11 +8,17 @@ export interface FlagSource {
   readonly kind: 'server' | 'files';
   /** Shown in the view's description and in hovers: a host name, or the export files read. */
   readonly label: string;
+  /** Offline mode: how many export files were read. */
+  readonly fileCount?: number;
   /** Every flag; `onRows`, when given, sees batches of rows as they arrive, before the listing is complete. */
   listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]>;
+  /** What the last listing could not check (it may be incomplete), in words; undefined when it was proven complete. */
+  readonly listingNote?: string;
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature>;
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]>;
   listEnvironments(signal?: AbortSignal): Promise<string[]>;
+  /** The archived flag of this name, where the source can tell (a server; export files list archived flags). */
+  findArchived?(name: string, signal?: AbortSignal): Promise<FeatureSummary | undefined>;
   /** The flag's page in the Unleash web UI, where there is one. */
   webUrl?(project: string, name: string): string | undefined;
 }

@@ -9,8 +9,11 @@ import { Emitter, type CancellationLike } from '../util/emitter';
 import { Catalog, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
 
+/** Names remembered as archived or not; past this the memory starts again (typos are unbounded). */
+const MAX_ARCHIVED_LOOKUPS = 1_000;
+
 /** What the store can show: everything but `ready` is a welcome state of the Flags view. */
-export type StoreState = 'loading' | 'noServer' | 'noToken' | 'invalidSettings' | 'error' | 'ready';
+export type StoreState = 'loading' | 'noServer' | 'noToken' | 'unapproved' | 'invalidSettings' | 'error' | 'ready';
 
 /** The log lines the store writes (the extension passes its logger). */
 export interface StoreLog {
@@ -34,8 +37,12 @@ export class FlagStore {
   private errorValue: unknown;
   private catalogValue = Catalog.empty;
   private readonly details = new Map<string, Feature>();
+  private detailsVersionValue = 0;
   private readonly pendingDetails = new SharedReads<Feature>();
   private readonly segments = new Map<string, Segment[]>();
+  /** Names looked up among archived flags: the flag, or null for none. */
+  private readonly archived = new Map<string, FeatureSummary | null>();
+  private readonly pendingArchived = new SharedReads<FeatureSummary | undefined>();
   private readonly pendingSegments = new SharedReads<Segment[]>();
   private loading: AbortController | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -98,6 +105,7 @@ export class FlagStore {
       if (controller.signal.aborted) return;
       this.catalogValue = new Catalog(features);
       this.logger.info(`Loaded ${features.length} flags from ${source.label} in ${Math.round(performance.now() - started)} ms.`);
+      if (source.listingNote) this.logger.error(source.listingNote);
       this.setState('ready');
     } catch (error) {
       partial?.stop();
@@ -106,6 +114,11 @@ export class FlagStore {
       this.catalogValue = Catalog.empty;
       this.setState('error', error);
     }
+  }
+
+  /** Changes whenever a flag's details are added or forgotten: lets a tree row skip looking when nothing changed. */
+  get detailsVersion(): number {
+    return this.detailsVersionValue;
   }
 
   /** Details already read, without waiting: what a hover shows at once. */
@@ -126,9 +139,35 @@ export class FlagStore {
       const feature = await source.getFeature(project, name, signal);
       if (this.source === source) {
         this.details.set(key, feature);
+        this.detailsVersionValue++;
         this.detailsLoaded.fire({ project, name });
       }
       return feature;
+    });
+  }
+
+  /**
+   * What an earlier `findArchived` answered: the archived flag, null when there is none, undefined when that name
+   * was not looked up (yet).
+   */
+  peekArchived(name: string): FeatureSummary | null | undefined {
+    return this.archived.get(name);
+  }
+
+  /** The archived flag of this name, asked once per name until the next refresh; undefined where none is known. */
+  async findArchived(name: string, token?: CancellationLike): Promise<FeatureSummary | undefined> {
+    const known = this.archived.get(name);
+    if (known !== undefined) return known ?? undefined;
+    const source = this.requireSource();
+    if (!source.findArchived) return undefined;
+    const find = source.findArchived.bind(source);
+    return this.pendingArchived.join(name, token, async (signal) => {
+      const found = await find(name, signal);
+      if (this.source === source) {
+        if (this.archived.size >= MAX_ARCHIVED_LOOKUPS) this.archived.clear();
+        this.archived.set(name, found ?? null);
+      }
+      return found;
     });
   }
 
@@ -169,9 +208,12 @@ export class FlagStore {
 
   private clearCaches(): void {
     this.details.clear();
+    this.detailsVersionValue++;
     this.pendingDetails.clear();
     this.segments.clear();
     this.pendingSegments.clear();
+    this.archived.clear();
+    this.pendingArchived.clear();
   }
 
   private setState(state: StoreState, error?: unknown): void {

@@ -9,9 +9,10 @@
  */
 import type { Feature, FeatureEnvironment, FeatureSummary, Strategy, Variant, StrategyVariant } from '../api/schemas';
 import { Commands } from '../constants';
+import { flagStatus } from './flagStatus';
 import { escapeMarkdown, markdownLink, openableUrl } from './markdown';
 import {
-  clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy,
+  clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy, parseIsoUtc, utcDate,
   describeVariant, DISABLED_MARK, ENABLED_MARK, formatList, plural, strategyBadges, strategyDisplayName,
   strategyTitle,
 } from './wording';
@@ -108,6 +109,11 @@ export function copyFlagNameUri(args: FlagCommandArgs): string {
   return commandUri(Commands.copyFlagName, [{ project: args.project, name: args.name }]);
 }
 
+/** `command:unleash.showFlagDetails?…` for one flag. */
+export function flagDetailsUri(args: FlagCommandArgs): string {
+  return commandUri(Commands.showFlagDetails, [{ project: args.project, name: args.name }]);
+}
+
 /** Command links longer than this are left out (a hostile project name could be 10,000 characters). */
 const MAX_COMMAND_URI = 2048;
 
@@ -149,6 +155,26 @@ export function unknownFlagMarkdown(
   return `${head}\n\n${why}Check the spelling; the flag may also be archived or in a project this workspace does not read.`;
 }
 
+/**
+ * The hover for a name that an SDK call reads and that belongs to an archived flag (the server's listing leaves those
+ * out): says so, with its project and when it was archived, and what that means for the call.
+ */
+export function archivedFlagMarkdown(flag: FeatureSummary, sdkCall: string | undefined, sourceLabel: string): string {
+  const where = md(sourceLabel, 120);
+  const facts = [`**${md(flag.name, 200) || '(unnamed flag)'}** is archived`];
+  const project = md(flag.project ?? '', 60);
+  if (project !== '') facts.push(`project ${project}`);
+  const at = flag.archivedAt ? parseIsoUtc(flag.archivedAt) : undefined;
+  if (at !== undefined) facts.push(`archived ${utcDate(at)}`);
+  const why = sdkCall === undefined || sdkCall.trim() === '' ? '' : `${markdownCode(sdkCall, 60)} reads a flag by this name. `;
+  const lines = [
+    facts.join(' · '),
+    `${why}SDKs no longer receive archived flags, so this call gets its default value. Revive the flag in Unleash, or remove the call.`,
+  ];
+  if (where !== '') lines.push(`_Source: ${where}_`);
+  return lines.join('\n\n');
+}
+
 // ---------------------------------------------------------------------------
 
 function flagSection(match: HoverMatch, input: HoverInput): string {
@@ -168,9 +194,9 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
 
   // Stale, archived, lifecycle.
   const badges: string[] = [];
-  if ((details?.stale ?? summary.stale) === true) badges.push('**Stale**');
-  if ((details?.archived ?? summary.archived) === true) badges.push('**Archived**');
-  const lifecycle = details?.lifecycle ?? summary.lifecycle;
+  const { stale, archived, lifecycle } = flagStatus(summary, details);
+  if (stale) badges.push('**Stale**');
+  if (archived) badges.push('**Archived**');
   if (lifecycle) badges.push(`Lifecycle: ${md(describeLifecycle(lifecycle), 100)}`);
   if (badges.length > 0) blocks.push(badges.join(' · '));
 
@@ -218,18 +244,30 @@ interface EnvironmentRow {
   lastSeen: string;
 }
 
+/** Keeps words together in a table cell: the hover's table never wraps a header or a state. */
+const NBSP = '\u00a0';
+const together = (text: string): string => text.replace(/ /g, NBSP);
+
+/**
+ * A narrow table (environment, state, last seen) that fits the default hover width without wrapping, then each
+ * environment's strategies on a line of its own below it, where long text wraps as prose.
+ */
 function environmentTable(match: HoverMatch, now: Date): string {
   const { rows, total } = environmentRows(match, now, HOVER_LIMITS.environments);
   if (total === 0) return '_No environments._';
-  const lines = ['| Environment | State | Strategies | Last seen |', '| --- | --- | --- | --- |'];
+  const lines = [`| Environment | State | ${together('Last seen')} |`, '| --- | --- | --- |'];
+  const strategies: string[] = [];
   for (const row of rows) {
-    const state = `${row.enabled ? ENABLED_MARK : DISABLED_MARK} ${describeEnvironmentState(row.enabled)}`;
+    const state = `${row.enabled ? ENABLED_MARK : DISABLED_MARK}${NBSP}${describeEnvironmentState(row.enabled)}`;
     const name = md(row.name, 40) || '(unnamed)';
-    lines.push(`| ${name} | ${state} | ${md(row.strategies, HOVER_LIMITS.strategyCell + 40)} | ${md(row.lastSeen, 40)} |`);
+    lines.push(`| ${name} | ${state} | ${together(md(row.lastSeen, 40))} |`);
+    strategies.push(`**${name}** · ${md(row.strategies, HOVER_LIMITS.strategyCell + 40)}`);
   }
   const rest = total - rows.length;
-  const table = lines.join('\n');
-  return rest > 0 ? `${table}\n\n… and ${plural(rest, 'more environment')}` : table;
+  const blocks = [lines.join('\n')];
+  if (rest > 0) blocks.push(`… and ${plural(rest, 'more environment')}`);
+  blocks.push(strategies.join('  \n'));
+  return blocks.join('\n\n');
 }
 
 /** The first `max` environments as table rows (only those are described), and how many there are. */
@@ -374,5 +412,7 @@ function actionLine(project: string, name: string, input: HoverInput): string {
   const copy = copyFlagNameUri({ project, name });
   if (reveal.length <= MAX_COMMAND_URI) actions.push(`[Reveal in Flags tree](${reveal})`);
   if (copy.length <= MAX_COMMAND_URI) actions.push(`[Copy name](${copy})`);
+  const details = flagDetailsUri({ project, name });
+  if (details.length <= MAX_COMMAND_URI) actions.push(`[Show details](${details})`);
   return actions.join(' · ');
 }

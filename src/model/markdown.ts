@@ -3,7 +3,7 @@
  * markdown, HTML, `command:` and `javascript:` links: everything here makes it render as the plain text it is,
  * and only http and https addresses are ever offered to open. No 'vscode' here.
  */
-import { clean, MAX_DETAIL } from './wording';
+import { clean, MAX_DETAIL, MAX_LABEL } from './wording';
 
 /** Every ASCII punctuation character: CommonMark lets each be escaped with a backslash. */
 const PUNCTUATION = /[!-/:-@[-`{-~]/g;
@@ -70,6 +70,14 @@ export function escapeThemeIcons(text: string): string {
 }
 
 /**
+ * Untrusted text as a quick pick label, description, detail or title: `clean()`ed to one bounded line, `$(…)` shown
+ * as written.
+ */
+export function pickText(text: string, max: number = MAX_LABEL): string {
+  return escapeThemeIcons(clean(text, max));
+}
+
+/**
  * Untrusted text inside a notification or status bar message: one bounded line, `$(…)` shown as written, and no
  * `[text](target)` link syntax left (notifications turn that into a clickable link, `command:` ones included).
  */
@@ -78,13 +86,10 @@ export function inertMessageText(text: string, max: number = 80): string {
 }
 
 /**
- * Text for a notification or an input's message, which VS Code renders with links: no control or bidi characters,
- * no `[x](y)` that would become a clickable link, and at most `max` characters.
+ * Text for a notification or an input's message, which VS Code renders with links: `clean()`ed (one line, no control
+ * or bidi characters, no lone surrogates, at most `max` characters, never cutting a character in half), with no
+ * `[x](y)` left that would become a clickable link.
  */
 export function inertText(text: string, max = 1_000): string {
-  const flat = text
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
-    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .replace(/\]\s*\(/g, '] (');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return clean(text, max).replace(/\]\s*\(/g, '] (');
 }

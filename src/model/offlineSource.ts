@@ -1,11 +1,20 @@
 /**
  * The offline mode: a FlagSource built from export files, so that the tree and hovers work with no server. Several
  * files may hold the same environment (a whole export and partial ones); a flag in two of them shows once, from the
- * file that sorts last. Export files carry segment names but not their constraints; that is said where segments show.
+ * file that sorts last. Segments show with their constraints when the file holds their definitions (exports written
+ * by this extension); older files name segments only, and that is said where segments show.
  */
 import type { ExportResult, Feature, FeatureEnvironment, FeatureSummary, Segment, Strategy } from '../api/schemas';
 import { compare, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
+
+/** Marks a segment that an export file names without its definition (files written before `segmentDefinitions`). */
+const DEFINITION_MISSING = 'definitionNotInFile';
+
+/** True for a segment read from an export file that does not hold its constraints. */
+export function segmentDefinitionMissing(segment: Segment): boolean {
+  return (segment as Record<string, unknown>)[DEFINITION_MISSING] === true;
+}
 
 export interface ExportFile {
   /** Workspace-relative path, for the source's label. */
@@ -16,6 +25,8 @@ export interface ExportFile {
 export class OfflineSource implements FlagSource {
   readonly kind = 'files' as const;
   readonly label: string;
+  /** How many export files were read (the status bar says "offline: N export files"). */
+  readonly fileCount: number;
   private readonly summaries = new Map<string, FeatureSummary>();
   private readonly details = new Map<string, Feature>();
   private readonly strategySegments = new Map<string, Segment[]>();
@@ -23,6 +34,7 @@ export class OfflineSource implements FlagSource {
 
   constructor(files: readonly ExportFile[]) {
     this.label = files.length ? files.map((file) => file.path).sort(compare).join(', ') : 'no export files';
+    this.fileCount = files.length;
     const environments = new Set<string>();
     for (const file of [...files].sort((a, b) => compare(a.path, b.path))) {
       const environment = environmentOf(file);
@@ -53,6 +65,7 @@ export class OfflineSource implements FlagSource {
 
   private add(environment: string, result: ExportResult): void {
     const segmentNames = new Map((result.segments ?? []).map((segment) => [segment.id, segment.name]));
+    const definitions = new Map((result.segmentDefinitions ?? []).map((segment) => [segment.id, segment]));
     const byFeature = new Map<string, Strategy[]>();
     for (const strategy of result.featureStrategies) {
       const list = byFeature.get(strategy.featureName ?? '') ?? [];
@@ -61,19 +74,30 @@ export class OfflineSource implements FlagSource {
       if (strategy.id) {
         this.strategySegments.set(
           strategy.id,
-          (strategy.segments ?? []).map((id) => ({
-            id,
-            name: segmentNames.get(id) ?? `segment ${id}`,
-            description: 'Export files do not include segment constraints.',
-            constraints: [],
-            createdAt: '',
-          })),
+          (strategy.segments ?? []).map((id): Segment => {
+            const definition = definitions.get(id);
+            if (definition) return { ...definition, createdAt: '' };
+            return {
+              id,
+              name: segmentNames.get(id) ?? `segment ${id}`,
+              constraints: [],
+              createdAt: '',
+              [DEFINITION_MISSING]: true,
+            };
+          }),
         );
       }
     }
     const states = new Map((result.featureEnvironments ?? []).map((env) => [env.featureName ?? env.name, env]));
     const dependencies = new Map((result.dependencies ?? []).map((dep) => [dep.feature, dep.dependencies]));
     const links = new Map((result.links ?? []).map((entry) => [entry.feature, entry.links]));
+    // One pass over the tags, indexed by flag name: a lookup per flag, not a scan (flags × tags was quadratic).
+    const tagsByFeature = new Map<string, Array<{ type: string; value: string }>>();
+    for (const tag of result.featureTags ?? []) {
+      const list = tagsByFeature.get(tag.featureName) ?? [];
+      list.push({ type: tag.tagType ?? tag.type ?? '', value: tag.tagValue });
+      tagsByFeature.set(tag.featureName, list);
+    }
 
     for (const exported of result.features) {
       const key = flagKey(exported.project, exported.name);
@@ -85,9 +109,7 @@ export class OfflineSource implements FlagSource {
         variants: state?.variants ?? [],
         strategies: byFeature.get(exported.name) ?? [],
       };
-      const tags = (result.featureTags ?? [])
-        .filter((tag) => tag.featureName === exported.name)
-        .map((tag) => ({ type: tag.tagType ?? tag.type ?? '', value: tag.tagValue }));
+      const tags = tagsByFeature.get(exported.name) ?? [];
 
       const summary = this.summaries.get(key) ?? { ...exported, environments: [], tags: [] };
       summary.environments = [

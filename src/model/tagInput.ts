@@ -115,23 +115,36 @@ export function closestTag(wanted: TagRef, known: Iterable<TagRef>): TagRef | un
   return best?.tag;
 }
 
+/** Rows reused by editDistance (grown when a longer string comes). */
+let previousRow = new Int32Array(64);
+let currentRow = new Int32Array(64);
+
 /** Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
+export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  if (previousRow.length <= b.length) {
+    previousRow = new Int32Array(b.length + 1);
+    currentRow = new Int32Array(b.length + 1);
+  }
+  let previous = previousRow;
+  let current = currentRow;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const cell = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      current.push(cell);
-      rowMin = Math.min(rowMin, cell);
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      const cell = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      current[j] = cell;
+      if (cell < rowMin) rowMin = cell;
     }
     if (rowMin > limit) return limit + 1;
+    const swap = previous;
     previous = current;
+    current = swap;
   }
-  return previous[b.length] ?? limit + 1;
+  return previous[b.length]!;
 }
 
 /** Distinct tags in a list of flags (as the catalog holds them), sorted by type then value. */

@@ -3,15 +3,16 @@
  * is set), or the export files in the workspace (offline mode, the default). Rebuilds the client when a setting
  * that shapes it changes, and says why nothing can be shown when that is the case.
  */
-import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { parseBaseUrl } from '../api/baseUrl';
-import { UnleashClient } from '../api/client';
+import { parseBaseUrl, SERVER_URL_SETTING } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
-import { EXPORT_FOLDER, EXPORT_GLOB, settingId, Settings, type ViewState } from '../constants';
+import { UnleashClient } from '../api/client';
+import { EXPORT_FOLDER, EXPORT_GLOB, type ViewState } from '../constants';
 import { parseExportFile } from '../model/exportLayout';
 import type { FlagSource } from '../model/flagSource';
 import { OfflineSource, type ExportFile } from '../model/offlineSource';
+import type { ServerApprovals } from './approvals';
+import { connectionWarnings, readCaFiles } from './network';
 import type { Logger } from '../util/logger';
 import { onDidChangeSettings, readSettings, type ExtensionSettings } from './settings';
 import { ServerSource } from './serverSource';
@@ -25,6 +26,27 @@ export interface ConnectionState {
   problem?: unknown;
 }
 
+/** Why a server that the workspace's settings name gets nothing yet, and what to do. */
+export function unapprovedProblem(host: string): string {
+  return `names ${host} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`;
+}
+
+/** Largest export file the offline mode reads (an export of 10,000 flags is about 23 MB). */
+const MAX_OFFLINE_FILE_BYTES = 64 * 1024 * 1024;
+
+interface ParsedFile {
+  size: number;
+  mtime: number;
+  result: ExportFile['result'];
+}
+
+/** What one evaluation built: the state to announce, and the client behind it (published only if still current). */
+interface Evaluation {
+  next: ConnectionState;
+  client?: UnleashClient;
+  warnings?: string[];
+}
+
 export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ConnectionState>();
   readonly onDidChange = this.changed.event;
@@ -32,9 +54,13 @@ export class Connection implements vscode.Disposable {
   private current: ConnectionState = { state: 'loading' };
   private client: UnleashClient | undefined;
   private generation = 0;
+  private readonly warned = new Set<string>();
+  /** Export files parsed by the last offline evaluation, by URI, with the size and mtime they had. */
+  private parsedFiles = new Map<string, ParsedFile>();
 
   constructor(
     private readonly tokens: TokenStore,
+    private readonly approvals: ServerApprovals,
     private readonly logger: Logger,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
@@ -49,6 +75,7 @@ export class Connection implements vscode.Disposable {
       onDidChangeSettings(() => void this.update()),
       tokens.onDidChange(() => void this.update()),
       vscode.workspace.onDidChangeWorkspaceFolders(onFiles),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.update()),
     );
   }
 
@@ -79,28 +106,49 @@ export class Connection implements vscode.Disposable {
     return this.current;
   }
 
-  /** Re-reads settings, token and export files, and announces the result. */
+  /**
+   * Re-reads settings, token and export files, and announces the result. A client is published only when its
+   * evaluation is still the latest one (a late evaluation closes the client it built); the one it replaces is closed.
+   */
   async update(): Promise<ConnectionState> {
     const generation = ++this.generation;
-    const next = await this.evaluate(readSettings()).catch((error: unknown): ConnectionState => ({ state: 'error', problem: error }));
-    if (generation !== this.generation) return this.current;
-    this.current = next;
-    this.changed.fire(next);
-    return next;
+    const evaluated = await this.evaluate(readSettings()).catch((error: unknown): Evaluation => ({ next: { state: 'error', problem: error } }));
+    if (generation !== this.generation) {
+      void evaluated.client?.close();
+      return this.current;
+    }
+    this.closeClient();
+    this.client = evaluated.client;
+    this.current = evaluated.next;
+    for (const warning of evaluated.warnings ?? []) this.warnOnce(warning);
+    this.changed.fire(evaluated.next);
+    return evaluated.next;
   }
 
-  private async evaluate(settings: ExtensionSettings): Promise<ConnectionState> {
-    this.closeClient();
-    if (!settings.serverUrl) return this.offline();
+  /** Builds what the settings ask for, without publishing anything (see update()). */
+  private async evaluate(settings: ExtensionSettings): Promise<Evaluation> {
+    if (!vscode.workspace.isTrusted) {
+      // Restricted Mode: the export files only; nothing talks to a server.
+      if (settings.serverUrl) this.logger.info('Restricted Mode: showing the export files; no server is contacted.');
+      return { next: await this.offline() };
+    }
+    if (!settings.serverUrl) return { next: await this.offline() };
+    let client: UnleashClient | undefined;
     try {
       const baseUrl = parseBaseUrl(settings.serverUrl);
-      if ((await this.tokens.source(settings.serverUrl)) === 'none') return { state: 'noToken' };
-      this.client = new UnleashClient({
+      if (settings.serverUrlFromWorkspace && !this.approvals.isApproved(settings.serverUrl)) {
+        const problem = new ConfigError(SERVER_URL_SETTING, unapprovedProblem(baseUrl.host));
+        this.logger.warn(problem.message);
+        return { next: { state: 'unapproved', problem } };
+      }
+      if ((await this.tokens.source(settings.serverUrl)) === 'none') return { next: { state: 'noToken' } };
+      const extraCaCertificates = await readCaFiles(settings.network.caCertificates);
+      client = new UnleashClient({
         baseUrl: baseUrl.href,
         getToken: () => this.tokens.get(settings.serverUrl),
         timeoutMs: settings.requestTimeoutMs,
         network: {
-          extraCaCertificates: readCaFiles(settings.network.caCertificates),
+          extraCaCertificates,
           rejectUnauthorized: settings.network.rejectUnauthorized,
           proxy: settings.network.proxy,
           proxyStrictSSL: settings.network.proxyStrictSSL,
@@ -110,20 +158,29 @@ export class Connection implements vscode.Disposable {
             ? this.logger.warn(`${event.request}: retry ${event.attempt} in ${event.delayMs} ms (${event.reason})`)
             : this.logger.debug(`${event.request} → ${event.status} in ${Math.round(event.ms)} ms`),
       });
-      if (!settings.network.rejectUnauthorized) {
-        void vscode.window.showWarningMessage(
-          `Certificate checks are off for ${baseUrl.host} (${settingId(Settings.rejectUnauthorized)}). Anyone between you and the server can read your token.`,
-        );
-      }
-      return { state: 'ready', source: new ServerSource(this.client, settings.projects, settings.webUrl) };
+      return {
+        next: { state: 'ready', source: new ServerSource(client, settings.projects, settings.webUrl) },
+        client,
+        warnings: connectionWarnings(baseUrl, settings),
+      };
     } catch (error) {
-      return { state: 'invalidSettings', problem: error };
+      void client?.close();
+      return { next: { state: 'invalidSettings', problem: error } };
     }
+  }
+
+  /** Shows a warning once per session (evaluations repeat on every settings or file change). */
+  private warnOnce(warning: string): void {
+    if (this.warned.has(warning)) return;
+    this.warned.add(warning);
+    this.logger.warn(warning);
+    void vscode.window.showWarningMessage(warning);
   }
 
   /** Reads `.unleash/*.json` of every workspace folder; a file that is not an export is logged and skipped. */
   private async offline(): Promise<ConnectionState> {
     const files: ExportFile[] = [];
+    const seen = new Map<string, ParsedFile>();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
       let entries: [string, vscode.FileType][] = [];
@@ -137,12 +194,24 @@ export class Connection implements vscode.Disposable {
         const uri = vscode.Uri.joinPath(dir, name);
         const path = vscode.workspace.asRelativePath(uri);
         try {
-          files.push({ path, result: parseExportFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))) });
+          // A link (even to a file) is skipped above; a file larger than any export is not read.
+          const { size, mtime } = await vscode.workspace.fs.stat(uri);
+          if (size > MAX_OFFLINE_FILE_BYTES) throw new Error(`larger than ${MAX_OFFLINE_FILE_BYTES / 1024 / 1024} MB`);
+          // A file that did not change since the last evaluation is not read and parsed again.
+          const key = uri.toString();
+          const cached = this.parsedFiles.get(key);
+          const result =
+            cached && cached.size === size && cached.mtime === mtime
+              ? cached.result
+              : parseExportFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+          seen.set(key, { size, mtime, result });
+          files.push({ path, result });
         } catch (error) {
           this.logger.warn(`Skipped ${path}: ${error instanceof Error ? error.message : error}`);
         }
       }
     }
+    this.parsedFiles = seen;
     if (!files.length) return { state: 'noServer' };
     this.logger.info(`Offline mode: ${files.length} export file(s).`);
     return { state: 'ready', source: new OfflineSource(files) };
@@ -158,17 +227,4 @@ export class Connection implements vscode.Disposable {
     this.changed.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
-}
-
-function readCaFiles(paths: string[]): string[] {
-  return paths.map((path) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new ConfigError(
-        settingId(Settings.caCertificates),
-        `lists ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Give the path of a PEM file.`,
-      );
-    }
-  });
 }

@@ -1,4 +1,7 @@
-/** The live FlagSource: an Unleash server through the Admin API client. */
+/**
+ * The live FlagSource: an Unleash server through the Admin API client. The client is a true private field: the
+ * store (which activate() hands to the in-editor tests) holds this source, and nothing may reach the token from it.
+ */
 import { baseUrlText } from '../api/baseUrl';
 import type { UnleashClient } from '../api/client';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
@@ -7,33 +10,43 @@ import type { FlagSource } from '../model/flagSource';
 export class ServerSource implements FlagSource {
   readonly kind = 'server' as const;
   readonly label: string;
+  /** What the last listing could not check, for the view's message and the log. */
+  listingNote: string | undefined;
+  readonly #client: UnleashClient;
+  readonly #projects: string[];
+  readonly #webUrlSetting: string;
 
-  constructor(
-    readonly client: UnleashClient,
-    private readonly projects: string[],
-    private readonly webUrlSetting: string,
-  ) {
+  constructor(client: UnleashClient, projects: string[], webUrlSetting: string) {
+    this.#client = client;
+    this.#projects = projects;
+    this.#webUrlSetting = webUrlSetting;
     this.label = client.baseUrl.host + client.baseUrl.pathname.replace(/\/$/, '');
   }
 
-  listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
-    return this.client.listFeatures({ projects: this.projects, signal, onRows });
+  async listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
+    const result = await this.#client.listing({ projects: this.#projects, signal, onRows });
+    this.listingNote = result.unchecked && `The list may be incomplete: ${result.unchecked}. Refresh in a minute to check again.`;
+    return result.features;
   }
 
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature> {
-    return this.client.getFeature(project, name, { signal });
+    return this.#client.getFeature(project, name, { signal });
   }
 
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]> {
-    return this.client.getStrategySegments(strategyId, { signal });
+    return this.#client.getStrategySegments(strategyId, { signal });
+  }
+
+  findArchived(name: string, signal?: AbortSignal): Promise<FeatureSummary | undefined> {
+    return this.#client.findArchivedFeature(name, { signal });
   }
 
   async listEnvironments(signal?: AbortSignal): Promise<string[]> {
-    return (await this.client.listEnvironments({ signal })).map((environment) => environment.name);
+    return (await this.#client.listEnvironments({ signal })).map((environment) => environment.name);
   }
 
   webUrl(project: string, name: string): string {
-    const base = (this.webUrlSetting || baseUrlText(this.client.baseUrl)).replace(/\/+$/, '');
+    const base = (this.#webUrlSetting || baseUrlText(this.#client.baseUrl)).replace(/\/+$/, '');
     return `${base}/projects/${encodeURIComponent(project)}/features/${encodeURIComponent(name)}`;
   }
 }

@@ -2,9 +2,12 @@
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../constants';
 import type { NameTransform } from '../model/flagNames';
+import { chooseServer, clampSetting, SETTING_LIMITS, userValue } from '../model/settingRules';
 
 export interface ExtensionSettings {
   serverUrl: string;
+  /** True when a workspace's settings (not the user's) chose `serverUrl`: it needs the user's approval. */
+  serverUrlFromWorkspace: boolean;
   /** The web UI's address, when it differs from the API's. */
   webUrl: string;
   projects: string[];
@@ -16,6 +19,14 @@ export interface ExtensionSettings {
     languages: string[];
     sdkCalls: string[] | undefined;
     nameTransforms: NameTransform[];
+    /** Names outside string literals too (comments, prose, identifiers as written). */
+    matchAnywhere: boolean;
+  };
+  completion: { enabled: boolean };
+  diagnostics: {
+    enabled: boolean;
+    /** As written in the settings; `severitiesFrom` checks it. */
+    severity: unknown;
   };
   network: {
     caCertificates: string[];
@@ -29,24 +40,36 @@ export function readSettings(): ExtensionSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const http = vscode.workspace.getConfiguration('http');
   const sdkCalls = config.get<string[]>(Settings.hoverSdkCalls);
+  const server = chooseServer(config.inspect<string>(Settings.serverUrl), vscode.workspace.isTrusted);
   return {
-    serverUrl: config.get<string>(Settings.serverUrl, '').trim(),
-    webUrl: config.get<string>(Settings.webUrl, '').trim(),
+    serverUrl: server.url,
+    serverUrlFromWorkspace: server.fromWorkspace,
+    // The web UI address goes with the server: the user's beside the user's server, the workspace's beside the
+    // workspace's (which needs the user's approval before anything is shown).
+    webUrl: (server.fromWorkspace ? config.get<string>(Settings.webUrl, '') : userValue(config.inspect<string>(Settings.webUrl), '')).trim(),
     projects: config.get<string[]>(Settings.projects, []).filter((project) => project.trim()),
-    requestTimeoutMs: Math.max(1, config.get<number>(Settings.requestTimeoutSeconds, 15)) * 1000,
-    refreshIntervalMinutes: Math.max(0, config.get<number>(Settings.refreshIntervalMinutes, 0)),
+    requestTimeoutMs: clampSetting(config.get<number>(Settings.requestTimeoutSeconds), SETTING_LIMITS.requestTimeoutSeconds) * 1000,
+    refreshIntervalMinutes: clampSetting(config.get<number>(Settings.refreshIntervalMinutes), SETTING_LIMITS.refreshIntervalMinutes),
     exportPath: config.get<string>(Settings.exportPath, '.unleash/${environment}.json'),
     hover: {
       enabled: config.get<boolean>(Settings.hoverEnabled, true),
       languages: config.get<string[]>(Settings.hoverLanguages, ['*']),
       sdkCalls: sdkCalls && sdkCalls.length ? sdkCalls : undefined,
       nameTransforms: config.get<NameTransform[]>(Settings.hoverNameTransforms, []),
+      matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
+    },
+    completion: { enabled: config.get<boolean>(Settings.completionEnabled, true) },
+    diagnostics: {
+      enabled: config.get<boolean>(Settings.diagnosticsEnabled, true),
+      severity: config.get<unknown>(Settings.diagnosticsSeverity, {}),
     },
     network: {
-      caCertificates: config.get<string[]>(Settings.caCertificates, []),
-      rejectUnauthorized: config.get<boolean>(Settings.rejectUnauthorized, true),
-      proxy: http.get<string>('proxy') || undefined,
-      proxyStrictSSL: http.get<boolean>('proxyStrictSSL', true),
+      // How TLS is checked is the user's (or the machine's) decision, never a workspace's.
+      caCertificates: userValue(config.inspect<string[]>(Settings.caCertificates), []),
+      rejectUnauthorized: userValue(config.inspect<boolean>(Settings.rejectUnauthorized), true) !== false,
+      // Where requests (and so the token) go through, and whether that proxy's certificate is checked: the user's.
+      proxy: userValue(http.inspect<string>('proxy'), '') || undefined,
+      proxyStrictSSL: userValue(http.inspect<boolean>('proxyStrictSSL'), true) !== false,
     },
   };
 }

@@ -105,8 +105,9 @@ function describe(error: unknown, server: string): FormattedError {
         setting: SERVER_URL,
       };
     }
-    const where = error.actualProject ? ` It is in project "${error.actualProject}".` : '';
-    return { message: `Not found: ${error.serverMessage}.${where}`.replace(/\.\./g, '.'), actions: ['retry'] };
+    // The server's sentence already names the project the flag is in: say what to do instead of repeating it.
+    const next = error.actualProject ? ' Refresh the flags to read it from there.' : '';
+    return { message: `Not found: ${error.serverMessage}.${next}`.replace(/\.\./g, '.'), actions: ['retry'] };
   }
   if (error instanceof BadRequestError) return { message: sentence(error.message), actions: ['showLog'] };
   if (error instanceof ExportPathError) return { message: error.message, actions: ['openSettings'], setting: error.setting };
@@ -175,7 +176,7 @@ function describeNetwork(error: NetworkError, server: string): FormattedError {
   }
   if (/WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/i.test(`${code} ${error.message}`)) {
     return {
-      message: `${server} does not speak HTTPS at this address (${code || 'TLS error'}). If it serves plain HTTP, start ${SERVER_URL} with http://; otherwise check the port.`,
+      message: `${server} does not speak HTTPS at this address (${code || 'TLS error'}). Check the port in ${SERVER_URL}: use the https:// address you open Unleash at, or ask the server's administrator for it.`,
       actions: ['openSettings', 'showLog'],
       setting: SERVER_URL,
     };

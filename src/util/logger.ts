@@ -2,7 +2,16 @@
  * The extension's one log: a LogOutputChannel (users pick the level with "Developer: Set Log Level"), with a
  * component tag on every line. Nothing else writes logs; nothing logs the token.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { clean } from '../model/wording';
+
+/** Longest log line: server text quoted in a line is bounded too. */
+export const MAX_LOG_LINE = 4_000;
+
+/** A log line: flag data and server text in it cannot break the line, reorder it or hide in control characters. */
+export function logLine(component: string, message: string): string {
+  return clean(component ? `[${component}] ${message}` : message, MAX_LOG_LINE);
+}
 
 export interface Logger {
   trace(message: string): void;
@@ -15,7 +24,7 @@ export interface Logger {
 }
 
 export function createLogger(channel: vscode.LogOutputChannel, component = ''): Logger {
-  const tag = (message: string) => (component ? `[${component}] ${message}` : message);
+  const tag = (message: string) => logLine(component, message);
   return {
     trace: (message) => channel.trace(tag(message)),
     debug: (message) => channel.debug(tag(message)),

@@ -24,6 +24,7 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   /** Cancelled whenever the store changes: loads started for the previous tree stop waiting. */
   private loads = new vscode.CancellationTokenSource();
   private readonly subscription: vscode.Disposable;
+  private readonly detailsSubscription: vscode.Disposable;
 
   constructor(
     private readonly store: FlagStore,
@@ -31,6 +32,8 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     private readonly options: TreeOptions = {},
   ) {
     this.subscription = store.onDidChange(() => this.reset());
+    // A flag's row follows its details (lifecycle, stale, archived) once the store has read them.
+    this.detailsSubscription = store.onDidLoadDetails((ref) => void this.redrawFlag(ref.project, ref.name));
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -74,9 +77,18 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   dispose(): void {
     this.subscription.dispose();
+    this.detailsSubscription.dispose();
     this.loads.cancel();
     this.loads.dispose();
     this.changed.dispose();
+  }
+
+  /** Redraws a flag's row when the tree already shows it. */
+  private async redrawFlag(project: string, name: string): Promise<void> {
+    const roots = this.roots;
+    if (!roots) return;
+    const node = await findFlagNode(roots, { project, name });
+    if (node && this.roots === roots) this.changed.fire(node);
   }
 
   private reset(): void {

@@ -1,6 +1,6 @@
 /**
- * The cores of "Check Tag…" and "Export Environment…" (the code their commands run) against a real Unleash 7.5.1
- * seeded with test/contract/harness/seed-data.ts:
+ * The cores of "Check Tag…" and "Export Environment…" (the code their commands run) against a real Unleash (7.5.1 or
+ * 8.2.0) seeded with test/contract/harness/seed-data.ts:
  *   node --import tsx --test test/contract/commands.contract.test.ts
  * Uses the server of UNLEASH_CONTRACT_URL + UNLEASH_CONTRACT_TOKEN when set, else starts (and stops) its own.
  */
@@ -178,6 +178,18 @@ describe('export to a file (real server)', () => {
     );
     assert.deepEqual(written.dependencies, [{ feature: SEED.dependency.child, dependencies: [{ feature: SEED.dependency.parent, enabled: true, variants: ['blue'] }] }]);
     assert.ok((written.segments ?? []).some((segment) => segment.name === 'internal-users'));
+    // The segments' definitions, from the segment listing: name, description, project and every constraint.
+    const internal = SEED.segments.find((segment) => segment.name === 'internal-users');
+    const definition = (written.segmentDefinitions ?? []).find((segment) => segment.name === 'internal-users');
+    assert.ok(internal && definition);
+    assert.deepEqual(Object.keys(definition), ['id', 'name', 'description', 'constraints']);
+    assert.equal(definition.description, internal.description);
+    assert.deepEqual(definition.constraints.map((c) => [c.contextName, c.operator, c.values ?? c.value]), internal.constraints.map((c) => [c.contextName, c.operator, c.values ?? c.value]));
+    assert.deepEqual(
+      (written.segmentDefinitions ?? []).map((segment) => segment.id),
+      (written.segments ?? []).map((segment) => segment.id),
+      'exactly the segments the export uses',
+    );
     assert.ok((written.contextFields ?? []).some((field) => field.name === 'tenantId'));
     const text = await fsp.readFile(result.path, 'utf8');
     assert.ok(!text.includes(unleash.current.adminToken), 'the token is not in the file');

@@ -1,11 +1,14 @@
 /**
  * How contract and e2e tests find the real Unleash: test/run.ts starts one server for the whole run and passes it
- * through these environment variables; a test file run on its own starts its own (see useRealUnleash).
+ * through these environment variables; a test file run on its own starts its own (see useRealUnleash), of the
+ * generation UNLEASH_CONTRACT_SERVER names (7.5.1 when unset).
  */
 import { after, before } from 'node:test';
-import { startRealUnleash, type RealUnleash } from './harness';
+import { SERVER_VERSION_ENV, serverVersionFromEnv, startRealUnleash, type RealUnleash, type ServerVersion } from './harness';
 
 export interface UnleashUnderTest {
+  /** The unleash-server generation (7.5.1 or 8.2.0): assert per version only where the server really differs. */
+  version: ServerVersion;
   url: string;
   adminToken: string;
   backendToken: string;
@@ -14,6 +17,7 @@ export interface UnleashUnderTest {
 
 export function contractEnv(unleash: RealUnleash): Record<string, string> {
   return {
+    [SERVER_VERSION_ENV]: unleash.version,
     UNLEASH_CONTRACT_URL: unleash.url,
     UNLEASH_CONTRACT_TOKEN: unleash.adminToken,
     UNLEASH_CONTRACT_BACKEND_TOKEN: unleash.backendToken,
@@ -51,6 +55,7 @@ function fromEnv(): UnleashUnderTest | undefined {
   const adminToken = process.env.UNLEASH_CONTRACT_TOKEN;
   if (!url || !adminToken) return undefined;
   return {
+    version: serverVersionFromEnv(),
     url,
     adminToken,
     backendToken: process.env.UNLEASH_CONTRACT_BACKEND_TOKEN ?? '',

@@ -2,6 +2,8 @@
  * A real, seeded Unleash for a person to point the extension at.
  *
  *   npx tsx test/contract/local.ts start    (npm run unleash:local)  starts it, prints URL and tokens, returns
+ *   npx tsx test/contract/local.ts start --server 8.2.0              the same with unleash-server 8.2.0 (default
+ *                                                                    UNLEASH_CONTRACT_SERVER, else 7.5.1)
  *   npx tsx test/contract/local.ts status                            prints what is running
  *   npx tsx test/contract/local.ts stop     (npm run unleash:stop)   stops both servers by pid, removes the temp folder
  *
@@ -11,14 +13,19 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { launch } from './harness/index';
+import { launch, parseServerVersion, serverVersionFromEnv, type ServerVersion } from './harness/index';
 import { isPostmasterOf, removeDir, stopPostmaster } from './harness/postgres';
 import { isAlive } from './harness/procs';
 import { isUnleashProcess, stopUnleashPid } from './harness/unleash';
 
 const STATE_FILE = path.join(os.tmpdir(), 'unleash-local.json');
+/** This checkout's contract folder: the state file is shared by every checkout on the machine, its servers are not. */
+const CHECKOUT = __dirname;
 
 interface LocalState {
+  /** The contract folder of the checkout that started it (absent in states written before it was recorded). */
+  checkout?: string;
+  version: ServerVersion;
   url: string;
   adminToken: string;
   backendToken: string;
@@ -32,16 +39,25 @@ interface LocalState {
 }
 
 function readState(): LocalState | undefined {
+  let state: LocalState;
   try {
-    return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as LocalState;
+    state = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as LocalState;
   } catch {
     return undefined;
   }
+  // Another checkout's servers are not this one's to reuse, judge or stop (its start.mjs has another path).
+  if (state.checkout !== CHECKOUT) {
+    throw new Error(
+      `${STATE_FILE} describes a local Unleash started from ${state.checkout ?? 'another checkout'} (pids unleash ` +
+        `${state.pids.unleash}, postgres ${state.pids.postgres}): stop it from there, or remove the file if neither runs.`,
+    );
+  }
+  return state;
 }
 
 function describe(s: LocalState): string {
   return [
-    `Unleash (real, open source 7.5.1) is running at ${s.url}`,
+    `Unleash (real, open source ${s.version}) is running at ${s.url}`,
     `  web UI login:   ${s.admin.username} / ${s.admin.password}`,
     `  admin token:    ${s.adminToken}`,
     `  backend token:  ${s.backendToken}`,
@@ -52,6 +68,14 @@ function describe(s: LocalState): string {
   ].join('\n');
 }
 
+/** `--server <version>` or `--server=<version>` after the command, else UNLEASH_CONTRACT_SERVER, else 7.5.1. */
+function requestedVersion(args: string[]): ServerVersion {
+  const at = args.findIndex((arg) => arg === '--server' || arg.startsWith('--server='));
+  if (at < 0) return serverVersionFromEnv();
+  const value = args[at] === '--server' ? (args[at + 1] ?? '') : args[at].slice('--server='.length);
+  return parseServerVersion(value, '--server');
+}
+
 async function start(): Promise<void> {
   const existing = readState();
   if (existing && (isUnleashProcess(existing.pids.unleash) || isPostmasterOf(existing.pids.postgres, existing.dataDir))) {
@@ -60,6 +84,7 @@ async function start(): Promise<void> {
   }
   if (existing) fs.rmSync(STATE_FILE, { force: true });
   const u = await launch({
+    version: requestedVersion(process.argv.slice(3)),
     detached: true,
     seed: true,
     preferredPorts: { unleash: 4242, postgres: 55432 },
@@ -68,6 +93,8 @@ async function start(): Promise<void> {
     },
   });
   const state: LocalState = {
+    checkout: CHECKOUT,
+    version: u.version,
     url: u.url,
     adminToken: u.adminToken,
     backendToken: u.backendToken,
@@ -120,7 +147,7 @@ const command = process.argv[2];
 const commands: Record<string, () => Promise<void> | void> = { start, stop, status };
 const fn = command ? commands[command] : undefined;
 if (!fn) {
-  console.error('usage: tsx test/contract/local.ts start|stop|status');
+  console.error('usage: tsx test/contract/local.ts start [--server 7.5.1|8.2.0] | stop | status');
   process.exit(2);
 }
 Promise.resolve(fn()).catch((err: unknown) => {

@@ -1,5 +1,5 @@
 /**
- * The Flags tree against a real Unleash 7.5.1 seeded with test/contract/harness/seed-data.ts, expanded as a user
+ * The Flags tree against a real Unleash (7.5.1 or 8.2.0, see env.ts) seeded with test/contract/harness/seed-data.ts, expanded as a user
  * would: root → project → new-checkout-flow → development → its gradual rollout → constraints, parameters,
  * variants, segments → internal-users → its constraint. Uses the server of UNLEASH_CONTRACT_URL and
  * UNLEASH_CONTRACT_TOKEN when set, else starts one (see env.ts).
@@ -10,11 +10,13 @@ import { after, describe, it } from 'node:test';
 import { UnleashClient } from '../../src/api/client';
 import { FlagStore } from '../../src/model/flagStore';
 import { escapeMarkdown } from '../../src/model/markdown';
+import { flagDocument } from '../../src/model/flagDocument';
+import { hoverMarkdown } from '../../src/model/hoverContent';
 import { childrenOf, rootNodes, viewDescription, viewMessage, type TreeNode } from '../../src/model/tree';
 import { parseIsoUtc, utcDate } from '../../src/model/wording';
 import { ServerSource } from '../../src/services/serverSource';
 import { useRealUnleash } from './env';
-import { SEED, seedFlag, seedStrategy, type SeedConstraint } from './harness';
+import { SEED, STRATEGY_ID_PATTERN, seedFlag, seedStrategy, type SeedConstraint } from './harness';
 
 const unleash = useRealUnleash();
 const clients: UnleashClient[] = [];
@@ -173,7 +175,7 @@ describe('the Flags tree against a real Unleash', () => {
       const tags = await expand(byLabel(rows, 'Tags'), store);
       assert.deepEqual(
         tags.map((node) => [node.label, node.description]).sort(),
-        flag.tags.map((tag) => [tag.value, tag.type]).sort(),
+        flag.tags.map((tag) => [`${tag.type}:${tag.value}`, undefined]).sort(),
       );
       const linkRow = byLabel(rows, link.title);
       assert.equal(linkRow.url, link.url);
@@ -209,7 +211,7 @@ describe('the Flags tree against a real Unleash', () => {
         strategy.tooltip,
         '**Internal and beta users**\n\nGradual rollout\\: 50\\% of userId\n\n2 constraints · 2 segments · 2 variants',
       );
-      assert.match(strategy.id, /\/env:development\/strategy:[0-9a-f-]{36}$/);
+      assert.match(strategy.id, new RegExp(`/env:development/strategy:${STRATEGY_ID_PATTERN[unleash.current.version]}$`));
       assert.equal(strategy.icon?.id, 'percentage');
     });
 
@@ -222,7 +224,6 @@ describe('the Flags tree against a real Unleash', () => {
         inside.map((node) => [node.kind, node.label, node.description ?? '']),
         [
           ...strategySeed.constraints.map((constraint) => ['constraint', worded(constraint), '']),
-          ['group', 'Parameters', '3 parameters'],
           ['group', 'Variants', '2 variants'],
           ['group', 'Segments', '2 segments'],
         ],
@@ -233,11 +234,8 @@ describe('the Flags tree against a real Unleash', () => {
       );
       assert.equal(inside[0]?.tooltip, '**tenantId** is one of acme\\, globex');
 
-      const parameters = await expand(byLabel(inside, 'Parameters'), store);
-      assert.deepEqual(
-        parameters.map((node) => [node.label, node.description]),
-        Object.entries(strategySeed.parameters).sort(([a], [b]) => (a < b ? -1 : 1)),
-      );
+      // rollout, stickiness and groupId (the flag's own name) are all in the label: no Parameters group.
+      assert.deepEqual(strategySeed.parameters, { rollout: '50', stickiness: 'userId', groupId: 'new-checkout-flow' });
 
       const variants = await expand(byLabel(inside, 'Variants'), store);
       assert.deepEqual(
@@ -257,7 +255,7 @@ describe('the Flags tree against a real Unleash', () => {
       const before = requests.length;
       const segments = await expand(byLabel(inside, 'Segments'), store);
       assert.equal(requests.length, before + 1);
-      assert.match(requests[before] ?? '', /^GET \/api\/admin\/segments\/strategies\/[0-9a-f-]{36}$/);
+      assert.match(requests[before] ?? '', new RegExp(`^GET /api/admin/segments/strategies/${STRATEGY_ID_PATTERN[unleash.current.version]}$`));
       assert.deepEqual(
         segments.map((node) => node.label),
         [...strategySeed.segments],
@@ -395,5 +393,48 @@ describe('the Flags tree against a real Unleash', () => {
     assert.ok(dependency);
     assert.equal(dependency.label, `requires ${SEED.dependency.parent} enabled (variants: ${SEED.dependency.variants.join(', ')})`);
     assert.deepEqual(dependency.target, { project: 'default', name: SEED.dependency.parent });
+  });
+
+  it('a completed flag reads `completed (kept)` in row, tooltip, Lifecycle row, hover and details', async () => {
+    const { store, source } = await realStore();
+    const { flag: name, project, status } = SEED.completed;
+    const flags = await expand(byLabel(await expand(undefined, store), project), store);
+    const flagRow = byLabel(flags, name);
+    const details = await store.feature(project, name);
+    assert.equal(details.lifecycle?.stage, 'completed');
+    assert.equal(details.lifecycle?.status, status);
+    const at = parseIsoUtc(details.lifecycle?.enteredStageAt ?? '');
+    assert.ok(at !== undefined);
+    const since = utcDate(at);
+    const stage = `completed (${status})`;
+
+    assert.equal(flagRow.description, `development ● production ○ · ${stage}`);
+    assert.equal(flagRow.tooltip?.split('\n\n').at(-1), `Lifecycle: ${escapeMarkdown(`${stage} since ${since}`)}`);
+    const lifecycle = (await expand(flagRow, store)).find((node) => node.kind === 'lifecycle');
+    assert.equal(lifecycle?.description, `${stage} since ${since}`);
+
+    const summary = store.catalog.get(project, name);
+    assert.ok(summary);
+    const hover = hoverMarkdown({ matches: [{ summary, details }], sourceLabel: source.label, now: new Date() });
+    assert.equal(hover.split('\n\n')[1], `Lifecycle: ${escapeMarkdown(`${stage} since ${since}`)}`);
+    const document = flagDocument({ summary, details, segments: new Map(), sourceLabel: source.label, now: new Date() });
+    assert.ok(document.includes(`\nLifecycle: ${stage} since ${since}\n`), document.slice(0, 400));
+  });
+
+  it('an archived flag named in code is found among archived flags, with one search', async () => {
+    const { store, requests } = await realStore();
+    const archived = SEED.archivedFlags[0];
+    assert.ok(archived);
+    assert.equal(store.catalog.byName(archived).length, 0, 'the listing leaves it out');
+    const before = requests.length;
+    const found = await store.findArchived(archived);
+    assert.equal(found?.name, archived);
+    assert.equal(found?.archived, true);
+    assert.equal(await store.findArchived('no-such-flag-anywhere'), undefined);
+    assert.equal(await store.findArchived(archived), found, 'asked once per name');
+    assert.deepEqual(requests.slice(before).map((request) => request.split('?')[0]), [
+      'GET /api/admin/search/features',
+      'GET /api/admin/search/features',
+    ]);
   });
 });

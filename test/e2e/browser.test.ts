@@ -7,7 +7,8 @@
  *      src/checkout.ts (hover.png); "Unleash: Check Tag…" typed in the command palette, answered `team:payments`,
  *      and its notification (check-tag.png);
  *   2. the demo (`npm run demo`, offline mode): its Flags view shows the flags of the export files and a hover works
- *      (demo-offline.png).
+ *      (demo-offline.png); the status bar says `offline: 2 export files`; the typo in src/checkout.ts is squiggled
+ *      and listed in the Problems panel (problems.png).
  *
  * Screenshots go to docs/screenshots/ with UPDATE_SCREENSHOTS=1 (the README shows them), else to
  * out/e2e/screenshots/ (git-ignored), so that a CI run leaves the tree clean.
@@ -28,6 +29,8 @@ type Page = Session['page'];
 
 const unleash = useRealUnleash();
 const VIEWPORT = { width: 1280, height: 800 };
+/** VS Code's side bar width in that window, before anyone drags it. */
+const DEFAULT_SIDE_BAR = 300;
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS_DIR : path.join(OUT_DIR, 'screenshots');
 const verbose = Boolean(process.env.E2E_VERBOSE);
 let host: Host;
@@ -98,6 +101,77 @@ async function visibleRows(page: Page): Promise<string[]> {
       return description ? `${label}  ${description}` : label;
     }),
   );
+}
+
+/**
+ * Each visible flag row (a row whose description has an environment strip: `d● p○`, `3 on, 5 off`) and whether
+ * that strip is drawn whole: the whole description fits, or the strip ends left of the ellipsis VS Code draws at the
+ * row's right edge (its width taken as 10 px).
+ */
+async function stripsShown(page: Page): Promise<Array<{ label: string; row: string; whole: boolean }>> {
+  interface Box {
+    right: number;
+  }
+  interface El {
+    querySelector(selector: string): El | null;
+    textContent: string | null;
+    firstChild: El | null;
+    nodeType: number;
+    getBoundingClientRect(): Box;
+  }
+  return page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows: El[]) => {
+    const doc = (globalThis as unknown as { document: { createRange(): { setStart(n: El, o: number): void; setEnd(n: El, o: number): void; getBoundingClientRect(): Box } } }).document;
+    const out: Array<{ label: string; row: string; whole: boolean }> = [];
+    for (const row of rows) {
+      const label = row.querySelector('.label-name')?.textContent?.trim() ?? '';
+      const description = row.querySelector('.label-description');
+      const container = row.querySelector('.monaco-icon-label-container');
+      let text = description?.firstChild ?? null;
+      while (text && text.nodeType !== 3) text = text.firstChild;
+      const full = text?.textContent ?? '';
+      const strip = full.split(' · ')[0] ?? '';
+      if (!text || !container || !/[●○]|\d+ on|\d+ off/.test(strip)) continue;
+      // (No named function in here: the bundler would wrap it in a helper the page does not have.)
+      const [fullRight = 0, stripRight = 0] = [full.length, strip.length].map((end) => {
+        const range = doc.createRange();
+        range.setStart(text as El, 0);
+        range.setEnd(text as El, end);
+        return range.getBoundingClientRect().right;
+      });
+      const edge = container.getBoundingClientRect().right;
+      const whole = fullRight <= edge || stripRight <= edge - 10;
+      out.push({ label, row: `${label}  ${full.trim()}`, whole });
+    }
+    return out;
+  });
+}
+
+/**
+ * The hover's table cells (headers included) that take more than one line: none, when the table fits the hover.
+ */
+async function wrappedCells(page: Page): Promise<string[]> {
+  interface El {
+    textContent: string | null;
+  }
+  return page.locator('.monaco-hover table th, .monaco-hover table td').evaluateAll((cells: El[]) => {
+    const doc = (globalThis as unknown as { document: { createRange(): { selectNodeContents(n: El): void; getClientRects(): ArrayLike<{ top: number; height: number }> } } }).document;
+    return cells
+      .filter((cell) => {
+        const range = doc.createRange();
+        range.selectNodeContents(cell);
+        const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.height > 0).map((r) => Math.round(r.top)));
+        return tops.size > 1;
+      })
+      .map((cell) => (cell.textContent ?? '').trim());
+  });
+}
+
+/** Moves the mouse off the tree and waits until no row tooltip shows, for a screenshot of the rows. */
+async function noTooltip(page: Page): Promise<void> {
+  await page.mouse.move(900, 700);
+  await page.keyboard.press('Escape');
+  await page.locator('.workbench-hover, .monaco-hover').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  await page.waitForTimeout(500);
 }
 
 /** Opens a workspace file with Quick Open (Ctrl+P), as a person would. */
@@ -178,7 +252,7 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
   const server = await host.startCodeServer({
     vsixPath,
     workspace: workspace.dir,
-    settings: { 'unleash.serverUrl': unleash.current.url, 'editor.hover.delay': 300 },
+    settings: { 'unleash.serverUrl': unleash.current.url, 'editor.hover.delay': 300, 'remote.autoForwardPorts': false },
     env: { UNLEASH_API_TOKEN: unleash.current.adminToken },
     log: logger(),
   });
@@ -191,6 +265,19 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
     const t1 = Date.now();
     await openFlagsView(page, new URL(unleash.current.url).host);
     await quickOpen(page, 'src/checkout.ts');
+    // The default side bar (300 px in this 1280 px window): every flag row shows each environment's state.
+    const sideBar = await page.locator('.part.sidebar').boundingBox();
+    assert.equal(Math.round(sideBar?.width ?? 0), DEFAULT_SIDE_BAR, 'the side bar has its default width');
+    await expand(page, 'checkout');
+    await expand(page, 'default');
+    await treeRow(page, 'pricing-experiment').waitFor({ state: 'visible', timeout: 30_000 });
+    // The mouse off the rows: a hovered row shows its inline actions (Copy, Open in Unleash) over its description.
+    await noTooltip(page);
+    const strips = await stripsShown(page);
+    assert.equal(strips.length, SEED.flags.filter((f) => !f.archived).length, `${JSON.stringify(strips)}\n${(await visibleRows(page)).join('\n')}`);
+    const treePng300 = await shot(page, 'tree-default-width.png');
+    assert.deepEqual(strips.filter((strip) => !strip.whole).map((strip) => strip.row), [], 'every flag row shows all its environments at 300 px');
+    t.diagnostic(`at ${DEFAULT_SIDE_BAR} px every row shows every state: ${strips.map((strip) => strip.row).join(' | ')} → ${treePng300}`);
     await sideBarWidth(page, 760);
     for (const label of ['default', 'new-checkout-flow', 'development', 'Internal and beta users', 'Segments', 'internal-users']) {
       await expand(page, label);
@@ -201,7 +288,7 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
     for (const expected of [
       'checkout  2 flags',
       `default  ${SEED.flags.filter((f) => f.project === 'default' && !f.archived).length} flags`,
-      'new-checkout-flow  development ● production ○ · initial',
+      'new-checkout-flow  d● p○ · initial',
       'development  enabled · 2 strategies · never seen',
       'Internal and beta users  Gradual rollout: 50% of userId · 2 constraints · 2 segments · 2 variants',
       'tenantId is one of acme, globex',
@@ -216,9 +303,11 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
     t.diagnostic(`tree expanded to a segment's constraint in ${seconds(Date.now() - t1)} → ${treePng}`);
 
     const t2 = Date.now();
-    await sideBarWidth(page, 340);
+    // The hover at its default size, beside the default side bar.
+    await sideBarWidth(page, DEFAULT_SIDE_BAR);
     const hoverText = await hoverFlag(page, "'new-checkout-flow'", 'Internal and beta users');
-    for (const expected of ['new-checkout-flow', 'release · project default', 'Environment', 'development', '● enabled', 'production', '○ disabled', 'Staff e-mail addresses', 'team:payments']) {
+    assert.deepEqual(await wrappedCells(page), [], 'no header or cell of the hover table wraps');
+    for (const expected of ['new-checkout-flow', 'release · project default', 'Environment', 'Last\u00a0seen', 'development', '●\u00a0enabled', 'production', '○\u00a0disabled', 'Staff e-mail addresses', 'team:payments']) {
       assert.ok(hoverText.includes(expected), `the hover shows "${expected}"; it shows:\n${hoverText}`);
     }
     const hoverPng = await shot(page, 'hover.png');
@@ -250,6 +339,47 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
   }
 });
 
+test('four environments (export files): every state in the flag rows at the default side bar; 250, 300 and 400 px', { timeout: 300_000 }, async (t) => {
+  const t0 = Date.now();
+  const workspace = copyDemoWorkspace();
+  // Two more export files, `staging` and `testing`, as copies of development's and production's.
+  const exports = path.join(workspace.dir, '.unleash');
+  for (const [from, to] of [['development', 'staging'], ['production', 'testing']]) {
+    const text = fs.readFileSync(path.join(exports, `${from}.json`), 'utf8');
+    fs.writeFileSync(path.join(exports, `${to}.json`), text.replaceAll(`"environment": "${from}"`, `"environment": "${to}"`));
+  }
+  const server = await host.startCodeServer({ vsixPath, workspace: workspace.dir, settings: { 'remote.autoForwardPorts': false }, env: { UNLEASH_API_TOKEN: '' }, log: logger() });
+  let session: Session | undefined;
+  try {
+    session = await host.openWorkbench(server, { viewport: VIEWPORT, log: logger() });
+    const page = session.page;
+    await openFlagsView(page, 'offline: .unleash/development.json, .unleash/production.json, .unleash/staging.json');
+    await quickOpen(page, 'src/checkout.ts');
+    await expand(page, 'checkout');
+    await expand(page, 'default');
+    await treeRow(page, 'pricing-experiment').waitFor({ state: 'visible', timeout: 30_000 });
+    const rows = await visibleRows(page);
+    assert.ok(rows.includes('new-checkout-flow  d● p○ s● t○'), rows.join('\n'));
+    for (const width of [250, 300, 400]) {
+      await sideBarWidth(page, width);
+      await noTooltip(page);
+      const strips = await stripsShown(page);
+      const cut = strips.filter((strip) => !strip.whole);
+      const png = await shot(page, `tree-4-environments-${width}px.png`);
+      t.diagnostic(`${width} px: ${strips.length - cut.length} of ${strips.length} rows show every environment${cut.length ? ` (cut: ${cut.map((strip) => strip.row).join(' | ')})` : ''} → ${png}`);
+      // At 300 px, beside flag names of up to 18 characters (the 20-character checkout-express-pay loses its last
+      // mark); at 400 px, all.
+      const limit = width >= 400 ? Infinity : width >= DEFAULT_SIDE_BAR ? 18 : 0;
+      assert.deepEqual(cut.filter((strip) => strip.label.length <= limit).map((strip) => strip.row), [], `flag rows show all four environments at ${width} px`);
+    }
+    t.diagnostic(`checked in ${seconds(Date.now() - t0)}`);
+  } finally {
+    if (session) await session.stop();
+    else await server.stop();
+    workspace.remove();
+  }
+});
+
 test('the demo (offline mode): the Flags view shows the export files\' flags and a hover works', { timeout: 300_000 }, async (t) => {
   const t0 = Date.now();
   const { startDemo } = await import('../../demo/run');
@@ -276,11 +406,32 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
 
     await quickOpen(page, 'src/checkout.ts');
     const hoverText = await hoverFlag(page, "'new-checkout-flow'", 'Source: .unleash/development.json');
-    for (const expected of ['new-checkout-flow', 'development', '● enabled', 'Internal and beta users', 'production', '○ disabled']) {
+    for (const expected of ['new-checkout-flow', 'development', '●\u00a0enabled', 'Internal and beta users', 'production', '○\u00a0disabled']) {
       assert.ok(hoverText.includes(expected), `the offline hover shows "${expected}"; it shows:\n${hoverText}`);
     }
     const png = await shot(page, 'demo-offline.png');
     t.diagnostic(`offline tree and hover checked in ${seconds(Date.now() - t0)} → ${png}`);
+
+    const t1 = Date.now();
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'Unleash: offline: 2 export files' }).first();
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await status.innerText()).trim(), /^Unleash: offline: 2 export files · \d+ flags$/);
+    await page.locator('.editor-instance .squiggly-warning').first().waitFor({ state: 'attached', timeout: 30_000 });
+    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+    await page.keyboard.press('Control+Shift+M');
+    const typo = page.locator('.markers-panel .monaco-list-row', { hasText: 'No flag named "new-chekout-flow"' }).first();
+    await typo.waitFor({ state: 'visible', timeout: 30_000 });
+    const problem = (await typo.innerText()).replace(/\s+/g, ' ');
+    assert.ok(problem.includes('Did you mean "new-checkout-flow"?'), problem);
+    assert.ok(problem.includes('unknown-flag'), problem);
+    // The side bar closed, so that the whole message (and its "Did you mean") shows in the panel's row.
+    await page.keyboard.press('Control+B');
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.waitForTimeout(600);
+    const problemsPng = await shot(page, 'problems.png');
+    t.diagnostic(`status bar, squiggle and Problems panel in ${seconds(Date.now() - t1)} → ${problemsPng}`);
   } finally {
     if (session) await session.stop();
     await demo.stop();

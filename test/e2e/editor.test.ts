@@ -4,6 +4,8 @@
  *   server   serverUrl + UNLEASH_API_TOKEN (admin token): tree down to a segment's constraint, hovers, check tag, export
  *   noToken  serverUrl only: the welcome state, a bad token's message, then offline mode on the export files
  *   slow     a slow stand-in server (slowServer.ts): the tree shows rows before the listing completes
+ *   trust    serverUrl in the workspace's settings only (a recording stand-in), the admin token in the environment:
+ *            no request reaches that server without the user's approval
  * What runs is the packaged .vsix (dist/, built by `npm run package` when missing or stale), installed by
  * code-server's --install-extension and loaded from there (see test/e2e/README.md). Writes the activate() figure to
  * bench/results/activate.json.
@@ -15,6 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
+import { startFaultServer } from '../support/faultServer';
 import { buildSuite } from './build';
 import { startSlowServer } from './slowServer';
 import {
@@ -79,26 +82,34 @@ after(() => {
   }
 });
 
-/** The server an editor run is pointed at, and the token it gets from the environment ('' for none). */
+/**
+ * The server an editor run is pointed at and the token it gets from the environment ('' for none); `workspace`
+ * writes the URL to the workspace's .vscode/settings.json instead of the user settings.
+ */
 interface Target {
   url: string;
   token: string;
+  workspace?: boolean;
 }
 
-async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken' | 'slow', target?: Target): Promise<void> {
+async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken' | 'slow' | 'trust', target?: Target): Promise<void> {
   if (prepared.length) t.diagnostic(prepared.splice(0).join('; '));
   assert.ok(staged, 'the extension is staged');
   const workspace = copyDemoWorkspace();
   try {
+    const server = target ?? { url: unleash.current.url, token: phase === 'server' ? unleash.current.adminToken : '' };
+    if (server.workspace) {
+      fs.mkdirSync(path.join(workspace.dir, '.vscode'), { recursive: true });
+      fs.writeFileSync(path.join(workspace.dir, '.vscode', 'settings.json'), JSON.stringify({ 'unleash.serverUrl': server.url }, null, 2));
+    }
     const env: Record<string, string> = { UNLEASH_E2E_PHASE: phase };
     // An empty value counts as unset for the extension; it also hides a token from the developer's own shell.
-    const server = target ?? { url: unleash.current.url, token: phase === 'server' ? unleash.current.adminToken : '' };
     env.UNLEASH_API_TOKEN = server.token;
     const result = await host.runSuiteInEditor({
       extensionDevelopmentPath: staged.dir,
       suitePath,
       workspace: workspace.dir,
-      settings: { 'unleash.serverUrl': server.url },
+      settings: server.workspace ? {} : { 'unleash.serverUrl': server.url },
       env,
       timeoutMs: 240_000,
       log: verbose ? (line) => console.log(line) : undefined,
@@ -116,7 +127,9 @@ async function runPhase(t: { diagnostic(message: string): void }, phase: 'server
       assert.equal(result.exitCode, 0, `the suite failed in phase ${phase}:\n${suiteLines.join('\n')}\n--- last editor log lines ---\n${result.logs.slice(-25).join('\n')}`);
       assert.ok(activate !== undefined, 'the suite logged activate-ms');
       const logs = fs.readdirSync(result.tmp, { recursive: true }).filter((name) => String(name).endsWith('Unleash.log'));
-      assert.ok(logs.length > 0, 'the extension wrote its log channel to disk');
+      // The trust phase ends within seconds, before the editor flushes the log channel's file: its token search covers
+      // every other file the run wrote.
+      if (phase !== 'trust') assert.ok(logs.length > 0, 'the extension wrote its log channel to disk');
       const secret = unleash.current.adminToken;
       assert.deepEqual(filesHolding(result.tmp, secret), [], 'the admin token is in no file the editor wrote (logs, state, output channel)');
       assert.deepEqual(filesHolding(workspace.dir, secret), [], 'nor in the workspace (export files)');
@@ -139,5 +152,15 @@ test('in the editor, against a slow server: the tree shows rows before the listi
     await runPhase(t, 'slow', { url: slow.url, token: 'slow-server-token-0123456789' });
   } finally {
     await slow.close();
+  }
+});
+
+test('in the editor, a workspace whose settings name another server: no token without approval', { timeout: 300_000 }, async (t) => {
+  const named = await startFaultServer();
+  try {
+    await runPhase(t, 'trust', { url: named.url, token: unleash.current.adminToken, workspace: true });
+    assert.deepEqual(named.requests.map((request) => `${request.method} ${request.path}`), [], 'the server the workspace named received nothing');
+  } finally {
+    await named.close();
   }
 });

@@ -38,11 +38,13 @@ export function seconds(ms: number): string {
 
 /**
  * `node test/e2e/host/install.mjs`: a few ms when complete, ~1.5 min the first time. Under a lock: the e2e test files
- * run in parallel, and two installs into the same folder at once would break each other.
+ * run in parallel, and two installs into the same folder at once would break each other. `browser: false` (the
+ * demo, which only prints a URL) does not require Chromium.
  */
-export async function ensureHost(): Promise<void> {
+export async function ensureHost(options: { browser?: boolean } = {}): Promise<void> {
+  const args = [path.join(E2E_DIR, 'host', 'install.mjs'), ...(options.browser === false ? ['--no-browser'] : [])];
   await withLock('host-install', 900_000, async () => {
-    const install = spawnSync(process.execPath, [path.join(E2E_DIR, 'host', 'install.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const install = spawnSync(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
     if (install.status !== 0) throw new Error(`node test/e2e/host/install.mjs failed (exit ${install.status ?? install.signal})`);
   });
 }

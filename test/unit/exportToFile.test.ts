@@ -32,8 +32,16 @@ function client(): UnleashClient {
   return created;
 }
 
+/**
+ * The client without its segment listing: these tests are about the export request and the file's safety; the
+ * segment definitions have their own tests below.
+ */
+function exportOnly(c: UnleashClient): Pick<UnleashClient, 'exportFeatures'> {
+  return { exportFeatures: c.exportFeatures.bind(c) };
+}
+
 function run(overrides: Partial<ExportToFileOptions> = {}) {
-  return exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir, ...overrides });
+  return exportToFile({ client: exportOnly(client()), environment: 'development', scope: { kind: 'all' }, folder: dir, ...overrides });
 }
 
 /** The export with every top-level list reversed: what a server that orders differently would send. */
@@ -389,5 +397,99 @@ describe('the result message', () => {
 
   it('formats sizes in B, KB and MB', () => {
     assert.deepEqual([0, 1023, 1024, 12_698, 3 * 1024 * 1024 + 200_000].map(formatSize), ['0 B', '1023 B', '1.0 KB', '12.4 KB', '3.2 MB']);
+  });
+});
+
+describe('exportToFile: segment definitions', () => {
+  /** What GET /api/admin/segments answers: the two segments the export uses, one it does not, usage counts. */
+  const SEGMENT_LIST = {
+    segments: [
+      { id: 3, name: 'checkout-eu', description: 'not used here', project: 'checkout', constraints: [], usedInFeatures: 1, createdAt: '2026-01-01T00:00:00.000Z' },
+      {
+        id: 2,
+        name: 'beta-testers',
+        description: 'Opted in',
+        constraints: [{ values: ['beta', 'alpha'], operator: 'IN', contextName: 'group', inverted: false, caseInsensitive: false }],
+        usedInFeatures: 7,
+        usedInProjects: 2,
+        createdBy: 'admin',
+        createdAt: '2026-01-02T00:00:00.000Z',
+      },
+      { id: 1, name: 'internal-users', description: null, constraints: [{ contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] }], usedInFeatures: 3, createdAt: '2026-01-01T00:00:00.000Z' },
+    ],
+  };
+  const routed = (exportBody: unknown, segments: unknown = SEGMENT_LIST) => (request: { path: string }) =>
+    request.path === '/api/admin/segments' ? { body: segments } : { body: exportBody };
+
+  it('writes the definitions of the segments used, in their own section, with one request to the segment listing', async () => {
+    server.handle(routed(fixture));
+    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    const written = JSON.parse(await fsp.readFile(target(), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(written).at(-1), 'segmentDefinitions');
+    const text = await fsp.readFile(target(), 'utf8');
+    const section = text.slice(text.indexOf('  "segmentDefinitions"'));
+    assert.equal(
+      section,
+      [
+        '  "segmentDefinitions": [',
+        '    {',
+        '      "id": 1,',
+        '      "name": "internal-users",',
+        '      "description": null,',
+        '      "constraints": [',
+        '        {',
+        '          "contextName": "email",',
+        '          "operator": "STR_ENDS_WITH",',
+        '          "values": [',
+        '            "@example.com"',
+        '          ]',
+        '        }',
+        '      ]',
+        '    },',
+        '    {',
+        '      "id": 2,',
+        '      "name": "beta-testers",',
+        '      "description": "Opted in",',
+        '      "constraints": [',
+        '        {',
+        '          "contextName": "group",',
+        '          "operator": "IN",',
+        '          "caseInsensitive": false,',
+        '          "inverted": false,',
+        '          "values": [',
+        '            "beta",',
+        '            "alpha"',
+        '          ]',
+        '        }',
+        '      ]',
+        '    }',
+        '  ]',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(server.requests.map((request) => `${request.method} ${request.path}`), [
+      'POST /api/admin/features-batch/export',
+      'GET /api/admin/segments',
+    ]);
+  });
+
+  it('is diff-stable: shuffled answers and changed usage counts give the same bytes', async () => {
+    server.handle(routed(fixture));
+    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    const first = await fsp.readFile(target(), 'utf8');
+    const reordered = { segments: [...SEGMENT_LIST.segments].reverse().map((segment) => ({ ...segment, usedInFeatures: 99 })) };
+    server.handle(routed(shuffled(fixture), reordered));
+    const second = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    assert.equal(second.changed, false);
+    assert.equal(await fsp.readFile(target(), 'utf8'), first);
+  });
+
+  it('asks nothing more when the export uses no segments', async () => {
+    const noSegments = { ...fixture, segments: [], featureStrategies: (fixture.featureStrategies as Array<Record<string, unknown>>).map((s) => ({ ...s, segments: [] })) };
+    server.handle(routed(noSegments));
+    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    assert.ok(!(await fsp.readFile(target(), 'utf8')).includes('segmentDefinitions'));
+    assert.deepEqual(server.requests.map((request) => request.path), ['/api/admin/features-batch/export']);
   });
 });

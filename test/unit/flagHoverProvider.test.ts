@@ -54,8 +54,12 @@ const fakeVscode = {
   },
   workspace: {
     getConfiguration(section: string) {
-      return { get: <T>(key: string, fallback?: T) => (config.has(`${section}.${key}`) ? config.get(`${section}.${key}`) : fallback) };
+      return {
+        get: <T>(key: string, fallback?: T) => (config.has(`${section}.${key}`) ? config.get(`${section}.${key}`) : fallback),
+        inspect: (key: string) => ({ globalValue: config.get(`${section}.${key}`) }),
+      };
     },
+    isTrusted: true,
     onDidChangeConfiguration(listener: typeof configListener) {
       configListener = listener;
       return { dispose: () => (configListener = undefined) };
@@ -184,7 +188,8 @@ describe('FlagHoverProvider', () => {
     const first = await hoverAt(provider, LINE, COLUMN);
     assert.ok(first);
     assert.match(first.contents.value, /^\*\*new\\-checkout\\-flow\*\* · release · project default\n/);
-    assert.ok(first.contents.value.includes('| development | ● enabled | has strategies | never |'));
+    assert.ok(first.contents.value.includes('| development | ●\u00a0enabled | never |'));
+    assert.ok(first.contents.value.includes('**development** · has strategies  \n'));
     assert.ok(first.contents.value.includes('_Loading strategies and variants… hover again to see them._'));
     assert.deepEqual(source.calls, ['default/new-checkout-flow'], 'the read was started');
     assert.equal(store.peekFeature('default', 'new-checkout-flow'), undefined, 'and not waited for');
@@ -192,7 +197,7 @@ describe('FlagHoverProvider', () => {
     // The range is the literal's content; only our two commands are enabled; no HTML, no theme icons.
     const start = LINE.indexOf("'") + 1;
     assert.deepEqual(first.range, new Range(0, start, 0, start + 'new-checkout-flow'.length));
-    assert.deepEqual(first.contents.isTrusted, { enabledCommands: ['unleash.revealFlag', 'unleash.copyFlagName'] });
+    assert.deepEqual(first.contents.isTrusted, { enabledCommands: ['unleash.revealFlag', 'unleash.copyFlagName', 'unleash.showFlagDetails'] });
     assert.equal(first.contents.supportHtml, false);
     assert.equal(first.contents.supportThemeIcons, false);
 
@@ -200,7 +205,7 @@ describe('FlagHoverProvider', () => {
     await settle();
     const second = await hoverAt(provider, LINE, COLUMN);
     assert.ok(second);
-    assert.ok(second.contents.value.includes('| development | ● enabled | 1 strategy\\: Gradual rollout\\: 25\\% of userId'));
+    assert.ok(second.contents.value.includes('**development** · 1 strategy\\: Gradual rollout\\: 25\\% of userId'));
     assert.ok(second.contents.value.includes('- production\\: control — 100\\%'));
     assert.ok(second.contents.value.includes('[Open in Unleash](<https://unleash.example.com/projects/default/features/new-checkout-flow>)'));
     assert.ok(!second.contents.value.includes('Loading'));
@@ -361,5 +366,81 @@ describe('registerFlagHovers', () => {
     );
     assert.equal(problems.length, 3);
     assert.deepEqual(validTransforms('nope'), []);
+  });
+});
+
+describe('FlagHoverProvider: hovers follow code', () => {
+  it('a name in a comment gets no hover by default; in a string literal it does; matchAnywhere brings comments back', async () => {
+    const { provider } = await setup();
+    const comment = '  // new-checkout-flow is rolled out next week';
+    assert.equal(await hoverAt(provider, comment, comment.indexOf('checkout')), undefined);
+    for (const literal of ['"new-checkout-flow"', "'new-checkout-flow'", '`new-checkout-flow`']) {
+      const line = `const flag = ${literal};`;
+      const hover = await hoverAt(provider, line, line.indexOf('checkout'));
+      assert.match(hover?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\* · release/, literal);
+    }
+    const template = 'const flag = `new-checkout-flow${suffix}`;';
+    assert.equal(await hoverAt(provider, template, template.indexOf('checkout')), undefined);
+
+    // In YAML a value needs no quotes: a whole value is a literal there.
+    const yaml = { lineCount: 1, languageId: 'yaml', lineAt: () => ({ text: '  flag: new-checkout-flow' }) };
+    const inYaml = (await provider.provideHover(yaml as never, at(0, 12) as never, new Token() as never)) as unknown as Hover | undefined;
+    assert.match(inYaml?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\*/);
+
+    provider.setOptions({ transforms: [], sdkCalls: undefined, matchAnywhere: true });
+    const anywhere = await hoverAt(provider, comment, comment.indexOf('checkout'));
+    assert.match(anywhere?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\*/);
+  });
+
+  it('an identifier only through a name transform', async () => {
+    const { provider } = await setup();
+    const line = 'if (flags.NEW_CHECKOUT_FLOW) {}';
+    assert.equal(await hoverAt(provider, line, line.indexOf('CHECKOUT')), undefined);
+    provider.setOptions({ transforms: [{ kind: 'screamingSnakeToKebab' }], sdkCalls: undefined });
+    const hover = await hoverAt(provider, line, line.indexOf('CHECKOUT'));
+    assert.match(hover?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\*/);
+    assert.deepEqual(hover?.range, new Range(0, line.indexOf('NEW'), 0, line.indexOf(')')));
+  });
+
+  it('keeps the typo hint in SDK calls', async () => {
+    const { provider } = await setup();
+    const line = "unleash.isEnabled('new-chekout-flow')";
+    const hover = await hoverAt(provider, line, line.indexOf('chekout'));
+    assert.equal(
+      hover?.contents.value,
+      'No flag named `new-chekout-flow` on unleash\\.example\\.com\n\n`isEnabled` reads a flag by this name. Check the spelling; ' +
+        'the flag may also be archived or in a project this workspace does not read.',
+    );
+  });
+});
+
+describe('FlagHoverProvider: archived flags', () => {
+  it('an SDK call naming an archived flag says it is archived, asking the server once', async () => {
+    const source = new ScriptedSource([summary], new Map());
+    const asked: string[] = [];
+    Object.assign(source, {
+      findArchived: async (name: string) => {
+        asked.push(name);
+        return name === 'old-banner'
+          ? { name, project: 'default', archived: true, archivedAt: '2026-11-02T10:00:00.000Z' }
+          : undefined;
+      },
+    });
+    const store = new FlagStore({ info() {}, error() {} });
+    await store.setSource(source, 'ready');
+    const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
+    const line = "if (unleash.isEnabled('old-banner')) {";
+    for (let i = 0; i < 2; i++) {
+      const hover = await hoverAt(provider, line, line.indexOf('banner'));
+      assert.equal(
+        hover?.contents.value,
+        '**old\\-banner** is archived · project default · archived 2026-11-02\n\n' +
+          '`isEnabled` reads a flag by this name. SDKs no longer receive archived flags, so this call gets its default value. ' +
+          'Revive the flag in Unleash, or remove the call.\n\n_Source: unleash\\.example\\.com_',
+      );
+    }
+    const typo = "unleash.isEnabled('no-such-flag')";
+    assert.match((await hoverAt(provider, typo, typo.indexOf('such')))?.contents.value ?? '', /^No flag named `no-such-flag`/);
+    assert.deepEqual(asked, ['old-banner', 'no-such-flag']);
   });
 });

@@ -5,6 +5,7 @@ import {
   FlagNameIndex,
   applyTransform,
   findFlagAt,
+  findFlagInCode,
   type FlagMatch,
   type NameTransform,
 } from '../../src/model/flagNames';
@@ -443,5 +444,60 @@ describe('transforms', () => {
     const line = `isEnabled('FLAG_dark-mode')`;
     expectFlag(line, 12, 'dark-mode', { known: true, inSdkCall: 'isEnabled', text: 'FLAG_dark-mode' }, { transforms });
     assert.equal(find(line, 12)?.known, false);
+  });
+});
+
+describe('findFlagInCode: hovers follow code', () => {
+  const index = new FlagNameIndex(['beta', 'a', 'new-checkout-flow']);
+  const at = (line: string, needle: string, options?: Parameters<typeof findFlagInCode>[3]) =>
+    findFlagInCode(line, line.indexOf(needle), index, options);
+
+  it('matches a string literal whose whole content is a flag name, in any quote kind', () => {
+    for (const line of ['x = "beta"', "x = 'beta'", 'x = `beta`', 'flag: "beta",', 'f("a")']) {
+      const quoted = line.match(/["'`](\w+)["'`]/)?.[1] as string;
+      assert.equal(at(line, quoted)?.name, quoted, line);
+    }
+    assert.deepEqual(at('isEnabled("new-checkout-flow")', 'checkout'), {
+      name: 'new-checkout-flow', text: 'new-checkout-flow', start: 11, end: 28, known: true, inSdkCall: 'isEnabled',
+    });
+  });
+
+  it('never matches words in comments and prose, parts of a literal, or a template with a substitution', () => {
+    assert.equal(at('// beta users see this', 'beta'), undefined);
+    assert.equal(at('# a flag for a beta', 'beta'), undefined);
+    assert.equal(at('The beta flag is a test.', 'a test'), undefined);
+    assert.equal(at('x = "beta users"', 'beta'), undefined);
+    assert.equal(at('x = "flags/beta"', 'beta'), undefined);
+    assert.equal(at('x = `beta${n}`', 'beta'), undefined);
+    assert.equal(at('const beta = 1;', 'beta'), undefined);
+  });
+
+  it('matches identifiers only through a name transform', () => {
+    const transforms = [{ kind: 'screamingSnakeToKebab' as const }];
+    assert.equal(at('if (NEW_CHECKOUT_FLOW) {}', 'CHECKOUT'), undefined);
+    assert.deepEqual(at('if (Flags.NEW_CHECKOUT_FLOW) {}', 'CHECKOUT', { transforms }), {
+      name: 'new-checkout-flow', text: 'NEW_CHECKOUT_FLOW', start: 10, end: 27, known: true,
+    });
+    // A transform that leaves the text as it is does not make a plain word a flag.
+    assert.equal(at('let beta = 1', 'beta', { transforms: [{ kind: 'snakeToKebab' }] }), undefined);
+  });
+
+  it('in configuration files, a whole unquoted value is a literal too; a comment or a sentence is not', () => {
+    const yaml = { plainScalars: true };
+    assert.deepEqual(at('  flag: new-checkout-flow', 'checkout', yaml), { name: 'new-checkout-flow', text: 'new-checkout-flow', start: 8, end: 25, known: true });
+    assert.equal(at('  - beta', 'beta', yaml)?.name, 'beta');
+    assert.equal(at('FLAG=beta # on in staging', 'beta', yaml)?.name, 'beta');
+    assert.equal(at('# beta', 'beta', yaml), undefined);
+    assert.equal(at('  note: the beta users', 'beta', yaml), undefined);
+    // Outside configuration files an unquoted value is not a flag.
+    assert.equal(at('  flag: new-checkout-flow', 'checkout'), undefined);
+  });
+
+  it('keeps the typo hint for an SDK call and leaves computed names alone', () => {
+    assert.deepEqual(at("unleash.isEnabled('bta')", 'bta'), {
+      name: 'bta', text: 'bta', start: 19, end: 22, known: false, inSdkCall: 'isEnabled',
+    });
+    assert.equal(at('isEnabled(`beta-${x}`)', 'beta'), undefined);
+    assert.equal(at('isEnabled(f"beta-{x}")', 'beta'), undefined);
   });
 });

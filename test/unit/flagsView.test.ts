@@ -73,6 +73,10 @@ class TreeItem {
 
 const Uri = {
   parse: (value: string) => ({ scheme: value.split(':')[0], toString: () => value }),
+  from: (parts: { scheme: string; path: string; query: string }) => ({
+    ...parts,
+    toString: () => `${parts.scheme}:${parts.path}?${parts.query}`,
+  }),
 };
 
 interface FakeTreeView {
@@ -98,6 +102,8 @@ const ui = {
   progress: 0,
   quickPicks: [] as Array<{ items: unknown[]; options: unknown }>,
   pick: (items: unknown[]): unknown => items[0],
+  contentProviders: new Map<string, { provideTextDocumentContent(uri: unknown, token: unknown): Promise<string> }>(),
+  shownDocuments: [] as string[],
 };
 
 const vscodeStub = {
@@ -141,6 +147,9 @@ const vscodeStub = {
       ui.statusBar.push(message);
       return new Disposable(() => undefined);
     },
+    async showTextDocument(document: { uri: { toString(): string } }) {
+      ui.shownDocuments.push(document.uri.toString());
+    },
     async showQuickPick(items: unknown[], options: unknown) {
       ui.quickPicks.push({ items, options });
       return ui.pick(items);
@@ -154,6 +163,16 @@ const vscodeStub = {
     async executeCommand(id: string, ...args: unknown[]) {
       ui.executed.push({ id, args });
       return ui.commands.get(id)?.(...args);
+    },
+  },
+  workspace: {
+    textDocuments: [] as unknown[],
+    registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: unknown, token: unknown): Promise<string> }) {
+      ui.contentProviders.set(scheme, provider);
+      return new Disposable(() => ui.contentProviders.delete(scheme));
+    },
+    async openTextDocument(uri: { toString(): string }) {
+      return { uri };
     },
   },
   env: {
@@ -179,6 +198,7 @@ loader._load = function (this: unknown, request: string, ...rest: unknown[]) {
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
 const { registerFlagCommands } = require('../../src/commands/flags') as typeof import('../../src/commands/flags');
 const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { registerFlagDetails } = require('../../src/commands/flagDetails') as typeof import('../../src/commands/flagDetails');
 const { Commands, Views } = require('../../src/constants') as typeof import('../../src/constants');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -283,7 +303,7 @@ describe('Flags view', () => {
       const item = provider.getTreeItem(roots[0] as TreeNode) as unknown as TreeItem;
       assert.equal(item.id, 'flag:default%2Falpha');
       assert.equal(item.label, 'alpha');
-      assert.equal(item.description, 'development ●');
+      assert.equal(item.description, 'd●');
       assert.equal(item.contextValue, 'feature:enabled:web');
       assert.equal(item.collapsibleState, 1);
       assert.equal(item.iconPath?.id, 'rocket');
@@ -336,6 +356,30 @@ describe('Flags view', () => {
       assert.deepEqual(fired, [roots[0]]);
       assert.equal(t.source.listCalls, 1);
       subscription.dispose();
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it("redraws a flag's row when its details arrive, so the row reads what the details say", async () => {
+    const listed = { ...flag('promo'), lifecycle: { stage: 'initial', enteredStageAt: '2026-11-20T08:00:00.000Z' } };
+    const details: Feature = {
+      name: 'promo',
+      project: 'default',
+      environments: [{ name: 'development', enabled: true, strategies: [] }],
+      lifecycle: { stage: 'completed', status: 'discarded', enteredStageAt: '2026-11-20T08:00:00.000Z' },
+    };
+    const t = await setUp([listed], { 'default/promo': details });
+    try {
+      const provider = t.view.provider;
+      const [row] = (await provider.getChildren()) as [TreeNode];
+      assert.equal((provider.getTreeItem(row) as unknown as TreeItem).description, 'd● · initial');
+      const fired: unknown[] = [];
+      provider.onDidChangeTreeData((node) => fired.push(node));
+      await t.store.feature('default', 'promo');
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(fired, [row]);
+      assert.equal((provider.getTreeItem(row) as unknown as TreeItem).description, 'd● · completed (discarded)');
     } finally {
       t.dispose();
     }
@@ -470,3 +514,65 @@ describe('flag commands', () => {
     }
   });
 });
+
+describe('flag details and Copy Value', () => {
+  const payload = '{"color":"green","sizes":[1,2]}';
+  const details: Feature = {
+    name: 'promo',
+    project: 'default',
+    description: 'A promotion',
+    environments: [
+      {
+        name: 'development',
+        enabled: true,
+        strategies: [
+          {
+            id: 's1',
+            name: 'default',
+            segments: [],
+            constraints: [{ contextName: 'country', operator: 'IN', values: ['DE', 'FR'] }],
+            variants: [{ name: 'green', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: payload } }],
+          },
+        ],
+      },
+    ],
+  };
+
+  it('Show Flag Details opens a read-only document of the whole flag; Copy Value copies a payload and values in full', async () => {
+    const t = await setUp([flag('promo')], { 'default/promo': details });
+    const registration = registerFlagDetails({ store: t.store, view: t.view, logger });
+    try {
+      const uri = (await t.run(Commands.showFlagDetails, { project: 'default', name: 'promo' })) as string;
+      assert.equal(uri, 'unleash-flag:/promo.txt?project=default&name=promo');
+      assert.deepEqual(ui.shownDocuments.slice(-1), [uri]);
+      // From the palette with nothing selected: a pick of the flags.
+      ui.pick = (items) => items[0];
+      assert.equal(await t.run(Commands.showFlagDetails), uri);
+      assert.deepEqual((ui.quickPicks.at(-1)?.options as { title?: string }).title, 'Unleash: Show Flag Details');
+      const provider = ui.contentProviders.get('unleash-flag');
+      assert.ok(provider);
+      const text = await provider.provideTextDocumentContent({ query: 'project=default&name=promo' }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
+      assert.ok(text.startsWith('promo\n=====\nProject: default\n'), text);
+      assert.ok(text.includes('      - country is one of (2 values)\n          DE\n          FR\n'), text);
+      assert.ok(text.includes('      Payload (json):\n          {\n            "color": "green",\n'), text);
+
+      const provider2 = t.view.provider;
+      const [row] = await provider2.getChildren();
+      const [environment] = await provider2.getChildren(row);
+      const [strategy] = await provider2.getChildren(environment);
+      const inside = await provider2.getChildren(strategy);
+      const constraint = inside.find((node) => node.kind === 'constraint') as TreeNode;
+      assert.equal(await t.run(Commands.copyValue, constraint), 'DE\nFR');
+      assert.equal(ui.clipboard, 'DE\nFR');
+      assert.equal(ui.statusBar.at(-1), 'Copied the values of country is one of DE, FR');
+      const variants = await provider2.getChildren(inside.find((node) => node.label === 'Variants'));
+      assert.equal(variants[0]?.contextValue, 'variant:payload');
+      assert.equal(await t.run(Commands.copyValue, variants[0]), '{\n  "color": "green",\n  "sizes": [\n    1,\n    2\n  ]\n}');
+      assert.equal(ui.statusBar.at(-1), 'Copied the payload of green — 100%');
+    } finally {
+      registration.dispose();
+      t.dispose();
+    }
+  });
+});
+

@@ -21,6 +21,8 @@ const REVEAL = (project: string, name: string) =>
   `command:unleash.revealFlag?${encodeURIComponent(JSON.stringify([{ project, name }]))}`;
 const COPY = (project: string, name: string) =>
   `command:unleash.copyFlagName?${encodeURIComponent(JSON.stringify([{ project, name }]))}`;
+const DETAILS = (project: string, name: string) =>
+  `command:unleash.showFlagDetails?${encodeURIComponent(JSON.stringify([{ project, name }]))}`;
 
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 
@@ -74,10 +76,13 @@ describe('hoverMarkdown: the seeded flag', () => {
         '',
         'The new checkout\\, step by step',
         '',
-        '| Environment | State | Strategies | Last seen |',
-        '| --- | --- | --- | --- |',
-        '| development | ● enabled | 1 strategy\\: Gradual rollout\\: 25\\% of userId \\(“EU employees first”\\, 4 constraints\\, 2 segments\\, 2 variants\\) | never |',
-        '| production | ○ disabled | no strategies | 5 days ago |',
+        '| Environment | State | Last\u00a0seen |',
+        '| --- | --- | --- |',
+        '| development | ●\u00a0enabled | never |',
+        '| production | ○\u00a0disabled | 5\u00a0days\u00a0ago |',
+        '',
+        '**development** · 1 strategy\\: Gradual rollout\\: 25\\% of userId \\(“EU employees first”\\, 4 constraints\\, 2 segments\\, 2 variants\\)  ',
+        '**production** · no strategies',
         '',
         '**Variants**',
         '',
@@ -93,7 +98,8 @@ describe('hoverMarkdown: the seeded flag', () => {
         '',
         '[Open in Unleash](<https://unleash.example.com/projects/default/features/new-checkout-flow>)' +
           ` · [Reveal in Flags tree](${REVEAL('default', 'new-checkout-flow')})` +
-          ` · [Copy name](${COPY('default', 'new-checkout-flow')})`,
+          ` · [Copy name](${COPY('default', 'new-checkout-flow')})` +
+          ` · [Show details](${DETAILS('default', 'new-checkout-flow')})`,
         '',
         '_Source: unleash\\.example\\.com_',
       ].join('\n'),
@@ -151,8 +157,9 @@ describe('hoverMarkdown: from the summary alone', () => {
   it('shows on/off and whether strategies exist, and says details are loading', () => {
     const markdown = hoverMarkdown({ matches: [{ summary }], sourceLabel: HOST, webUrl, now: NOW });
     const lines = markdown.split('\n');
-    assert.ok(lines.includes('| development | ● enabled | has strategies | never |'), markdown);
-    assert.ok(lines.includes('| production | ○ disabled | no strategies\\, 1 variant | never |'), markdown);
+    assert.ok(lines.includes('| development | ●\u00a0enabled | never |'), markdown);
+    assert.ok(lines.includes('| production | ○\u00a0disabled | never |'), markdown);
+    assert.ok(markdown.includes('\n\n**development** · has strategies  \n**production** · no strategies\\, 1 variant\n\n'), markdown);
     assert.ok(lines.includes('_Loading strategies and variants… hover again to see them._'));
     assert.ok(!markdown.includes('**Variants**'));
     assert.ok(lines.includes('**Tags:** team\\:payments'));
@@ -294,13 +301,13 @@ function assertAllowedLinks(markdown: string, project: string, name: string): vo
   const commands = links.filter((link) => link.startsWith('command:'));
   for (const link of links) {
     if (link.startsWith('command:')) {
-      assert.match(link, /^command:unleash\.(revealFlag|copyFlagName)\?[^()\s<>]*$/, link);
+      assert.match(link, /^command:unleash\.(revealFlag|copyFlagName|showFlagDetails)\?[^()\s<>]*$/, link);
       assert.deepEqual(commandArgs(link), [{ project, name }]);
     } else {
       assert.match(link, /^<https?:\/\/[^\s<>]*>$/, link);
     }
   }
-  assert.equal(commands.length, 2, 'exactly our two command links');
+  assert.equal(commands.length, 3, 'exactly our three command links');
 }
 
 describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
@@ -368,10 +375,11 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
       assert.ok(['p', 'strong', 'em', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'ul', 'li', 'a', 'hr', 'br'].includes(tag!), `<${tag}>`);
     }
     const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]!);
-    for (const href of hrefs) assert.match(href, /^(https?:\/\/|command:unleash\.(revealFlag|copyFlagName)\?)/, href);
-    assert.equal(hrefs.filter((href) => href.startsWith('command:')).length, 2);
-    // Our own bold labels only: the name, `Stale`, Tags, Parents, Children, Links, Variants.
-    assert.equal((html.match(/<strong>/g) ?? []).length, 7);
+    for (const href of hrefs) assert.match(href, /^(https?:\/\/|command:unleash\.(revealFlag|copyFlagName|showFlagDetails)\?)/, href);
+    assert.equal(hrefs.filter((href) => href.startsWith('command:')).length, 3);
+    // Our own bold labels only: the name, `Stale`, Tags, Parents, Children, Links, Variants, and the environments
+    // shown, each above its strategies.
+    assert.equal((html.match(/<strong>/g) ?? []).length, 7 + HOVER_LIMITS.environments);
     assert.ok(html.includes('**bold** &lt;img src=x onerror=alert(1)&gt;'));
   });
 });

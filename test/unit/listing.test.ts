@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ForbiddenError, NotFoundError } from '../../src/api/errors';
-import { listAllFeatures, ListingTooLargeError, type ListingPage, type ListingRequests } from '../../src/api/listing';
+import { ConfigError, HttpError } from '../../src/api/errors';
+import { listAllFeatures, type ListingPage, type ListingRequests } from '../../src/api/listing';
 import type { FeatureSummary } from '../../src/api/schemas';
 
 const PAGE = 2;
@@ -23,6 +24,8 @@ interface Server {
   total?: (filtered: number) => number | undefined;
   /** Every search page answers the same rows (a broken server). */
   repeatPages?: boolean;
+  /** Searches allowed before the server answers 429 (Unleash 8 allows 15 a minute). */
+  searchesAllowed?: number;
 }
 
 function fake(server: Server): ListingRequests & { log: string[] } {
@@ -35,6 +38,9 @@ function fake(server: Server): ListingRequests & { log: string[] } {
     async searchPage(offset, limit, filter): Promise<ListingPage> {
       log.push(`search ${offset}${filter ? ` ${filter}` : ''}`);
       if (server.noSearch) throw notFound('GET /api/admin/search/features');
+      if (server.searchesAllowed !== undefined && server.searchesAllowed-- <= 0) {
+        throw new HttpError({ status: 429, request: 'GET /api/admin/search/features', serverMessage: 'Too many requests, please try again later.', retryAfterSeconds: 57 });
+      }
       const [operator, list = ''] = (filter ?? '').split(':');
       const named = list.split(',');
       const matching = all().filter((row) => (operator === 'IS_ANY_OF' ? named.includes(row.project ?? '') : operator === 'IS_NONE_OF' ? !named.includes(row.project ?? '') : true));
@@ -125,6 +131,32 @@ describe('listing', () => {
     assert.deepEqual(result.features.map((row) => `${row.name}:${row.lifecycle?.stage ?? '-'}`), ['a:live', 'b:live', 'c:-']);
   });
 
+  describe('a server that limits searches (Unleash 8: 15 a minute, then 429)', () => {
+    it('no search allowed: every listed project, and a note that completeness was not checked', async () => {
+      const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x'] }, listed: ['default'], searchesAllowed: 0 });
+      const result = await listAllFeatures(server, { pageSize: PAGE });
+      assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c']);
+      assert.equal(result.method, 'projects');
+      assert.equal(result.unchecked, 'the server refuses more searches for 57 s (429: it limits searches per minute)');
+    });
+
+    it('the first search allowed, the rest refused: what was listed, and how many flags are missing', async () => {
+      const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'] }, listed: ['default'], searchesAllowed: 1 });
+      const result = await listAllFeatures(server, { pageSize: PAGE });
+      assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c']);
+      assert.equal(result.unchecked, 'the server refuses more searches for 57 s (429: it limits searches per minute); 2 of 5 flags are outside the projects listed');
+    });
+
+    it('lists 10,000 flags in two projects with one search', async () => {
+      const many = (prefix: string) => Array.from({ length: 5_000 }, (_, i) => `${prefix}-${String(i).padStart(4, '0')}`);
+      const server = fake({ flags: { default: many('d'), checkout: many('c') }, searchesAllowed: 1 });
+      const result = await listAllFeatures(server);
+      assert.equal(result.features.length, 10_000);
+      assert.equal(result.unchecked, undefined);
+      assert.deepEqual(server.log.filter((line) => line.startsWith('search')), ['search 0']);
+    });
+  });
+
   describe('bounded whatever the server says', () => {
     it('a total of 1e20 sends a bounded number of requests and holds no more rows than arrived', async () => {
       const server = fake({ flags: { default: ['a', 'b', 'c'] }, total: () => 1e20, noProjectEndpoint: true });
@@ -146,12 +178,12 @@ describe('listing', () => {
       assert.ok(server.log.length <= 8, server.log.join(', '));
     });
 
-    it('more pages than maxPages is an error that says how far it read', async () => {
+    it('more pages than the limit is an error that says what to do', async () => {
       const flags = Array.from({ length: 30 }, (_, i) => `f${String(i).padStart(2, '0')}`);
       const server = fake({ flags: { default: flags }, noProjectEndpoint: true });
-      const error = await listAllFeatures(server, { pageSize: PAGE, maxPages: 5 }).catch((e: unknown) => e);
-      assert.ok(error instanceof ListingTooLargeError);
-      assert.equal(error.message, 'The flag list is longer than 10 flags; reading stopped there.');
+      const error = await listAllFeatures(server, { pageSize: PAGE, limits: { pages: 5 } }).catch((e: unknown) => e);
+      assert.ok(error instanceof ConfigError);
+      assert.equal(error.message, 'The setting `unleash.projects` takes in more than 10 flags, more than the extension lists. Name fewer projects to show.');
     });
   });
 });

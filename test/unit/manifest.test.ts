@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Commands, Views } from '../../src/constants';
+import { SETTING_LIMITS } from '../../src/model/settingRules';
 
 const root = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -64,10 +65,36 @@ describe('manifest', () => {
   });
 });
 
+describe('manifest: trust and limits', () => {
+  const properties = manifest.contributes.configuration.properties as Record<string, { scope?: string; minimum?: number; maximum?: number; default?: unknown }>;
+
+  it('declares limited support in Restricted Mode, restricting every setting that sends to or checks a server', () => {
+    const untrusted = manifest.capabilities.untrustedWorkspaces;
+    assert.equal(untrusted.supported, 'limited');
+    for (const id of ['unleash.serverUrl', 'unleash.webUrl', 'unleash.network.caCertificates', 'unleash.network.rejectUnauthorized', 'unleash.export.path', 'unleash.refreshIntervalMinutes', 'unleash.requestTimeoutSeconds']) {
+      assert.ok(untrusted.restrictedConfigurations.includes(id), `${id} is not restricted`);
+      assert.ok(properties[id], `${id} is not a setting`);
+    }
+    assert.equal(manifest.capabilities.virtualWorkspaces.supported, 'limited');
+  });
+
+  it('lets only the user or the machine decide how TLS is checked', () => {
+    assert.equal(properties['unleash.network.caCertificates']?.scope, 'machine');
+    assert.equal(properties['unleash.network.rejectUnauthorized']?.scope, 'machine');
+  });
+
+  it('declares the limits the code clamps numeric settings to', () => {
+    for (const [key, limits] of Object.entries(SETTING_LIMITS)) {
+      const declared = properties[`unleash.${key}`];
+      assert.deepEqual([declared?.minimum, declared?.maximum, declared?.default], [limits.minimum, limits.maximum, limits.default], key);
+    }
+  });
+});
+
 describe('layering', () => {
   it('keeps src/api, src/model and the vscode-free utilities free of vscode', () => {
     const mustBeFree = sources.filter(({ file }) =>
-      /[\\/]src[\\/](api|model)[\\/]/.test(file) || /[\\/]src[\\/]util[\\/](formatError|emitter|atomicWrite)\.ts$/.test(file),
+      /[\\/]src[\\/](api|model)[\\/]/.test(file) || /[\\/]src[\\/]util[\\/](formatError|emitter|atomicWrite|safeRead)\.ts$/.test(file),
     );
     assert.ok(mustBeFree.length > 10);
     const offenders = mustBeFree

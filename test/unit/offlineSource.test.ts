@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { exportResultSchema, type ExportResult } from '../../src/api/schemas';
-import { OfflineSource, environmentOf } from '../../src/model/offlineSource';
+import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/offlineSource';
 
 const development = exportResultSchema.parse(JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'), 'utf8')));
 
@@ -52,7 +52,7 @@ describe('OfflineSource (export files as a flag source)', () => {
     assert.ok(strategy?.id);
     const segments = await source.getStrategySegments(strategy.id);
     assert.equal(segments.length, strategy.segments?.length);
-    assert.match(segments[0]?.description ?? '', /do not include segment constraints/);
+    assert.ok(segments.every(segmentDefinitionMissing), 'an older file: the tree says the constraints are not in it');
   });
 
   it('labels itself with the files it read, and knows their environments', async () => {
@@ -84,5 +84,40 @@ describe('OfflineSource with a whole and a partial export of one environment', (
     assert.ok(first);
     const detail = await source.getFeature(first.project ?? '', first.name);
     assert.deepEqual(detail.environments?.map((env) => env.name), ['development']);
+  });
+});
+
+describe('OfflineSource: segment definitions', () => {
+  const strategy = development.featureStrategies.find((s) => (s.segments ?? []).length === 2);
+
+  it('shows segments with their constraints when the file holds their definitions', async () => {
+    assert.ok(strategy?.id);
+    const withDefinitions: ExportResult = {
+      ...development,
+      segmentDefinitions: [
+        { id: 1, name: 'internal-users', description: 'Employees', constraints: [{ contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] }] },
+        { id: 2, name: 'beta-testers', project: 'checkout', constraints: [] },
+      ],
+    };
+    const source = new OfflineSource([{ path: '.unleash/development.json', result: withDefinitions }]);
+    const segments = await source.getStrategySegments(strategy.id);
+    assert.deepEqual(
+      segments.map((s) => [s.id, s.name, s.description ?? null, s.project ?? null, s.constraints.length, segmentDefinitionMissing(s)]),
+      [
+        [2, 'beta-testers', null, 'checkout', 0, false],
+        [1, 'internal-users', 'Employees', null, 1, false],
+      ],
+    );
+  });
+
+  it('still loads a file written before the section, and says its constraints are not in it', async () => {
+    assert.ok(strategy?.id);
+    assert.equal(development.segmentDefinitions, undefined);
+    const source = new OfflineSource([{ path: '.unleash/development.json', result: development }]);
+    const segments = await source.getStrategySegments(strategy.id);
+    assert.deepEqual(segments.map((s) => [s.name, s.constraints.length, segmentDefinitionMissing(s)]), [
+      ['beta-testers', 0, true],
+      ['internal-users', 0, true],
+    ]);
   });
 });

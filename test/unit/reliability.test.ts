@@ -52,6 +52,7 @@ import {
   type TlsIdentity,
 } from '../support/faultServer';
 import { startProxyServer, type ProxyServer } from '../support/proxyServer';
+import { trustRows } from './trustCases';
 
 const TOKEN = '*:*.7d3f1c9a0b2e4d6f8a1c3e5b7d9f0a2c';
 const SECRET = '7d3f1c9a0b2e4d6f8a1c3e5b7d9f0a2c';
@@ -648,7 +649,7 @@ group('TLS (certificates made by openssl at test time)', () => {
     const error = await rejection(client(`https://127.0.0.1:${server.port}`).listEnvironments());
     assert.ok(error instanceof NetworkError);
     const { message, steps } = shown(error, LOAD);
-    assert.equal(message, 'Could not load the environments. unleash.example.com does not speak HTTPS at this address (ERR_SSL_WRONG_VERSION_NUMBER). If it serves plain HTTP, start unleash.serverUrl with http://; otherwise check the port.');
+    assert.equal(message, "Could not load the environments. unleash.example.com does not speak HTTPS at this address (ERR_SSL_WRONG_VERSION_NUMBER). Check the port in unleash.serverUrl: use the https:// address you open Unleash at, or ask the server's administrator for it.");
     assert.equal(server.requests.length, 0);
     return { result: 'NetworkError ERR_SSL_WRONG_VERSION_NUMBER', message, steps, requests: '0 (not retried)' };
   });
@@ -790,8 +791,10 @@ group('Data safety (Export Environment: POST, never retried)', () => {
     assert.deepEqual(await files(), ['.unleash/development.json'], 'no temporary file is left');
   }
 
+  // The export request alone: the segment listing that follows an export using segments is tested in
+  // exportToFile.test.ts; these rows are about the export's single POST and the file.
   const run = (c: UnleashClient, signal?: AbortSignal) =>
-    exportToFile({ client: c, environment: 'development', scope: { kind: 'all' }, folder: dir, signal });
+    exportToFile({ client: { exportFeatures: c.exportFeatures.bind(c) }, environment: 'development', scope: { kind: 'all' }, folder: dir, signal });
 
   const serverFailure = (name: string, script: () => void, ErrorClass: new (...args: never[]) => Error, expected: string, timeoutMs?: number) =>
     row(name, async () => {
@@ -1117,6 +1120,12 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
     return { result: `${checked} combinations, every one inside the folder; \`../../etc/passwd\` → \`.unleash/_.._etc_passwd.json\``, requests: '—' };
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Trust and safety (issue 13): test/unit/trustCases.ts
+// ---------------------------------------------------------------------------------------------------------------
+
+trustRows({ row, group, fault, client, assertNoSecret, stepsOf, token: TOKEN });
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table

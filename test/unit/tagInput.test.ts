@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { tagPickState } from '../../src/model/tagPickItems';
 import {
   checkTagExists,
   closestTag,
@@ -167,7 +168,39 @@ describe('checkTagExists', () => {
 describe('tags in messages', () => {
   it('cannot form a link, reorder text or break lines in a notification', () => {
     assert.equal(tagForMessage({ type: 'team', value: '[click](command:workbench.action.terminal.new)' }), 'team:[click] (command:workbench.action.terminal.new)');
-    assert.equal(tagForMessage({ type: 'team', value: 'a\u202eb\nc' }), 'team:ab c');
+    assert.equal(tagForMessage({ type: 'team', value: 'a\u202eb\nc' }), 'team:a b c');
     assert.equal(tagForMessage({ type: 'simple', value: 'needs review' }), 'simple:needs review');
+  });
+});
+
+describe('Check Tag: what the user typed is what is checked', () => {
+  const input = {
+    types: [{ name: 'team' }, { name: 'simple' }],
+    knownTags: [{ type: 'team', value: 'payments' }, { type: 'team', value: 'platform' }],
+    prefer: 'types' as const,
+    valueAction: 'Check',
+  };
+
+  it('a too-short value: Enter stays on the message, never on a listed tag', () => {
+    const state = tagPickState('team:p', input);
+    assert.deepEqual(state.rows.map((row) => row.label), ['$(error) Tag value must be 2 to 50 characters (it has 1).']);
+    assert.equal(state.active, state.rows[0]);
+    assert.equal(state.active?.pick, 'invalid');
+  });
+
+  it('a valid tag that is also listed, or not: Enter takes the typed tag', () => {
+    const miss = tagPickState('team:paymentz', input);
+    assert.deepEqual(miss.active, { pick: 'tag', tag: { type: 'team', value: 'paymentz' }, label: '$(tag) team:paymentz', description: 'Check this tag', alwaysShow: true });
+    assert.deepEqual(miss.rows.map((row) => row.label), ['$(tag) team:paymentz', '$(tag) team:payments', '$(tag) team:platform']);
+    const hit = tagPickState(' team : payments ', input);
+    assert.deepEqual(hit.rows.map((row) => row.label), ['$(tag) team:payments', '$(tag) team:platform']);
+    assert.equal(hit.active, hit.rows[0]);
+  });
+
+  it('no colon yet: the lists, and a new type only when nothing listed matches', () => {
+    assert.equal(tagPickState('tea', input).active, undefined);
+    const custom = tagPickState('jira', input);
+    assert.equal(custom.active?.label, '$(edit) jira');
+    assert.equal(tagPickState('j', input).active?.label, '$(error) Tag type must be 2 to 50 characters (it has 1).');
   });
 });

@@ -36,7 +36,7 @@ import {
   viewMessage,
   type TreeNode,
 } from '../../src/model/tree';
-import { clean, MAX_DETAIL, MAX_LABEL } from '../../src/model/wording';
+import { clean, MAX_DETAIL, MAX_LABEL, STRIP_BUDGET } from '../../src/model/wording';
 import { ServerSource } from '../../src/services/serverSource';
 import { startFixtureServer } from '../support/fixtureServer';
 
@@ -211,12 +211,12 @@ describe('tree: the root', () => {
     assert.deepEqual(
       roots.map((node) => [node.label, node.description, node.icon?.id, node.icon?.color, node.contextValue]),
       [
-        ['admin-panel', 'development ● production ○', 'lock', undefined, 'feature:enabled:web'],
-        ['checkout-kill-switch', 'development ○ production ● · stale · live', 'stop-circle', 'list.warningForeground', 'feature:enabled:stale:web'],
-        ['new-checkout-flow', 'development ● production ○ · pre-live', 'rocket', undefined, 'feature:enabled:web'],
-        ['new-checkout-flow-ui', 'development ● production ○', 'rocket', undefined, 'feature:enabled:web'],
-        ['ops-log-level', 'development ● production ○', 'tools', undefined, 'feature:enabled:web'],
-        ['pricing-experiment', 'development ● production ○ · archived', 'beaker', 'disabledForeground', 'feature:enabled:archived:web'],
+        ['admin-panel', 'd● p○', 'lock', undefined, 'feature:enabled:web'],
+        ['checkout-kill-switch', 'd○ p● · stale · live', 'stop-circle', 'list.warningForeground', 'feature:enabled:stale:web'],
+        ['new-checkout-flow', 'd● p○ · pre-live', 'rocket', undefined, 'feature:enabled:web'],
+        ['new-checkout-flow-ui', 'd● p○', 'rocket', undefined, 'feature:enabled:web'],
+        ['ops-log-level', 'd● p○', 'tools', undefined, 'feature:enabled:web'],
+        ['pricing-experiment', 'd● p○ · archived', 'beaker', 'disabledForeground', 'feature:enabled:archived:web'],
         ['zz-custom', '', 'symbol-boolean', undefined, 'feature:disabled:web'],
       ],
     );
@@ -232,7 +232,7 @@ describe('tree: the root', () => {
         '**new\\-checkout\\-flow**',
         'The new checkout\\, step by step',
         'Project: default · Type: release',
-        'Environments: development ● production ○',
+        'Environments: development ● enabled\\, production ○ disabled',
         'Lifecycle: pre\\-live since 2026\\-11\\-01',
       ].join('\n\n'),
     );
@@ -246,10 +246,39 @@ describe('tree: the root', () => {
       [
         '**checkout\\-kill\\-switch**',
         'Project: default · Type: kill\\-switch',
-        'Environments: development ○ production ●',
+        'Environments: development ○ disabled\\, production ● enabled',
         'Stale · Lifecycle: live since 2026\\-10\\-01',
       ].join('\n\n'),
     );
+  });
+
+  it('the environment strip fits the default side bar (STRIP_BUDGET): 2, 4 and 8 environments', async () => {
+    // Short names for two environments, initials for three or four, how many are on and off past that.
+    const described = async (names: string[], on: (i: number) => boolean): Promise<string> => {
+      const envs = names.map((name, i) => env(name, on(i), i));
+      const store = await storeOver(new FakeSource([summary('admin-panel', { environments: envs })], new Map(), new Map()));
+      const [flag] = await expand(undefined, store);
+      assert.ok(flag, 'one row');
+      // The full names and states stay in the tooltip and the accessible label.
+      for (const name of names) {
+        assert.ok(flag.tooltip?.includes(name.replace(/-/g, '\\-')), `${name} in the tooltip: ${flag.tooltip}`);
+        assert.ok(flag.accessibleLabel?.includes(name), `${name} in the accessible label: ${flag.accessibleLabel}`);
+      }
+      assert.ok((flag.description ?? '').length <= STRIP_BUDGET, `${flag.description} fits in ${STRIP_BUDGET}`);
+      return flag.description ?? '';
+    };
+    assert.equal(STRIP_BUDGET, 12);
+    assert.equal(await described(['development', 'production'], (i) => i === 0), 'd● p○');
+    assert.equal(await described(['development', 'staging', 'production'], (i) => i !== 1), 'd● s○ p●');
+    assert.equal(
+      await described(['development', 'testing', 'staging', 'production'], (i) => i < 3),
+      'd● t● s● p○',
+    );
+    assert.equal(await described(['dev', 'qa', 'uat', 'production-eu'], (i) => i % 2 === 0), 'd● q○ u● pe○');
+    const eight = ['development', 'testing', 'qa', 'staging', 'production-eu', 'production-us', 'production-ap', 'sandbox'];
+    assert.equal(await described(eight, (i) => i < 3), '3 on, 5 off');
+    assert.equal(await described(eight, () => true), 'all 8 on');
+    assert.equal(await described(eight, () => false), 'all 8 off');
   });
 
   it('reads nothing but the listing', async () => {
@@ -413,9 +442,8 @@ describe('tree: expanding a flag', () => {
     ]);
     assert.deepEqual((await expand(rows[3], store)).map(row), [
       {
-        label: 'payments',
-        description: 'team',
-        tooltip: '**payments**\n\nTag type: team',
+        label: 'team:payments',
+        tooltip: '**team\\:payments**\n\nTag type: team\n\nValue: payments',
         icon: 'tag',
         contextValue: 'tag',
         collapsible: 'none',
@@ -561,14 +589,6 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
         collapsible: 'none',
       },
       {
-        label: 'Parameters',
-        description: '3 parameters',
-        tooltip: '**Parameters**\n\n3 parameters',
-        icon: 'symbol-parameter',
-        contextValue: 'group:parameters',
-        collapsible: 'collapsed',
-      },
-      {
         label: 'Variants',
         description: '2 variants',
         tooltip: '**Variants**\n\n2 variants',
@@ -586,19 +606,15 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
       },
     ]);
 
-    assert.deepEqual(brief(await expand(byLabel(inside, 'Parameters'), store)), [
-      ['groupId', 'new-checkout-flow'],
-      ['rollout', '25'],
-      ['stickiness', 'userId'],
-    ]);
-    assert.equal((await expand(byLabel(inside, 'Parameters'), store))[0]?.tooltip, '**groupId**: new\\-checkout\\-flow');
+    // rollout 25, stickiness userId and groupId new-checkout-flow are all in the label: no Parameters group.
+    assert.equal(inside.find((node) => node.label === 'Parameters'), undefined);
     assert.deepEqual((await expand(byLabel(inside, 'Variants'), store)).map(row), [
       {
         label: 'blue — 50%',
         description: 'variable · stickiness: userId · string: "blue"',
         tooltip: '**blue — 50\\%**\n\nvariable · stickiness\\: userId · string\\: \\"blue\\"',
         icon: 'symbol-enum-member',
-        contextValue: 'variant',
+        contextValue: 'variant:payload',
         collapsible: 'none',
       },
       {
@@ -606,10 +622,12 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
         description: 'variable · stickiness: userId · json: {"color":"green"}',
         tooltip: '**green — 50\\%**\n\nvariable · stickiness\\: userId · json\\: \\{\\"color\\"\\:\\"green\\"\\}',
         icon: 'symbol-enum-member',
-        contextValue: 'variant',
+        contextValue: 'variant:payload',
         collapsible: 'none',
       },
     ]);
+    // Copy Value copies the payload in full, JSON indented.
+    assert.deepEqual((await expand(byLabel(inside, 'Variants'), store)).map((node) => node.copyText), ['blue', '{\n  "color": "green"\n}']);
 
     const segments = await expand(byLabel(inside, 'Segments'), store);
     assert.deepEqual(source.calls.getStrategySegments, [STRATEGY_ID]);
@@ -702,7 +720,7 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
       `**tenantId** is one of tenant\\-0\\, tenant\\-1\\, tenant\\-2\\, tenant\\-3\\, tenant\\-4\\, tenant\\-5\\, tenant\\-6\\, tenant\\-7\\, tenant\\-8\\, tenant\\-9 … and 20 more\n\nAll values: ${values.map(escapeMarkdown).join('\\, ')}`,
     );
     // An empty `segments` list means no Segments group; no `segments` field means one that reads them.
-    assert.deepEqual(brief(await expand(strategies[1], store)).map(([label]) => label), [constraint.label, 'Parameters']);
+    assert.deepEqual(brief(await expand(strategies[1], store)).map(([label]) => label), [constraint.label]);
     const custom = await expand(strategies[3], store);
     assert.deepEqual(brief(custom), [['Parameters', '2 parameters'], ['Segments', '']]);
     assert.equal(custom[1]?.tooltip, '**Segments**\n\nExpand to read the segments this strategy uses.');
@@ -715,7 +733,7 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
 // ------------------------------------------------------------------------------------------------ offline
 
 describe('tree: offline mode (export files)', () => {
-  it('says segments have no constraints in export files, and leaves out last seen', async () => {
+  it('says segments have no constraints in an older export file, and leaves out last seen', async () => {
     const exported = exportResultSchema.parse(fixture('export-development.json'));
     const source = new OfflineSource([{ path: '.unleash/development.json', result: exported }]);
     const store = await storeOver(source);
@@ -729,8 +747,8 @@ describe('tree: offline mode (export files)', () => {
     const rollout = byLabel(strategies, 'Gradual rollout: 50% of default');
     const segments = await expand(byLabel(await expand(rollout, store), 'Segments'), store);
     assert.deepEqual(brief(segments), [
-      ['beta-testers', 'constraints not in export files'],
-      ['internal-users', 'constraints not in export files'],
+      ['beta-testers', 'constraints not in this export file'],
+      ['internal-users', 'constraints not in this export file'],
     ]);
     assert.deepEqual((await expand(segments[0], store)).map(row), [
       {
@@ -740,7 +758,33 @@ describe('tree: offline mode (export files)', () => {
         collapsible: 'none',
       },
     ]);
-    assert.equal(OFFLINE_SEGMENT_NOTE, 'Export files do not include segment constraints: connect to a server to see them.');
+    assert.equal(
+      OFFLINE_SEGMENT_NOTE,
+      'This export file does not include segment constraints: export the environment again, or connect to a server, to see them.',
+    );
+
+    // A file written with the segments' definitions shows their constraints, as a server would.
+    const withDefinitions = new OfflineSource([
+      {
+        path: '.unleash/development.json',
+        result: {
+          ...exported,
+          segmentDefinitions: [
+            { id: 1, name: 'internal-users', description: 'Employees', constraints: [{ contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] }] },
+            { id: 2, name: 'beta-testers', constraints: [{ contextName: 'group', operator: 'IN', values: ['beta'] }] },
+          ],
+        },
+      },
+    ]);
+    const full = await storeOver(withDefinitions);
+    const fullFlag = byLabel(await expand(undefined, full), 'new-checkout-flow');
+    const fullRollout = byLabel(await expand(byLabel(await expand(fullFlag, full), 'development'), full), 'Gradual rollout: 50% of default');
+    const fullSegments = await expand(byLabel(await expand(fullRollout, full), 'Segments'), full);
+    assert.deepEqual(brief(fullSegments), [
+      ['beta-testers', 'global · 1 constraint'],
+      ['internal-users', 'global · 1 constraint · Employees'],
+    ]);
+    assert.deepEqual(brief(await expand(fullSegments[1], full)), [['email ends with @example.com', '']]);
   });
 });
 
@@ -1125,5 +1169,39 @@ describe('tree: 10,000 flags', () => {
       await client.close();
       await server.close();
     }
+  });
+});
+
+describe('tree: a gradual rollout lists only the parameters its label does not say', () => {
+  it('keeps a groupId shared with another flag, a rollout the label rounds, and a shortened stickiness', async () => {
+    const stickiness = `tenant${'x'.repeat(50)}`;
+    const feature: Feature = {
+      name: 'rollout',
+      project: 'default',
+      environments: [
+        {
+          name: 'production',
+          enabled: true,
+          strategies: [
+            { id: 'a', name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'rollout' }, segments: [] },
+            { id: 'b', name: 'flexibleRollout', parameters: { rollout: '12.34', stickiness, groupId: 'shared-bucket' }, segments: [] },
+          ],
+        },
+      ],
+    };
+    const store = await storeOver(new FakeSource([summary('rollout')], new Map([['default/rollout', feature]]), new Map()));
+    const production = (await expand((await expand(undefined, store))[0], store))[0] as TreeNode;
+    const strategies = await expand(production, store);
+    assert.deepEqual(strategies.map((node) => [node.label, node.collapsible]), [
+      ['Gradual rollout: 50% of userId', 'none'],
+      [`Gradual rollout: 12.3% of tenant${'x'.repeat(33)}…`, 'collapsed'],
+    ]);
+    const [group] = await expand(strategies[1], store);
+    assert.equal(group?.label, 'Parameters');
+    assert.deepEqual(brief(await expand(group, store)), [
+      ['groupId', 'shared-bucket'],
+      ['rollout', '12.34'],
+      ['stickiness', stickiness],
+    ]);
   });
 });

@@ -4,7 +4,7 @@ import type { Constraint, Segment, Strategy } from '../../src/api/schemas';
 import {
   clean, constraintParts, describeConstraint, describeDependency, describeEnvironmentState, describeLastSeen,
   describeLifecycle, describeOverride, describeParameters, describePayload, describeSegment, describeStrategy,
-  describeVariant, environmentStrip, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, singleLine, strategyBadges,
+  compactStrip, describeVariant, environmentInitials, environmentStates, environmentStrip, shortEnvironmentName, shortEnvironmentNames, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, singleLine, strategyBadges,
   strategyDisplayName, strategyTitle, truncate, utcDateTime, weightPercent,
 } from '../../src/model/wording';
 
@@ -476,6 +476,43 @@ describe('environments and last seen', () => {
     const hostile = environmentStrip([{ name: 'p\u202e\nrod'.repeat(5000), enabled: true }]);
     assertSafe(hostile, MAX_LABEL);
     assert.equal(hostile.endsWith(' ●'), true);
+  });
+  it('short environment names: usual short forms, short names as they are, unique in the catalog', () => {
+    assert.deepEqual(
+      ['development', 'Production', 'staging', 'qa', 'eu-west-1', 'production-eu', 'customer-acceptance', ' ', 'x'.repeat(500)]
+        .map(shortEnvironmentName),
+      ['dev', 'prod', 'stage', 'qa', 'eu-west-1', 'prod-eu', 'cust-acce', '(unnamed)', 'xxxx'],
+    );
+    assert.deepEqual(
+      ['development', 'production-eu', 'eu-west-1', 'Staging', ' ', '\u{1F600}x-y'].map(environmentInitials),
+      ['d', 'pe', 'ew1', 'S', '?', '\u{1F600}y'],
+    );
+    // Initials; `production` and `preprod` would both read `p`: they get their short names; `integration1` and
+    // `integrationenvironment2` would both read `inte` then: they get their names, cut at 16.
+    assert.deepEqual([...shortEnvironmentNames(['development', 'production']).entries()], [['development', 'd'], ['production', 'p']]);
+    assert.deepEqual(
+      [...shortEnvironmentNames(['development', 'production', 'preprod', 'integrationenvironment2', 'integration1', 'eu-west-1']).entries()],
+      [
+        ['development', 'd'], ['production', 'prod'], ['preprod', 'preprod'], ['integrationenvironment2', 'integrationenvi…'],
+        ['integration1', 'integration1'], ['eu-west-1', 'ew1'],
+      ],
+    );
+    const hostile = shortEnvironmentName('p\u202e\nrod-'.repeat(5000));
+    assertSafe(hostile, 12);
+  });
+  it('compact strip: states side by side within the budget, else how many are on and off', () => {
+    const labels = shortEnvironmentNames(['development', 'production']);
+    assert.equal(compactStrip([{ name: 'development', enabled: true }, { name: 'production', enabled: false }], labels), 'd● p○');
+    assert.equal(compactStrip([], labels), '');
+    const many = Array.from({ length: 50 }, (_, i) => ({ name: `environment-${i}`, enabled: i % 2 === 0 }));
+    assert.equal(compactStrip(many, shortEnvironmentNames(many.map((e) => e.name))), '25 on, 25 off');
+    assert.equal(
+      environmentStates([{ name: 'development', enabled: true }, { name: 'production', enabled: false }]),
+      'development ● enabled, production ○ disabled',
+    );
+    const states = environmentStates(many);
+    assertSafe(states, MAX_DETAIL);
+    assert.match(states, /^environment-0 ● enabled, environment-1 ○ disabled, .* … and \d+ more$/);
   });
   it('last seen', () => {
     const now = new Date('2025-03-10T12:00:00.000Z');

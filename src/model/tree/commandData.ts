@@ -3,7 +3,7 @@
  * flag, the Find Flag quick pick items, and the view's description and message.
  */
 import type { FlagStore } from '../flagStore';
-import { escapeThemeIcons } from '../markdown';
+import { pickText } from '../markdown';
 import { clean, environmentStrip, MAX_DETAIL, MAX_LABEL } from '../wording';
 import { formatError } from '../../util/formatError';
 import { dotted, projectOf, type FlagRef, type TreeNode } from './node';
@@ -70,11 +70,9 @@ export function flagPickItems(store: FlagStore): FlagPickItem[] {
     const project = projectOf(flag);
     const description = flag.description ? clean(flag.description, MAX_DETAIL).trim() : '';
     return {
-      label: escapeThemeIcons(flag.name.trim() === '' ? '(unnamed flag)' : clean(flag.name, MAX_LABEL)),
-      description: escapeThemeIcons(
-        dotted(clean(project, 60), environmentStrip(sortedEnvironments(flag, order))),
-      ),
-      detail: description === '' ? undefined : escapeThemeIcons(description),
+      label: flag.name.trim() === '' ? '(unnamed flag)' : pickText(flag.name, MAX_LABEL),
+      description: pickText(dotted(clean(project, 60), environmentStrip(sortedEnvironments(flag, order))), MAX_DETAIL),
+      detail: description === '' ? undefined : pickText(description, MAX_DETAIL),
       flag: { project, name: flag.name },
     };
   });
@@ -103,5 +101,6 @@ export function viewMessage(store: FlagStore): string | undefined {
   if (store.state === 'ready' && store.catalog.size === 0) {
     return source?.kind === 'files' ? 'The export files hold no flags.' : `No flags found on ${clean(source?.label ?? 'the server', 120)}.`;
   }
+  if (store.state === 'ready' && source?.listingNote) return clean(source.listingNote, MAX_DETAIL);
   return undefined;
 }

@@ -112,7 +112,7 @@ export function strategyNode(strategy: Strategy, index: number, parent: TreeNode
     ),
     icon: strategyIcon(strategy),
     contextValue: disabled ? 'strategy:disabled' : 'strategy',
-    collapsible: strategyHasChildren(strategy) ? 'collapsed' : 'none',
+    collapsible: strategyHasChildren(strategy, parent.flag?.name) ? 'collapsed' : 'none',
     parent,
     flag: parent.flag,
     environment: parent.environment,

@@ -4,6 +4,7 @@
  */
 import type { FeatureEnvironment, FeatureLink, FeatureSummary, ParentDependency, Tag } from '../../api/schemas';
 import type { CancellationLike } from '../../util/emitter';
+import { flagStatus } from '../flagStatus';
 import { escapeMarkdown, markdownLink, openableUrl } from '../markdown';
 import {
   clean,
@@ -53,8 +54,9 @@ export async function featureChildren(node: TreeNode, context: TreeContext, toke
       childNode(child, node, ids, context, flag),
     ),
   );
-  if (feature.lifecycle) {
-    const text = describeLifecycle(feature.lifecycle);
+  const { lifecycle } = flagStatus(listed(context, flag), feature);
+  if (lifecycle) {
+    const text = describeLifecycle(lifecycle);
     nodes.push({
       id: ids('lifecycle', ''),
       kind: 'lifecycle',
@@ -90,15 +92,16 @@ function tagGroup(parent: TreeNode, id: string, tags: readonly Tag[]): TreeNode 
     group: 'tags',
     children: async (node) => {
       const ids = siblingIds(node);
+      // `type:value`, as hovers and Check Tag write a tag.
       return listNodes(node, tags, ids, { singular: 'tag' }, (tag) => {
         const value = tag.value === '' ? '""' : clean(tag.value, MAX_LABEL);
         const type = tag.type.trim() === '' ? '(no type)' : clean(tag.type, 60);
+        const label = clean(`${type}:${value}`, MAX_LABEL);
         return {
           id: ids('tag', `${tag.type}:${tag.value}`),
           kind: 'tag',
-          label: value,
-          description: type,
-          tooltip: paragraphs(`**${escapeMarkdown(value)}**`, `Tag type: ${escapeMarkdown(type)}`),
+          label,
+          tooltip: paragraphs(`**${escapeMarkdown(label)}**`, `Tag type: ${escapeMarkdown(type)}`, `Value: ${escapeMarkdown(value)}`),
           icon: { id: 'tag' },
           contextValue: 'tag',
           collapsible: 'none',

@@ -74,6 +74,8 @@ export interface TreeNode {
   readonly url?: string;
   /** Another flag this node points at (a parent dependency, a child): selecting the node reveals it. */
   readonly target?: FlagRef;
+  /** What "Copy Value" copies, in full: a variant's payload (JSON indented), a constraint's values one per line. */
+  readonly copyText?: string;
   /** On an error node: the node whose children failed to load, to be asked again. */
   readonly retry?: TreeNode;
   /** Loads the children; absent for leaves. Called by `childrenOf`, which turns failures into an error node. */

@@ -2,11 +2,15 @@
  * The root of the Flags tree: every flag of the catalog, sorted by name, grouped under its project when the catalog
  * holds more than one. Built from the listing alone: nothing here reads a flag's details.
  */
-import type { EnvironmentSummary, FeatureSummary } from '../../api/schemas';
+import type { EnvironmentSummary, Feature, FeatureSummary } from '../../api/schemas';
 import { compare, type Catalog } from '../catalog';
 import type { FlagStore } from '../flagStore';
 import { escapeMarkdown, openableUrl, plainMarkdown } from '../markdown';
-import { clean, describeEnvironmentState, describeLifecycle, environmentStrip, MAX_DETAIL, MAX_LABEL, plural } from '../wording';
+import { flagStatus, type FlagStatus } from '../flagStatus';
+import {
+  clean, compactStrip, describeEnvironmentState, describeLifecycle, environmentStates, lifecycleStage, MAX_DETAIL, MAX_LABEL,
+  plural, shortEnvironmentNames,
+} from '../wording';
 import { featureChildren } from './feature';
 import {
   dotted,
@@ -45,10 +49,11 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
   const context: TreeContext = { store, now: options.now ?? (() => new Date()) };
   const catalog = store.catalog;
   const order = environmentOrder(catalog);
+  const labels = shortEnvironmentNames([...order.keys()]);
   const projects = catalog.projects();
   if (projects.length <= 1) {
     const ids = siblingIds(undefined);
-    return catalog.flags.map((flag) => featureNode(flag, undefined, ids, context, order));
+    return catalog.flags.map((flag) => featureNode(flag, undefined, ids, context, order, labels));
   }
   const byProject = new Map<string, FeatureSummary[]>();
   for (const flag of catalog.flags) {
@@ -77,7 +82,7 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
       children: async () => {
         if (!children) {
           const featureIds = siblingIds(node);
-          children = flags.map((flag) => featureNode(flag, node, featureIds, context, order));
+          children = flags.map((flag) => featureNode(flag, node, featureIds, context, order, labels));
         }
         return children;
       },
@@ -104,25 +109,18 @@ export function sortedEnvironments(flag: FeatureSummary, order: Map<string, numb
     .map(({ env }) => env);
 }
 
-function featureTooltip(
-  flag: FeatureSummary,
-  ref: FlagRef,
-  label: string,
-  strip: string,
-  stale: boolean,
-  archived: boolean,
-): string {
+function featureTooltip(flag: FeatureSummary, ref: FlagRef, label: string, envs: readonly EnvironmentSummary[], status: FlagStatus): string {
   const type = flag.type !== undefined && flag.type.trim() !== '' ? clean(flag.type, 40) : undefined;
   const description = flag.description ? clean(flag.description, MAX_DETAIL).trim() : '';
   return paragraphs(
     `**${escapeMarkdown(label)}**`,
     description !== '' && escapeMarkdown(description),
     dotted(`Project: ${plainMarkdown(ref.project, 100)}`, type && `Type: ${escapeMarkdown(type)}`),
-    strip !== '' && `Environments: ${escapeMarkdown(strip)}`,
+    envs.length > 0 && `Environments: ${escapeMarkdown(environmentStates(envs))}`,
     dotted(
-      stale && 'Stale',
-      archived && 'Archived',
-      flag.lifecycle ? `Lifecycle: ${escapeMarkdown(describeLifecycle(flag.lifecycle))}` : undefined,
+      status.stale && 'Stale',
+      status.archived && 'Archived',
+      status.lifecycle ? `Lifecycle: ${escapeMarkdown(describeLifecycle(status.lifecycle))}` : undefined,
     ),
   );
 }
@@ -133,100 +131,133 @@ function featureNode(
   ids: (kind: string, key: string) => string,
   context: TreeContext,
   order: Map<string, number>,
+  labels: ReadonlyMap<string, string>,
 ): TreeNode {
   const ref: FlagRef = { project: projectOf(flag), name: flag.name };
   const label = flag.name.trim() === '' ? '(unnamed flag)' : clean(flag.name, MAX_LABEL);
-  const envs = sortedEnvironments(flag, order);
-  const strip = environmentStrip(envs);
-  const stale = flag.stale === true;
-  const archived = flag.archived === true || (flag.archivedAt !== undefined && flag.archivedAt !== null);
-  const stage = flag.lifecycle && flag.lifecycle.stage.trim() !== '' ? clean(flag.lifecycle.stage, 40) : undefined;
-  const badges = [stale && 'stale', archived && 'archived', stage];
-  const source = context.store.currentSource;
-  const web = openableUrl(source?.webUrl?.(ref.project, ref.name)) !== undefined;
-  const enabled = envs.some((env) => env.enabled);
-  const icon: NodeIcon = {
-    id: flagTypeIcon(flag.type),
-    ...(archived ? { color: 'disabledForeground' } : stale ? { color: 'list.warningForeground' } : {}),
-  };
-  return new FeatureRow(
-    {
-      id: ids('flag', `${ref.project}/${ref.name}`),
-      label,
-      description: clean(dotted(strip, ...badges), MAX_DETAIL),
-      icon,
-      contextValue: ['feature', enabled ? 'enabled' : 'disabled', stale && 'stale', archived && 'archived', web && 'web']
-        .filter((part): part is string => typeof part === 'string')
-        .join(':'),
-      parent,
-      flag: ref,
-    },
-    { summary: flag, envs, strip, stale, archived, badges },
-    context,
-  );
+  return new FeatureRow({ id: ids('flag', `${ref.project}/${ref.name}`), label, parent, flag: ref }, flag, order, labels, context);
 }
 
-/** What a flag row's tooltip and accessible label are built from. */
-interface FeatureFacts {
-  readonly summary: FeatureSummary;
-  readonly envs: readonly EnvironmentSummary[];
-  readonly strip: string;
-  readonly stale: boolean;
-  readonly archived: boolean;
-  readonly badges: ReadonlyArray<string | false | undefined>;
+/** What a flag row shows, for one state of its data (the listing row, and the details once they are read). */
+interface RowView {
+  readonly description: string;
+  readonly icon: NodeIcon;
+  readonly contextValue: string;
+  readonly status: FlagStatus;
+  readonly badges: readonly string[];
 }
 
 /**
- * A flag's row. Its tooltip and accessible label are built when first read (VS Code asks for the tooltip on hover,
- * through resolveTreeItem): the root may hold 10,000 flags. A class rather than an object literal with `get`
- * accessors: V8 defines a literal's accessors on every object it creates (about 3 µs a row, 30 ms for 10,000 rows,
- * most of the row's cost; see bench/README.md), while a class shares them on its prototype.
+ * A flag's row. What it shows follows the store: built from the listing row, and again from the details once the
+ * store has read them (`flagStatus`), so row, tooltip, Lifecycle row and hover say the same. Everything is built
+ * when first read (VS Code asks for the tooltip on hover, through resolveTreeItem): the root may hold 10,000 flags.
+ * A class rather than an object literal with `get` accessors: V8 defines a literal's accessors on every object it
+ * creates (about 3 µs a row, 30 ms for 10,000 rows; see bench/README.md), while a class shares them on its prototype.
  */
 class FeatureRow implements TreeNode {
   readonly id: string;
   readonly kind = 'feature' as const;
   readonly label: string;
-  readonly description: string;
-  readonly icon: NodeIcon;
-  readonly contextValue: string;
   readonly collapsible = 'collapsed' as const;
   readonly parent: TreeNode | undefined;
   readonly flag: FlagRef;
   readonly children: ChildLoader;
+  private envs: readonly EnvironmentSummary[] | undefined;
+  private stripText: string | undefined;
+  /** The details `viewState` was built from (null: not built yet), and the store's details version then. */
+  private viewDetails: Feature | undefined | null = null;
+  private viewVersion = -1;
+  private viewState: RowView | undefined;
   private tooltipText: string | undefined;
   private accessibleText: string | undefined;
 
   constructor(
-    row: { id: string; label: string; description: string; icon: NodeIcon; contextValue: string; parent: TreeNode | undefined; flag: FlagRef },
-    private readonly facts: FeatureFacts,
-    context: TreeContext,
+    row: { id: string; label: string; parent: TreeNode | undefined; flag: FlagRef },
+    private readonly summary: FeatureSummary,
+    private readonly order: Map<string, number>,
+    /** Short environment names for the row's strip, unique across the catalog. */
+    private readonly labels: ReadonlyMap<string, string>,
+    private readonly context: TreeContext,
   ) {
     this.id = row.id;
     this.label = row.label;
-    this.description = row.description;
-    this.icon = row.icon;
-    this.contextValue = row.contextValue;
     this.parent = row.parent;
     this.flag = row.flag;
     this.children = (token) => featureChildren(this, context, token);
   }
 
+  get description(): string {
+    return this.view().description;
+  }
+
+  get icon(): NodeIcon {
+    return this.view().icon;
+  }
+
+  get contextValue(): string {
+    return this.view().contextValue;
+  }
+
   get tooltip(): string {
-    const { summary, strip, stale, archived } = this.facts;
-    this.tooltipText ??= featureTooltip(summary, this.flag, this.label, strip, stale, archived);
+    const view = this.view();
+    this.tooltipText ??= featureTooltip(this.summary, this.flag, this.label, this.environments(), view.status);
     return this.tooltipText;
   }
 
   get accessibleLabel(): string {
-    const { envs, badges } = this.facts;
+    const view = this.view();
     this.accessibleText ??= clean(
       [
         this.label,
-        ...envs.map((env) => `${clean(env.name, 40)} ${describeEnvironmentState(env.enabled)}`),
-        ...badges.filter((badge): badge is string => typeof badge === 'string'),
+        ...this.environments().map((env) => `${clean(env.name, 40)} ${describeEnvironmentState(env.enabled)}`),
+        ...view.badges,
       ].join(', '),
       MAX_DETAIL,
     );
     return this.accessibleText;
+  }
+
+  private environments(): readonly EnvironmentSummary[] {
+    this.envs ??= sortedEnvironments(this.summary, this.order);
+    return this.envs;
+  }
+
+  private strip(): string {
+    this.stripText ??= compactStrip(this.environments(), this.labels);
+    return this.stripText;
+  }
+
+  /** The row for the data the store holds now; rebuilt (with tooltip and label) when the details arrive. */
+  private view(): RowView {
+    const store = this.context.store;
+    if (this.viewState !== undefined && this.viewVersion === store.detailsVersion) return this.viewState;
+    this.viewVersion = store.detailsVersion;
+    const details = store.peekFeature(this.flag.project, this.flag.name);
+    if (this.viewState !== undefined && this.viewDetails === details) return this.viewState;
+    this.viewDetails = details;
+    this.tooltipText = undefined;
+    this.accessibleText = undefined;
+    const status = flagStatus(this.summary, details);
+    const badges = [
+      status.stale && 'stale',
+      status.archived && 'archived',
+      // The stage `archived` is already said by the badge before it.
+      status.lifecycle && !['', 'archived'].includes(status.lifecycle.stage.trim()) ? lifecycleStage(status.lifecycle) : undefined,
+    ].filter((badge): badge is string => typeof badge === 'string');
+    const web = openableUrl(this.context.store.currentSource?.webUrl?.(this.flag.project, this.flag.name)) !== undefined;
+    const enabled = this.environments().some((env) => env.enabled);
+    this.viewState = {
+      description: clean(dotted(this.strip(), ...badges), MAX_DETAIL),
+      icon: {
+        id: flagTypeIcon(details?.type ?? this.summary.type),
+        ...(status.archived ? { color: 'disabledForeground' } : status.stale ? { color: 'list.warningForeground' } : {}),
+      },
+      contextValue: ['feature', enabled ? 'enabled' : 'disabled', status.stale && 'stale', status.archived && 'archived', web && 'web']
+        .filter((part): part is string => typeof part === 'string')
+        .join(':'),
+      status,
+      badges,
+    };
+    return this.viewState;
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { Constraint, Segment, Strategy } from '../../api/schemas';
 import { escapeMarkdown } from '../markdown';
+import { segmentDefinitionMissing } from '../offlineSource';
 import {
   clean,
   constraintParts,
@@ -12,6 +13,7 @@ import {
   describeSegment,
   formatList,
   MAX_LABEL,
+  parametersInLabel,
   plural,
 } from '../wording';
 import { variantGroup } from './variants';
@@ -24,16 +26,22 @@ function showsSegments(strategy: Strategy): boolean {
   return strategy.segments === undefined ? strategy.id !== undefined : strategy.segments.length > 0;
 }
 
-export function strategyHasChildren(strategy: Strategy): boolean {
+/** The parameters worth a row: those the strategy's label does not already say (see `parametersInLabel`). */
+function listedParameters(strategy: Strategy, flagName: string | undefined): Array<{ name: string; value: string }> {
+  const said = parametersInLabel(strategy, flagName);
+  return describeParameters(strategy).filter((parameter) => !said.has(parameter.name));
+}
+
+export function strategyHasChildren(strategy: Strategy, flagName?: string): boolean {
   return (
     (strategy.constraints?.length ?? 0) > 0 ||
-    Object.keys(strategy.parameters ?? {}).length > 0 ||
+    listedParameters(strategy, flagName).length > 0 ||
     (strategy.variants?.length ?? 0) > 0 ||
     showsSegments(strategy)
   );
 }
 
-/** Constraints, then a Parameters group, a Variants group and a Segments group, each only when there is any. */
+/** Constraints, then a Parameters group (unless the label says them all), a Variants group and a Segments group, each only when there is any. */
 export async function strategyChildren(
   strategy: Strategy,
   node: TreeNode,
@@ -43,7 +51,7 @@ export async function strategyChildren(
   const nodes = listNodes(node, strategy.constraints ?? [], ids, { singular: 'constraint' }, (constraint, index) =>
     constraintNode(constraint, index, node, ids, 'constraint'),
   );
-  const parameters = describeParameters(strategy);
+  const parameters = listedParameters(strategy, node.flag?.name);
   if (parameters.length > 0) nodes.push(parameterGroup(node, ids('parameters', ''), parameters));
   if (strategy.variants && strategy.variants.length > 0) {
     nodes.push(variantGroup(node, ids('variants', ''), 'Variants', strategy.variants, undefined));
@@ -73,6 +81,8 @@ export function constraintNode(constraint: Constraint, index: number, parent: Tr
     ),
     icon: { id: 'filter' },
     contextValue: kind,
+    // Copy Values: every value, one per line.
+    copyText: values.length > 0 ? values.join('\n') : (constraint.value ?? ''),
     collapsible: 'none',
     parent,
     flag: parent.flag,
@@ -121,19 +131,21 @@ function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context:
         return [infoNode(node, ids('info', 'no-id'), 'The server gave no id for this strategy: its segments cannot be read.')];
       }
       const segments = await context.store.strategySegments(strategy.id, token);
-      const offline = context.store.currentSource?.kind === 'files';
       if (segments.length === 0) return [infoNode(node, ids('info', 'none'), 'No segments')];
-      return listNodes(node, segments, ids, { singular: 'segment' }, (segment) => segmentNode(segment, node, ids, offline));
+      return listNodes(node, segments, ids, { singular: 'segment' }, (segment) =>
+        segmentNode(segment, node, ids, segmentDefinitionMissing(segment)),
+      );
     },
   });
 }
 
-/** Export files name a strategy's segments but do not hold their constraints. */
-export const OFFLINE_SEGMENT_NOTE = 'Export files do not include segment constraints: connect to a server to see them.';
+/** Export files written before `segmentDefinitions` name a strategy's segments but do not hold their constraints. */
+export const OFFLINE_SEGMENT_NOTE =
+  'This export file does not include segment constraints: export the environment again, or connect to a server, to see them.';
 
 function segmentNode(segment: Segment, parent: TreeNode, ids: Ids, offline: boolean): TreeNode {
   const text = describeSegment(segment);
-  const description = offline ? 'constraints not in export files' : text.detail;
+  const description = offline ? 'constraints not in this export file' : text.detail;
   const node: TreeNode = {
     id: ids('segment', String(segment.id)),
     kind: 'segment',

@@ -1,9 +1,9 @@
 /**
  * Variants: a group (feature-level, per environment, or of a strategy) and one row per variant.
  */
-import type { StrategyVariant, Variant } from '../../api/schemas';
+import type { Payload, StrategyVariant, Variant } from '../../api/schemas';
 import { escapeMarkdown } from '../markdown';
-import { clean, describeVariant, MAX_LABEL, plural } from '../wording';
+import { clean, describeVariant, MAX_LABEL, plural, prettyJson } from '../wording';
 import { groupNode, listNodes, paragraphs, siblingIds, type TreeNode } from './node';
 
 type Ids = (kind: string, key: string) => string;
@@ -40,10 +40,17 @@ export function variantNode(variant: Variant | StrategyVariant, index: number, p
     description: text.detail === '' ? undefined : text.detail,
     tooltip: paragraphs(`**${escapeMarkdown(text.label)}**`, text.detail !== '' && escapeMarkdown(text.detail)),
     icon: { id: 'symbol-enum-member' },
-    contextValue: 'variant',
+    // `:payload`: the Copy Payload action copies it in full.
+    contextValue: variant.payload ? 'variant:payload' : 'variant',
     collapsible: 'none',
     parent,
     flag: parent.flag,
     environment: parent.environment,
+    ...(variant.payload ? { copyText: payloadText(variant.payload) } : {}),
   };
+}
+
+/** A payload's value as copied: JSON indented (numbers and strings exactly as stored), anything else as it is. */
+export function payloadText(payload: Payload): string {
+  return (payload.type === 'json' ? prettyJson(payload.value) : undefined) ?? payload.value;
 }

@@ -40,11 +40,21 @@ export function describeDependency(d: ParentDependency): string {
 }
 
 /**
- * `live since 2025-01-02` (the UTC date of `enteredStageAt`); a date that does not parse is shown as given, and a
- * missing one leaves just the stage.
+ * `live`, `completed (kept)`, `completed (discarded)`: the stage with the outcome a completed flag was given (the
+ * `status` a real server sends with it); `unknown stage` for an empty one.
+ */
+export function lifecycleStage(l: Lifecycle): string {
+  const stage = l.stage.trim() === '' ? 'unknown stage' : clean(l.stage, 40);
+  const status = typeof l.status === 'string' ? clean(l.status, 40).trim() : '';
+  return status === '' ? stage : `${stage} (${status})`;
+}
+
+/**
+ * `live since 2025-01-02`, `completed (kept) since 2025-01-02` (the UTC date of `enteredStageAt`); a date that does
+ * not parse is shown as given, and a missing one leaves just the stage.
  */
 export function describeLifecycle(l: Lifecycle): string {
-  const stage = l.stage.trim() === '' ? 'unknown stage' : clean(l.stage, 40);
+  const stage = lifecycleStage(l);
   if (l.enteredStageAt.trim() === '') return stage;
   const ms = parseIsoUtc(l.enteredStageAt);
   return `${stage} since ${ms === undefined ? showValue(l.enteredStageAt, 40) : utcDate(ms)}`;

@@ -6,18 +6,21 @@
  */
 export {
   MAX_LABEL, MAX_DETAIL, MAX_VALUE, MAX_LIST_ITEMS,
-  singleLine, truncate, clean, showValue, formatList, plural, oneDecimal, parseIsoUtc, utcDate, utcDateTime,
+  singleLine, truncate, clean, visibleText, showValue, formatList, plural, oneDecimal, parseIsoUtc, utcDate, utcDateTime,
 } from './text';
 export type { ListOptions } from './text';
 export { describeConstraint, constraintParts } from './constraints';
 export type { ConstraintParts } from './constraints';
 export {
-  MAX_PARAMETERS, strategyDisplayName, describeStrategy, strategyTitle, strategyBadges, describeParameters,
+  MAX_PARAMETERS, parametersInLabel, strategyDisplayName, describeStrategy, strategyTitle, strategyBadges, describeParameters,
 } from './strategies';
-export { MAX_PAYLOAD, weightPercent, describePayload, describeOverride, describeVariant } from './variants';
+export { MAX_PAYLOAD, prettyJson, weightPercent, describePayload, describeOverride, describeVariant } from './variants';
 export type { VariantText } from './variants';
 export {
-  ENABLED_MARK, DISABLED_MARK, describeSegment, describeDependency, describeLifecycle, describeEnvironmentState,
+  ENABLED_MARK, DISABLED_MARK, describeSegment, describeDependency, describeLifecycle, lifecycleStage, describeEnvironmentState,
   environmentStrip, describeLastSeen,
 } from './flags';
 export type { SegmentText } from './flags';
+export {
+  STRIP_BUDGET, shortEnvironmentName, environmentInitials, shortEnvironmentNames, compactStrip, environmentStates,
+} from './environments';

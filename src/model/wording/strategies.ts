@@ -85,6 +85,23 @@ function summary(s: Strategy): string {
 }
 
 /**
+ * The parameters a strategy's label already says in full, so a list of parameters need not repeat them: a gradual
+ * rollout's `rollout` (when `25%` is exactly the value), `stickiness` (when not shortened) and `groupId` when it is
+ * the flag's own name (Unleash's default).
+ */
+export function parametersInLabel(s: Strategy, flagName: string | undefined): Set<string> {
+  const said = new Set<string>();
+  if (s.name !== 'flexibleRollout') return said;
+  const rollout = parameter(s, 'rollout');
+  if (rollout !== undefined && Number.isFinite(Number(rollout)) && oneDecimal(Number(rollout)) === rollout.trim()) said.add('rollout');
+  const stickiness = parameter(s, 'stickiness');
+  if (stickiness !== undefined && stickiness.trim() !== '' && clean(stickiness, 40) === stickiness) said.add('stickiness');
+  const groupId = parameter(s, 'groupId');
+  if (groupId !== undefined && groupId === (flagName ?? s.featureName)) said.add('groupId');
+  return said;
+}
+
+/**
  * The one-line summary: `Standard: on for everyone`, `Gradual rollout: 25% of userId` (`default` stickiness
  * reads `25% of default`; groupId is left out), `IPs: 10.0.0.1, 192.168.0.0/16`, `Hosts: web-1, web-2`,
  * `User IDs: 1, 2`, and for an unknown strategy `<name>: k=v, k=v` (or just `<name>` without parameters).

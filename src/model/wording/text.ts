@@ -56,6 +56,22 @@ export function singleLine(text: string): string {
   return out.join('');
 }
 
+const UNSAFE_CHARACTER = new RegExp(`${CONTROL.source}|${LONE_SURROGATE.source}`, 'g');
+
+/**
+ * A value in full, for the flag details document: nothing is cut, and every character `singleLine` would remove
+ * (control, C1 and bidi characters, BOM, line separators, lone surrogates) is written as a visible escape such as
+ * `\u{202E}`, so the text cannot reorder or hide anything and still says exactly what the server holds. With
+ * `multiline`, line breaks (`\n`, `\r\n`) and tabs are kept as they are.
+ */
+export function visibleText(text: string, options: { multiline?: boolean } = {}): string {
+  const normalised = options.multiline ? text.replace(/\r\n/g, '\n') : text;
+  return normalised.replace(UNSAFE_CHARACTER, (ch) => {
+    if (options.multiline && (ch === '\n' || ch === '\t')) return ch;
+    return `\\u{${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`;
+  });
+}
+
 /**
  * Shortens `text` to at most `max` UTF-16 code units, ending with `…` when anything was cut. Never splits a
  * surrogate pair; trailing spaces before the ellipsis are dropped.
@@ -64,9 +80,26 @@ export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 0) return '';
   if (max === 1) return '…';
-  let end = max - 1;
-  if (isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
-  return text.slice(0, end).trimEnd() + '…';
+  return text.slice(0, graphemeStart(text, max - 1)).trimEnd() + '…';
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * The largest index ≤ `end` at which `text` may be cut without splitting a character as people see it: a surrogate
+ * pair, an emoji ZWJ sequence (👩‍💻), a flag, a letter with its combining marks. Only the text around the cut is
+ * segmented.
+ */
+function graphemeStart(text: string, end: number): number {
+  if (end <= 0) return 0;
+  // A user-perceived character longer than this is cut anyway (a hostile run of combining marks).
+  const from = Math.max(0, end - 64);
+  const around = text.slice(from, Math.min(text.length, end + 64));
+  const segment = graphemes.segment(around).containing(end - from);
+  let cut = segment === undefined ? end : from + segment.index;
+  if (cut === from && from > 0) cut = end; // no boundary in reach: cut at a code point instead
+  if (cut === end && isHighSurrogate(text.charCodeAt(end - 1))) cut -= 1;
+  return cut;
 }
 
 /**
@@ -81,9 +114,8 @@ export function clean(text: string, max: number = MAX_LABEL): string {
   const shown = singleLine(text.slice(0, end));
   if (shown.length > max) return truncate(shown, max);
   // The rest of the input was not looked at: mark the cut even though what was read fits.
-  let keep = Math.min(shown.length, max - 1);
-  if (keep > 0 && isHighSurrogate(shown.charCodeAt(keep - 1))) keep -= 1;
-  return shown.slice(0, keep).trimEnd() + '…';
+  const keep = Math.min(shown.length, max - 1);
+  return shown.slice(0, graphemeStart(shown, keep)).trimEnd() + '…';
 }
 
 /** A single value as shown inside a sentence: cleaned, shortened, and `""` for the empty string. */

@@ -43,6 +43,66 @@ function compactJson(text: string): string | undefined {
   return out;
 }
 
+/** JSON larger than this is shown as written, not re-indented. */
+const MAX_JSON_TO_INDENT = 1_000_000;
+
+/**
+ * Valid JSON indented by two spaces per level, token by token, so every number and string keeps the exact text the
+ * server holds (`JSON.stringify(JSON.parse())` would round big numbers). Undefined when the text is not JSON.
+ */
+export function prettyJson(text: string): string | undefined {
+  if (text.length > MAX_JSON_TO_INDENT) return undefined;
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const out: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  const newline = () => out.push('\n' + '  '.repeat(depth));
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (inString) {
+      out.push(ch);
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') continue;
+    if (ch === '"') {
+      inString = true;
+      out.push(ch);
+    } else if (ch === '{' || ch === '[') {
+      // An empty object or array stays `{}` / `[]`.
+      let j = i + 1;
+      while (j < text.length && ' \t\n\r'.includes(text[j] as string)) j++;
+      if (text[j] === (ch === '{' ? '}' : ']')) {
+        out.push(ch, text[j] as string);
+        i = j;
+        continue;
+      }
+      out.push(ch);
+      depth++;
+      newline();
+    } else if (ch === '}' || ch === ']') {
+      depth--;
+      newline();
+      out.push(ch);
+    } else if (ch === ',') {
+      out.push(ch);
+      newline();
+    } else if (ch === ':') {
+      out.push(': ');
+    } else {
+      out.push(ch);
+    }
+  }
+  return out.join('');
+}
+
 /**
  * `string: "hello"`, `json: {"a":1}` (valid JSON is compacted), `csv: a,b,c`, `number: 42`; an unknown type is shown
  * as data: `<type>: <value>`. The value is single-line and cut at MAX_PAYLOAD characters.

@@ -1,6 +1,7 @@
 /**
- * Starts a REAL open-source Unleash (unleash-server 7.5.1, test/contract/server) on a throw-away
- * PostgreSQL, both on 127.0.0.1, optionally seeded with SEED. See test/contract/README.md.
+ * Starts a REAL open-source Unleash (unleash-server 7.5.1 from test/contract/server, or 8.2.0 from
+ * test/contract/server-8: see versions.ts) on a throw-away PostgreSQL, both on 127.0.0.1, optionally
+ * seeded with SEED. See test/contract/README.md.
  *
  *   const unleash = await startRealUnleash();
  *   ... fetch(`${unleash.url}/api/admin/...`, { headers: { Authorization: unleash.adminToken } }) ...
@@ -25,13 +26,17 @@ import {
 import { isAlive, signal } from './procs';
 import { createApiTokens, seed as runSeed, type SeededIds } from './seed';
 import { isUnleashProcess, startUnleashProcess, stopUnleashPid, type RunningUnleashProcess } from './unleash';
+import { serverVersionFromEnv, type ServerVersion } from './versions';
 
 export { SEED } from './seed-data';
 export * from './seed-data';
 export type { SeededIds } from './seed';
 export { readSeededIds, verifySeed } from './verify';
+export * from './versions';
 
 export interface RealUnleash {
+  /** The unleash-server generation running. */
+  version: ServerVersion;
   /** http://127.0.0.1:<port>, no trailing slash. */
   url: string;
   /** `*:*.<hex>`: the init admin API token. Send as `Authorization: <token>`. */
@@ -59,6 +64,8 @@ export interface RealUnleash {
 }
 
 export interface StartRealUnleashOptions {
+  /** Which unleash-server (default: UNLEASH_CONTRACT_SERVER, else 7.5.1). */
+  version?: ServerVersion;
   /** Create SEED (default true). The backend/frontend tokens are created either way. */
   seed?: boolean;
   /** Harness progress and the server's own output (default: discarded). */
@@ -195,9 +202,10 @@ export async function launch(options: LaunchOptions = {}): Promise<RealUnleash> 
   const t0 = Date.now();
   const log = options.log ?? (() => undefined);
   const detached = Boolean(options.detached);
+  const version = options.version ?? serverVersionFromEnv();
 
   await sweepStale(log);
-  const install = await ensureServerInstalled(log);
+  const install = await ensureServerInstalled(version, log);
 
   const adminToken = `*:*.${crypto.randomBytes(16).toString('hex')}`;
   const admin = { username: 'admin', password: 'unleash4all' };
@@ -238,6 +246,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RealUnleash> 
       const port = attempt === 1 ? await preferredOrFreePort(options.preferredPorts?.unleash) : await freePort();
       try {
         server = await startUnleashProcess({
+          version,
           db: { host: pg.host, port: pg.port, user: pg.user, database: pg.database },
           port,
           adminToken,
@@ -274,6 +283,7 @@ export async function launch(options: LaunchOptions = {}): Promise<RealUnleash> 
 
     const totalMs = Date.now() - t0;
     return {
+      version,
       url: server.url,
       adminToken,
       backendToken: tokens.backendToken,

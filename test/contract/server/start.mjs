@@ -2,6 +2,8 @@
 // Started by ../harness/unleash.ts (or ../local.ts) as `node start.mjs`; every
 // setting comes from environment variables so that nothing here is machine specific.
 //
+//   CONTRACT_SERVER_DIR    the folder whose node_modules holds the unleash-server to run
+//                          (default: this one, 7.5.1; ../server-8 for 8.2.0, run with its Node 22)
 //   CONTRACT_DB_HOST       PostgreSQL host              (default 127.0.0.1)
 //   CONTRACT_DB_PORT       PostgreSQL port              (required)
 //   CONTRACT_DB_USER       PostgreSQL role              (default unleash)
@@ -15,7 +17,12 @@
 //
 // The caller is expected to also set NODE_ENV=production, SEND_TELEMETRY=false,
 // CHECK_VERSION=false and UNLEASH_EXPERIMENTAL_ENABLE_LEGACY_VARIANTS=true.
-import { start } from 'unleash-server';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// unleash-server's `exports` is a single path, so a require-resolve finds its entry point from any folder.
+const serverDir = process.env.CONTRACT_SERVER_DIR || fileURLToPath(new URL('.', import.meta.url));
+const { start } = await import(pathToFileURL(createRequire(`${serverDir}/package.json`).resolve('unleash-server')).href);
 
 function required(name) {
     const value = process.env[name];

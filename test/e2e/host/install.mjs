@@ -3,6 +3,7 @@
 //
 //   node test/e2e/host/install.mjs          # fast no-op when already complete
 //   node test/e2e/host/install.mjs --force  # reinstall from scratch
+//   node test/e2e/host/install.mjs --no-browser  # code-server only: Chromium is not required (npm run demo)
 //
 // Works offline except for the npm registry:
 //  * @vscode/ripgrep's postinstall (inside code-server's bundled VS Code) would download rg
@@ -89,7 +90,7 @@ function preflight() {
   const major = Number(process.versions.node.split('.')[0]);
   if (major !== 20) problems.push(`code-server 4.100.3 needs Node.js 20 (this is ${process.version}).`);
   const chromium = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
-  if (!fs.existsSync(chromium)) problems.push(`Chromium not found at ${chromium}: apt-get install chromium`);
+  if (!process.argv.includes('--no-browser') && !fs.existsSync(chromium)) problems.push(`Chromium not found at ${chromium}: apt-get install chromium`);
   if (!which('rg')) problems.push('ripgrep (rg) not found: apt-get install ripgrep');
   if (!fs.existsSync('/usr/include/krb5.h') && !fs.existsSync('/usr/include/gssapi/gssapi.h') && !which('krb5-config')) {
     problems.push('Kerberos headers (krb5.h) not found, needed to build VS Code\'s "kerberos" module: apt-get install libkrb5-dev');

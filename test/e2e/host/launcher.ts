@@ -36,8 +36,12 @@ function loadPlaywright(): Playwright {
   return playwright;
 }
 
+/** code-server alone (what the demo needs); Chromium is checked when a browser is opened (openWorkbench). */
 function assertInstalled(): void {
   if (!fs.existsSync(CODE_SERVER_ENTRY)) throw new Error(`code-server is not installed in ${HOST_DIR}: ${INSTALL_HINT}`);
+}
+
+function assertChromium(): void {
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium (or set E2E_CHROMIUM)`);
 }
 
@@ -524,6 +528,7 @@ interface ChromiumProcess {
 }
 
 async function launchChromium(tmp: string, log: LogFn | undefined, timeoutMs: number): Promise<ChromiumProcess> {
+  assertChromium();
   const { chromium } = loadPlaywright();
   const root = path.join(tmp, 'chromium');
   const home = path.join(root, 'home');

@@ -7,6 +7,7 @@
  *   server   (default) serverUrl + UNLEASH_API_TOKEN of the real, seeded Unleash: tree, hovers, check tag, export
  *   noToken  serverUrl, no token: the welcome state, then a bad token's message, then offline mode on export files
  *   slow     serverUrl of a slow stand-in (test/e2e/slowServer.ts): rows on screen before the listing completes
+ *   trust    serverUrl only in the workspace's settings, UNLEASH_API_TOKEN set: no token goes there without approval
  *
  * Every phase first logs `[suite] activate-ms=N`: activate() of the extension, as it logs "Activated in N ms.".
  *
@@ -19,9 +20,10 @@ import * as vscode from 'vscode';
 import { noTokenPhase } from './noTokenPhase';
 import { serverPhase } from './serverPhase';
 import { slowPhase } from './slowPhase';
+import { trustPhase } from './trustPhase';
 import { extensionApi, log, Steps } from './util';
 
-export const PHASES = ['server', 'noToken', 'slow'] as const;
+export const PHASES = ['server', 'noToken', 'slow', 'trust'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export async function run(): Promise<void> {
@@ -45,6 +47,7 @@ export async function run(): Promise<void> {
 
   if (phase === 'server') await serverPhase(api, steps);
   else if (phase === 'slow') await slowPhase(api, steps);
+  else if (phase === 'trust') await trustPhase(api, steps);
   else await noTokenPhase(api, steps);
 
   log(`phase ${phase} took ${Date.now() - t0} ms`);

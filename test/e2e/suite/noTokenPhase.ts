@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { SEED } from '../../contract/harness/seed-data';
+import { codeChecks } from './codePhase';
 import { hoverOn, row, rows, shown, waitFor, waitForState, type Steps } from './util';
 
 export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<void> {
@@ -46,7 +47,7 @@ export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<voi
     const flags = await rows(api, row(projects, 'default'));
     assert.deepEqual(flags.map((r) => r.label), live.filter((f) => f.project === 'default').map((f) => f.name).sort());
     const flag = row(flags, 'new-checkout-flow');
-    assert.match(flag.description, /^development ● production ○/);
+    assert.match(flag.description, /^d● p○/);
     const environments = await rows(api, flag);
     const strategies = await rows(api, row(environments, 'development'));
     const inside = await rows(api, row(strategies, 'Internal and beta users'));
@@ -58,12 +59,15 @@ export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<voi
   await steps.step('offline: hovers answer from the export files', async () => {
     const { plain } = await hoverOn('src/checkout.ts', "'new-checkout-flow'");
     assert.match(plain, /\*\*new-checkout-flow\*\* · release · project default/);
-    assert.match(plain, /\| development \| ● enabled \| 2 strategies: Gradual rollout: 50% of userId/);
-    assert.match(plain, /\| production \| ○ disabled \|/);
+    assert.match(plain, /\| development \| ●\u00a0enabled \|/);
+    assert.match(plain, /\*\*development\*\* · 2 strategies: Gradual rollout: 50% of userId/);
+    assert.match(plain, /\| production \| ○\u00a0disabled \|/);
     assert.match(plain, /_Source: \.unleash\/development\.json, \.unleash\/production\.json_/);
     const typo = await hoverOn('src/checkout.ts', "'new-chekout-flow'");
     assert.match(typo.plain, /No flag named `new-chekout-flow` in \.unleash\/development\.json/);
   });
+
+  await codeChecks(api, steps, 'offline', 'offline: 2 export files');
 
   await steps.step('offline: Check Tag answers from the export files', async () => {
     const answer = await vscode.commands.executeCommand<{ exists?: boolean; source?: string; flags?: string[] }>('unleash.checkTag', 'team:payments');

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } from '../../contract/harness/seed-data';
+import { codeChecks } from './codePhase';
 import { hoverOn, row, rows, shown, waitFor, waitForState, workspaceUri, type Row, type Steps } from './util';
 
 const LIVE = SEED.flags.filter((flag) => !flag.archived);
@@ -28,8 +29,62 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
 
   await treeWalk(api, steps);
   await hovers(api, steps, host);
+  await codeChecks(api, steps, 'server', host);
   await checkTag(steps, host);
   await exportEnvironment(steps);
+  await codeHovers(steps);
+  // Last: it changes a flag on the server.
+  await flagDetails(api, steps, serverUrl);
+}
+
+/** A flag name in a comment is prose; the same name in a string literal is code. */
+async function codeHovers(steps: Steps): Promise<void> {
+  await steps.step('a flag name in a comment gets no hover by default; in a string literal it does', async () => {
+    const document = await vscode.workspace.openTextDocument({
+      language: 'typescript',
+      content: ['// new-checkout-flow ships next week', "const flag = 'new-checkout-flow';", ''].join('\n'),
+    });
+    const hoverText = async (line: number, character: number) => {
+      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(line, character))) ?? [];
+      return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    };
+    assert.doesNotMatch(await hoverText(0, 8), /new\\-checkout\\-flow/);
+    assert.match(await hoverText(1, 20), /\*\*new\\-checkout\\-flow\*\* · release · project default/);
+  });
+}
+
+/** Admin API calls of the test itself (the extension only reads). */
+async function adminCall(serverUrl: string, method: string, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${serverUrl.replace(/\/+$/, '')}${path}`, {
+    method,
+    headers: { authorization: process.env.UNLEASH_API_TOKEN ?? '', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  assert.ok(response.ok, `${method} ${path}: ${response.status} ${await response.text()}`);
+}
+
+async function flagDetails(api: ExtensionApi, steps: Steps, serverUrl: string): Promise<void> {
+  const description = `${'A long description, read in full. '.repeat(160).slice(0, 4997)}END`;
+  const payload = JSON.stringify({ items: Array.from({ length: 60 }, (_, i) => ({ id: i, label: `item-${i}`, enabled: i % 2 === 0 })) });
+  await steps.step('Show Flag Details: a 5,000-character description and a long JSON payload, in full', async () => {
+    assert.equal(description.length, 5000);
+    const feature = '/api/admin/projects/default/features/admin-panel';
+    await adminCall(serverUrl, 'PATCH', feature, [{ op: 'replace', path: '/description', value: description }]);
+    await adminCall(serverUrl, 'PUT', `${feature}/environments/development/variants`, [
+      { name: 'long', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: payload } },
+    ]);
+    await api.store.refresh();
+    const uri = await vscode.commands.executeCommand<string>('unleash.showFlagDetails', { project: 'default', name: 'admin-panel' });
+    assert.ok(uri?.startsWith('unleash-flag:'), String(uri));
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+    const text = document.getText();
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri, 'the details are open in the active editor');
+    assert.ok(text.startsWith('admin-panel\n'), text.slice(0, 200));
+    assert.ok(text.includes(`\nDescription\n-----------\n${description}\n`), 'the whole description');
+    const pretty = JSON.stringify(JSON.parse(payload), null, 2).split('\n').join(`\n${' '.repeat(8)}`);
+    assert.ok(text.includes(`    - long: 100% · variable · stickiness default\n      Payload (json):\n        ${pretty}\n`), 'the whole payload, indented');
+  });
 }
 
 async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
@@ -57,7 +112,7 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
       LIVE.filter((f) => f.project === 'default').map((f) => f.name).sort(),
     );
     flagRow = row(flags, 'new-checkout-flow');
-    assert.match(flagRow.description, /^development ● production ○ · \w+/);
+    assert.match(flagRow.description, /^d● p○ · \w+/);
     assert.equal(flagRow.collapsible, vscode.TreeItemCollapsibleState.Collapsed);
   });
 
@@ -76,7 +131,7 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
     assert.match(shown(children)[4] ?? '', /^Lifecycle — \w+ since \d{4}-\d{2}-\d{2}$/);
     assert.equal(shown(children)[5], `${link.title} — ${link.url}`);
     const tags = await rows(api, row(children, 'Tags'));
-    assert.deepEqual(shown(tags).sort(), flag.tags.map((t) => `${t.value} — ${t.type}`).sort());
+    assert.deepEqual(shown(tags).sort(), flag.tags.map((t) => `${t.type}:${t.value}`).sort());
     development = row(children, 'development');
   });
 
@@ -90,21 +145,13 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
     inside = await rows(api, row(strategies, strategySeed.title ?? ''));
   });
 
-  await steps.step('tree: the strategy shows its constraints worded, then parameters, variants and segments', async () => {
+  await steps.step('tree: the strategy shows its constraints worded, then variants and segments (its label says every parameter)', async () => {
     assert.deepEqual(shown(inside), [
       'tenantId is one of acme, globex',
       'userId is not one of blocked-user-1, blocked-user-2',
-      'Parameters — 3 parameters',
       'Variants — 2 variants',
       'Segments — 2 segments',
     ]);
-    const parameters = await rows(api, row(inside, 'Parameters'));
-    assert.deepEqual(
-      shown(parameters),
-      Object.entries(strategySeed.parameters)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, v]) => `${k} — ${v}`),
-    );
     const variants = await rows(api, row(inside, 'Variants'));
     assert.deepEqual(shown(variants), [
       'blue — 50% — variable · stickiness: userId · json: {"color":"blue","rounded":true}',
@@ -134,7 +181,7 @@ async function treeWalk(api: ExtensionApi, steps: Steps): Promise<void> {
 function environmentRows(name: string): RegExp[] {
   const flag = seedFlag(name);
   return (['development', 'production'] as EnvironmentName[]).map(
-    (env) => new RegExp(`\\| ${env} \\| ${flag.enabledIn.includes(env) ? '● enabled' : '○ disabled'} \\|`),
+    (env) => new RegExp(`\\| ${env} \\| ${flag.enabledIn.includes(env) ? '●\u00a0enabled' : '○\u00a0disabled'} \\|`),
   );
 }
 
@@ -142,7 +189,7 @@ async function hovers(api: ExtensionApi, steps: Steps, host: string): Promise<vo
   await steps.step('hover on new-checkout-flow (checkout.ts): name, type, project, a row per environment', async () => {
     const { plain } = await hoverOn('src/checkout.ts', "'new-checkout-flow'");
     assert.match(plain, /\*\*new-checkout-flow\*\* · release · project default/);
-    assert.match(plain, /\| Environment \| State \| Strategies \| Last seen \|/);
+    assert.match(plain, /\| Environment \| State \| Last\u00a0seen \|/);
     for (const line of environmentRows('new-checkout-flow')) assert.match(plain, line);
     assert.match(plain, new RegExp(`_Source: ${host.replace(/\./g, '\\.')}_`));
   });
@@ -150,8 +197,8 @@ async function hovers(api: ExtensionApi, steps: Steps, host: string): Promise<vo
   await steps.step('hover again once the details are read: strategies, variants, tags', async () => {
     await api.store.feature('default', 'new-checkout-flow');
     const { plain } = await hoverOn('src/checkout.ts', "'new-checkout-flow'");
-    assert.match(plain, /\| development \| ● enabled \| 2 strategies: Gradual rollout: 50% of userId \(“Internal and beta users”/);
-    assert.match(plain, /\| production \| ○ disabled \| 1 strategy: .*“Staff e-mail addresses”/);
+    assert.match(plain, /\*\*development\*\* · 2 strategies: Gradual rollout: 50% of userId \(“Internal and beta users”/);
+    assert.match(plain, /\*\*production\*\* · 1 strategy: .*“Staff e-mail addresses”/);
     assert.match(plain, /\*\*Tags:\*\* .*team:payments/);
     assert.doesNotMatch(plain, /Loading strategies/);
   });

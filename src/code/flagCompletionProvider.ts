@@ -1,0 +1,90 @@
+/**
+ * Completion of flag names inside SDK calls (`isEnabled("` …). Reads the catalog the store already holds; the
+ * items' text is built once per catalog (`FlagCompletions`), the documentation only for the focused item.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../constants';
+import { completionSpotAt } from '../model/flagCompletion';
+import { findFlagReferences } from '../model/flagReferences';
+import type { CodeFlags } from '../services/codeFlags';
+
+/** Lines longer than this get no completion (minified code). */
+const MAX_LINE = 20_000;
+
+export class FlagCompletionProvider implements vscode.CompletionItemProvider {
+  /** Projects of the flags a document reads, by document and version. */
+  private projectsCache: { uri: string; version: number; projects: Set<string> } | undefined;
+
+  constructor(private readonly flags: CodeFlags) {}
+
+  provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionList | undefined {
+    if (!this.flags.ready || !this.flags.options.completion) return undefined;
+    const line = document.lineAt(position.line).text;
+    if (line.length > MAX_LINE) return undefined;
+    const spot = completionSpotAt(line, position.character, this.flags.options.sdkCalls);
+    if (!spot) return undefined;
+    const completions = this.flags.completions();
+    const inserting = new vscode.Range(position.line, spot.start, position.line, position.character);
+    const replacing = new vscode.Range(position.line, spot.start, position.line, spot.end);
+    const items = completions
+      .items(spot, { preferredProjects: this.projectsOf(document), recent: this.flags.recent })
+      .map((data) => {
+        const item = new vscode.CompletionItem(data.label, vscode.CompletionItemKind.Constant);
+        item.detail = data.detail;
+        item.sortText = data.sortText;
+        item.filterText = data.label;
+        item.insertText = data.insertText;
+        item.range = { inserting, replacing };
+        item.command = { command: Commands.recordFlagUse, title: 'Remember flag', arguments: [data.label] };
+        return item;
+      });
+    return new vscode.CompletionList(items, false);
+  }
+
+  resolveCompletionItem(item: vscode.CompletionItem): vscode.CompletionItem {
+    const name = typeof item.label === 'string' ? item.label : item.label.label;
+    const markdown = new vscode.MarkdownString(this.flags.completions().documentation(name), false);
+    markdown.isTrusted = false;
+    markdown.supportHtml = false;
+    item.documentation = markdown;
+    return item;
+  }
+
+  private projectsOf(document: vscode.TextDocument): Set<string> {
+    const uri = document.uri.toString();
+    const cached = this.projectsCache;
+    if (cached && cached.uri === uri && cached.version === document.version) return cached.projects;
+    const projects = new Set<string>();
+    const catalog = this.flags.store.catalog;
+    const options = this.flags.options;
+    for (const reference of findFlagReferences(document.getText(), this.flags.analyzer().nameIndex, options)) {
+      if (reference.name === undefined) continue;
+      for (const flag of catalog.byName(reference.name)) projects.add(flag.project ?? '');
+    }
+    this.projectsCache = { uri, version: document.version, projects };
+    return projects;
+  }
+}
+
+/**
+ * Registers completion for the languages of `unleash.hover.languages` (again when they change), and the command an
+ * accepted item runs to remember its name for ranking.
+ */
+export function registerFlagCompletion(flags: CodeFlags): vscode.Disposable {
+  const provider = new FlagCompletionProvider(flags);
+  let registration: vscode.Disposable | undefined;
+  const apply = () => {
+    registration?.dispose();
+    registration = vscode.languages.registerCompletionItemProvider(flags.options.selector, provider, '"', "'", '`');
+  };
+  apply();
+  const subscription = flags.onDidChangeOptions(apply);
+  const command = vscode.commands.registerCommand(Commands.recordFlagUse, (name: unknown) => flags.recordUse(name));
+  return {
+    dispose() {
+      subscription.dispose();
+      command.dispose();
+      registration?.dispose();
+    },
+  };
+}

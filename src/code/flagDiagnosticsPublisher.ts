@@ -1,0 +1,137 @@
+/**
+ * Publishes flag diagnostics for open documents: on open, on a settled edit (debounced), and again when the
+ * catalog or the settings change. Never while the catalog is loading or failed (stale verdicts are cleared then,
+ * so nothing false is shown), and never a request: analysis reads the catalog in memory.
+ */
+import * as vscode from 'vscode';
+import { DIAGNOSTIC_SOURCE, type FlagDiagnostic } from '../model/flagDiagnostics';
+import type { CodeFlags } from '../services/codeFlags';
+import type { Logger } from '../util/logger';
+
+/** Quiet time after the last keystroke before a document is analysed again. */
+export const DIAGNOSTICS_DEBOUNCE_MS = 400;
+/** Documents longer than this (characters) are not analysed. */
+export const MAX_ANALYSED_DOCUMENT = 5_000_000;
+
+const SEVERITY: Record<FlagDiagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+/** A model diagnostic as VS Code shows it. */
+export function toDiagnostic(found: FlagDiagnostic): vscode.Diagnostic {
+  const range = new vscode.Range(found.line, found.start, found.line, found.end);
+  const diagnostic = new vscode.Diagnostic(range, found.message, SEVERITY[found.severity]);
+  diagnostic.source = DIAGNOSTIC_SOURCE;
+  diagnostic.code = found.code;
+  if (found.kind === 'archived' || found.kind === 'stale' || found.kind === 'completed') {
+    diagnostic.tags = [vscode.DiagnosticTag.Unnecessary];
+  }
+  return diagnostic;
+}
+
+export class FlagDiagnosticsPublisher implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('unleash');
+  /** What was published, by document URI: code actions look up a diagnostic's suggestions here. */
+  private readonly published = new Map<string, FlagDiagnostic[]>();
+  /** Files the workspace check reported: kept when their editor closes. */
+  private readonly fromWorkspaceCheck = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly flags: CodeFlags,
+    private readonly logger: Logger,
+  ) {
+    this.disposables.push(
+      this.collection,
+      flags.store.onDidChange(() => this.refreshAll()),
+      flags.onDidChangeOptions(() => this.refreshAll()),
+      vscode.workspace.onDidOpenTextDocument((document) => this.analyse(document)),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0) this.schedule(event.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        const key = document.uri.toString();
+        this.cancel(key);
+        if (!this.fromWorkspaceCheck.has(key)) this.clear(document.uri);
+      }),
+    );
+    this.refreshAll();
+  }
+
+  /** The flag diagnostic published at `range` with `code` in `uri`. */
+  lookup(uri: vscode.Uri, range: vscode.Range, code: unknown): FlagDiagnostic | undefined {
+    return this.published
+      .get(uri.toString())
+      ?.find((d) => d.code === code && d.line === range.start.line && d.start === range.start.character && d.end === range.end.character);
+  }
+
+  /** Publishes the result of analysing a file that may not be open (the workspace check). */
+  publish(uri: vscode.Uri, found: FlagDiagnostic[], fromWorkspaceCheck = false): void {
+    const key = uri.toString();
+    if (fromWorkspaceCheck) this.fromWorkspaceCheck.add(key);
+    if (found.length === 0) {
+      this.clear(uri);
+      return;
+    }
+    this.published.set(key, found);
+    this.collection.set(uri, found.map(toDiagnostic));
+  }
+
+  /** Analyses one document now (when the catalog is ready and the document's language takes part). */
+  analyse(document: vscode.TextDocument): void {
+    if (!this.flags.ready || !this.flags.options.diagnostics) return;
+    if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return;
+    if (!this.flags.covers(document)) {
+      this.clear(document.uri);
+      return;
+    }
+    const text = document.getText();
+    if (text.length > MAX_ANALYSED_DOCUMENT) return;
+    const started = performance.now();
+    const found = this.flags.analyzer().analyse(text, this.flags.analysisOptions());
+    this.publish(document.uri, found);
+    this.logger.trace(`Analysed ${document.uri.fsPath || document.uri.toString()} in ${(performance.now() - started).toFixed(1)} ms: ${found.length} diagnostics.`);
+  }
+
+  private schedule(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    this.cancel(key);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.analyse(document);
+      }, DIAGNOSTICS_DEBOUNCE_MS),
+    );
+  }
+
+  private cancel(key: string): void {
+    const timer = this.timers.get(key);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(key);
+  }
+
+  private clear(uri: vscode.Uri): void {
+    this.published.delete(uri.toString());
+    this.collection.delete(uri);
+  }
+
+  /** After a catalog or settings change: everything again, or nothing when the catalog cannot judge names. */
+  private refreshAll(): void {
+    for (const key of this.timers.keys()) this.cancel(key);
+    this.collection.clear();
+    this.published.clear();
+    this.fromWorkspaceCheck.clear();
+    if (!this.flags.ready || !this.flags.options.diagnostics) return;
+    for (const document of vscode.workspace.textDocuments) this.analyse(document);
+  }
+
+  dispose(): void {
+    for (const key of [...this.timers.keys()]) this.cancel(key);
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * "Unleash: Show Flag Details": the whole flag, read-only, in an editor tab (a virtual document of the
+ * `unleash-flag` scheme, written by `flagDocument`), so every value can be read, searched and copied in full. Also
+ * "Copy Value" on variant payloads and constraint values in the tree.
+ *
+ *   await vscode.commands.executeCommand('unleash.showFlagDetails', { project: 'default', name: 'new-checkout-flow' })
+ */
+import * as vscode from 'vscode';
+import type { Segment } from '../api/schemas';
+import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
+import { flagDocument } from '../model/flagDocument';
+import type { FlagStore } from '../model/flagStore';
+import { inertMessageText } from '../model/markdown';
+import { flagPickItems, flagRefOf, isTreeNode, projectOf, type FlagRef } from '../model/tree';
+import { clean } from '../model/wording';
+import { formatError } from '../util/formatError';
+import type { Logger } from '../util/logger';
+import type { FlagsView } from '../views/flagsTree';
+
+export interface FlagDetailsDeps {
+  store: FlagStore;
+  view: Pick<FlagsView, 'selected'>;
+  logger: Logger;
+}
+
+/** The document of a flag: the flag name as the tab's title, project and name in the query. */
+export function flagDetailsUri(flag: FlagRef): vscode.Uri {
+  const title = clean(flag.name, 80).replace(/[/\\]/g, '∕') || 'flag';
+  const query = new URLSearchParams({ project: flag.project, name: flag.name }).toString();
+  return vscode.Uri.from({ scheme: FLAG_DETAILS_SCHEME, path: `/${title}.txt`, query });
+}
+
+function flagOfUri(uri: vscode.Uri): FlagRef | undefined {
+  const params = new URLSearchParams(uri.query);
+  const project = params.get('project');
+  const name = params.get('name');
+  return project !== null && name !== null ? { project, name } : undefined;
+}
+
+/** Writes the documents; they are read again when the store reloads (Refresh). */
+export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly store: FlagStore) {
+    this.subscription = store.onDidChange(() => {
+      if (store.state !== 'ready') return;
+      for (const document of vscode.workspace.textDocuments) {
+        if (document.uri.scheme === FLAG_DETAILS_SCHEME) this.changed.fire(document.uri);
+      }
+    });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    const flag = flagOfUri(uri);
+    if (!flag) return 'This is not the address of a flag.\n';
+    const source = this.store.currentSource;
+    try {
+      const details = await this.store.feature(flag.project, flag.name, token);
+      const segments = new Map<string, Segment[]>();
+      const strategies = (details.environments ?? []).flatMap((env) => env.strategies ?? []);
+      await Promise.all(
+        strategies
+          .filter((strategy) => strategy.id !== undefined && (strategy.segments === undefined || strategy.segments.length > 0))
+          .map(async (strategy) => {
+            const id = strategy.id as string;
+            segments.set(id, await this.store.strategySegments(id, token));
+          }),
+      );
+      const summary = this.store.catalog.byName(flag.name).find((row) => projectOf(row) === flag.project);
+      return flagDocument({
+        summary,
+        details,
+        segments,
+        sourceLabel: source?.label ?? '',
+        now: new Date(),
+      });
+    } catch (error) {
+      const formatted = formatError(error, { action: 'read the flag', server: source?.label });
+      return `${formatted.message}\n\nRun "Unleash: Refresh Flags", then open the details again.\n`;
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
+  const provider = new FlagDetailsProvider(deps.store);
+  return vscode.Disposable.from(
+    provider,
+    vscode.workspace.registerTextDocumentContentProvider(FLAG_DETAILS_SCHEME, provider),
+    vscode.commands.registerCommand(Commands.showFlagDetails, (arg?: unknown, name?: unknown) => showFlagDetails(deps, arg, name)),
+    vscode.commands.registerCommand(Commands.copyValue, (arg?: unknown) => copyValue(deps, arg)),
+  );
+}
+
+/** Opens the flag's details document; returns its URI (as a string), or undefined when no flag was given. */
+async function showFlagDetails(deps: FlagDetailsDeps, arg: unknown, name: unknown): Promise<string | undefined> {
+  let flag = arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);
+  if (!flag && arg === undefined && deps.store.catalog.size > 0) {
+    // From the command palette with nothing selected: pick the flag.
+    const picked = await vscode.window.showQuickPick(flagPickItems(deps.store), {
+      title: 'Unleash: Show Flag Details',
+      placeHolder: 'Flag to show',
+      matchOnDescription: true,
+    });
+    flag = picked?.flag;
+    if (!flag) return undefined;
+  }
+  if (!flag) {
+    void vscode.window.showInformationMessage('Select a flag in the Unleash view first, or use Find Flag.');
+    return undefined;
+  }
+  const uri = flagDetailsUri(flag);
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document, { preview: true });
+  return uri.toString();
+}
+
+/** Copies a tree row's value in full (a variant's payload, a constraint's values); returns what was copied. */
+async function copyValue(deps: FlagDetailsDeps, arg: unknown): Promise<string | undefined> {
+  const node = isTreeNode(arg) ? arg : deps.view.selected();
+  if (!node || node.copyText === undefined) {
+    void vscode.window.showInformationMessage('Select a variant with a payload or a constraint in the Unleash view first.');
+    return undefined;
+  }
+  await vscode.env.clipboard.writeText(node.copyText);
+  const what = node.kind === 'variant' ? 'payload' : 'values';
+  vscode.window.setStatusBarMessage(`Copied the ${what} of ${inertMessageText(node.label, 60)}`, 3000);
+  deps.logger.debug(`Copied ${node.copyText.length} characters from ${node.id}.`);
+  return node.copyText;
+}

@@ -1,0 +1,195 @@
+/**
+ * What the Problems panel says about the flag names code reads: a typo, an archived flag, a flag ready to remove
+ * (stale, or lifecycle `completed`), a flag off everywhere. Pure; no 'vscode': the publisher only turns these into
+ * `vscode.Diagnostic`s. Messages are plain text (the Problems panel renders no markdown), cut to one bounded line.
+ */
+import type { FeatureSummary } from '../api/schemas';
+import type { Catalog } from './catalog';
+import { FlagNameIndex } from './flagNames';
+import { findFlagReferences, type FlagReference, type ReferenceOptions } from './flagReferences';
+import { FlagSuggester } from './flagSuggestions';
+import { clean, formatList } from './wording';
+
+export type FlagDiagnosticKind = 'unknown' | 'archived' | 'completed' | 'stale' | 'disabled';
+
+/** Checked in this order; a reference gets the first kind that applies and is not turned off. */
+export const DIAGNOSTIC_KINDS: readonly FlagDiagnosticKind[] = ['unknown', 'archived', 'completed', 'stale', 'disabled'];
+
+/** The code shown beside each diagnostic (and matched by code actions). */
+export const DIAGNOSTIC_CODES: Readonly<Record<FlagDiagnosticKind, string>> = {
+  unknown: 'unknown-flag',
+  archived: 'archived-flag',
+  completed: 'completed-flag',
+  stale: 'stale-flag',
+  disabled: 'disabled-flag',
+};
+
+/** The `source` of every diagnostic. */
+export const DIAGNOSTIC_SOURCE = 'Unleash';
+
+export type SeverityName = 'error' | 'warning' | 'information' | 'hint' | 'off';
+export type Severities = Readonly<Record<FlagDiagnosticKind, SeverityName>>;
+
+export const DEFAULT_SEVERITIES: Severities = {
+  unknown: 'warning',
+  archived: 'warning',
+  completed: 'information',
+  stale: 'information',
+  disabled: 'hint',
+};
+
+const SEVERITY_NAMES = new Set<string>(['error', 'warning', 'information', 'hint', 'off']);
+
+/** The severities of the `unleash.diagnostics.severity` setting; unknown keys and values are reported and left out. */
+export function severitiesFrom(raw: unknown, problems: string[] = []): Severities {
+  const result: Record<FlagDiagnosticKind, SeverityName> = { ...DEFAULT_SEVERITIES };
+  if (raw === undefined || raw === null) return result;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push('expected an object such as {"stale": "off"}');
+    return result;
+  }
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!(DIAGNOSTIC_KINDS as readonly string[]).includes(key)) {
+      problems.push(`unknown kind ${JSON.stringify(clean(key, 40))} (use ${DIAGNOSTIC_KINDS.join(', ')})`);
+    } else if (typeof value !== 'string' || !SEVERITY_NAMES.has(value)) {
+      problems.push(`${key}: ${JSON.stringify(value)?.slice(0, 40)} is not one of error, warning, information, hint, off`);
+    } else {
+      result[key as FlagDiagnosticKind] = value as SeverityName;
+    }
+  }
+  return result;
+}
+
+export interface FlagDiagnostic {
+  line: number;
+  start: number;
+  end: number;
+  kind: FlagDiagnosticKind;
+  code: string;
+  severity: Exclude<SeverityName, 'off'>;
+  message: string;
+  /** The text in the code. */
+  text: string;
+  /** The flag it names (the first project's, when several have it); none for `unknown`. */
+  flag?: { project: string; name: string };
+  /** For `unknown`: known names to replace it with, closest first. */
+  suggestions: readonly string[];
+}
+
+export interface AnalysisOptions extends ReferenceOptions {
+  severities?: Severities;
+  /** Where the flags come from, for "No flag named … on <label>". */
+  sourceLabel: string;
+  sourceKind: 'server' | 'files';
+}
+
+/**
+ * Diagnostics for one catalog. Build once per catalog (the name index and the suggestion cache live here), then
+ * `analyse` each document.
+ */
+export class FlagAnalyzer {
+  private readonly index: FlagNameIndex;
+  private readonly suggester: FlagSuggester;
+
+  constructor(readonly catalog: Catalog) {
+    this.index = new FlagNameIndex(catalog.names());
+    this.suggester = new FlagSuggester(this.index.names());
+  }
+
+  get nameIndex(): FlagNameIndex {
+    return this.index;
+  }
+
+  analyse(text: string, options: AnalysisOptions): FlagDiagnostic[] {
+    const severities = options.severities ?? DEFAULT_SEVERITIES;
+    if (DIAGNOSTIC_KINDS.every((kind) => severities[kind] === 'off')) return [];
+    const found: FlagDiagnostic[] = [];
+    for (const reference of findFlagReferences(text, this.index, options)) {
+      const diagnostic = this.diagnose(reference, severities, options);
+      if (diagnostic) found.push(diagnostic);
+    }
+    return found;
+  }
+
+  private diagnose(reference: FlagReference, severities: Severities, options: AnalysisOptions): FlagDiagnostic | undefined {
+    const flags = reference.name === undefined ? [] : this.catalog.byName(reference.name);
+    for (const kind of DIAGNOSTIC_KINDS) {
+      const severity = severities[kind];
+      if (severity === 'off' || !applies(kind, flags)) continue;
+      const suggestions = kind === 'unknown' ? this.suggester.suggest(reference.text) : [];
+      const diagnostic: FlagDiagnostic = {
+        line: reference.line,
+        start: reference.start,
+        end: reference.end,
+        kind,
+        code: DIAGNOSTIC_CODES[kind],
+        severity,
+        message: diagnosticMessage(kind, reference, flags, suggestions, options),
+        text: reference.text,
+        suggestions,
+      };
+      const first = flags[0];
+      if (first) diagnostic.flag = { project: first.project ?? '', name: first.name };
+      return diagnostic;
+    }
+    return undefined;
+  }
+}
+
+function applies(kind: FlagDiagnosticKind, flags: readonly FeatureSummary[]): boolean {
+  switch (kind) {
+    case 'unknown':
+      return flags.length === 0;
+    case 'archived':
+      return flags.length > 0 && flags.every((flag) => flag.archived === true);
+    case 'completed':
+      return flags.some((flag) => flag.lifecycle?.stage === 'completed');
+    case 'stale':
+      return flags.some((flag) => flag.stale === true);
+    case 'disabled': {
+      const environments = flags.flatMap((flag) => flag.environments ?? []);
+      return environments.length > 0 && environments.every((env) => !env.enabled);
+    }
+  }
+}
+
+/** A name or label in a message: one line, bounded, in double quotes. */
+function quoted(text: string, max = 100): string {
+  return `"${clean(text, max)}"`;
+}
+
+function projectsOf(flags: readonly FeatureSummary[]): string {
+  const projects = [...new Set(flags.map((flag) => flag.project ?? ''))].filter((project) => project !== '');
+  if (projects.length === 0) return '';
+  const list = formatList(projects, { maxItems: 3, maxItem: 40, budget: 120 });
+  return ` (${projects.length === 1 ? 'project' : 'projects'} ${list})`;
+}
+
+export function diagnosticMessage(
+  kind: FlagDiagnosticKind,
+  reference: Pick<FlagReference, 'text'>,
+  flags: readonly FeatureSummary[],
+  suggestions: readonly string[],
+  options: Pick<AnalysisOptions, 'sourceLabel' | 'sourceKind'>,
+): string {
+  const name = quoted(flags[0]?.name ?? reference.text);
+  const where = clean(options.sourceLabel, 80);
+  switch (kind) {
+    case 'unknown': {
+      const place = `${options.sourceKind === 'files' ? 'in' : 'on'} ${where === '' ? 'the server' : where}`;
+      const hint =
+        suggestions.length > 0
+          ? ` Did you mean ${suggestions.map((s) => quoted(s)).join(suggestions.length === 2 ? ' or ' : ', ')}?`
+          : ' Check the spelling; the flag may also be archived or in a project this workspace does not read.';
+      return `No flag named ${name} ${place}.${hint}`;
+    }
+    case 'archived':
+      return `Flag ${name} is archived${projectsOf(flags)}: code reading it always gets the default.`;
+    case 'completed':
+      return `Flag ${name} completed its lifecycle${projectsOf(flags)}: ready to remove.`;
+    case 'stale':
+      return `Flag ${name} is marked stale${projectsOf(flags)}: ready to remove.`;
+    case 'disabled':
+      return `Flag ${name} is disabled in every environment${projectsOf(flags)}.`;
+  }
+}

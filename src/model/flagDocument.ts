@@ -1,0 +1,205 @@
+/**
+ * The whole flag as a read-only text document ("Unleash: Show Flag Details"): every environment, strategy,
+ * constraint value, segment, variant payload (JSON indented), tag, link, dependency, the lifecycle and the
+ * description, nothing cut. Tree rows and hovers shorten values to stay readable; this is where every value can be
+ * read, searched and copied in full.
+ *
+ * Values are written with `visibleText`: nothing is left out, and control, bidi and other invisible characters are
+ * written as `\u{…}` escapes, so the document shows exactly what the server holds and nothing can reorder it. No
+ * 'vscode' here.
+ */
+import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../api/schemas';
+import { flagStatus } from './flagStatus';
+import { segmentDefinitionMissing } from './offlineSource';
+import {
+  constraintParts,
+  describeLastSeen,
+  describeLifecycle,
+  describeStrategy,
+  parseIsoUtc,
+  prettyJson,
+  utcDateTime,
+  visibleText,
+  weightPercent,
+} from './wording';
+
+export interface FlagDocumentInput {
+  /** The flag's row in the listing (tags and lifecycle when the details leave them out). */
+  summary?: FeatureSummary;
+  details: Feature;
+  /** The segments of each strategy, by strategy id (those that were read). */
+  segments: ReadonlyMap<string, readonly Segment[]>;
+  /** Where the data comes from: a server's host or the export files. */
+  sourceLabel: string;
+  now: Date;
+}
+
+const INDENT = '  ';
+
+/** A value on one line, in full. */
+function one(text: string): string {
+  return text === '' ? '""' : visibleText(text);
+}
+
+/** A value that may span lines, in full, each further line indented by `indent`. */
+function block(text: string, indent: string): string {
+  return visibleText(text, { multiline: true }).split('\n').join(`\n${indent}`);
+}
+
+function heading(title: string): string[] {
+  return ['', title, '-'.repeat(title.length)];
+}
+
+function time(iso: string | null | undefined): string | undefined {
+  if (iso === undefined || iso === null || iso.trim() === '') return undefined;
+  const ms = parseIsoUtc(iso);
+  return ms === undefined ? one(iso) : utcDateTime(ms);
+}
+
+export function flagDocument(input: FlagDocumentInput): string {
+  const { details, summary } = input;
+  const name = one(details.name);
+  const lines: string[] = [name, '='.repeat(Math.max(3, Math.min(name.length, 80)))];
+  const status = flagStatus(summary, details);
+  const field = (label: string, value: string | undefined) => {
+    if (value !== undefined && value !== '') lines.push(`${label}: ${value}`);
+  };
+  field('Project', one(details.project ?? summary?.project ?? 'default'));
+  field('Type', details.type ?? summary?.type ? one(details.type ?? summary?.type ?? '') : undefined);
+  field('Lifecycle', status.lifecycle ? describeLifecycle(status.lifecycle) : undefined);
+  field('Stale', status.stale ? 'yes' : 'no');
+  field('Archived', status.archived ? 'yes' : 'no');
+  if (details.impressionData !== undefined) field('Impression data', details.impressionData ? 'on' : 'off');
+  field('Created', time(details.createdAt ?? summary?.createdAt));
+  field('Archived at', time(details.archivedAt ?? summary?.archivedAt));
+  field('Source', one(input.sourceLabel));
+
+  const description = details.description ?? summary?.description ?? '';
+  lines.push(...heading('Description'));
+  lines.push(description.trim() === '' ? '(none)' : block(description, ''));
+
+  const environments = details.environments ?? [];
+  lines.push(...heading('Environments'));
+  if (environments.length === 0) lines.push('(none)');
+  for (const env of environments) {
+    lines.push('');
+    const seen = describeLastSeen(env.lastSeenAt, input.now);
+    lines.push(`${one(env.name)}: ${env.enabled ? 'enabled' : 'disabled'} · last seen ${seen}${env.type ? ` · type ${one(env.type)}` : ''}`);
+    const strategies = env.strategies ?? [];
+    if (strategies.length === 0) lines.push(`${INDENT}No strategies`);
+    strategies.forEach((strategy, index) => lines.push(...strategyLines(strategy, index, input)));
+    if (env.variants && env.variants.length > 0) {
+      lines.push(`${INDENT}Variants`);
+      for (const variant of env.variants) lines.push(...variantLines(variant, INDENT.repeat(2)));
+    }
+  }
+  if (details.variants && details.variants.length > 0 && !environments.some((env) => env.variants !== undefined)) {
+    lines.push(...heading('Variants'));
+    for (const variant of details.variants) lines.push(...variantLines(variant, ''));
+  }
+
+  const tags = details.tags ?? summary?.tags ?? [];
+  lines.push(...heading('Tags'));
+  lines.push(...(tags.length === 0 ? ['(none)'] : tags.map((tag) => `${one(tag.type)}:${one(tag.value)}`)));
+
+  const parents = details.dependencies ?? [];
+  const children = details.children ?? [];
+  if (parents.length > 0 || children.length > 0) {
+    lines.push(...heading('Dependencies'));
+    for (const dep of parents) {
+      const variants = dep.variants && dep.variants.length > 0 ? ` (variants: ${dep.variants.map(one).join(', ')})` : '';
+      lines.push(`requires ${one(dep.feature)} ${dep.enabled === false ? 'disabled' : 'enabled'}${dep.enabled === false ? '' : variants}`);
+    }
+    for (const child of children) lines.push(`${one(child)} depends on this flag`);
+  }
+
+  const links = details.links ?? [];
+  if (links.length > 0) {
+    lines.push(...heading('Links'));
+    for (const link of links) {
+      const title = link.title && link.title.trim() !== '' ? `${one(link.title)}: ` : '';
+      lines.push(`${title}${one(link.url)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function strategyLines(strategy: Strategy, index: number, input: FlagDocumentInput): string[] {
+  const indent = INDENT;
+  const inner = INDENT.repeat(2);
+  const lines = [`${indent}Strategy ${index + 1}: ${visibleText(describeStrategy(strategy))}`];
+  if (strategy.title && strategy.title.trim() !== '') lines.push(`${inner}Title: ${one(strategy.title)}`);
+  if (strategy.disabled === true) lines.push(`${inner}Disabled: this strategy is not evaluated`);
+  const parameters = Object.entries(strategy.parameters ?? {});
+  if (parameters.length > 0) {
+    lines.push(`${inner}Parameters`);
+    for (const [key, value] of parameters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      lines.push(`${inner}${INDENT}${one(key)}: ${one(String(value))}`);
+    }
+  }
+  const constraints = strategy.constraints ?? [];
+  if (constraints.length > 0) {
+    lines.push(`${inner}Constraints`);
+    for (const constraint of constraints) lines.push(...constraintLines(constraint, `${inner}${INDENT}`));
+  }
+  const segmentIds = strategy.segments ?? [];
+  const segments = strategy.id !== undefined ? input.segments.get(strategy.id) : undefined;
+  if (segments !== undefined && segments.length > 0) {
+    lines.push(`${inner}Segments`);
+    for (const segment of segments) lines.push(...segmentLines(segment, `${inner}${INDENT}`));
+  } else if (segmentIds.length > 0) {
+    lines.push(`${inner}Segments: ${segmentIds.map((id) => `#${id}`).join(', ')}`);
+  }
+  if (strategy.variants && strategy.variants.length > 0) {
+    lines.push(`${inner}Variants`);
+    for (const variant of strategy.variants) lines.push(...variantLines(variant, `${inner}${INDENT}`));
+  }
+  return lines;
+}
+
+/** `country is one of (3 values)` and then every value on its own line. */
+function constraintLines(constraint: Constraint, indent: string): string[] {
+  const parts = constraintParts(constraint);
+  const values = constraint.values !== undefined && constraint.values.length > 0 ? constraint.values : undefined;
+  if (values === undefined) {
+    const value = constraint.value;
+    const shown = value === undefined ? parts.values : one(value);
+    return [`${indent}- ${visibleText(`${parts.contextName} ${parts.phrase}`)} ${shown}${parts.suffix}`.trimEnd()];
+  }
+  const count = values.length === 1 ? '1 value' : `${values.length} values`;
+  return [
+    `${indent}- ${visibleText(`${parts.contextName} ${parts.phrase}`)} (${count})${parts.suffix}`,
+    ...values.map((value) => `${indent}${INDENT}${INDENT}${one(value)}`),
+  ];
+}
+
+function segmentLines(segment: Segment, indent: string): string[] {
+  const scope = segment.project && segment.project.trim() !== '' ? `project ${one(segment.project)}` : 'global';
+  const lines = [`${indent}${one(segment.name)} (#${segment.id}, ${scope})`];
+  if (segment.description && segment.description.trim() !== '') lines.push(`${indent}${INDENT}${block(segment.description, `${indent}${INDENT}`)}`);
+  if (segmentDefinitionMissing(segment)) {
+    lines.push(`${indent}${INDENT}Constraints: not in this export file (export the environment again, or connect to a server)`);
+  }
+  for (const constraint of segment.constraints) lines.push(...constraintLines(constraint, `${indent}${INDENT}`));
+  return lines;
+}
+
+function variantLines(variant: Variant | StrategyVariant, indent: string): string[] {
+  const name = variant.name === '' ? '(unnamed variant)' : one(variant.name);
+  const facts = [weightPercent(variant.weight)];
+  if (variant.weightType) facts.push(one(variant.weightType));
+  if (variant.stickiness) facts.push(`stickiness ${one(variant.stickiness)}`);
+  const lines = [`${indent}- ${name}: ${facts.join(' · ')}`];
+  const payload = variant.payload;
+  if (payload) {
+    const inner = `${indent}${INDENT}${INDENT}`;
+    const json = payload.type === 'json' ? prettyJson(payload.value) : undefined;
+    lines.push(`${indent}${INDENT}Payload (${one(payload.type)}):`);
+    lines.push(`${inner}${block(json ?? (payload.value === '' ? '""' : payload.value), inner)}`);
+  }
+  const overrides = Array.isArray(variant.overrides) ? (variant.overrides as Array<{ contextName: string; values: string[] }>) : [];
+  for (const override of overrides) {
+    lines.push(`${indent}${INDENT}Override ${one(override.contextName)}: ${override.values.map(one).join(', ')}`);
+  }
+  return lines;
+}

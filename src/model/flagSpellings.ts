@@ -1,0 +1,66 @@
+/**
+ * How code may spell a flag name under the configured name transforms: the inverse of `applyTransform`, checked by
+ * applying it (so only spellings that really map back to the name are searched). Pure; no 'vscode'.
+ */
+import { applyTransform, type NameTransform } from './nameTransforms';
+
+const MAX_SPELLINGS = 20;
+
+/** Candidate texts that `transform` maps to `name` (not yet checked). */
+function inverse(name: string, transform: NameTransform): string[] {
+  switch (transform.kind) {
+    case 'prefix':
+      return [transform.value + name];
+    case 'suffix':
+      return [name + transform.value];
+    case 'screamingSnakeToKebab':
+      return [name.toUpperCase().replace(/-/g, '_')];
+    case 'snakeToKebab':
+      return [name.replace(/-/g, '_')];
+    case 'camelToKebab': {
+      const parts = name.split('-');
+      const pascal = parts.map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+      return [pascal.charAt(0).toLowerCase() + pascal.slice(1), pascal];
+    }
+    case 'chain': {
+      let current = [name];
+      for (const step of [...transform.transforms].reverse()) current = current.flatMap((text) => inverse(text, step));
+      return current;
+    }
+  }
+}
+
+/** The name itself, then every spelling a transform maps back to it, without repeats (at most 20). */
+export function flagSpellings(name: string, transforms: readonly NameTransform[]): string[] {
+  const spellings = [name];
+  for (const transform of transforms) {
+    for (const text of inverse(name, transform)) {
+      if (spellings.length >= MAX_SPELLINGS) return spellings;
+      if (!spellings.includes(text) && applyTransform(text, transform) === name) spellings.push(text);
+    }
+  }
+  return spellings;
+}
+
+/** Arguments of `workbench.action.findInFiles` that find every spelling. */
+export interface UsageSearchArgs {
+  query: string;
+  isRegex: boolean;
+  isCaseSensitive: true;
+  matchWholeWord: boolean;
+  triggerSearch: true;
+}
+
+export function usageSearchArgs(name: string, transforms: readonly NameTransform[]): UsageSearchArgs {
+  const spellings = flagSpellings(name, transforms);
+  if (spellings.length === 1) {
+    return { query: name, isRegex: false, isCaseSensitive: true, matchWholeWord: /^\w/.test(name) && /\w$/.test(name), triggerSearch: true };
+  }
+  // Longest first, so that a spelling that is a prefix of another does not win the alternation.
+  const alternatives = [...spellings].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return { query: `(?<![\\w-])(?:${alternatives.join('|')})(?![\\w-])`, isRegex: true, isCaseSensitive: true, matchWholeWord: false, triggerSearch: true };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+}

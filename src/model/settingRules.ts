@@ -1,0 +1,94 @@
+/**
+ * The rules that keep settings from doing harm, with no 'vscode' (tested in plain Node): which scope a value may come
+ * from, the limits numeric settings are clamped to (the manifest declares the same ones; a test checks), and what a
+ * server address risks.
+ *
+ * A cloned repository's `.vscode/settings.json` is untrusted: it never decides how TLS is checked, and a server it
+ * names gets no token until the user has allowed that server's origin.
+ */
+
+/** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */
+export interface ScopedValues<T> {
+  defaultValue?: T;
+  globalValue?: T;
+  workspaceValue?: T;
+  workspaceFolderValue?: T;
+}
+
+/** The user's own value (user settings, or the default): never a workspace's. */
+export function userValue<T>(values: ScopedValues<T> | undefined, fallback: T): T {
+  return values?.globalValue ?? values?.defaultValue ?? fallback;
+}
+
+/** The server address in effect, and whether a workspace (rather than the user) chose it. */
+export interface ServerChoice {
+  url: string;
+  fromWorkspace: boolean;
+}
+
+/**
+ * The effective `unleash.serverUrl`: a workspace folder's value wins over the workspace's, which wins over the
+ * user's. In an untrusted workspace only the user's value counts. A workspace value equal to the user's is the
+ * user's choice.
+ */
+export function chooseServer(values: ScopedValues<string> | undefined, trusted: boolean): ServerChoice {
+  const user = (values?.globalValue ?? '').trim();
+  const workspace = trusted ? (values?.workspaceFolderValue ?? values?.workspaceValue)?.trim() : undefined;
+  if (workspace === undefined || workspace === user) return { url: user, fromWorkspace: false };
+  return { url: workspace, fromWorkspace: true };
+}
+
+/** `https://host:port` of an address, the unit a user allows; undefined when it does not parse. */
+export function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url.trim()).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Limits of the numeric settings, as package.json declares them. */
+export const SETTING_LIMITS = {
+  requestTimeoutSeconds: { minimum: 1, maximum: 300, default: 15 },
+  /** 0 means "only on Refresh"; anything else is at least one minute. */
+  refreshIntervalMinutes: { minimum: 0, maximum: 1440, default: 0, smallestOn: 1 },
+} as const;
+
+/** A number within [minimum, maximum]; the default for anything that is not a finite number. */
+export function clampSetting(value: unknown, limits: { minimum: number; maximum: number; default: number; smallestOn?: number }): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return limits.default;
+  const clamped = Math.min(limits.maximum, Math.max(limits.minimum, value));
+  if (limits.smallestOn !== undefined && clamped > 0 && clamped < limits.smallestOn) return limits.smallestOn;
+  return clamped;
+}
+
+/** localhost, 127.0.0.0/8, ::1: a token sent there over plain HTTP does not cross a network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** The warning for a token about to go over plain `http://` to another machine; undefined when there is no risk. */
+export function plainHttpWarning(url: URL): string | undefined {
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  return `The API token goes to ${url.host} over plain http://, unencrypted: anyone on the network between you can read it. Use the server's https:// address if it has one.`;
+}
+
+/** The question a user answers before a server that a workspace named gets a token. */
+export function approvalQuestion(url: string): { message: string; detail: string } {
+  const origin = originOf(url) ?? url;
+  const host = (() => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
+  })();
+  return {
+    message: `Send your Unleash API token to ${host}?`,
+    detail:
+      `This workspace's settings (unleash.serverUrl) name the server ${url}. A cloned repository can name any server: ` +
+      `allow it only if you know it. Your answer is remembered for ${origin}.`,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * What a connection's network settings mean before any request: the PEM files of extra CAs (read safely), and the
+ * warnings a user must see. Imports nothing from 'vscode' (tested in plain Node).
+ */
+import { ConfigError } from '../api/errors';
+import { settingId, Settings } from '../constants';
+import { plainHttpWarning } from '../model/settingRules';
+import { readRegularFile, UnsafeFileError } from '../util/safeRead';
+
+/** Warnings for a connection about to be used: certificate checks off, a token over plain http:// to another host. */
+export function connectionWarnings(baseUrl: URL, settings: { network: { rejectUnauthorized: boolean } }): string[] {
+  const warnings: string[] = [];
+  if (!settings.network.rejectUnauthorized && baseUrl.protocol === 'https:') {
+    warnings.push(
+      `Certificate checks are off for ${baseUrl.host} (${settingId(Settings.rejectUnauthorized)}). Anyone between you and the server can read your token.`,
+    );
+  }
+  const plain = plainHttpWarning(baseUrl);
+  if (plain) warnings.push(plain);
+  return warnings;
+}
+
+/** Largest CA file read: a bundle of a few hundred certificates fits; `/dev/zero` does not. */
+export const MAX_CA_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Reads the PEM files of `unleash.network.caCertificates`: asynchronously, regular files only (a link to one is
+ * followed, so `/etc/ssl/certs/*.pem` work), at most MAX_CA_FILE_BYTES each.
+ */
+export async function readCaFiles(paths: string[]): Promise<string[]> {
+  const texts: string[] = [];
+  for (const path of paths) {
+    const fail = (why: string): never => {
+      throw new ConfigError(settingId(Settings.caCertificates), `lists ${path}, which ${why}. Give the path of a PEM file.`);
+    };
+    try {
+      const bytes = await readRegularFile(path, { maxBytes: MAX_CA_FILE_BYTES, followLinks: true });
+      if (!bytes) fail('does not exist');
+      texts.push((bytes as Buffer).toString('utf8'));
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      if (error instanceof UnsafeFileError) {
+        fail(error.code === 'EFBIG' ? `is larger than ${MAX_CA_FILE_BYTES / 1024} KB` : 'is not a regular file');
+      }
+      fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  return texts;
+}

@@ -1,0 +1,69 @@
+/**
+ * The status bar item: where the flags come from and the store's state (`statusContent`), with a click that
+ * offers Refresh, Test Connection, Connect and Show Log.
+ */
+import * as vscode from 'vscode';
+import { Commands, STATUS_BAR_ID } from '../constants';
+import type { FlagStore } from '../model/flagStore';
+import { statusContent, type StatusContent } from '../model/statusBarContent';
+import { readSettings } from '../services/settings';
+import { formatError } from '../util/formatError';
+
+export interface StatusBar extends vscode.Disposable {
+  /** What the item shows now (for the in-editor tests). */
+  content(): StatusContent;
+}
+
+export function registerStatusBar(store: FlagStore): StatusBar {
+  const item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
+  item.name = 'Unleash';
+  item.command = Commands.statusActions;
+  let lastRefreshed: Date | undefined;
+  let current: StatusContent;
+
+  const update = () => {
+    if (store.state === 'ready' && lastRefreshed === undefined) lastRefreshed = new Date();
+    const failed = store.state === 'error' || store.state === 'invalidSettings';
+    current = statusContent({
+      state: store.state,
+      source: store.currentSource,
+      flagCount: store.catalog.size,
+      reason: failed ? formatError(store.error, {}).message : undefined,
+      lastRefreshed,
+      configured: readSettings().serverUrl !== '',
+    });
+    item.text = current.text;
+    item.tooltip = current.tooltip;
+    item.backgroundColor =
+      current.tone === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground')
+      : current.tone === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground')
+      : undefined;
+    if (current.visible) item.show();
+    else item.hide();
+  };
+
+  const disposables = [
+    item,
+    store.onDidChange(() => {
+      if (store.state === 'loading') lastRefreshed = undefined;
+      update();
+    }),
+    vscode.commands.registerCommand(Commands.statusActions, () => showActions()),
+  ];
+  update();
+  return {
+    content: () => current,
+    dispose: () => disposables.forEach((disposable) => disposable.dispose()),
+  };
+}
+
+async function showActions(): Promise<void> {
+  const actions = [
+    { label: '$(refresh) Refresh Flags', command: Commands.refresh },
+    { label: '$(pulse) Test Connection', command: Commands.testConnection },
+    { label: '$(plug) Connect to Server…', command: Commands.connect },
+    { label: '$(output) Show Log', command: Commands.showLog },
+  ];
+  const picked = await vscode.window.showQuickPick(actions, { title: 'Unleash' });
+  if (picked) await vscode.commands.executeCommand(picked.command);
+}

@@ -1,0 +1,313 @@
+/**
+ * The editor side of completion, diagnostics and quick fixes against the real FlagStore, with a minimal stand-in
+ * for the 'vscode' module: what the Problems panel holds while the flags load, after they loaded, after a failed
+ * refresh and after typing (debounced); the completion list and quick fixes as the editor receives them; and that
+ * none of it asks the flag source anything.
+ */
+import assert from 'node:assert/strict';
+import Module from 'node:module';
+import { describe, it } from 'node:test';
+import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { FlagSource } from '../../src/model/flagSource';
+import { FlagStore } from '../../src/model/flagStore';
+
+// ---- A stand-in for 'vscode' -------------------------------------------------
+
+class Position {
+  constructor(readonly line: number, readonly character: number) {}
+}
+class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(a: number, b: number, c: number, d: number) {
+    this.start = new Position(a, b);
+    this.end = new Position(c, d);
+  }
+}
+class Diagnostic {
+  source?: string;
+  code?: string;
+  tags?: number[];
+  constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
+}
+class CompletionItem {
+  detail?: string;
+  sortText?: string;
+  filterText?: string;
+  insertText?: string;
+  range?: unknown;
+  command?: unknown;
+  documentation?: unknown;
+  constructor(readonly label: string, readonly kind: number) {}
+}
+class CompletionList {
+  constructor(readonly items: CompletionItem[], readonly isIncomplete: boolean) {}
+}
+class MarkdownString {
+  isTrusted: unknown;
+  supportHtml = true;
+  constructor(readonly value: string) {}
+}
+class WorkspaceEdit {
+  readonly edits: Array<{ uri: unknown; range: Range; text: string }> = [];
+  replace(uri: unknown, range: Range, text: string) {
+    this.edits.push({ uri, range, text });
+  }
+}
+class CodeAction {
+  edit?: WorkspaceEdit;
+  command?: { command: string; arguments: unknown[] };
+  isPreferred?: boolean;
+  diagnostics?: Diagnostic[];
+  constructor(readonly title: string, readonly kind: string) {}
+}
+
+type Listener = (value: any) => void;
+const listeners: Record<string, Listener[]> = {};
+const on = (name: string) => (listener: Listener) => {
+  (listeners[name] ??= []).push(listener);
+  return { dispose: () => (listeners[name] = (listeners[name] ?? []).filter((l) => l !== listener)) };
+};
+const emit = (name: string, value: unknown) => (listeners[name] ?? []).forEach((l) => l(value));
+const problems = new Map<string, Diagnostic[]>();
+const openDocuments: FakeDocument[] = [];
+
+class FakeDocument {
+  version = 1;
+  readonly uri: { scheme: string; fsPath: string; toString(): string };
+  constructor(readonly path: string, public text: string) {
+    this.uri = { scheme: 'file', fsPath: path, toString: () => `file://${path}` };
+  }
+  getText() {
+    return this.text;
+  }
+  lineAt(line: number) {
+    return { text: this.text.split('\n')[line] ?? '' };
+  }
+}
+
+class ThemeColor {
+  constructor(readonly id: string) {}
+}
+const statusItems: Array<{ text: string; tooltip: string; backgroundColor?: ThemeColor; visible: boolean; command?: string; name?: string }> = [];
+const registered: string[] = [];
+
+const fakeVscode = {
+  ThemeColor,
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  window: {
+    createStatusBarItem: () => {
+      const item = { text: '', tooltip: '', visible: false, show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} } as (typeof statusItems)[number] & { show(): void; hide(): void; dispose(): void };
+      statusItems.push(item);
+      return item;
+    },
+  },
+  commands: {
+    registerCommand: (id: string) => {
+      registered.push(id);
+      return { dispose() {} };
+    },
+  },
+  Position, Range, Diagnostic, CompletionItem, CompletionList, MarkdownString, WorkspaceEdit, CodeAction,
+  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+  DiagnosticTag: { Unnecessary: 1 },
+  CompletionItemKind: { Constant: 20 },
+  CodeActionKind: { QuickFix: 'quickfix' },
+  languages: {
+    match: () => 1,
+    createDiagnosticCollection: () => ({
+      set: (uri: { toString(): string }, list: Diagnostic[]) => problems.set(uri.toString(), list),
+      delete: (uri: { toString(): string }) => problems.delete(uri.toString()),
+      clear: () => problems.clear(),
+      dispose: () => problems.clear(),
+    }),
+  },
+  workspace: {
+    textDocuments: openDocuments,
+    getConfiguration: () => ({ get: <T>(_key: string, fallback?: T) => fallback, inspect: () => undefined }),
+    isTrusted: true,
+    onDidChangeConfiguration: on('config'),
+    onDidOpenTextDocument: on('open'),
+    onDidChangeTextDocument: on('change'),
+    onDidCloseTextDocument: on('close'),
+  },
+};
+const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
+const load = loader._load;
+loader._load = function (request: string, ...rest: unknown[]) {
+  return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
+};
+const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
+const { FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = require('../../src/code/flagDiagnosticsPublisher') as typeof import('../../src/code/flagDiagnosticsPublisher');
+const { FlagCompletionProvider } = require('../../src/code/flagCompletionProvider') as typeof import('../../src/code/flagCompletionProvider');
+const { FlagCodeActionProvider } = require('../../src/code/flagCodeActions') as typeof import('../../src/code/flagCodeActions');
+const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
+
+// ---- Data -------------------------------------------------------------------------
+
+const env = (development: boolean, production: boolean) => [
+  { name: 'development', enabled: development, sortOrder: 1 },
+  { name: 'production', enabled: production, sortOrder: 2 },
+];
+const summaries: FeatureSummary[] = [
+  { name: 'new-checkout-flow', project: 'default', type: 'release', environments: env(true, false) },
+  { name: 'old-banner', project: 'default', type: 'release', stale: true, environments: env(true, true) },
+];
+
+class CountingSource implements FlagSource {
+  readonly kind = 'server' as const;
+  readonly label = 'unleash.example.com';
+  requests = 0;
+  next: Promise<FeatureSummary[]> | undefined;
+  listFeatures(): Promise<FeatureSummary[]> {
+    this.requests++;
+    return this.next ?? Promise.resolve(summaries);
+  }
+  getFeature(): Promise<Feature> {
+    this.requests++;
+    return Promise.reject(new Error('not used'));
+  }
+  async getStrategySegments(): Promise<Segment[]> {
+    this.requests++;
+    return [];
+  }
+  async listEnvironments(): Promise<string[]> {
+    this.requests++;
+    return [];
+  }
+  webUrl(project: string, name: string): string {
+    return `https://unleash.example.com/projects/${project}/features/${name}`;
+  }
+}
+
+const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
+const shown = (uri = 'file:///work/src/checkout.ts') =>
+  (problems.get(uri) ?? []).map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character} ${d.severity} ${d.code} ${d.source}: ${d.message}`);
+
+describe('diagnostics, completion and quick fixes in the editor', () => {
+  it('nothing while loading or failed; the typo after loading; typing re-analyses once, debounced, with no request', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const store = new FlagStore({ info() {}, error() {} });
+    const flags = new CodeFlags(store, logger);
+    const publisher = new FlagDiagnosticsPublisher(flags, logger);
+    const document = new FakeDocument('/work/src/checkout.ts', `if (unleash.isEnabled('new-chekout-flow')) {}\nuseFlag("old-banner");`);
+    openDocuments.push(document);
+    emit('open', document);
+    assert.deepEqual(shown(), [], 'no flag source yet');
+
+    const source = new CountingSource();
+    let finish!: (list: FeatureSummary[]) => void;
+    source.next = new Promise((resolve) => (finish = resolve));
+    const loading = store.setSource(source, 'ready');
+    assert.equal(store.state, 'loading');
+    emit('open', document);
+    assert.deepEqual(shown(), [], 'loading: no verdict');
+    finish(summaries);
+    await loading;
+    assert.deepEqual(shown(), [
+      '0:23-39 1 unknown-flag Unleash: No flag named "new-chekout-flow" on unleash.example.com. Did you mean "new-checkout-flow"?',
+      '1:9-19 2 stale-flag Unleash: Flag "old-banner" is marked stale (project default): ready to remove.',
+    ]);
+
+    // Typing: nothing until the edits settle, then one analysis; the source is never asked.
+    const requests = source.requests;
+    document.text = `if (unleash.isEnabled('new-checkout-flow')) {}\nuseFlag("old-banner");`;
+    emit('change', { document, contentChanges: [{}] });
+    emit('change', { document, contentChanges: [{}] });
+    assert.equal(shown().length, 2, 'still the old verdicts while typing');
+    t.mock.timers.tick(DIAGNOSTICS_DEBOUNCE_MS);
+    assert.deepEqual(shown(), ['1:9-19 2 stale-flag Unleash: Flag "old-banner" is marked stale (project default): ready to remove.']);
+
+    // Completion and quick fixes read the same catalog: still no request.
+    const completion = new FlagCompletionProvider(flags);
+    const line = new FakeDocument('/work/src/new.ts', 'unleash.isEnabled("new-');
+    const list = completion.provideCompletionItems(line as never, new Position(0, 23) as never);
+    assert.deepEqual(
+      list?.items.map((item) => [item.label, item.detail, item.sortText, item.insertText, JSON.stringify(item.range)]),
+      [
+        ['new-checkout-flow', 'release · default · development ● production ○', '0199new-checkout-flow', 'new-checkout-flow',
+          JSON.stringify({ inserting: new Range(0, 19, 0, 23), replacing: new Range(0, 19, 0, 23) })],
+        ['old-banner', 'release · default · stale · development ● production ●', '1199old-banner', 'old-banner',
+          JSON.stringify({ inserting: new Range(0, 19, 0, 23), replacing: new Range(0, 19, 0, 23) })],
+      ],
+    );
+    const resolved = completion.resolveCompletionItem(list!.items[0] as never) as unknown as CompletionItem;
+    const doc = resolved.documentation as MarkdownString;
+    assert.equal(doc.value, '**new\\-checkout\\-flow** · release · project default\n\n- development: enabled\n- production: disabled');
+    assert.deepEqual([doc.isTrusted, doc.supportHtml], [false, false]);
+
+    const actions = new FlagCodeActionProvider(flags, publisher);
+    const stale = problems.get(document.uri.toString())![0]!;
+    const offered = actions.provideCodeActions(document as never, stale.range as never, { diagnostics: [stale] } as never) as unknown as CodeAction[];
+    assert.deepEqual(
+      offered.map((a) => [a.title, a.command?.command, JSON.stringify(a.command?.arguments)]),
+      [
+        ['Reveal "old-banner" in the Flags tree', 'unleash.revealFlag', '[{"project":"default","name":"old-banner"}]'],
+        ['Show details of "old-banner"', 'unleash.showFlagDetails', '[{"project":"default","name":"old-banner"}]'],
+        ['Open "old-banner" in Unleash', 'unleash.openInWebUi', '[{"project":"default","name":"old-banner"}]'],
+        ['Copy flag name "old-banner"', 'unleash.copyFlagName', '[{"project":"default","name":"old-banner"}]'],
+      ],
+    );
+    assert.equal(source.requests, requests, 'typing, completion and quick fixes sent no request');
+
+    // A failed refresh takes every verdict away (the catalog cannot judge names).
+    source.next = Promise.reject(new Error('HTTP 500'));
+    await store.refresh();
+    assert.equal(store.state, 'error');
+    assert.deepEqual(shown(), []);
+    assert.equal(completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
+
+    publisher.dispose();
+    flags.dispose();
+    store.dispose();
+  });
+
+  it('the typo quick fix replaces the name in place', async () => {
+    const store = new FlagStore({ info() {}, error() {} });
+    const flags = new CodeFlags(store, logger);
+    const publisher = new FlagDiagnosticsPublisher(flags, logger);
+    const document = new FakeDocument('/work/app.py', `if client.is_enabled("new-checkout-flw"):`);
+    openDocuments.splice(0, openDocuments.length, document);
+    await store.setSource(new CountingSource(), 'ready');
+    const [typo] = problems.get(document.uri.toString()) ?? [];
+    assert.ok(typo);
+    const offered = new FlagCodeActionProvider(flags, publisher).provideCodeActions(document as never, typo.range as never, { diagnostics: [typo] } as never) as unknown as CodeAction[];
+    assert.deepEqual(
+      offered.map((a) => [a.title, a.isPreferred, a.edit?.edits.map((e) => [JSON.stringify(e.range), e.text])]),
+      [['Change to "new-checkout-flow"', true, [[JSON.stringify(new Range(0, 22, 0, 38)), 'new-checkout-flow']]]],
+    );
+    publisher.dispose();
+    flags.dispose();
+    store.dispose();
+  });
+});
+
+describe('status bar item', () => {
+  it('follows the store: loading, ready with the count, error on the error colour with the reason; click offers actions', async () => {
+    const store = new FlagStore({ info() {}, error() {} });
+    const bar = registerStatusBar(store);
+    const item = statusItems.at(-1)!;
+    const colour = (): string | undefined => item.backgroundColor?.id;
+    assert.deepEqual([item.visible, item.command, item.name], [false, 'unleash.statusActions', 'Unleash'], 'start-up with nothing configured: hidden');
+    assert.ok(registered.includes('unleash.statusActions'));
+
+    const source = new CountingSource();
+    await store.setSource(source, 'ready');
+    assert.equal(item.text, '$(check) Unleash: unleash.example.com · 2 flags');
+    assert.equal(colour(), undefined);
+    assert.match(item.tooltip, /^2 flags from unleash\.example\.com\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
+
+    source.next = Promise.reject(new Error('socket hang up'));
+    await store.refresh();
+    assert.equal(item.text, '$(error) Unleash: unleash.example.com');
+    assert.equal(colour(), 'statusBarItem.errorBackground');
+    assert.match(item.tooltip, /^Loading flags from unleash\.example\.com failed: .*socket hang up/);
+
+    await store.setSource(undefined, 'noToken');
+    assert.deepEqual([item.text, colour(), item.visible], ['$(key) Unleash: no token', 'statusBarItem.warningBackground', true]);
+    await store.setSource(undefined, 'noServer');
+    assert.equal(item.visible, false, 'no server set and no export files: hidden');
+    bar.dispose();
+    store.dispose();
+  });
+});

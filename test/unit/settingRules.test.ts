@@ -1,0 +1,81 @@
+/**
+ * The rules that keep a workspace's settings from doing harm (src/model/settingRules.ts), and the safe file reader
+ * (src/util/safeRead.ts) that CA files and exports use.
+ *   node --import tsx --test test/unit/settingRules.test.ts
+ */
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { chooseServer, clampSetting, isLoopbackHost, originOf, plainHttpWarning, SETTING_LIMITS } from '../../src/model/settingRules';
+import { readRegularFile } from '../../src/util/safeRead';
+
+describe('chooseServer', () => {
+  it('takes the user value unless a trusted workspace names another server', () => {
+    assert.deepEqual(chooseServer({ globalValue: 'https://a.example' }, true), { url: 'https://a.example', fromWorkspace: false });
+    assert.deepEqual(chooseServer({ globalValue: 'https://a.example', workspaceValue: 'https://evil.example' }, true), {
+      url: 'https://evil.example',
+      fromWorkspace: true,
+    });
+    assert.deepEqual(chooseServer({ workspaceValue: 'https://evil.example', workspaceFolderValue: 'https://folder.example' }, true), {
+      url: 'https://folder.example',
+      fromWorkspace: true,
+    });
+    assert.deepEqual(chooseServer({ globalValue: 'https://a.example', workspaceValue: ' https://a.example ' }, true), {
+      url: 'https://a.example',
+      fromWorkspace: false,
+    });
+  });
+
+  it('ignores the workspace in Restricted Mode', () => {
+    assert.deepEqual(chooseServer({ globalValue: '', workspaceValue: 'https://evil.example' }, false), { url: '', fromWorkspace: false });
+  });
+});
+
+describe('numeric settings', () => {
+  it('are clamped to the manifest limits', () => {
+    const refresh = SETTING_LIMITS.refreshIntervalMinutes;
+    assert.deepEqual([0, 0.0001, 0.5, 5, 1e9, -3, Number.NaN, '7'].map((value) => clampSetting(value, refresh)), [0, 1, 1, 5, 1440, 0, 0, 0]);
+    const timeout = SETTING_LIMITS.requestTimeoutSeconds;
+    assert.deepEqual([5e6, 0.01, 30, Infinity].map((value) => clampSetting(value, timeout)), [300, 1, 30, 15]);
+  });
+});
+
+describe('addresses', () => {
+  it('knows loopback hosts and warns for plain http elsewhere', () => {
+    assert.deepEqual(['localhost', '127.0.0.1', '127.9.8.7', '[::1]', 'app.localhost'].map(isLoopbackHost), [true, true, true, true, true]);
+    assert.deepEqual(['10.0.0.1', 'unleash.example.com', '127.0.0.1.evil.example'].map(isLoopbackHost), [false, false, false]);
+    assert.equal(plainHttpWarning(new URL('http://127.0.0.1:4242')), undefined);
+    assert.equal(plainHttpWarning(new URL('https://unleash.example.com')), undefined);
+    assert.equal(
+      plainHttpWarning(new URL('http://unleash.example.com')),
+      "The API token goes to unleash.example.com over plain http://, unencrypted: anyone on the network between you can read it. Use the server's https:// address if it has one.",
+    );
+  });
+
+  it('approves by origin', () => {
+    assert.equal(originOf('https://Unleash.Example.com:443/prefix/'), 'https://unleash.example.com');
+    assert.equal(originOf('not a url'), undefined);
+  });
+});
+
+describe('readRegularFile', () => {
+  it('reads a regular file, refuses links when asked, and stops on abort', async () => {
+    const dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-safe-read-'));
+    try {
+      const file = path.join(dir, 'a.json');
+      await fsp.writeFile(file, 'hello');
+      await fsp.symlink(file, path.join(dir, 'link.json'));
+      assert.equal((await readRegularFile(file, { maxBytes: 10, followLinks: false }))?.toString(), 'hello');
+      assert.equal(await readRegularFile(path.join(dir, 'missing.json'), { maxBytes: 10, followLinks: false }), undefined);
+      await assert.rejects(readRegularFile(path.join(dir, 'link.json'), { maxBytes: 10, followLinks: false }), { code: 'ELOOP' });
+      assert.equal((await readRegularFile(path.join(dir, 'link.json'), { maxBytes: 10, followLinks: true }))?.toString(), 'hello');
+      await assert.rejects(readRegularFile(file, { maxBytes: 3, followLinks: false }), { code: 'EFBIG' });
+      await assert.rejects(readRegularFile(dir, { maxBytes: 3, followLinks: false }), { code: 'EISDIR' });
+      await assert.rejects(readRegularFile(file, { maxBytes: 10, followLinks: false, signal: AbortSignal.abort() }), { name: 'AbortError' });
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,485 @@
+/**
+ * The trust and safety rows of docs/reliability.md (issue 13): what a cloned repository's settings and files can make
+ * the extension do. Each case runs the real code (the Connection and the connection commands over the 'vscode'
+ * stand-in of test/support/fakeVscode.ts, the client against the fault server, exports on a real disk) and asserts
+ * what the user sees, that no token left, and that memory and time stay bounded.
+ *
+ * reliability.test.ts calls `trustRows()` with its own `row`, `group` and helpers, so these rows join its table.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { promises as fsp, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, before } from 'node:test';
+import { ConfigError, TimeoutError, UnleashClient, type ClientOptions, type ExportResult } from '../../src/api';
+import { tokenSecretKey } from '../../src/constants';
+import { exportToFile, ExportWriteError } from '../../src/model/exportToFile';
+import { FlagStore } from '../../src/model/flagStore';
+import { OfflineSource } from '../../src/model/offlineSource';
+import { approvalQuestion } from '../../src/model/settingRules';
+import { MAX_CA_FILE_BYTES, readCaFiles } from '../../src/services/network';
+import { formatError, type FormattedError } from '../../src/util/formatError';
+import { faults, type FaultServer, type startFaultServer } from '../support/faultServer';
+import { installFakeVscode, type FakeVscode } from '../support/fakeVscode';
+
+interface Outcome {
+  result: string;
+  message?: string;
+  steps?: string;
+  requests: string;
+  time?: string;
+}
+
+export interface TrustHarness {
+  row(name: string, fn: () => Promise<Outcome>, options?: { skip?: string | boolean }): void;
+  group(title: string, body: () => void): void;
+  fault(options?: Parameters<typeof startFaultServer>[0]): Promise<FaultServer>;
+  client(baseUrl: string, overrides?: Partial<ClientOptions>): UnleashClient;
+  assertNoSecret(...texts: Array<string | undefined>): void;
+  /** The buttons of a formatted error, as the table writes them. */
+  stepsOf(formatted: FormattedError): string;
+  token: string;
+}
+
+const HANG_BOUND_MS = 2_000;
+const root = path.join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const EXPORT = JSON.parse(readFileSync(path.join(root, 'test', 'fixtures', 'export-development.json'), 'utf8')) as ExportResult;
+
+/** The Flags view's welcome text for a state, as package.json words it (its first line). */
+function welcome(state: string, extra = ''): string {
+  const entry = manifest.contributes.viewsWelcome.find((item: { when: string }) => item.when === `unleash.state == ${state}${extra}`);
+  assert.ok(entry, `no welcome content for ${state}`);
+  return (entry.contents as string).split('\n')[0] as string;
+}
+
+function page(offset: number, size: number, total: number): object {
+  return { features: Array.from({ length: size }, (_, i) => ({ name: `flag-${String(offset + i).padStart(7, '0')}`, project: 'default' })), total };
+}
+
+function offsetOf(url: string): number {
+  return Number(new URL(url, 'http://x').searchParams.get('offset') ?? 0);
+}
+
+async function within<T>(bound: number, fn: () => Promise<T>): Promise<{ value: T; time: string }> {
+  const started = performance.now();
+  const value = await fn();
+  const ms = performance.now() - started;
+  assert.ok(ms < bound, `took ${Math.round(ms)} ms, more than ${bound} ms`);
+  return { value, time: `< ${bound / 1000} s` };
+}
+
+export function trustRows(h: TrustHarness): void {
+  let dir: string;
+  let fake: FakeVscode;
+  /** Loaded after the 'vscode' stand-in is in place. */
+  let services: {
+    Connection: typeof import('../../src/services/connection').Connection;
+    TokenStore: typeof import('../../src/services/tokens').TokenStore;
+    ServerApprovals: typeof import('../../src/services/approvals').ServerApprovals;
+    registerConnectionCommands: typeof import('../../src/commands/connection').registerConnectionCommands;
+    overriddenMessage: typeof import('../../src/commands/connection').overriddenMessage;
+    readSettings: typeof import('../../src/services/settings').readSettings;
+  };
+  const disposables: Array<{ dispose(): unknown }> = [];
+  const logged: string[] = [];
+  const logger = {
+    info: (m: string) => logged.push(m),
+    warn: (m: string) => logged.push(m),
+    error: (m: string) => logged.push(m),
+    debug: (m: string) => logged.push(m),
+    trace: (m: string) => logged.push(m),
+    child: () => logger,
+  };
+
+  before(async () => {
+    dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-trust-'));
+    installFakeVscode(dir);
+    services = {
+      ...require('../../src/services/connection'),
+      ...require('../../src/services/tokens'),
+      ...require('../../src/services/approvals'),
+      ...require('../../src/commands/connection'),
+      ...require('../../src/services/settings'),
+    };
+  });
+  after(async () => {
+    for (const item of disposables) item.dispose();
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  /** A fresh editor on a fresh folder: settings, secrets, global state, and the extension's connection and commands. */
+  async function editor(options: { env?: Record<string, string>; globalState?: FakeVscode['globalState'] } = {}) {
+    const folder = await fsp.mkdtemp(path.join(dir, 'ws-'));
+    fake = installFakeVscode(folder);
+    const globalState = options.globalState ?? fake.globalState;
+    const tokens = new services.TokenStore(fake.secretStorage as never, options.env ?? {});
+    const approvals = new services.ServerApprovals(globalState);
+    const connection = new services.Connection(tokens, approvals, logger as never);
+    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger: logger as never, channel: {} as never });
+    disposables.push(connection, tokens, commands);
+    return { folder, fake, connection, tokens, approvals, globalState };
+  }
+
+  const env = (): Record<string, string> => ({ UNLEASH_API_TOKEN: h.token });
+
+  h.group('Trust: what a cloned repository can make the extension do', () => {
+    h.row("workspace `.vscode/settings.json` names another server; `UNLEASH_API_TOKEN` is set", async () => {
+      const server = await h.fault();
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('workspace', 'unleash.serverUrl', server.url);
+      const state = await connection.update();
+      assert.equal(state.state, 'unapproved');
+      assert.equal(connection.serverClient, undefined);
+      const checkTag = formatError(state.problem, { action: 'check the tag team:payments' }).message;
+      assert.equal(
+        checkTag,
+        `Could not check the tag team:payments. The setting \`unleash.serverUrl\` names ${new URL(server.url).host} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`,
+      );
+      assert.equal(server.requests.length, 0);
+      return {
+        result: 'no client, no token sent (view state `unapproved`)',
+        message: `Flags view: ${welcome('unapproved')} Check Tag, Export, Test Connection: ${checkTag}`,
+        steps: 'Review the Server…, Connect to Another Server, Show Log',
+        requests: '0',
+      };
+    });
+
+    h.row('… Review the Server… asks in a modal naming the host; Cancel', async () => {
+      const server = await h.fault();
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('workspace', 'unleash.serverUrl', server.url);
+      await connection.update();
+      fake.answers.push(undefined);
+      assert.equal(await fake.vscode.commands.executeCommand('unleash.approveServer'), false);
+      const modal = fake.messages.find((message) => message.modal);
+      assert.deepEqual(modal && { message: modal.message, detail: modal.detail, buttons: modal.buttons }, { ...approvalQuestion(server.url), buttons: ['Allow'] });
+      assert.equal(connection.state.state, 'unapproved');
+      assert.equal(server.requests.length, 0);
+      return { result: 'still no token sent', message: `${modal?.message} ${modal?.detail}`, steps: 'Allow (modal)', requests: '0' };
+    });
+
+    h.row('… Allow: remembered for the origin, in the global state (not the workspace)', async () => {
+      const server = await h.fault();
+      server.script(faults.json({ version: 1, environments: [{ name: 'development', type: 'development', enabled: true }] }));
+      const first = await editor({ env: env() });
+      first.fake.set('workspace', 'unleash.serverUrl', server.url);
+      await first.connection.update();
+      first.fake.answers.push('Allow');
+      assert.equal(await first.fake.vscode.commands.executeCommand('unleash.approveServer'), true);
+      assert.equal(first.connection.state.state, 'ready');
+      await first.connection.state.source?.listEnvironments();
+      assert.equal(server.requests[0]?.headers.authorization, h.token);
+      // A new window on another clone naming the same server: no question again.
+      const second = await editor({ env: env(), globalState: first.globalState });
+      second.fake.set('workspace', 'unleash.serverUrl', `${server.url}/`);
+      assert.equal((await second.connection.update()).state, 'ready');
+      assert.deepEqual(first.globalState.get('unleash.approvedServerOrigins'), [new URL(server.url).origin]);
+      return { result: 'ready; the token goes only after Allow', requests: '1 (after the approval)' };
+    });
+
+    h.row('Connect to Server… while a workspace setting overrides the typed address', async () => {
+      const workspaceServer = await h.fault();
+      const typedServer = await h.fault();
+      const { fake } = await editor();
+      fake.set('workspace', 'unleash.serverUrl', workspaceServer.url);
+      fake.answers.push(typedServer.url, h.token);
+      await fake.vscode.commands.executeCommand('unleash.connect');
+      assert.equal(fake.secrets.get(tokenSecretKey(typedServer.url)), h.token, 'the token is kept for the typed address');
+      assert.equal(fake.secrets.size, 1);
+      const warning = fake.messages.find((message) => message.kind === 'warning');
+      assert.equal(warning?.message, services.overriddenMessage(typedServer.url, workspaceServer.url));
+      assert.equal(workspaceServer.requests.length + typedServer.requests.length, 0);
+      return { result: 'token stored for the typed address only', message: warning?.message, steps: 'Open Workspace Settings', requests: '0' };
+    });
+
+    h.row('Set API Token… for a server only the workspace named', async () => {
+      const server = await h.fault();
+      const { fake, connection } = await editor();
+      fake.set('workspace', 'unleash.serverUrl', server.url);
+      await connection.update();
+      fake.answers.push(undefined);
+      assert.equal(await fake.vscode.commands.executeCommand('unleash.setToken'), false);
+      assert.equal(fake.messages.filter((message) => message.modal).length, 1, 'the approval modal comes first');
+      assert.equal(fake.secrets.size, 0);
+      return { result: 'asks the approval first; dismissed: nothing stored', requests: '0' };
+    });
+
+    h.row('workspace sets `network.rejectUnauthorized: false` and `network.caCertificates`', async () => {
+      const server = await h.fault();
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('user', 'unleash.serverUrl', server.url);
+      fake.set('workspace', 'unleash.network.rejectUnauthorized', false);
+      fake.set('workspace', 'unleash.network.caCertificates', ['/dev/zero']);
+      const settings = services.readSettings();
+      assert.deepEqual([settings.network.rejectUnauthorized, settings.network.caCertificates], [true, []]);
+      assert.equal((await connection.update()).state, 'ready');
+      assert.deepEqual(fake.messages, []);
+      return { result: 'ignored: certificate checks on, no extra CA (user or machine settings only)', requests: '0' };
+    });
+
+    h.row('Restricted Mode: untrusted folder with export files, a server in the user settings', async () => {
+      const server = await h.fault();
+      const { folder, fake, connection } = await editor({ env: env() });
+      await fsp.mkdir(path.join(folder, '.unleash'));
+      await fsp.writeFile(path.join(folder, '.unleash', 'development.json'), JSON.stringify(EXPORT));
+      fake.setTrusted(false);
+      fake.set('user', 'unleash.serverUrl', server.url);
+      const state = await connection.update();
+      assert.equal(state.source?.kind, 'files');
+      const store = new FlagStore(logger);
+      await store.setSource(state.source, state.state);
+      const names = store.catalog.flags.map((flag) => flag.name);
+      assert.deepEqual(names, ['new-checkout-flow', 'new-checkout-flow-ui', 'pricing-experiment']);
+      assert.equal(server.requests.length, 0);
+      assert.equal(welcome('noServer', ' && !isWorkspaceTrusted').startsWith('This folder is in Restricted Mode'), true);
+      return { result: `offline tree from .unleash/development.json: ${names.join(', ')}`, requests: '0' };
+    });
+
+    h.row('offline mode: one of two export files changes', async () => {
+      const { folder, fake, connection } = await editor();
+      await fsp.mkdir(path.join(folder, '.unleash'));
+      await fsp.writeFile(path.join(folder, '.unleash', 'development.json'), JSON.stringify(EXPORT));
+      await fsp.writeFile(path.join(folder, '.unleash', 'production.json'), JSON.stringify(EXPORT));
+      await connection.update();
+      assert.equal(fake.reads.length, 2);
+      const changed = { ...EXPORT, features: EXPORT.features.slice(0, 1) };
+      await fsp.writeFile(path.join(folder, '.unleash', 'production.json'), JSON.stringify(changed));
+      await fsp.utimes(path.join(folder, '.unleash', 'production.json'), new Date(), new Date(Date.now() + 5_000));
+      const state = await connection.update();
+      assert.deepEqual(fake.reads.slice(2).map((file) => path.basename(file)), ['production.json']);
+      assert.equal(state.source?.label, '.unleash/development.json, .unleash/production.json');
+      return { result: 'only the changed file is read and parsed again', requests: '—' };
+    });
+
+    h.row('switching servers while the first evaluation is slow', async () => {
+      const first = await h.fault();
+      const second = await h.fault();
+      second.script(faults.json({ version: 1, environments: [] }));
+      const { fake, connection } = await editor({ env: env() });
+      const closed: string[] = [];
+      const close = UnleashClient.prototype.close;
+      UnleashClient.prototype.close = function (this: UnleashClient) {
+        closed.push(this.baseUrl.host);
+        return close.call(this);
+      };
+      try {
+        const get = fake.secretStorage.get;
+        fake.secretStorage.get = async (key: string) => {
+          if (key.includes(String(first.port))) await new Promise((resolve) => setTimeout(resolve, 200));
+          return get(key);
+        };
+        fake.set('user', 'unleash.serverUrl', first.url);
+        const slow = connection.update();
+        fake.set('user', 'unleash.serverUrl', second.url);
+        await connection.update();
+        await slow;
+        assert.equal(connection.serverClient?.baseUrl.host, new URL(second.url).host);
+        await connection.serverClient?.listEnvironments();
+        assert.ok(closed.includes(new URL(first.url).host), 'the late client is closed');
+        assert.equal(first.requests.length, 0);
+        assert.equal(second.requests.length, 1);
+      } finally {
+        UnleashClient.prototype.close = close;
+      }
+      return { result: "the late evaluation's client is closed, never published: Export and Check Tag use the second server", requests: '0 to the first, 1 to the second' };
+    });
+
+    h.row('what `activate()` hands other extensions: the store with a server source', async () => {
+      const server = await h.fault();
+      server.script(faults.json({ features: [], total: 0 }));
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('user', 'unleash.serverUrl', server.url);
+      const state = await connection.update();
+      const store = new FlagStore(logger);
+      await store.setSource(state.source, state.state);
+      const seen = new Set<unknown>();
+      const found: string[] = [];
+      const walk = (value: unknown, where: string, depth: number): void => {
+        if (value === null || (typeof value !== 'object' && typeof value !== 'function') || seen.has(value) || depth > 8) {
+          if (typeof value === 'string' && value.includes(h.token)) found.push(where);
+          return;
+        }
+        seen.add(value);
+        if (value instanceof UnleashClient) found.push(where);
+        for (const key of Reflect.ownKeys(value)) {
+          const descriptor = Object.getOwnPropertyDescriptor(value, key);
+          if (descriptor && 'value' in descriptor) walk(descriptor.value, `${where}.${String(key)}`, depth + 1);
+        }
+      };
+      walk({ store }, 'api', 0);
+      assert.deepEqual(found, []);
+      return { result: 'no client and no token reachable from the store (private `#client`)', requests: '1 (the listing)' };
+    });
+
+    h.row('refresh interval `0.0001` min, request timeout `5e6` s', async () => {
+      const { fake } = await editor();
+      fake.set('user', 'unleash.refreshIntervalMinutes', 0.0001);
+      fake.set('user', 'unleash.requestTimeoutSeconds', 5e6);
+      const settings = services.readSettings();
+      assert.deepEqual([settings.refreshIntervalMinutes, settings.requestTimeoutMs], [1, 300_000]);
+      return { result: 'clamped to the manifest: every 1 min, 300 s', requests: '0' };
+    });
+
+    h.row('token over plain `http://` to a non-loopback host', async () => {
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('user', 'unleash.serverUrl', 'http://unleash.internal.example:4242');
+      assert.equal((await connection.update()).state, 'ready');
+      fake.set('user', 'unleash.serverUrl', 'http://127.0.0.1:4242');
+      await connection.update();
+      const warnings = fake.messages.filter((message) => message.kind === 'warning').map((message) => message.message);
+      assert.equal(warnings.length, 1, 'loopback gets no warning');
+      return { result: 'warning (once per session); none for 127.0.0.1', message: warnings[0], requests: '0' };
+    });
+  });
+
+  h.group('Trust: bounded listing, certificate files, exports and offline files', () => {
+    h.row('search answers `total: 1e20`, then a short page', async () => {
+      const server = await h.fault();
+      server.script(faults.json((request) => page(offsetOf(request.url), offsetOf(request.url) === 0 ? 100 : 50, 1e20)));
+      const heap = process.memoryUsage().heapUsed;
+      const { value, time } = await within(HANG_BOUND_MS, () => h.client(server.url).listFeatures());
+      assert.equal(value.length, 150);
+      assert.ok(process.memoryUsage().heapUsed - heap < 64 * 1024 * 1024, 'memory stays bounded');
+      return { result: '150 flags; no offsets built from `total`', requests: `${server.requests.length} (pages of 100, 4 at a time)`, time };
+    });
+
+    h.row('search pages never end (every page full and new)', async () => {
+      const server = await h.fault();
+      server.script(faults.json((request) => page(offsetOf(request.url), 100, 1e20)));
+      const error = await h.client(server.url, { listLimits: { pages: 5 } }).listFeatures().then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof ConfigError);
+      const formatted = formatError(error, { server: 'unleash.example.com', action: 'load the flags' });
+      const searches = server.requests.filter((request) => request.path === '/api/admin/search/features').length;
+      assert.equal(searches, 5);
+      h.assertNoSecret(formatted.message);
+      return { result: 'ConfigError after the page limit (1,000 pages of 100 outside tests; 5 here)', message: formatted.message, steps: h.stepsOf(formatted), requests: `${server.requests.length} (${searches} search pages)` };
+    });
+
+    h.row('search ignores `offset` (the same page again)', async () => {
+      const server = await h.fault();
+      server.script(faults.json(() => page(0, 100, 1e20)));
+      const flags = await h.client(server.url).listFeatures();
+      assert.equal(flags.length, 100);
+      return { result: '100 flags: a repeated page ends the listing', requests: `${server.requests.length} (first page, then one round of 4)` };
+    });
+
+    h.row('a listing slower than its overall limit', async () => {
+      const server = await h.fault();
+      server.script(faults.json(page(0, 100, 1e6)), faults.json(page(100, 100, 1e6), { delayMs: 1_000 }));
+      const { value: error, time } = await within(HANG_BOUND_MS, () =>
+        h.client(server.url, { listLimits: { ms: 300 } }).listFeatures().then(() => undefined, (e: unknown) => e),
+      );
+      assert.ok(error instanceof TimeoutError);
+      const formatted = formatError(error, { server: 'unleash.example.com', action: 'load the flags' });
+      return { result: 'TimeoutError (120 s outside tests; 0.3 s here)', message: formatted.message, steps: h.stepsOf(formatted), requests: `${server.requests.length}`, time };
+    });
+
+    const caCase = (name: string, make: (folder: string) => Promise<string>, expected: (file: string) => string) =>
+      h.row(name, async () => {
+        const folder = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-ca-'));
+        try {
+          const file = await make(folder);
+          const { value: error, time } = await within(HANG_BOUND_MS, () => readCaFiles([file]).then(() => undefined, (e: unknown) => e));
+          assert.ok(error instanceof ConfigError);
+          assert.equal(error.message, expected(file));
+          return { result: 'ConfigError, nothing read', message: error.message.replace(file, '…'), steps: h.stepsOf(formatError(error)), requests: '0', time };
+        } finally {
+          await fsp.rm(folder, { recursive: true, force: true });
+        }
+      });
+    caCase('CA file is `/dev/zero`', async () => '/dev/zero',
+      (file) => `The setting \`unleash.network.caCertificates\` lists ${file}, which is not a regular file. Give the path of a PEM file.`);
+    caCase('CA file is a FIFO nobody writes to', async (folder) => {
+      const fifo = path.join(folder, 'ca.pem');
+      execFileSync('mkfifo', [fifo]);
+      return fifo;
+    }, (file) => `The setting \`unleash.network.caCertificates\` lists ${file}, which is not a regular file. Give the path of a PEM file.`);
+    caCase('CA file of 2 MB', async (folder) => {
+      const big = path.join(folder, 'ca.pem');
+      await fsp.writeFile(big, Buffer.alloc(2 * MAX_CA_FILE_BYTES, 65));
+      return big;
+    }, (file) => `The setting \`unleash.network.caCertificates\` lists ${file}, which is larger than 1024 KB. Give the path of a PEM file.`);
+
+    const exportCase = (name: string, arrange: (folder: string, outside: string) => Promise<void>, check: (folder: string, outside: string, error: unknown) => Promise<string>) =>
+      h.row(name, async () => {
+        const base = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-export-'));
+        const folder = path.join(base, 'ws');
+        const outside = path.join(base, 'outside');
+        await fsp.mkdir(folder);
+        await fsp.mkdir(outside);
+        try {
+          await arrange(folder, outside);
+          const client = { exportFeatures: async () => EXPORT };
+          const run = () => exportToFile({ client, environment: 'development', scope: { kind: 'all' }, folder }).then(() => undefined, (e: unknown) => e);
+          const { value: error, time } = await within(HANG_BOUND_MS, run);
+          assert.ok(error instanceof ExportWriteError, String(error));
+          const result = await check(folder, outside, error);
+          const formatted = formatError(error, { action: 'export' });
+          return { result, message: formatted.message, steps: h.stepsOf(formatted), requests: '—', time };
+        } finally {
+          await fsp.rm(base, { recursive: true, force: true });
+        }
+      });
+    exportCase('export: the repository ships `.unleash` → `../outside`',
+      async (folder, outside) => fsp.symlink(outside, path.join(folder, '.unleash')),
+      async (_folder, outside) => {
+        assert.deepEqual(await fsp.readdir(outside), []);
+        return 'refused: nothing written outside the workspace';
+      });
+    exportCase('export: the target is a link to another file',
+      async (folder, outside) => {
+        await fsp.writeFile(path.join(outside, 'secret.txt'), 'private');
+        await fsp.mkdir(path.join(folder, '.unleash'));
+        await fsp.symlink(path.join(outside, 'secret.txt'), path.join(folder, '.unleash', 'development.json'));
+      },
+      async (_folder, outside, error) => {
+        assert.ok(!String((error as Error).message).includes('private'));
+        assert.equal(await fsp.readFile(path.join(outside, 'secret.txt'), 'utf8'), 'private');
+        return 'refused: the linked file is neither read (no Show Changes) nor replaced';
+      });
+    exportCase('export: the target is a FIFO; then an export to the same path',
+      async (folder) => {
+        await fsp.mkdir(path.join(folder, '.unleash'));
+        execFileSync('mkfifo', [path.join(folder, '.unleash', 'development.json')]);
+      },
+      async (folder) => {
+        await fsp.rm(path.join(folder, '.unleash', 'development.json'));
+        const next = await exportToFile({ client: { exportFeatures: async () => EXPORT }, environment: 'development', scope: { kind: 'all' }, folder });
+        assert.equal(next.changed, true);
+        return 'refused at once; the path lock is released (the next export writes)';
+      });
+
+    h.row('offline mode: 40,000 flags and 40,000 tags in one export file', async () => {
+      const exportOf = (count: number) =>
+        ({
+          features: Array.from({ length: count }, (_, i) => ({ name: `flag-${i}`, project: 'default' })),
+          featureStrategies: [],
+          featureEnvironments: [],
+          featureTags: Array.from({ length: count }, (_, i) => ({ featureName: `flag-${i}`, tagType: 'team', tagValue: `t${i % 50}` })),
+          tagTypes: [],
+        }) as unknown as ExportResult;
+      const index = (result: ExportResult) => new OfflineSource([{ path: '.unleash/development.json', result }]);
+      const small = exportOf(10_000);
+      const large = exportOf(40_000);
+      // The fastest of a few runs: the machine may be busy with other work.
+      const fastest = (result: ExportResult, runs: number): number =>
+        Math.min(
+          ...Array.from({ length: runs }, () => {
+            const started = performance.now();
+            index(result);
+            return performance.now() - started;
+          }),
+        );
+      const smallMs = fastest(small, 3);
+      const { value: source, time } = await within(10_000, async () => index(large));
+      const largeMs = Math.min(fastest(large, 1), fastest(large, 1));
+      // Four times the flags and tags: linear work takes about 4×, the old scan of every tag per flag took 16×.
+      assert.ok(largeMs < 8 * smallMs + 250, `40,000 took ${Math.round(largeMs)} ms, 10,000 took ${Math.round(smallMs)} ms: not linear`);
+      const flags = await source.listFeatures();
+      assert.deepEqual(flags[39_999]?.tags, [{ type: 'team', value: 't49' }]);
+      return { result: '40,000 flags indexed with their tags; 4× the data takes less than 8× the time (a Map by flag name)', requests: '—', time };
+    });
+  });
+}
