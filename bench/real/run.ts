@@ -4,7 +4,9 @@
  * fill.ts; the filled database is cached under bench/results/real-cache/), side by side with bare reads of the same
  * data in the same run.
  *
- *   npx tsx bench/run.ts --real [--sizes 1000,10000] [--reps 3] [--no-profile] [--no-write]
+ *   npx tsx bench/run.ts --real [--sizes 1000,10000] [--reps 3] [--reps-large 1] [--skip-large "1 in flight"]
+ *                               [--no-profile] [--no-write]
+ *   UNLEASH_CONTRACT_SERVER=8.2.0 npx tsx bench/run.ts --real     # the other server generation
  *
  * Per size: every way of reading the flag list with bare undici + JSON.parse (paged search 1/4/8 in flight, the
  * per-project listings in parallel, and combinations), `UnleashClient.listFeatures()` as it ships (and the time to its

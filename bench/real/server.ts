@@ -4,8 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { launch, type RealUnleash } from '../../test/contract/harness';
-import { SERVER_DIR } from '../../test/contract/harness/install';
+import { launch, serverVersionFromEnv, type RealUnleash, type ServerVersion } from '../../test/contract/harness';
 import { cacheFile, fill, multiply, restoreDump, saveDump } from './fill';
 
 /** The flag limit of an open-source server is 5,000 unless raised. */
@@ -13,7 +12,7 @@ const FLAG_LIMIT = '100000';
 
 export interface FilledUnleash {
   unleash: RealUnleash;
-  version: string;
+  version: ServerVersion;
   flags: number;
   /** 'cache' when restored from a dump, 'import' when filled in this run, 'copies' when copied from the 1,000 set. */
   filledBy: 'cache' | 'import' | 'copies';
@@ -23,10 +22,12 @@ export interface FilledUnleash {
   startMs: number;
 }
 
-/** The unleash-server version the harness runs (its installed package). */
-export function serverVersion(): string {
-  const file = path.join(SERVER_DIR, 'node_modules', 'unleash-server', 'package.json');
-  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+/**
+ * The unleash-server the harness runs: `UNLEASH_CONTRACT_SERVER` (7.5.1 or 8.2.0, see
+ * test/contract/harness/versions.ts), else 7.5.1. Part of the cache key: a dump is only restored into its version.
+ */
+export function serverVersion(): ServerVersion {
+  return serverVersionFromEnv();
 }
 
 /** Sets above this many flags are copies of the imported set of this size (see `multiply`). */
@@ -44,6 +45,7 @@ export async function startFilled(flags: number, log: (line: string) => void): P
   }
   let restoreMs = 0;
   const unleash = await launch({
+    version,
     seed: false,
     log,
     serverEnv: { UNLEASH_FEATURE_FLAGS_LIMIT: FLAG_LIMIT },
