@@ -86,16 +86,25 @@ interface Candidate {
 }
 
 function bareCandidates(url: string, token: string, pool: Pool, projects: readonly string[]): Candidate[] {
+  // unleash-server 8.x answers 429 to a burst of search requests: wait as told (Retry-After, at most 10 s), at most
+  // 5 times, as the client's bounded GET retries do.
   const get = async <T>(route: string): Promise<T> => {
-    const response = await request(`${url}${route}`, {
-      dispatcher: pool,
-      headers: { authorization: token, accept: 'application/json' },
-      headersTimeout: CALL_TIMEOUT_MS,
-      bodyTimeout: CALL_TIMEOUT_MS,
-    });
-    const text = await response.body.text();
-    if (response.statusCode !== 200) throw new Error(`GET ${route} → ${response.statusCode}`);
-    return JSON.parse(text) as T;
+    for (let attempt = 0; ; attempt++) {
+      const response = await request(`${url}${route}`, {
+        dispatcher: pool,
+        headers: { authorization: token, accept: 'application/json' },
+        headersTimeout: CALL_TIMEOUT_MS,
+        bodyTimeout: CALL_TIMEOUT_MS,
+      });
+      const text = await response.body.text();
+      if (response.statusCode === 429 && attempt < 5) {
+        const after = Number(response.headers['retry-after']);
+        await new Promise((resolve) => setTimeout(resolve, Number.isFinite(after) ? Math.min(after * 1000, 10_000) : 1_000));
+        continue;
+      }
+      if (response.statusCode !== 200) throw new Error(`GET ${route} → ${response.statusCode}`);
+      return JSON.parse(text) as T;
+    }
   };
   const searchPage = (offset: number) =>
     get<{ features: unknown[]; total?: number }>(`/api/admin/search/features?limit=${PAGE}&offset=${offset}&sortBy=name&sortOrder=asc`);
