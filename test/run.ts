@@ -23,6 +23,7 @@ import {
   SERVER_VERSION_ENV,
   parseServerVersion,
   startRealUnleash,
+  SUITE_SEARCH_RATE_LIMIT,
   type RealUnleash,
   type ServerVersion,
 } from './contract/harness';
@@ -122,7 +123,7 @@ async function withRealUnleash(
   const started = Date.now();
   let unleash: RealUnleash;
   try {
-    unleash = await startRealUnleash({ version, seed: true });
+    unleash = await startRealUnleash({ version, seed: true, searchRateLimit: SUITE_SEARCH_RATE_LIMIT });
   } catch (error) {
     console.log(`✖ the real Unleash ${version} did not start: ${error instanceof Error ? error.message : String(error)}`);
     return { pass: 0, fail: 1, ms: Date.now() - started };

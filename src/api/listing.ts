@@ -78,6 +78,8 @@ export const SEARCH_PAGE = 100;
 const CONCURRENCY = 4;
 /** More projects than this are not listed one request each: the search reads them. */
 const MAX_PROJECT_LISTINGS = 200;
+/** Rounds of "a search page of the rest, then the listings of the projects it names" before the rest is paged. */
+const MAX_ROUNDS = 5;
 
 export async function listAllFeatures(requests: ListingRequests, options: ListingOptions = {}): Promise<ListingResult> {
   const limits = { ...LIST_LIMITS, ...options.limits };
@@ -98,6 +100,7 @@ class Listing {
   private readonly maxPages: number;
   private requestCount = 0;
   private unchecked: string | undefined;
+  private closed = false;
 
   constructor(
     private readonly requests: ListingRequests,
@@ -110,15 +113,30 @@ class Listing {
   }
 
   async run(): Promise<ListingResult> {
-    const { signal } = this.options;
+    const signal = this.options.signal;
     const wanted = this.options.projects ?? [];
-    // Asked for together with the first page, so that it costs no extra round trip when the first page falls short.
     const projectList = wanted.length ? Promise.resolve(wanted) : this.count(this.requests.projects(signal));
     projectList.catch(() => undefined);
+    const firstPage = this.count(this.requests.searchPage(0, this.pageSize, anyOf(wanted), signal));
+    firstPage.catch(() => undefined);
+    // The projects' listings start as soon as the project list arrives, beside the first search page: on a server
+    // with many flags the search page is the slow request. They stop when the first page turns out to hold it all.
+    const early = new AbortController();
+    const earlySignal = signal ? AbortSignal.any([signal, early.signal]) : early.signal;
+    const attempted = new Set<string>();
+    const listedEarly = projectList.then(
+      (projects) => {
+        if (projects.length > MAX_PROJECT_LISTINGS) return new Set<string>();
+        for (const project of projects) attempted.add(project);
+        return this.listProjects(projects, earlySignal);
+      },
+      () => new Set<string>(),
+    );
+    listedEarly.catch(() => undefined);
 
     let first: ListingPage;
     try {
-      first = await this.count(this.requests.searchPage(0, this.pageSize, anyOf(wanted), signal));
+      first = await firstPage;
     } catch (error) {
       const refusal = searchRefusal(error);
       if (!refusal) throw error;
@@ -126,28 +144,30 @@ class Listing {
       this.unchecked = refusal;
       const projects = await projectList;
       if (projects.length > MAX_PROJECT_LISTINGS) throw tooManyProjects(projects.length);
-      await this.listProjects(projects, false);
+      await listedEarly;
       return this.result('projects');
     }
     this.add(first.features);
     const total = validTotal(first.total);
-    if (first.features.length < this.pageSize || (total !== undefined && this.rows.size >= total)) return this.result('search', total);
+    if (first.features.length < this.pageSize || (total !== undefined && this.rows.size >= total)) {
+      early.abort();
+      return this.result('search', total);
+    }
     if (total === undefined) {
+      early.abort();
       await this.pageSearch(anyOf(wanted), first);
       return this.result('search');
     }
 
-    // A failed project list only means fewer projects are listed in one request; the search finds the rest.
-    const projects = new Set(wanted.length ? wanted : await projectList.catch(() => [] as string[]));
-    if (!wanted.length) for (const row of first.features) projects.add(projectOf(row));
-    const done = projects.size <= MAX_PROJECT_LISTINGS ? await this.listProjects([...projects], true) : new Set<string>();
+    const done = await listedEarly;
+    // Projects the first page names that the project list left out (open source lists only `default`).
+    const seen = wanted.length ? [] : projectsOf(first.features).filter((project) => !attempted.has(project));
+    await this.listMore(seen, attempted, done);
     if (this.rows.size >= total) return this.result('projects', total);
 
-    // Some flags live where no project listing reached: page the search for them alone.
-    const rest = wanted.length ? anyOf(wanted.filter((project) => !done.has(project))) : noneOf([...done]);
-    if (wanted.length && !rest) return this.result('projects', total);
+    // Flags outside every project listed: each round reads one search page of them, and lists the projects it names.
     try {
-      await this.pageSearch(rest, done.size ? undefined : first);
+      await this.findTheRest(wanted, total, attempted, done, done.size ? undefined : first);
     } catch (error) {
       const refusal = searchRefusal(error);
       if (!refusal || !done.size) throw error;
@@ -157,12 +177,39 @@ class Listing {
     return this.result(done.size ? 'projects+search' : 'search', total);
   }
 
+  /** Lists `projects` (recording them as attempted), adding the ones listed to `done`. */
+  private async listMore(projects: string[], attempted: Set<string>, done: Set<string>): Promise<void> {
+    const fresh = projects.filter((project) => !attempted.has(project)).slice(0, Math.max(0, MAX_PROJECT_LISTINGS - attempted.size));
+    for (const project of fresh) attempted.add(project);
+    for (const project of await this.listProjects(fresh, this.options.signal)) done.add(project);
+  }
+
   /**
-   * Lists projects in parallel, each shown as it arrives. With `tolerant`, a project the token may not read or the
-   * server cannot list per project is left to the search; the answer is the set of projects listed.
+   * Reads the flags no project listing reached, until the search's total is reached: a search page of the flags
+   * outside the projects listed, then the listings of the projects it names (one request each, however large), for
+   * at most MAX_ROUNDS rounds; a page that names no new project (projects the token may not list) means the search
+   * is paged for them. `first`, when no project was listed, is the first page of the same query, already read.
    */
-  private async listProjects(projects: string[], tolerant: boolean): Promise<Set<string>> {
-    const { signal } = this.options;
+  private async findTheRest(wanted: string[], total: number, attempted: Set<string>, done: Set<string>, first?: ListingPage): Promise<void> {
+    let known = first;
+    for (let round = 0; this.rows.size < total; round++) {
+      const filter = wanted.length ? anyOf(wanted.filter((project) => !done.has(project))) : noneOf([...done]);
+      if (wanted.length && !filter) return;
+      const page = known ?? (await this.count(this.requests.searchPage(0, this.pageSize, filter, this.options.signal)));
+      known = undefined;
+      this.add(page.features);
+      if (page.features.length < this.pageSize) return;
+      const named = projectsOf(page.features).filter((project) => !attempted.has(project));
+      if (!named.length || round >= MAX_ROUNDS) return this.pageSearch(filter, page);
+      await this.listMore(named, attempted, done);
+    }
+  }
+
+  /**
+   * Lists projects in parallel, each shown as it arrives. A project the token may not read, or that the server cannot
+   * list per project, is left to the search; the answer is the set of projects listed.
+   */
+  private async listProjects(projects: string[], signal: AbortSignal | undefined): Promise<Set<string>> {
     const done = new Set<string>();
     await mapLimited(projects, this.concurrency, async (project) => {
       try {
@@ -171,7 +218,7 @@ class Listing {
         if (this.rows.size > this.maxPages * this.pageSize) throw tooManyFlags(this.maxPages * this.pageSize);
         done.add(project);
       } catch (error) {
-        if (!tolerant || !(error instanceof NotFoundError || error instanceof ForbiddenError)) throw error;
+        if (!(error instanceof NotFoundError || error instanceof ForbiddenError)) throw error;
       }
     });
     return done;
@@ -210,6 +257,8 @@ class Listing {
   }
 
   private add(rows: FeatureSummary[]): void {
+    // Listings stopped early may still answer after the result is out: they change nothing then.
+    if (this.closed) return;
     const fresh: FeatureSummary[] = [];
     for (const row of rows) {
       const key = `${projectOf(row)}\u0000${row.name}`;
@@ -228,6 +277,7 @@ class Listing {
   }
 
   private result(method: string, total?: number): ListingResult {
+    this.closed = true;
     const features = [...this.rows.values()].sort((a, b) => compare(a.name, b.name) || compare(projectOf(a), projectOf(b)));
     return { features, total, method, requests: this.requestCount, ...(this.unchecked ? { unchecked: this.unchecked } : {}) };
   }
@@ -262,6 +312,10 @@ function anyOf(projects: string[]): string | undefined {
 
 function noneOf(projects: string[]): string | undefined {
   return projects.length ? `IS_NONE_OF:${projects.join(',')}` : undefined;
+}
+
+function projectsOf(rows: FeatureSummary[]): string[] {
+  return [...new Set(rows.map(projectOf))];
 }
 
 function projectOf(row: FeatureSummary): string {

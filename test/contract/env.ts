@@ -4,7 +4,7 @@
  * generation UNLEASH_CONTRACT_SERVER names (7.5.1 when unset).
  */
 import { after, before } from 'node:test';
-import { SERVER_VERSION_ENV, serverVersionFromEnv, startRealUnleash, type RealUnleash, type ServerVersion } from './harness';
+import { SERVER_VERSION_ENV, serverVersionFromEnv, startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash, type ServerVersion } from './harness';
 
 export interface UnleashUnderTest {
   /** The unleash-server generation (7.5.1 or 8.2.0): assert per version only where the server really differs. */
@@ -35,7 +35,7 @@ export function useRealUnleash(): { readonly current: UnleashUnderTest } {
   let current = shared;
   if (!shared) {
     before(async () => {
-      own = await startRealUnleash({ seed: true });
+      own = await startRealUnleash({ seed: true, searchRateLimit: SUITE_SEARCH_RATE_LIMIT });
       current = own;
     }, { timeout: 600_000 });
     after(async () => {

@@ -70,7 +70,16 @@ export interface StartRealUnleashOptions {
   seed?: boolean;
   /** Harness progress and the server's own output (default: discarded). */
   log?: (line: string) => void;
+  /**
+   * Searches a minute one client address may make (unleash-server 8's `SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE`;
+   * the server's own default is 15, and 7.x has no such limit). The test suites raise it (SUITE_SEARCH_RATE_LIMIT):
+   * they list flags far more often than a person does. Left unset, the server's default applies.
+   */
+  searchRateLimit?: number;
 }
+
+/** What the test suites allow: enough for every listing of a whole contract or e2e run. */
+export const SUITE_SEARCH_RATE_LIMIT = 100_000;
 
 /** Extra knobs for test/contract/local.ts. */
 export interface LaunchOptions extends StartRealUnleashOptions {
@@ -255,7 +264,10 @@ export async function launch(options: LaunchOptions = {}): Promise<RealUnleash> 
           log: (line) => log(`unleash: ${line}`),
           detached,
           logFile: path.join(pg.dir, 'unleash.log'),
-          env: options.serverEnv,
+          env: {
+            ...(options.searchRateLimit === undefined ? {} : { SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE: String(options.searchRateLimit) }),
+            ...options.serverEnv,
+          },
           timeoutMs: options.startTimeoutMs,
         });
         break;
