@@ -466,7 +466,10 @@ test('an untrusted folder (Restricted Mode): the offline tree and hover, and no 
     await dialog.waitFor({ state: 'visible', timeout: 60_000 });
     await dialog.locator('.monaco-button', { hasText: /No, I don.t trust the authors/ }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
-    await page.locator('.part.statusbar .statusbar-item', { hasText: /^Restricted Mode$/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // VS Code's indicator at the left of the status bar (a shield and "Restricted Mode"), and the banner on top.
+    const indicator = page.locator('.part.statusbar #status\\.workspaceTrust');
+    await indicator.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal((await indicator.innerText()).trim(), 'Restricted Mode');
     await page.locator('.part.banner', { hasText: 'Restricted Mode is intended for safe code browsing' }).waitFor({ state: 'visible', timeout: 30_000 });
     t.diagnostic(`trust dialog answered "No" and Restricted Mode shown ${seconds(Date.now() - t0)} after the start`);
 
@@ -493,6 +496,7 @@ test('an untrusted folder (Restricted Mode): the offline tree and hover, and no 
     const png = await shot(page, 'restricted-mode.png');
     const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'Unleash: offline: 2 export files' }).first();
     await status.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await status.innerText()).trim(), /^Unleash: offline: 2 export files · \d+ flags$/);
 
     // Nothing reached the server the user settings name (its token included).
     assert.deepEqual(stand.requests.map((r) => `${r.method} ${r.url}`), [], 'the stand-in server got no request');
