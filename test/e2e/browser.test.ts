@@ -8,7 +8,10 @@
  *      and its notification (check-tag.png);
  *   2. the demo (`npm run demo`, offline mode): its Flags view shows the flags of the export files and a hover works
  *      (demo-offline.png); the status bar says `offline: 2 export files`; the typo in src/checkout.ts is squiggled
- *      and listed in the Problems panel (problems.png).
+ *      and listed in the Problems panel (problems.png);
+ *   3. an untrusted folder: workspace trust on, the user answers "No, I don't trust the authors": Restricted Mode, the
+ *      offline tree and hover from the export files, and a server named in the user settings (a recording stand-in,
+ *      a token in the environment) gets no request at all (restricted-mode.png).
  *
  * Screenshots go to docs/screenshots/ with UPDATE_SCREENSHOTS=1 (the README shows them), else to
  * out/e2e/screenshots/ (git-ignored), so that a CI run leaves the tree clean.
@@ -21,6 +24,7 @@ import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
 import { SEED } from '../contract/harness/seed-data';
+import { startFaultServer } from '../support/faultServer';
 import { OUT_DIR, SCREENSHOTS_DIR, copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
 
 type Host = typeof import('./host/index');
@@ -435,5 +439,71 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
   } finally {
     if (session) await session.stop();
     await demo.stop();
+  }
+});
+
+test('an untrusted folder (Restricted Mode): the offline tree and hover, and no request to the server the settings name', { timeout: 300_000 }, async (t) => {
+  const t0 = Date.now();
+  // A recording stand-in for the server: the user settings name it and a token is in the environment, so only the
+  // folder's trust keeps the extension from listing it.
+  const stand = await startFaultServer();
+  const workspace = copyDemoWorkspace();
+  let session: Session | undefined;
+  try {
+    const server = await host.startCodeServer({
+      vsixPath,
+      workspace: workspace.dir,
+      workspaceTrust: true,
+      settings: { 'unleash.serverUrl': stand.url, 'editor.hover.delay': 300, 'remote.autoForwardPorts': false },
+      env: { UNLEASH_API_TOKEN: `e2e-restricted-${process.pid}-${Date.now()}` },
+      log: logger(),
+    });
+    session = await host.openWorkbench(server, { viewport: VIEWPORT, log: logger() }); // stops the server when it fails
+    const page = session.page;
+
+    // VS Code asks whether to trust the folder; the user answers no.
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Do you trust the authors of the files in this folder?' });
+    await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+    await dialog.locator('.monaco-button', { hasText: /No, I don.t trust the authors/ }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
+    // VS Code's indicator at the left of the status bar (a shield and "Restricted Mode"), and the banner on top.
+    const indicator = page.locator('.part.statusbar #status\\.workspaceTrust');
+    await indicator.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal((await indicator.innerText()).trim(), 'Restricted Mode');
+    await page.locator('.part.banner', { hasText: 'Restricted Mode is intended for safe code browsing' }).waitFor({ state: 'visible', timeout: 30_000 });
+    t.diagnostic(`trust dialog answered "No" and Restricted Mode shown ${seconds(Date.now() - t0)} after the start`);
+
+    // The Flags view reads the export files, as in offline mode.
+    await openFlagsView(page, 'offline: .unleash/development.json, .unleash/production.json');
+    await expand(page, 'default');
+    await expand(page, 'new-checkout-flow');
+    await treeRow(page, 'development').waitFor({ state: 'visible', timeout: 30_000 });
+    const rows = await visibleRows(page);
+    for (const flag of SEED.flags.filter((f) => !f.archived && f.project === 'default')) {
+      assert.ok(rows.some((r) => r.startsWith(`${flag.name}  `)), `the restricted tree shows ${flag.name}; it shows:\n${rows.join('\n')}`);
+    }
+    assert.ok(rows.includes('checkout  2 flags'), rows.join('\n'));
+    const flagRow = rows.find((r) => r.startsWith('new-checkout-flow  ')) ?? '';
+    assert.match(flagRow, /^new-checkout-flow {2}d● p○/, rows.join('\n'));
+    assert.ok(rows.includes('development  enabled · 2 strategies'), `development row; it shows:\n${rows.join('\n')}`);
+
+    // A hover on a flag name in a workspace file, from the export files.
+    await quickOpen(page, 'src/checkout.ts');
+    const hoverText = await hoverFlag(page, "'new-checkout-flow'", 'Source: .unleash/development.json');
+    for (const expected of ['new-checkout-flow', 'development', '●\u00a0enabled', 'Internal and beta users', 'production', '○\u00a0disabled']) {
+      assert.ok(hoverText.includes(expected), `the restricted hover shows "${expected}"; it shows:\n${hoverText}`);
+    }
+    const png = await shot(page, 'restricted-mode.png');
+    const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'Unleash: offline: 2 export files' }).first();
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await status.innerText()).trim(), /^Unleash: offline: 2 export files · \d+ flags$/);
+
+    // Nothing reached the server the user settings name (its token included).
+    assert.deepEqual(stand.requests.map((r) => `${r.method} ${r.url}`), [], 'the stand-in server got no request');
+    t.diagnostic(`rows: ${flagRow} | ${rows.filter((r) => r.startsWith('development  ')).join('')}; status "${(await status.innerText()).trim()}"; hover with the source; 0 requests to ${stand.url}; ${seconds(Date.now() - t0)} → ${png}`);
+  } finally {
+    if (session) await session.stop();
+    await stand.close();
+    workspace.remove();
   }
 });

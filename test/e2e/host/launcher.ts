@@ -75,6 +75,11 @@ export interface StartCodeServerOptions {
   env?: Record<string, string>;
   /** Written to <user-data-dir>/User/settings.json (merged over a few quiet defaults) before start. */
   settings?: Record<string, unknown>;
+  /**
+   * Keep VS Code's workspace trust on (default false: `--disable-workspace-trust`, every folder trusted). With true,
+   * the folder starts untrusted and the workbench asks whether to trust its authors, as for a user.
+   */
+  workspaceTrust?: boolean;
   /** Ready timeout; default 30 s. */
   timeoutMs?: number;
   log?: LogFn;
@@ -422,7 +427,8 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
 
     const settingsFile = path.join(dirs.userDataDir, 'User', 'settings.json');
     fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...DEFAULT_SETTINGS, ...(options.settings ?? {}) }, null, 2));
+    const trust = options.workspaceTrust === true ? { 'security.workspace.trust.enabled': true } : {};
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...DEFAULT_SETTINGS, ...trust, ...(options.settings ?? {}) }, null, 2));
 
     if (options.vsixPath) {
       const installOpts: { env?: Record<string, string>; log?: LogFn } = {};
@@ -441,7 +447,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
         ...baseArgs(dirs),
         '--auth', 'none',
         '--bind-addr', '127.0.0.1:0',
-        '--disable-workspace-trust',
+        ...(options.workspaceTrust === true ? [] : ['--disable-workspace-trust']),
         '--disable-getting-started-override',
         '--ignore-last-opened',
         workspace,
