@@ -476,20 +476,7 @@ export function findFlagAt(
   const lit = findLiteralAt(line, character);
   if (lit === undefined) return findTokenMatch(line, character, index, transforms, 0, line.length);
 
-  const text = line.slice(lit.start, lit.end);
-  const call = sdkCallFor(line, lit, sdkCallSet(options?.sdkCalls));
-  if (text.length > 0 && text.length <= MAX_FLAG_NAME_LENGTH && !isBlank(text)) {
-    const name = index.resolve(text, transforms);
-    if (name !== undefined) {
-      const match: FlagMatch = { name, text, start: lit.start, end: lit.end, known: true };
-      if (call !== undefined) match.inSdkCall = call;
-      return match;
-    }
-    if (call !== undefined && !isDynamicLiteral(line, lit, text)) {
-      return { name: text, text, start: lit.start, end: lit.end, known: false, inSdkCall: call };
-    }
-  }
-  return findTokenMatch(line, character, index, transforms, lit.start, lit.end);
+  return literalMatch(line, lit, index, transforms, options?.sdkCalls) ?? findTokenMatch(line, character, index, transforms, lit.start, lit.end);
 }
 
 // ---------------------------------------------------------------------------
@@ -545,7 +532,7 @@ function plainScalarMatch(
   return name === undefined ? undefined : { name, text, start, end, known: true };
 }
 
-/** Rule (a) of `findFlagInCode`: the whole content of a literal, or nothing. */
+/** Rule (a) of `findFlagInCode` and `findFlagAt`: the whole content of a literal, or nothing. */
 function literalMatch(
   line: string,
   lit: Literal,

@@ -48,6 +48,7 @@ import {
   opensslAvailable,
   startFaultServer,
   testCertificates,
+  type Fault,
   type FaultServer,
   type TlsIdentity,
 } from '../support/faultServer';
@@ -413,27 +414,27 @@ group('Bad servers (a GET: listing the environments)', () => {
   // The answers are far larger than the kernel's socket buffers, so the server cannot finish sending them unless the
   // client reads them: the connection closing early proves the client stopped reading (and did not pool it).
   const HUGE_BYTES = 64 * 1024 * 1024;
-  row(`a body larger than maxResponseBytes (${MAX_BYTES / 1024} KiB here, 64 MiB by default), Content-Length declared`, async () => {
-    server.script(faults.huge(HUGE_BYTES));
-    const error = await rejection(client(server.url).listEnvironments());
-    assert.ok(error instanceof SchemaError);
-    const { message, steps } = shown(error, LOAD);
-    assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64 KiB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
-    assert.equal(server.requests.length, 1);
-    await server.waitForClientClose(0);
-    return { result: 'SchemaError (nothing read: the declared length is over the limit; the connection is closed)', message, steps, requests: requestCount(1) };
-  });
-
-  row(`a body larger than maxResponseBytes, streamed without Content-Length`, async () => {
-    server.script(faults.huge(HUGE_BYTES, { chunked: true }));
-    const error = await rejection(client(server.url).listEnvironments());
-    assert.ok(error instanceof SchemaError);
-    const { message, steps } = shown(error, LOAD);
-    assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64 KiB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
-    assert.equal(server.requests.length, 1);
-    await server.waitForClientClose(0);
-    return { result: 'SchemaError (reading stops at the limit; the connection is closed)', message, steps, requests: requestCount(1) };
-  });
+  const hugeCase = (name: string, fault: Fault, result: string) =>
+    row(name, async () => {
+      server.script(fault);
+      const error = await rejection(client(server.url).listEnvironments());
+      assert.ok(error instanceof SchemaError);
+      const { message, steps } = shown(error, LOAD);
+      assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64 KiB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
+      assert.equal(server.requests.length, 1);
+      await server.waitForClientClose(0);
+      return { result, message, steps, requests: requestCount(1) };
+    });
+  hugeCase(
+    `a body larger than maxResponseBytes (${MAX_BYTES / 1024} KiB here, 64 MiB by default), Content-Length declared`,
+    faults.huge(HUGE_BYTES),
+    'SchemaError (nothing read: the declared length is over the limit; the connection is closed)',
+  );
+  hugeCase(
+    'a body larger than maxResponseBytes, streamed without Content-Length',
+    faults.huge(HUGE_BYTES, { chunked: true }),
+    'SchemaError (reading stops at the limit; the connection is closed)',
+  );
 
   // Before the fix, the limit applied to the compressed bytes only: 4 MiB of gzip unpacked into gigabytes.
   row('a small gzip body that unpacks beyond maxResponseBytes', async () => {
