@@ -134,12 +134,12 @@ describe('the Flags tree against a real Unleash', () => {
       const { stage, since } = lifecycleOf(store, flag.project, flag.name);
       assert.deepEqual(row(flagNode), {
         label: 'new-checkout-flow',
-        description: `development ● production ○ · ${stage}`,
+        description: `d● p○ · ${stage}`,
         tooltip: [
           '**new\\-checkout\\-flow**',
           escapeMarkdown(flag.description),
           'Project: default · Type: release',
-          'Environments: development ● production ○',
+          `Environments: ${escapeMarkdown('development ● enabled, production ○ disabled')}`,
           `Lifecycle: ${escapeMarkdown(`${stage} since ${since}`)}`,
         ].join('\n\n'),
         contextValue: 'feature:enabled:web',
@@ -408,7 +408,7 @@ describe('the Flags tree against a real Unleash', () => {
     const since = utcDate(at);
     const stage = `completed (${status})`;
 
-    assert.equal(flagRow.description, `development ● production ○ · ${stage}`);
+    assert.equal(flagRow.description, `d● p○ · ${stage}`);
     assert.equal(flagRow.tooltip?.split('\n\n').at(-1), `Lifecycle: ${escapeMarkdown(`${stage} since ${since}`)}`);
     const lifecycle = (await expand(flagRow, store)).find((node) => node.kind === 'lifecycle');
     assert.equal(lifecycle?.description, `${stage} since ${since}`);
@@ -432,9 +432,8 @@ describe('the Flags tree against a real Unleash', () => {
     assert.equal(found?.archived, true);
     assert.equal(await store.findArchived('no-such-flag-anywhere'), undefined);
     assert.equal(await store.findArchived(archived), found, 'asked once per name');
-    assert.deepEqual(requests.slice(before).map((request) => request.split('?')[0]), [
-      'GET /api/admin/search/features',
-      'GET /api/admin/search/features',
-    ]);
+    // (The listing's project requests, sent beside its first search page, may answer in this window too.)
+    const searches = requests.slice(before).map((request) => request.split('?')[0]).filter((request) => request?.includes('/search/'));
+    assert.deepEqual(searches, ['GET /api/admin/search/features', 'GET /api/admin/search/features']);
   });
 });
