@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { generateDataset, type Dataset } from './data';
+import { generateDataset, SEGMENTS, type Dataset } from './data';
 
 export const MAX_SEARCH_LIMIT = 100;
 
@@ -37,6 +37,7 @@ export async function serveDataset(dataset: Dataset): Promise<Served> {
   const stats: Stats = { requests: 0, bytes: 0 };
   const pages = new Map<string, Buffer>();
   const exports = new Map<string, Buffer>();
+  let segmentList: Buffer | undefined;
 
   const send = (res: http.ServerResponse, status: number, body: Buffer): void => {
     stats.bytes += body.length;
@@ -68,6 +69,19 @@ export async function serveDataset(dataset: Dataset): Promise<Served> {
           pages.set(key, page);
         }
         return send(res, 200, page);
+      }
+      if (req.method === 'GET' && url.pathname === '/api/admin/segments') {
+        // What an export's segment definitions are read from (one request per export that uses segments).
+        segmentList ??= json({
+          segments: SEGMENTS.map((name, i) => ({
+            id: i + 1,
+            name,
+            description: `The ${name} segment`,
+            project: null,
+            constraints: [{ contextName: 'userId', operator: 'IN', values: [`${name}-1`, `${name}-2`], inverted: false, caseInsensitive: false }],
+          })),
+        });
+        return send(res, 200, segmentList);
       }
       if (req.method === 'POST' && url.pathname === '/api/admin/features-batch/export') {
         let body: { environment?: unknown; features?: unknown } = {};
