@@ -1119,13 +1119,12 @@ describe('tree: 10,000 flags', () => {
     const details = new Map(summaries.map((flag) => [`default/${flag.name}`, { ...flag, environments: [] } as Feature]));
     const source = new FakeSource(summaries, details, new Map());
     const store = await storeOver(source);
-    const started = performance.now();
+    // How long the root takes is measured in bench/ (tree root, 10,000 flags), never asserted here: a loaded machine
+    // made a 2 s bound fail once in 40 soak runs.
     const roots = await expand(undefined, store);
-    const ms = performance.now() - started;
     assert.equal(roots.length, 10_000);
     assert.equal(roots[4711]?.label, 'flag-04711');
     assert.deepEqual(source.calls, { listFeatures: 1, getFeature: [], getStrategySegments: [] });
-    assert.ok(ms < 2000, `root took ${Math.round(ms)} ms`);
 
     await expand(roots[4711], store);
     assert.deepEqual(source.calls.getFeature, ['default/flag-04711']);
