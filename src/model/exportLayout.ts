@@ -119,6 +119,10 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 
 function setField(out: JsonObject, key: string, value: unknown, fields: Layout['fields']): void {
   if (value === undefined) return;
+  // Strings, numbers, booleans and null are copied as they are, whatever the layout (most members are these).
+  if (value === null || typeof value !== 'object') {
+    if (typeof value !== 'function') return setKey(out, key, value);
+  }
   const field = fields !== undefined && hasOwn.call(fields, key) ? fields[key] : undefined;
   setKey(out, key, field ? field(value) : canonicalValue(value));
 }
