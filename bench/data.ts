@@ -142,7 +142,7 @@ const DESCRIPTIONS = [
   'Gradual migration to the new backend; see the runbook before changing the rollout',
   'Operational toggle for verbose logging',
 ];
-const SEGMENTS = [
+export const SEGMENTS = [
   'internal-users', 'beta-testers', 'checkout-eu', 'enterprise-tenants', 'mobile-early-access', 'us-east',
   'high-value-customers', 'qa-accounts', 'partners', 'eu-gdpr', 'new-signups', 'staff-devices',
 ];

@@ -4,6 +4,8 @@
  *
  *   GET  /api/admin/search/features?limit=&offset=   → {features, total}; limit clamped to 1..100, offset honoured
  *   POST /api/admin/features-batch/export            → the export body (features: [] means every flag)
+ *   GET  /api/admin/segments                         → the data set's segments, one constraint each (for the
+ *                                                      export's segment definitions)
  *
  * A request without an Authorization header gets Unleash's 401. Answers are serialized once and then served from
  * memory (with Content-Length and a weak ETag), so the server costs the same for our client and for the baseline.
@@ -17,7 +19,7 @@ import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { generateDataset, type Dataset } from './data';
+import { SEGMENTS, generateDataset, type Dataset } from './data';
 
 export const MAX_SEARCH_LIMIT = 100;
 
@@ -68,6 +70,18 @@ export async function serveDataset(dataset: Dataset): Promise<Served> {
           pages.set(key, page);
         }
         return send(res, 200, page);
+      }
+      if (req.method === 'GET' && url.pathname === '/api/admin/segments') {
+        const segments = SEGMENTS.map((name, i) => ({
+          id: i + 1,
+          name,
+          description: null,
+          project: null,
+          constraints: [{ contextName: 'userId', operator: 'IN', values: [`segment-${i + 1}`], inverted: false, caseInsensitive: false }],
+          usedInFeatures: 1,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        }));
+        return send(res, 200, json({ segments }));
       }
       if (req.method === 'POST' && url.pathname === '/api/admin/features-batch/export') {
         let body: { environment?: unknown; features?: unknown } = {};
