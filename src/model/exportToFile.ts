@@ -19,7 +19,6 @@ import { CancelledError } from '../api/errors';
 import { replaceFileAtomic, withPathLock } from '../util/atomicWrite';
 import { readRegularFile } from '../util/safeRead';
 import { exportSummary, serializeExportBytes } from './exportLayout';
-
 import { resolveExportPath } from './exportPath';
 import { inertText } from './markdown';
 import { formatTag } from './tagInput';
