@@ -217,7 +217,7 @@ async function benchExport(servers: BenchServers, quick: boolean): Promise<Expor
     const data = Buffer.from(text, 'utf8');
     const steps = {
       requestParseValidate: await single(() => client.exportFeatures({ environment: 'development', scope: { kind: 'all' } }), 1, stepReps),
-      serialize: await single(() => Buffer.from(S.serializeExport(result), 'utf8'), 1, stepReps),
+      serialize: await single(() => S.serializeExportBytes(result), 1, stepReps),
       atomicWrite: await single(() => S.writeFileAtomic(ours, data), 1, stepReps, () => fsp.rm(ours, { force: true })),
       bareRequestJsonParse: await single(async () => JSON.parse(await (await bareRequest()).body.text()), 1, stepReps),
       bareRequestToFile: await single(bare, 1, stepReps, () => fsp.rm(bareFile, { force: true })),

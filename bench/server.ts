@@ -4,6 +4,8 @@
  *
  *   GET  /api/admin/search/features?limit=&offset=   → {features, total}; limit clamped to 1..100, offset honoured
  *   POST /api/admin/features-batch/export            → the export body (features: [] means every flag)
+ *   GET  /api/admin/segments                         → the data set's segments, one constraint each (for the
+ *                                                      export's segment definitions)
  *
  * A request without an Authorization header gets Unleash's 401. Answers are serialized once and then served from
  * memory (with Content-Length and a weak ETag), so the server costs the same for our client and for the baseline.

@@ -5,7 +5,7 @@
  * closure). `--source` runs the source instead.
  */
 export { UnleashClient } from '../src/api/client';
-export { serializeExport } from '../src/model/exportLayout';
+export { serializeExport, serializeExportBytes } from '../src/model/exportLayout';
 export { exportToFile } from '../src/model/exportToFile';
 export { FlagStore } from '../src/model/flagStore';
 export { ServerSource } from '../src/services/serverSource';

@@ -363,7 +363,7 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
     const samples = { ours: [] as number[], bare: [] as number[], request: [] as number[], serialize: [] as number[], write: [] as number[], bareParse: [] as number[], bareGzip: [] as number[] };
     const rmOurs = () => fsp.rm(ours, { force: true });
     const result = await client.exportFeatures({ environment: 'development', scope: { kind: 'all' } });
-    const data = Buffer.from(S.serializeExport(result), 'utf8');
+    const data = S.serializeExportBytes(result);
     for (let i = 0; i < reps; i++) {
       const pairOrder = i % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
       for (const which of pairOrder) {
@@ -371,7 +371,7 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
         else samples.bare.push(await timed(bare, () => fsp.rm(bareFile, { force: true })));
       }
       samples.request.push(await timed(() => client.exportFeatures({ environment: 'development', scope: { kind: 'all' } })));
-      samples.serialize.push(await timed(async () => Buffer.from(S.serializeExport(result), 'utf8')));
+      samples.serialize.push(await timed(async () => S.serializeExportBytes(result)));
       samples.write.push(await timed(() => S.writeFileAtomic(ours, data), rmOurs));
       samples.bareParse.push(await timed(async () => JSON.parse(await (await bareRequest()).body.text()) as unknown));
       samples.bareGzip.push(

@@ -75,7 +75,6 @@ function setKey(target: JsonObject, key: string, value: unknown): void {
 }
 
 const NO_LAYOUT: Layout = { lead: [] };
-const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
@@ -91,18 +90,39 @@ function canonicalValue(value: Json): Json {
 /** The lead keys the object has (in the layout's order), then its other own keys sorted; `undefined` values left out. */
 function layoutObject(source: JsonObject, layout: Layout): JsonObject {
   const out: JsonObject = {};
-  const { lead, fields } = layout;
-  for (const key of lead) {
-    if (isEnumerableOwn.call(source, key)) setField(out, key, source[key], fields);
-  }
-  const rest = lead.length === 0 ? Object.keys(source) : Object.keys(source).filter((key) => !lead.includes(key));
-  rest.sort(compareStrings);
-  for (const key of rest) setField(out, key, source[key], fields);
+  const { fields } = layout;
+  for (const key of keyOrder(layout, Object.keys(source))) setField(out, key, source[key], fields);
   return out;
+}
+
+/** The last key list seen for each layout and the order it gives: objects of one kind mostly share their keys. */
+const lastOrder = new Map<Layout, { readonly own: readonly string[]; readonly order: readonly string[] }>();
+
+/** The layout's lead keys that are among `own` (an object's own enumerable keys), then the others sorted. */
+function keyOrder(layout: Layout, own: readonly string[]): readonly string[] {
+  const last = lastOrder.get(layout);
+  if (last !== undefined && sameKeys(last.own, own)) return last.order;
+  const { lead } = layout;
+  const order = lead.filter((key) => own.includes(key));
+  const rest = lead.length === 0 ? [...own] : own.filter((key) => !lead.includes(key));
+  rest.sort(compareStrings);
+  for (const key of rest) order.push(key);
+  lastOrder.set(layout, { own, order });
+  return order;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function setField(out: JsonObject, key: string, value: unknown, fields: Layout['fields']): void {
   if (value === undefined) return;
+  // Strings, numbers, booleans and null are copied as they are, whatever the layout (most members are these).
+  if (value === null || typeof value !== 'object') {
+    if (typeof value !== 'function') return setKey(out, key, value);
+  }
   const field = fields !== undefined && hasOwn.call(fields, key) ? fields[key] : undefined;
   setKey(out, key, field ? field(value) : canonicalValue(value));
 }
@@ -215,18 +235,28 @@ const featureLinksLayout = objectWith({
   fields: { links: listSortedBy(linkLayout, byLink) },
 });
 
-const TOP_LEVEL: Readonly<Record<(typeof TOP_LEVEL_ORDER)[number], (value: Json) => Json>> = {
-  features: listSortedBy(featureLayout, [(f) => f.name, (f) => f.project]),
-  featureStrategies: listSortedBy(strategyLayout, [(s) => s.featureName, (s) => s.id, (s) => s.name]),
-  featureEnvironments: listSortedBy(featureEnvironmentLayout, [(e) => e.featureName ?? e.name, (e) => e.environment]),
-  contextFields: listSortedBy(contextFieldLayout, [(c) => c.name]),
-  featureTags: listSortedBy(featureTagLayout, [(t) => t.featureName, (t) => t.tagType ?? t.type, (t) => t.tagValue ?? t.value]),
-  segments: listSortedBy(segmentLayout, [(s) => s.id]),
-  tagTypes: listSortedBy(tagTypeLayout, [(t) => t.name]),
-  dependencies: listSortedBy(exportedDependencyLayout, [(d) => d.feature]),
-  links: listSortedBy(featureLinksLayout, [(l) => l.feature]),
-  segmentDefinitions: listSortedBy(segmentDefinitionLayout, [(s) => s.id]),
+/** A top-level list: how each element is laid out, and the keys the list is sorted by. */
+interface SortedList {
+  readonly element: (value: Json) => Json;
+  readonly keys: ReadonlyArray<(item: JsonObject) => unknown>;
+}
+
+const TOP_LEVEL_LISTS: Readonly<Record<(typeof TOP_LEVEL_ORDER)[number], SortedList>> = {
+  features: { element: featureLayout, keys: [(f) => f.name, (f) => f.project] },
+  featureStrategies: { element: strategyLayout, keys: [(s) => s.featureName, (s) => s.id, (s) => s.name] },
+  featureEnvironments: { element: featureEnvironmentLayout, keys: [(e) => e.featureName ?? e.name, (e) => e.environment] },
+  contextFields: { element: contextFieldLayout, keys: [(c) => c.name] },
+  featureTags: { element: featureTagLayout, keys: [(t) => t.featureName, (t) => t.tagType ?? t.type, (t) => t.tagValue ?? t.value] },
+  segments: { element: segmentLayout, keys: [(s) => s.id] },
+  tagTypes: { element: tagTypeLayout, keys: [(t) => t.name] },
+  dependencies: { element: exportedDependencyLayout, keys: [(d) => d.feature] },
+  links: { element: featureLinksLayout, keys: [(l) => l.feature] },
+  segmentDefinitions: { element: segmentDefinitionLayout, keys: [(s) => s.id] },
 };
+
+const TOP_LEVEL = Object.fromEntries(
+  TOP_LEVEL_ORDER.map((key) => [key, listSortedBy(TOP_LEVEL_LISTS[key].element, TOP_LEVEL_LISTS[key].keys)]),
+) as Readonly<Record<(typeof TOP_LEVEL_ORDER)[number], (value: Json) => Json>>;
 
 /**
  * The deterministic layout of an export result (see the file comment). Unknown keys anywhere are kept; `undefined`
@@ -253,6 +283,126 @@ export function canonicalExport(result: ExportResult | Record<string, unknown>):
  */
 export function serializeExport(result: ExportResult | Record<string, unknown>): string {
   return `${JSON.stringify(canonicalExport(result), null, 2)}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writing the file's bytes
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Size of the blocks the file's bytes are written into before they are joined. */
+const BLOCK_BYTES = 1 << 20;
+
+/** Text encoded straight into large blocks (no whole-file string, no second copy of it). */
+class BlockWriter {
+  private readonly blocks: Buffer[] = [];
+  private block = Buffer.allocUnsafe(BLOCK_BYTES);
+  private used = 0;
+
+  write(text: string): void {
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (text.length * 3 > this.block.length - this.used) {
+      this.seal();
+      if (text.length * 3 > BLOCK_BYTES) {
+        this.blocks.push(Buffer.from(text, 'utf8'));
+        return;
+      }
+    }
+    this.used += this.block.write(text, this.used, 'utf8');
+  }
+
+  private seal(): void {
+    if (this.used > 0) this.blocks.push(this.block.subarray(0, this.used));
+    this.block = Buffer.allocUnsafe(BLOCK_BYTES);
+    this.used = 0;
+  }
+
+  bytes(): Buffer {
+    this.seal();
+    return Buffer.concat(this.blocks);
+  }
+}
+
+/** JSON.stringify(…, null, 2) of `value` as it reads at `depth` levels of indentation (1: a top-level member). */
+function prettyAt(value: Json, depth: 1 | 2): string {
+  if (depth === 1) return JSON.stringify([value], null, 2).slice(4, -2);
+  return JSON.stringify([[value]], null, 2).slice(10, -6);
+}
+
+/** A sort key as `compareValues` sees it on the laid-out element (only a key that is an object changes). */
+function asLaidOut(key: unknown): unknown {
+  return rank(key) === 3 ? canonicalValue(key) : key;
+}
+
+interface Ordered {
+  readonly item: unknown;
+  readonly keys: readonly unknown[];
+  json?: string;
+}
+
+/**
+ * The elements of a top-level list in the order `listSortedBy` gives, without laying them all out first: the sort
+ * keys are read from each element as it is (they are leaf members the layout copies unchanged, and a missing or
+ * undefined one reads as undefined either way), the laid-out JSON only for a tie. A list already in order (the
+ * server sends features, environments and tags by name) is checked in one pass and not sorted.
+ */
+function inListOrder(items: readonly unknown[], list: SortedList): unknown[] {
+  const entries: Ordered[] = items.map((item) => ({
+    item,
+    keys: isPlainObject(item) ? list.keys.map((key) => asLaidOut(key(item))) : list.keys.map(() => undefined),
+  }));
+  const jsonOf = (entry: Ordered): string => (entry.json ??= JSON.stringify(list.element(entry.item)) ?? '');
+  const compare = (a: Ordered, b: Ordered): number => {
+    for (let i = 0; i < a.keys.length; i++) {
+      const order = compareValues(a.keys[i], b.keys[i]);
+      if (order !== 0) return order;
+    }
+    return compareStrings(jsonOf(a), jsonOf(b));
+  };
+  let sorted = true;
+  for (let i = 1; i < entries.length && sorted; i++) sorted = compare(entries[i - 1]!, entries[i]!) <= 0;
+  if (!sorted) entries.sort(compare);
+  return entries.map((entry) => entry.item);
+}
+
+/**
+ * The file content for an export as bytes: exactly `serializeExport(result)` in UTF-8, written a top-level element
+ * at a time (each laid out, stringified and encoded, then dropped) instead of laying out the whole export, making
+ * one 23 MB string of it and copying that into a Buffer (a 10,000-flag export; see bench/README.md).
+ */
+export function serializeExportBytes(result: ExportResult | Record<string, unknown>): Buffer {
+  const source = result as JsonObject;
+  const kept = (value: unknown): boolean => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+  // The members in the order the laid-out object would list them (JavaScript puts index-like keys first).
+  const order: JsonObject = {};
+  for (const key of TOP_LEVEL_ORDER) if (hasOwn.call(source, key) && kept(source[key])) setKey(order, key, true);
+  const known = new Set<string>(TOP_LEVEL_ORDER);
+  for (const key of Object.keys(source).filter((k) => !known.has(k)).sort(compareStrings)) {
+    if (kept(source[key])) setKey(order, key, true);
+  }
+  const keys = Object.keys(order);
+  if (keys.length === 0) return Buffer.from('{}\n', 'utf8');
+
+  const out = new BlockWriter();
+  keys.forEach((key, index) => {
+    out.write(`${index === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `);
+    const value = source[key];
+    const list = known.has(key) ? TOP_LEVEL_LISTS[key as (typeof TOP_LEVEL_ORDER)[number]] : undefined;
+    if (list === undefined || !Array.isArray(value)) {
+      out.write(prettyAt(list === undefined ? canonicalValue(value) : TOP_LEVEL[key as (typeof TOP_LEVEL_ORDER)[number]](value), 1));
+      return;
+    }
+    if (value.length === 0) {
+      out.write('[]');
+      return;
+    }
+    inListOrder(value, list).forEach((item, i) => {
+      out.write(i === 0 ? '[\n    ' : ',\n    ');
+      out.write(prettyAt(list.element(item), 2));
+    });
+    out.write('\n  ]');
+  });
+  out.write('\n}\n');
+  return out.bytes();
 }
 
 export interface ExportSummary {

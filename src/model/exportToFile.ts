@@ -18,7 +18,7 @@ import type { ExportResult } from '../api/schemas';
 import { CancelledError } from '../api/errors';
 import { replaceFileAtomic, withPathLock } from '../util/atomicWrite';
 import { readRegularFile } from '../util/safeRead';
-import { exportSummary, serializeExport } from './exportLayout';
+import { exportSummary, serializeExportBytes } from './exportLayout';
 import { resolveExportPath } from './exportPath';
 import { inertText } from './markdown';
 import { formatTag } from './tagInput';
@@ -119,8 +119,7 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   throwIfCancelled(signal);
   const result = await withSegmentDefinitions(exported, client, signal);
   throwIfCancelled(signal);
-  const text = serializeExport(result);
-  const data = Buffer.from(text, 'utf8');
+  const data = serializeExportBytes(result);
   const summary = exportSummary(result);
 
   options.onStep?.('write');
