@@ -115,14 +115,14 @@ class Listing {
   async run(): Promise<ListingResult> {
     const signal = this.options.signal;
     const wanted = this.options.projects ?? [];
-    const projectList = wanted.length ? Promise.resolve(wanted) : this.count(this.requests.projects(signal));
+    // The project list and the projects' listings start beside the first search page (on a server with many flags
+    // the search page is the slow request), and stop when that page turns out to hold every flag.
+    const early = new AbortController();
+    const earlySignal = signal ? AbortSignal.any([signal, early.signal]) : early.signal;
+    const projectList = wanted.length ? Promise.resolve(wanted) : this.count(this.requests.projects(earlySignal));
     projectList.catch(() => undefined);
     const firstPage = this.count(this.requests.searchPage(0, this.pageSize, anyOf(wanted), signal));
     firstPage.catch(() => undefined);
-    // The projects' listings start as soon as the project list arrives, beside the first search page: on a server
-    // with many flags the search page is the slow request. They stop when the first page turns out to hold it all.
-    const early = new AbortController();
-    const earlySignal = signal ? AbortSignal.any([signal, early.signal]) : early.signal;
     const attempted = new Set<string>();
     const listedEarly = projectList.then(
       (projects) => {

@@ -461,7 +461,7 @@ export function trustRows(h: TrustHarness): void {
           tagTypes: [],
         }) as unknown as ExportResult;
       const index = (result: ExportResult) => new OfflineSource([{ path: '.unleash/development.json', result }]);
-      const small = exportOf(10_000);
+      const small = exportOf(5_000);
       const large = exportOf(40_000);
       // The fastest of a few runs: the machine may be busy with other work.
       const fastest = (result: ExportResult, runs: number): number =>
@@ -475,11 +475,13 @@ export function trustRows(h: TrustHarness): void {
       const smallMs = fastest(small, 3);
       const { value: source, time } = await within(10_000, async () => index(large));
       const largeMs = Math.min(fastest(large, 1), fastest(large, 1));
-      // Four times the flags and tags: linear work takes about 4×, the old scan of every tag per flag took 16×.
-      assert.ok(largeMs < 8 * smallMs + 250, `40,000 took ${Math.round(largeMs)} ms, 10,000 took ${Math.round(smallMs)} ms: not linear`);
+      // Eight times the flags and tags: linear work takes about 8×, the old scan of every tag per flag took 64×. The
+      // margin (24×, plus 500 ms) is wide because a loaded machine stretches one run more than another (a 4× test
+      // with an 8× bound failed once in 20 runs beside CPU burners).
+      assert.ok(largeMs < 24 * smallMs + 500, `40,000 took ${Math.round(largeMs)} ms, 5,000 took ${Math.round(smallMs)} ms: not linear`);
       const flags = await source.listFeatures();
       assert.deepEqual(flags[39_999]?.tags, [{ type: 'team', value: 't49' }]);
-      return { result: '40,000 flags indexed with their tags; 4× the data takes less than 8× the time (a Map by flag name)', requests: '—', time };
+      return { result: '40,000 flags indexed with their tags; 8× the data takes less than 24× the time (a Map by flag name; the old scan took 64×)', requests: '—', time };
     });
   });
 }
