@@ -30,7 +30,7 @@ export interface ExportProfile {
   table: string;
 }
 
-const STEPS = ['exportToFile', 'exportFeatures', 'postExport', 'parse', 'serializeExport', 'canonicalExport', 'stringify', 'exportSummary', 'replaceFileAtomic', 'readFileIfExists'];
+const STEPS = ['exportToFile', 'exportFeatures', 'postExport', 'parse', 'serializeExport', 'canonicalExport', 'stringify', 'exportSummary', 'replaceFileAtomic', 'readRegularFile'];
 
 /** The module (`src/model/exportLayout.ts`, `node_modules/zod/…`) that line `line` (0-based) of the bundle belongs to. */
 function moduleIndex(bundle: string): (line: number) => string {

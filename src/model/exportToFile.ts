@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import type { ExportScope, UnleashClient } from '../api/client';
 import type { ExportResult } from '../api/schemas';
 import { CancelledError } from '../api/errors';
-import { replaceFileAtomic, withPathLock } from '../util/atomicWrite';
+import { hasCode, replaceFileAtomic, withPathLock } from '../util/atomicWrite';
 import { readRegularFile } from '../util/safeRead';
 import { exportSummary, serializeExportBytes } from './exportLayout';
 import { resolveExportPath } from './exportPath';
@@ -205,8 +205,7 @@ async function checkRealPath(file: string, folder: string): Promise<void> {
     try {
       real = await fsp.realpath(dir);
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if ((code === 'ENOENT' || code === 'ENOTDIR') && path.dirname(dir) !== dir) continue;
+      if (hasCode(error, 'ENOENT', 'ENOTDIR') && path.dirname(dir) !== dir) continue;
       throw new ExportWriteError(file, folder, error);
     }
     const relative = path.relative(realFolder, real);

@@ -23,7 +23,8 @@ const MAX_TEMP_STEM = 100;
 /** Rename retries on Windows, where a scanner or watcher holding the target briefly makes rename fail. */
 const RENAME_RETRIES = 5;
 
-function hasCode(error: unknown, ...codes: string[]): boolean {
+/** True when `error` carries one of `codes` (`ENOENT`, `EPERM`…), as Node's file errors do. */
+export function hasCode(error: unknown, ...codes: string[]): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && codes.includes(code);
 }
@@ -150,14 +151,4 @@ export function replaceFileAtomic(target: string, data: string | Uint8Array, sig
 /** `replaceFileAtomic` under the path's lock: writes to the same path run one after another, in call order. */
 export function writeFileAtomic(target: string, data: string | Uint8Array, options?: WriteFileAtomicOptions): Promise<void> {
   return withPathLock(target, options?.signal, () => replaceFileAtomic(target, data, options?.signal));
-}
-
-/** The file's bytes, or `undefined` when it does not exist (also when a parent is not a folder). */
-export async function readFileIfExists(file: string): Promise<Uint8Array | undefined> {
-  try {
-    return await fsp.readFile(file);
-  } catch (error) {
-    if (hasCode(error, 'ENOENT', 'ENOTDIR')) return undefined;
-    throw error;
-  }
 }

@@ -5,6 +5,7 @@
  */
 import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import { hasCode } from './atomicWrite';
 
 /** Why a file was not read: `ELOOP` a symbolic link (when links are refused), `ENOTREG` not a file, `EFBIG` too large. */
 export class UnsafeFileError extends Error {
@@ -32,11 +33,6 @@ export interface SafeReadOptions {
 }
 
 const CHUNK = 1024 * 1024;
-
-function hasCode(error: unknown, ...codes: string[]): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && codes.includes(code);
-}
 
 /** The file's bytes, or undefined when it does not exist. Throws UnsafeFileError for anything but a small regular file. */
 export async function readRegularFile(file: string, options: SafeReadOptions): Promise<Buffer | undefined> {

@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { readFileIfExists, tempPathFor, writeFileAtomic } from '../../src/util/atomicWrite';
+import { tempPathFor, writeFileAtomic } from '../../src/util/atomicWrite';
 
 let dir: string;
 
@@ -194,22 +194,3 @@ describe('writeFileAtomic', () => {
   });
 });
 
-describe('readFileIfExists', () => {
-  it('returns the bytes of an existing file', async () => {
-    const file = path.join(dir, 'a.json');
-    await fsp.writeFile(file, 'hello');
-    const bytes = await readFileIfExists(file);
-    assert.ok(bytes instanceof Uint8Array);
-    assert.equal(Buffer.from(bytes).toString('utf8'), 'hello');
-  });
-
-  it('returns undefined for a missing file or one below a file', async () => {
-    assert.equal(await readFileIfExists(path.join(dir, 'missing.json')), undefined);
-    await fsp.writeFile(path.join(dir, 'file'), '');
-    assert.equal(await readFileIfExists(path.join(dir, 'file', 'x.json')), undefined);
-  });
-
-  it('still throws for other errors, such as reading a folder', async () => {
-    await assert.rejects(readFileIfExists(dir), { code: 'EISDIR' });
-  });
-});

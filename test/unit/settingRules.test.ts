@@ -69,6 +69,7 @@ describe('readRegularFile', () => {
       await fsp.symlink(file, path.join(dir, 'link.json'));
       assert.equal((await readRegularFile(file, { maxBytes: 10, followLinks: false }))?.toString(), 'hello');
       assert.equal(await readRegularFile(path.join(dir, 'missing.json'), { maxBytes: 10, followLinks: false }), undefined);
+      assert.equal(await readRegularFile(path.join(file, 'below-a-file.json'), { maxBytes: 10, followLinks: false }), undefined);
       await assert.rejects(readRegularFile(path.join(dir, 'link.json'), { maxBytes: 10, followLinks: false }), { code: 'ELOOP' });
       assert.equal((await readRegularFile(path.join(dir, 'link.json'), { maxBytes: 10, followLinks: true }))?.toString(), 'hello');
       await assert.rejects(readRegularFile(file, { maxBytes: 3, followLinks: false }), { code: 'EFBIG' });
