@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { generateDataset, mulberry32 } from '../../bench/data';
 import { exportResultSchema } from '../../src/api/schemas';
 import { canonicalExport, serializeExport, serializeExportBytes } from '../../src/model/exportLayout';
+import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;
 
@@ -24,15 +25,6 @@ function assertSameBytes(value: object, label: string): void {
     while (at < expected.length && actual[at] === expected[at]) at++;
     assert.fail(`${label}: bytes differ at ${at}: expected …${expected.subarray(Math.max(0, at - 80), at + 80).toString()}… got …${actual.subarray(Math.max(0, at - 80), at + 80).toString()}…`);
   }
-}
-
-function shuffle<T>(items: T[], random: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
 }
 
 /** Every object's keys and every list in a random order (the writer must sort what the layout sorts, keep the rest). */

@@ -11,6 +11,7 @@ import {
   resolveExportPath,
   sanitizeFileComponent,
 } from '../../src/model/exportPath';
+import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;
 
@@ -25,15 +26,6 @@ function rng(seed: number): () => number {
     state = (state * 1664525 + 1013904223) >>> 0;
     return state / 2 ** 32;
   };
-}
-
-function shuffle<T>(items: T[], random: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
 }
 
 /** Every object's keys in a random order, arrays untouched. */

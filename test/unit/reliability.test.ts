@@ -53,7 +53,7 @@ import {
   type TlsIdentity,
 } from '../support/faultServer';
 import { startProxyServer, type ProxyServer } from '../support/proxyServer';
-import { trustRows } from './trustCases';
+import { trustRows, type Outcome } from './trustCases';
 
 const TOKEN = '*:*.7d3f1c9a0b2e4d6f8a1c3e5b7d9f0a2c';
 const SECRET = '7d3f1c9a0b2e4d6f8a1c3e5b7d9f0a2c';
@@ -73,18 +73,6 @@ const HAS_OPENSSL = opensslAvailable();
 // Rows of the table
 // ---------------------------------------------------------------------------------------------------------------
 
-interface Outcome {
-  /** What happened, in a few words: "TimeoutError", "succeeds", "file unchanged, no temporary file". */
-  result: string;
-  /** The message the user reads ("—" when the operation succeeds). */
-  message?: string;
-  /** The buttons offered. */
-  steps?: string;
-  /** How many requests reached the server, and whether any were repeats. */
-  requests: string;
-  /** A bound the test asserted, never a measured time (the table must not change from run to run). */
-  time?: string;
-}
 
 interface Row {
   section: string;

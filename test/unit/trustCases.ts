@@ -23,11 +23,17 @@ import { formatError, type FormattedError } from '../../src/util/formatError';
 import { faults, type FaultServer, type startFaultServer } from '../support/faultServer';
 import { installFakeVscode, type FakeVscode } from '../support/fakeVscode';
 
-interface Outcome {
+/** One row of docs/reliability.md, as a case returns it (reliability.test.ts writes the table). */
+export interface Outcome {
+  /** What happened, in a few words: "TimeoutError", "succeeds", "file unchanged, no temporary file". */
   result: string;
+  /** The message the user reads ("—" when the operation succeeds). */
   message?: string;
+  /** The buttons offered. */
   steps?: string;
+  /** How many requests reached the server, and whether any were repeats. */
   requests: string;
+  /** A bound the test asserted, never a measured time (the table must not change from run to run). */
   time?: string;
 }
 
