@@ -6,8 +6,9 @@
  *   3. end-to-end tests in a real VS Code (code-server + Chromium) against a fresh real Unleash 7.5.1.
  * Each layer is one `node --test` run, and every wait is bounded: the runner's `--test-timeout` ends a test file that
  * runs too long (Node 20 applies it to each file's process as a whole) and timeoutReporter.mjs names the test that
- * was running; a layer that still has not finished by its own timeout is killed and counted as a failure. The last
- * line is a plain `tests: N passed, N failed` that CI reads.
+ * was running; a layer that still has not finished by its own timeout is killed and counted as a failure; and the
+ * whole run has a budget (RUN_BUDGET_MS) that no layer may outlive, so that CI (90 minutes, of which setup takes
+ * about 5) always reaches the last line: a plain `tests: N passed, N failed` that CI reads.
  *
  *   npm test                         everything
  *   npm test -- --only unit          one layer (unit | contract | e2e); repeatable
@@ -33,12 +34,17 @@ type Layer = 'unit' | 'contract' | 'e2e';
 const LAYERS: Layer[] = ['unit', 'contract', 'e2e'];
 
 const MINUTE = 60_000;
-/** How long one test file, and a whole layer, may run before it is a failure. */
+/**
+ * How long one test file, and a whole layer, may run before it is a failure. On 2 cores a whole run takes about
+ * 5 minutes (unit 30 s, each contract run 20 s, e2e 3 min): the bounds leave room for a machine several times slower.
+ */
 const TIMEOUTS: Record<Layer, { fileMs: number; layerMs: number }> = {
-  unit: { fileMs: 2 * MINUTE, layerMs: 10 * MINUTE },
-  contract: { fileMs: 5 * MINUTE, layerMs: 20 * MINUTE },
-  e2e: { fileMs: 20 * MINUTE, layerMs: 40 * MINUTE },
+  unit: { fileMs: 2 * MINUTE, layerMs: 6 * MINUTE },
+  contract: { fileMs: 3 * MINUTE, layerMs: 8 * MINUTE },
+  e2e: { fileMs: 10 * MINUTE, layerMs: 20 * MINUTE },
 };
+/** The whole run, server starts included: past it, a layer is cut short and the runs not started count as failed. */
+const RUN_BUDGET_MS = 60 * MINUTE;
 
 /** The values of `--name value` and `--name=value` in argv. */
 function optionValues(argv: string[], name: string): string[] {
@@ -97,11 +103,17 @@ async function main(): Promise<number> {
   delete baseEnv.UNLEASH_API_TOKEN;
 
   const counts = { pass: 0, fail: 0 };
+  const deadline = started + RUN_BUDGET_MS;
   for (const run of runs) {
     const label = run.server ? `${run.layer} (unleash-server ${run.server})` : run.layer;
+    if (Date.now() >= deadline) {
+      console.log(`✖ layer ${label} not started: the run's budget of ${RUN_BUDGET_MS / MINUTE} min is spent.`);
+      counts.fail += 1;
+      continue;
+    }
     const result = run.server
-      ? await withRealUnleash(run.server, (unleash) => runNodeTests(run.layer, testFiles(run.layer), { ...baseEnv, ...contractEnv(unleash) }))
-      : await runNodeTests(run.layer, testFiles(run.layer), baseEnv);
+      ? await withRealUnleash(run.server, (unleash) => runNodeTests(run.layer, testFiles(run.layer), { ...baseEnv, ...contractEnv(unleash) }, deadline))
+      : await runNodeTests(run.layer, testFiles(run.layer), baseEnv, deadline);
     console.log(`Layer ${label}: ${result.pass} passed, ${result.fail} failed in ${seconds(result.ms)}.`);
     counts.pass += result.pass;
     counts.fail += result.fail;
@@ -142,12 +154,14 @@ async function withRealUnleash(
 
 /**
  * Runs node's test runner over one layer's files, echoing its output and reading its closing counts. A run that
- * exits non-zero without a failing count, or outlives the layer's timeout (it is killed with its file processes),
- * counts as one more failure.
+ * exits non-zero without a failing count, or outlives the layer's timeout or the run's deadline (it is killed with its
+ * file processes), counts as one more failure. Once killed, it is over within 10 s even if something it started still
+ * holds its output open.
  */
-function runNodeTests(layer: Layer, files: string[], env: NodeJS.ProcessEnv): Promise<{ pass: number; fail: number; ms: number }> {
-  const { fileMs, layerMs } = TIMEOUTS[layer];
+function runNodeTests(layer: Layer, files: string[], env: NodeJS.ProcessEnv, deadline: number): Promise<{ pass: number; fail: number; ms: number }> {
+  const { fileMs } = TIMEOUTS[layer];
   const started = Date.now();
+  const layerMs = Math.min(TIMEOUTS[layer].layerMs, deadline - started);
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -163,8 +177,13 @@ function runNodeTests(layer: Layer, files: string[], env: NodeJS.ProcessEnv): Pr
     let killed = false;
     const timer = setTimeout(() => {
       killed = true;
-      console.log(`✖ layer ${layer} did not finish within ${layerMs / MINUTE} min: killed (pid ${child.pid}) with its test files.`);
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      console.log(`✖ layer ${layer} did not finish within ${(layerMs / MINUTE).toFixed(1)} min: killed (pid ${child.pid}) with its test files.`);
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      setTimeout(() => finish(null), 10_000);
     }, layerMs);
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
@@ -174,14 +193,19 @@ function runNodeTests(layer: Layer, files: string[], env: NodeJS.ProcessEnv): Pr
       clearTimeout(timer);
       reject(error);
     });
-    child.on('close', (code) => {
+    let finished = false;
+    const finish = (code: number | null): void => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
+      child.stdout.destroy();
       const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)`, 'm').exec(tail)?.[1] ?? 0);
       const pass = count('pass');
       let fail = count('fail') + count('cancelled');
       if ((killed || code !== 0) && fail === 0) fail = 1;
       resolve({ pass, fail, ms: Date.now() - started });
-    });
+    };
+    child.on('close', finish);
   });
 }
 

@@ -101,14 +101,42 @@ function preflight() {
   if (problems.length) fail(`missing prerequisites:\n  - ${problems.join('\n  - ')}`);
 }
 
+/** How long one install step may take (about 1.5 min on 2 cores): then it is killed with its children, a failure. */
+const STEP_TIMEOUT_MS = 20 * 60_000;
+
 function run(cmd, args, opts) {
   return new Promise((resolve, reject) => {
     log(`$ ${cmd} ${args.join(' ')}  (in ${path.relative(process.cwd(), opts.cwd) || '.'})`);
-    const child = spawn(cmd, args, { stdio: 'inherit', ...opts });
-    child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)),
-    );
+    // Its own process group, so that a step that hangs is killed with every process it started (Ctrl+C too).
+    const child = spawn(cmd, args, { stdio: 'inherit', ...opts, detached: true });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const onSignal = () => {
+      killGroup();
+      process.exit(130);
+    };
+    process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+    const timer = setTimeout(() => {
+      killGroup();
+      reject(new Error(`${cmd} ${args.join(' ')} did not finish within ${STEP_TIMEOUT_MS / 60_000} min (killed)`));
+    }, STEP_TIMEOUT_MS);
+    const settled = () => {
+      clearTimeout(timer);
+      process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    };
+    child.on('error', (error) => {
+      settled();
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      settled();
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`));
+    });
   });
 }
 
