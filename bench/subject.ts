@@ -9,6 +9,6 @@ export { serializeExport, serializeExportBytes } from '../src/model/exportLayout
 export { exportToFile } from '../src/model/exportToFile';
 export { FlagStore } from '../src/model/flagStore';
 export { ServerSource } from '../src/services/serverSource';
-export { writeFileAtomic } from '../src/util/atomicWrite';
+export { writeFileAtomic } from '../src/base/atomicWrite';
 export { rootNodes } from '../src/model/tree';
 export { exportResultSchema, featureSearchSchema } from '../src/api/schemas';

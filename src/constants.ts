@@ -36,14 +36,11 @@ export const Views = {
 
 /** Context keys the manifest's `when` clauses read. */
 export const ContextKeys = {
-  /** One of ViewState. */
+  /** One of the store's states (`StoreState` of model/flagStore.ts): the welcome content follows it. */
   state: 'unleash.state',
   /** The editor's cursor rests on a known flag name (the editor context menu offers Find Usages). */
   flagAtCursor: 'unleash.flagAtCursor',
 } as const;
-
-/** What the Flags view shows: welcome content for everything but `ready`. */
-export type { StoreState as ViewState } from './model/flagStore';
 
 export const SETTINGS_SECTION = 'unleash';
 

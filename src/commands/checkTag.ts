@@ -8,10 +8,8 @@
  */
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
-import { MissingTokenError } from '../api/errors';
 import type { FeatureSummary } from '../api/schemas';
 import { Commands } from '../constants';
-import type { FlagStore } from '../model/flagStore';
 import {
   checkTagExists,
   closestTag,
@@ -21,20 +19,12 @@ import {
   tagFromArgument,
   type TagRef,
 } from '../model/tagInput';
-import type { Connection } from '../services/connection';
-import { inertMessageText, pickText } from '../model/markdown';
+import { inertText, pickText } from '../model/markdown';
 import { MAX_DETAIL } from '../model/wording';
-import { serverHost } from '../services/settings';
-import { formatError } from '../util/formatError';
-import type { Logger } from '../util/logger';
-import { showError } from '../util/showError';
+import { failWith, isOffline, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
 
-export interface CheckTagDeps {
-  connection: Pick<Connection, 'serverClient' | 'state' | 'settled'>;
-  store: Pick<FlagStore, 'catalog'>;
-  logger: Logger;
-}
+export type CheckTagDeps = CommandDeps;
 
 /** The answer, returned to programmatic callers (keybindings, tests). */
 export interface CheckTagAnswer {
@@ -52,10 +42,8 @@ export interface CheckTagAnswer {
 }
 
 /** Why there is no answer: invalid input, no server, a failed request, or a cancellation. */
-export interface CheckTagFailure {
-  error: string;
+export interface CheckTagFailure extends CommandFailure {
   tag?: string;
-  cancelled?: boolean;
 }
 
 export type CheckTagResult = CheckTagAnswer | CheckTagFailure;
@@ -91,51 +79,28 @@ async function checkTag(deps: CheckTagDeps, argument: unknown): Promise<CheckTag
 }
 
 async function answer(deps: CheckTagDeps, tag: TagRef): Promise<CheckTagResult> {
-  const text = formatTag(tag);
+  if (isOffline(deps)) return askFiles(deps, tag);
   const shown = tagForMessage(tag);
-  const client = deps.connection.serverClient;
-  if (client) return askServer(deps, client, tag);
-
-  const { state, source, problem } = deps.connection.state;
-  const server = serverHost();
-  if (state === 'noToken' || state === 'invalidSettings' || state === 'unapproved') {
-    const error = state === 'noToken' ? new MissingTokenError() : problem;
-    const formatted = formatError(error, { action: `check the tag ${shown}`, server });
-    void showError(error, deps.logger, { action: `check the tag ${shown}`, server, retry: () => checkTag(deps, tag) });
-    return { error: formatted.message, tag: text };
-  }
-  if (source?.kind === 'files') return askFiles(deps, tag);
-
-  const message = `Cannot check the tag ${shown}: no Unleash server is connected, and the workspace has no export files (.unleash/*.json) to answer from.`;
-  void vscode.window.showWarningMessage(message, 'Connect…').then((picked) => {
-    if (picked) void vscode.commands.executeCommand(Commands.connect);
-  });
-  return { error: message, tag: text };
+  const server = requireServer(
+    deps,
+    { action: `check the tag ${shown}`, retry: () => checkTag(deps, tag) },
+    () => `Cannot check the tag ${shown}: no Unleash server is connected, and the workspace has no export files (.unleash/*.json) to answer from.`,
+  );
+  if ('error' in server) return { ...server, tag: formatTag(tag) };
+  return askServer(deps, server, tag);
 }
 
 async function askServer(deps: CheckTagDeps, client: UnleashClient, tag: TagRef): Promise<CheckTagResult> {
-  const text = formatTag(tag);
   const shown = tagForMessage(tag);
-  const context = { action: `check the tag ${shown}`, server: client.baseUrl.host };
   let found: boolean;
   try {
-    found = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Checking tag ${shown} on ${client.baseUrl.host}…`, cancellable: true },
-      async (_progress, token) => {
-        const controller = new AbortController();
-        const subscription = token.onCancellationRequested(() => controller.abort());
-        try {
-          const check = await checkTagExists(client, tag, { signal: controller.signal });
-          return check.ok && check.exists;
-        } finally {
-          subscription.dispose();
-        }
-      },
-    );
+    found = await withCancellableProgress(`Checking tag ${shown} on ${client.baseUrl.host}…`, async (signal) => {
+      const check = await checkTagExists(client, tag, { signal });
+      return check.ok && check.exists;
+    });
   } catch (error) {
-    const formatted = formatError(error, context);
-    void showError(error, deps.logger, { ...context, retry: () => checkTag(deps, tag) });
-    return formatted.silent ? { error: formatted.message, tag: text, cancelled: true } : { error: formatted.message, tag: text };
+    const context = { action: `check the tag ${shown}`, server: client.baseUrl.host, retry: () => checkTag(deps, tag) };
+    return { ...failWith(error, deps.logger, context), tag: formatTag(tag) };
   }
 
   const flags = flagsWithTag(deps, tag);
@@ -198,7 +163,7 @@ function flagCount(count: number): string {
 
 async function copy(text: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(`Copied ${inertMessageText(text)}`, 3000);
+  vscode.window.setStatusBarMessage(`Copied ${inertText(text, 80)}`, 3000);
 }
 
 /** The flags carrying the tag; the picked one is revealed in the Flags view. */

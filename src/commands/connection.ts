@@ -8,9 +8,8 @@ import type { ServerApprovals } from '../services/approvals';
 import type { Connection } from '../services/connection';
 import { readSettings } from '../services/settings';
 import type { TokenStore } from '../services/tokens';
-import { formatError } from '../util/formatError';
 import type { Logger } from '../util/logger';
-import { showError } from '../util/showError';
+import { failWith, requireServer, withCancellableProgress } from './commandHelpers';
 
 export interface ConnectionCommandDeps {
   connection: Connection;
@@ -149,36 +148,20 @@ async function forgetToken(deps: ConnectionCommandDeps): Promise<void> {
 }
 
 async function testConnection(deps: ConnectionCommandDeps): Promise<ConnectionReport> {
-  const state = await deps.connection.update();
+  await deps.connection.update();
   const serverUrl = readSettings().serverUrl;
-  const client = deps.connection.serverClient;
-  if (!client) {
-    const reason =
-      state.state === 'invalidSettings' || state.state === 'unapproved'
-        ? formatError(state.problem).message
-        : state.state === 'noToken'
-          ? `No API token is set for ${serverUrl}. Run "Unleash: Set API Token".`
-          : `No server is configured: the Flags view reads export files in the workspace. Run "Unleash: Connect to Server…".`;
-    void vscode.window.showWarningMessage(reason);
-    return { ok: false, message: reason };
-  }
+  const client = requireServer(deps, { action: 'connect', retry: () => testConnection(deps) }, (offline) =>
+    offline ? 'No server is configured: the Flags view reads the export files of the workspace.' : 'No server is configured.',
+  );
+  if ('error' in client) return { ok: false, message: client.error };
   try {
-    const info = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Testing the connection to ${client.baseUrl.host}…`, cancellable: true },
-      (_progress, token) => {
-        const controller = new AbortController();
-        token.onCancellationRequested(() => controller.abort());
-        return client.getServerInfo({ signal: controller.signal });
-      },
-    );
+    const info = await withCancellableProgress(`Testing the connection to ${client.baseUrl.host}…`, (signal) => client.getServerInfo({ signal }));
     const tokenSource = (await deps.tokens.source(serverUrl)) === 'env' ? `the ${TOKEN_ENV_VAR} environment variable` : 'secret storage';
     const message = `Connected to Unleash ${info.version ?? '(unknown version)'}${info.edition ? ` (${info.edition})` : ''} at ${client.baseUrl.host}. The token from ${tokenSource} can read the Admin API.`;
     deps.logger.info(message);
     void vscode.window.showInformationMessage(message);
     return { ok: true, message };
   } catch (error) {
-    const formatted = formatError(error, { action: 'connect', server: client.baseUrl.host });
-    void showError(error, deps.logger, { action: 'connect', server: client.baseUrl.host, retry: () => testConnection(deps) });
-    return { ok: false, message: formatted.message };
+    return { ok: false, message: failWith(error, deps.logger, { action: 'connect', server: client.baseUrl.host, retry: () => testConnection(deps) }).error };
   }
 }

@@ -12,7 +12,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExportScope, UnleashClient } from '../api/client';
-import { MissingTokenError } from '../api/errors';
 import { Commands } from '../constants';
 import {
   exportMessage,
@@ -22,14 +21,9 @@ import {
 } from '../model/exportToFile';
 import { inertText } from '../model/markdown';
 import { formatTag, tagFromArgument } from '../model/tagInput';
-import { readSettings, serverHost } from '../services/settings';
-import { formatError } from '../util/formatError';
-import { showError } from '../util/showError';
-import type { CheckTagDeps } from './checkTag';
+import { readSettings } from '../services/settings';
+import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { fileFolders, pickEnvironment, pickFolder, pickScope, relativeTo } from './exportPickers';
-
-/** The same services as Check Tag: the connection (for the client), the catalog and the log. */
-export type ExportCommandDeps = CheckTagDeps;
 
 /** The programmatic arguments. `scope` may be `'all'`; a tag scope may give `tag: 'type:value'`. */
 export interface ExportArguments {
@@ -41,12 +35,7 @@ export interface ExportArguments {
   template?: string;
 }
 
-export type ExportCommandResult = (ExportToFileResult & { message: string; environment: string }) | ExportFailure;
-
-export interface ExportFailure {
-  error: string;
-  cancelled?: boolean;
-}
+export type ExportCommandResult = (ExportToFileResult & { message: string; environment: string }) | CommandFailure;
 
 /** What a Flags view node gives the command (src/model/tree/node.ts TreeNode: `kind`, `environment`, `flag`). */
 interface NodeArgument {
@@ -57,7 +46,7 @@ interface NodeArgument {
 
 const PREVIOUS_SCHEME = 'unleash-export-previous';
 
-export function registerExportCommand(deps: ExportCommandDeps): vscode.Disposable {
+export function registerExportCommand(deps: CommandDeps): vscode.Disposable {
   const previous = new PreviousContents();
   return vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(PREVIOUS_SCHEME, previous),
@@ -76,8 +65,8 @@ function isExportArguments(argument: unknown): argument is ExportArguments {
 // Programmatic
 // ---------------------------------------------------------------------------------------------------------------
 
-async function exportWithArguments(deps: ExportCommandDeps, previous: PreviousContents, args: ExportArguments): Promise<ExportCommandResult> {
-  const invalid = (message: string): ExportFailure => {
+async function exportWithArguments(deps: CommandDeps, previous: PreviousContents, args: ExportArguments): Promise<ExportCommandResult> {
+  const invalid = (message: string): CommandFailure => {
     void vscode.window.showWarningMessage(message);
     return { error: message };
   };
@@ -95,12 +84,12 @@ async function exportWithArguments(deps: ExportCommandDeps, previous: PreviousCo
   }
   if (!folder || !path.isAbsolute(folder)) return invalid(`The folder to export into must be an absolute path (got ${JSON.stringify(folder)}).`);
 
-  const client = requireServer(deps);
+  const client = exportServer(deps);
   if ('error' in client) return client;
   return run(deps, previous, client, { environment: args.environment, scope, folder, template: args.template ?? readSettings().exportPath });
 }
 
-function normalizeScope(scope: ExportArguments['scope'] | undefined): ExportScope | ExportFailure {
+function normalizeScope(scope: ExportArguments['scope'] | undefined): ExportScope | CommandFailure {
   if (scope === 'all' || (scope && typeof scope === 'object' && scope.kind === 'all')) return { kind: 'all' };
   if (!scope || typeof scope !== 'object') return { error: 'The scope must be "all", or { kind: "project" | "tag" | "features", … }.' };
   switch (scope.kind) {
@@ -125,9 +114,9 @@ function normalizeScope(scope: ExportArguments['scope'] | undefined): ExportScop
 // Interactive
 // ---------------------------------------------------------------------------------------------------------------
 
-async function exportInteractively(deps: ExportCommandDeps, previous: PreviousContents, argument: unknown): Promise<ExportCommandResult | undefined> {
+async function exportInteractively(deps: CommandDeps, previous: PreviousContents, argument: unknown): Promise<ExportCommandResult | undefined> {
   const node = nodeOf(argument);
-  const client = requireServer(deps);
+  const client = exportServer(deps);
   if ('error' in client) return client;
 
   // A feature node: that flag, in an environment to pick. An environment node: that environment, scope to pick.
@@ -161,25 +150,13 @@ function nodeOf(argument: unknown): NodeArgument {
   };
 }
 
-/** The live client, or the reason there is none (shown, with the step that fixes it). */
-function requireServer(deps: ExportCommandDeps): UnleashClient | ExportFailure {
-  const client = deps.connection.serverClient;
-  if (client) return client;
-  const { state, source, problem } = deps.connection.state;
-  if (state === 'noToken' || state === 'invalidSettings' || state === 'unapproved') {
-    const error = state === 'noToken' ? new MissingTokenError() : problem;
-    const context = { action: 'export', server: serverHost() };
-    void showError(error, deps.logger, context);
-    return { error: formatError(error, context).message };
-  }
-  const message =
-    source?.kind === 'files'
+/** The live client, or the reason there is none (shown, with the step that fixes it): exports need a server. */
+function exportServer(deps: CommandDeps): UnleashClient | CommandFailure {
+  return requireServer(deps, { action: 'export' }, (offline) =>
+    offline
       ? 'Exporting needs a connection to an Unleash server. The Flags view is showing the export files of the workspace (offline mode).'
-      : 'Exporting needs a connection to an Unleash server.';
-  void vscode.window.showWarningMessage(message, 'Connect…').then((picked) => {
-    if (picked) void vscode.commands.executeCommand(Commands.connect);
-  });
-  return { error: message };
+      : 'Exporting needs a connection to an Unleash server.',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -193,33 +170,25 @@ interface ExportRequest {
   template: string;
 }
 
-async function run(deps: ExportCommandDeps, previous: PreviousContents, client: UnleashClient, request: ExportRequest): Promise<ExportCommandResult> {
+async function run(deps: CommandDeps, previous: PreviousContents, client: UnleashClient, request: ExportRequest): Promise<ExportCommandResult> {
   const { environment, scope, folder, template } = request;
   const what = inertText(scope.kind === 'all' ? environment : `${environment} (${scopeLabel(scope)})`);
   let result: ExportToFileResult;
   try {
-    result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Exporting ${what}`, cancellable: true },
-      async (progress, token) => {
-        const controller = new AbortController();
-        const subscription = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await exportToFile({
-            client,
-            environment,
-            scope,
-            folder,
-            template,
-            signal: controller.signal,
-            onStep: (step) => progress.report({ message: step === 'request' ? `asking ${client.baseUrl.host}…` : 'writing the file…' }),
-          });
-        } finally {
-          subscription.dispose();
-        }
-      },
+    result = await withCancellableProgress(`Exporting ${what}`, (signal, progress) =>
+      exportToFile({
+        client,
+        environment,
+        scope,
+        folder,
+        template,
+        signal,
+        onStep: (step) => progress.report({ message: step === 'request' ? `asking ${client.baseUrl.host}…` : 'writing the file…' }),
+      }),
     );
   } catch (error) {
-    return reportFailure(deps, error, environment, client, () => run(deps, previous, client, request));
+    if (error instanceof ExportWriteError) deps.logger.error(`${error.code ?? 'error'} writing ${error.path}`);
+    return failWith(error, deps.logger, { action: `export ${environment}`, server: client.baseUrl.host, retry: () => run(deps, previous, client, request) });
   }
 
   const shown = shownPath(folder, result.path);
@@ -251,15 +220,6 @@ function scopeLabel(scope: ExportScope): string {
     case 'features':
       return scope.names.length === 1 ? `${scope.names[0]}` : `${scope.names.length} flags`;
   }
-}
-
-/** Shows what went wrong with its next step, and returns the message. A cancellation shows nothing. */
-function reportFailure(deps: ExportCommandDeps, error: unknown, environment: string, client: UnleashClient, retry: () => unknown): ExportFailure {
-  if (error instanceof ExportWriteError) deps.logger.error(`${error.code ?? 'error'} writing ${error.path}`);
-  const context = { action: `export ${environment}`, server: client.baseUrl.host };
-  const formatted = formatError(error, context);
-  void showError(error, deps.logger, { ...context, retry });
-  return formatted.silent ? { error: formatted.message, cancelled: true } : { error: formatted.message };
 }
 
 /** The file as the user knows it: workspace-relative (with the folder's name in a multi-root workspace). */

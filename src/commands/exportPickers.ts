@@ -10,12 +10,11 @@ import { resolveExportPath } from '../model/exportPath';
 import { pickText } from '../model/markdown';
 import { scopeNames } from '../model/exportToFile';
 import { distinctTags } from '../model/tagInput';
-import { formatError } from '../util/formatError';
-import { showError } from '../util/showError';
-import type { ExportCommandDeps } from './exportEnvironment';
+import { formatError } from '../model/formatError';
+import { showError, type CommandDeps } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
 
-export async function pickEnvironment(deps: ExportCommandDeps, client: UnleashClient): Promise<string | undefined> {
+export async function pickEnvironment(deps: CommandDeps, client: UnleashClient): Promise<string | undefined> {
   type Item = vscode.QuickPickItem & { environment: string };
   const quickPick = vscode.window.createQuickPick<Item>();
   quickPick.title = 'Unleash: Export Environment';
@@ -45,7 +44,7 @@ export async function pickEnvironment(deps: ExportCommandDeps, client: UnleashCl
 type ScopeItem = vscode.QuickPickItem & { scope: 'all' | 'flag' | 'project' | 'tag' | 'choose' };
 
 export async function pickScope(
-  deps: ExportCommandDeps,
+  deps: CommandDeps,
   client: UnleashClient,
   environment: string,
   flag: { project: string; name: string } | undefined,
@@ -91,7 +90,7 @@ export async function pickScope(
 }
 
 /** Projects of the Flags view at once, and the server's list when it arrives. */
-async function pickProject(deps: ExportCommandDeps, client: UnleashClient, environment: string, preferred?: string): Promise<string | undefined> {
+async function pickProject(deps: CommandDeps, client: UnleashClient, environment: string, preferred?: string): Promise<string | undefined> {
   type Item = vscode.QuickPickItem & { project: string };
   const counts = new Map<string, number>();
   for (const flag of deps.store.catalog.flags) counts.set(flag.project ?? 'default', (counts.get(flag.project ?? 'default') ?? 0) + 1);
@@ -128,7 +127,7 @@ async function pickProject(deps: ExportCommandDeps, client: UnleashClient, envir
   return picked?.project;
 }
 
-async function chooseFlags(deps: ExportCommandDeps, environment: string, preselected?: string): Promise<string[] | undefined> {
+async function chooseFlags(deps: CommandDeps, environment: string, preselected?: string): Promise<string[] | undefined> {
   type Item = vscode.QuickPickItem & { name: string };
   const byName = new Map<string, string[]>();
   for (const flag of deps.store.catalog.flags) byName.set(flag.name, [...(byName.get(flag.name) ?? []), flag.project ?? 'default']);

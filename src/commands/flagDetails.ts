@@ -10,10 +10,10 @@ import type { Segment } from '../api/schemas';
 import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
 import { flagDocument } from '../model/flagDocument';
 import type { FlagStore } from '../model/flagStore';
-import { inertMessageText } from '../model/markdown';
+import { inertText } from '../model/markdown';
 import { flagPickItems, flagRefOf, isTreeNode, projectOf, type FlagRef } from '../model/tree';
 import { clean } from '../model/wording';
-import { formatError } from '../util/formatError';
+import { formatError } from '../model/formatError';
 import type { Logger } from '../util/logger';
 import type { FlagsView } from '../views/flagsTree';
 
@@ -130,7 +130,7 @@ async function copyValue(deps: FlagDetailsDeps, arg: unknown): Promise<string | 
   }
   await vscode.env.clipboard.writeText(node.copyText);
   const what = node.kind === 'variant' ? 'payload' : 'values';
-  vscode.window.setStatusBarMessage(`Copied the ${what} of ${inertMessageText(node.label, 60)}`, 3000);
+  vscode.window.setStatusBarMessage(`Copied the ${what} of ${inertText(node.label, 60)}`, 3000);
   deps.logger.debug(`Copied ${node.copyText.length} characters from ${node.id}.`);
   return node.copyText;
 }

@@ -8,7 +8,7 @@ import { Commands, settingId, Settings } from '../constants';
 import type { NameTransform } from '../model/flagNames';
 import { usageSearchArgs, type UsageSearchArgs } from '../model/flagSpellings';
 import type { FlagStore, StoreState } from '../model/flagStore';
-import { inertMessageText, openableUrl } from '../model/markdown';
+import { inertText, openableUrl } from '../model/markdown';
 import {
   flagPickItems,
   flagRefOf,
@@ -46,7 +46,7 @@ function flagOf(deps: FlagCommandDeps, arg: unknown, name: unknown): FlagRef | u
 
 /** Flag data shown in a notification or the status bar: bounded, no icons, no links. */
 function shown(name: string): string {
-  return inertMessageText(name, 80);
+  return inertText(name, 80);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { TagType } from '../api/schemas';
 import { validateTagValue, type TagRef } from '../model/tagInput';
 import { pickText } from '../model/markdown';
 import { tagPickState, type TagPickRow } from '../model/tagPickItems';
-import { formatError } from '../util/formatError';
+import { formatError } from '../model/formatError';
 import type { Logger } from '../util/logger';
 
 /** The server's tag types; a failure leaves the picker with what the Flags view knows (and is logged). */

@@ -7,7 +7,7 @@
 import type { FeatureSummary } from '../api/schemas';
 import type { Catalog } from './catalog';
 import { sdkCallLiterals } from './flagNames';
-import { md } from './hoverContent';
+import { plainMarkdown } from './markdown';
 import { clean, describeEnvironmentState, describeLifecycle, environmentStrip, plural } from './wording';
 
 /** Where a flag name is being typed: the literal's content [start, end) and what is typed before the cursor. */
@@ -128,20 +128,20 @@ export function completionDetail(flags: readonly FeatureSummary[]): string {
 /** The documentation markdown: per project, the name, type, badges, description and each environment's state. */
 export function completionDocumentation(flags: readonly FeatureSummary[]): string {
   const sections = flags.slice(0, 3).map((flag) => {
-    const head = [`**${md(flag.name, 200) || '(unnamed flag)'}**`];
-    if (flag.type) head.push(md(flag.type, 40));
-    if (flag.project) head.push(`project ${md(flag.project, 60)}`);
+    const head = [`**${plainMarkdown(flag.name, 200) || '(unnamed flag)'}**`];
+    if (flag.type) head.push(plainMarkdown(flag.type, 40));
+    if (flag.project) head.push(`project ${plainMarkdown(flag.project, 60)}`);
     const blocks = [head.join(' · ')];
     const badges: string[] = [];
     if (flag.stale) badges.push('**Stale**');
     if (flag.archived) badges.push('**Archived**');
-    if (flag.lifecycle) badges.push(`Lifecycle: ${md(describeLifecycle(flag.lifecycle), 100)}`);
+    if (flag.lifecycle) badges.push(`Lifecycle: ${plainMarkdown(describeLifecycle(flag.lifecycle), 100)}`);
     if (badges.length > 0) blocks.push(badges.join(' · '));
-    const description = md(flag.description ?? '', 300);
+    const description = plainMarkdown(flag.description ?? '', 300);
     if (description !== '') blocks.push(description);
     const environments = (flag.environments ?? []).slice(0, 12);
     if (environments.length > 0) {
-      blocks.push(environments.map((env) => `- ${md(env.name, 40) || '(unnamed)'}: ${describeEnvironmentState(env.enabled)}`).join('\n'));
+      blocks.push(environments.map((env) => `- ${plainMarkdown(env.name, 40) || '(unnamed)'}: ${describeEnvironmentState(env.enabled)}`).join('\n'));
     }
     return blocks.join('\n\n');
   });

@@ -5,7 +5,7 @@
  */
 import { Commands } from '../constants';
 import type { FlagDiagnostic } from './flagDiagnostics';
-import { inertMessageText, openableUrl } from './markdown';
+import { inertText, openableUrl } from './markdown';
 
 export type FlagQuickFix =
   | { title: string; kind: 'replace'; replacement: string; preferred: boolean }
@@ -15,7 +15,7 @@ export type FlagQuickFix =
 const NOT_INSERTABLE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 function shown(name: string): string {
-  return `"${inertMessageText(name, 80)}"`;
+  return `"${inertText(name, 80)}"`;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { CancelledError } from '../api/errors';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
-import { Emitter, type CancellationLike } from '../util/emitter';
+import { Emitter, type CancellationLike } from '../base/emitter';
 import { Catalog, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
 

@@ -10,20 +10,12 @@
 import type { Feature, FeatureEnvironment, FeatureSummary, Strategy, Variant, StrategyVariant } from '../api/schemas';
 import { Commands } from '../constants';
 import { flagStatus } from './flagStatus';
-import { escapeMarkdown, markdownLink, openableUrl } from './markdown';
+import { markdownLink, openableUrl, plainMarkdown } from './markdown';
 import {
   clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy, parseIsoUtc, utcDate,
   describeVariant, DISABLED_MARK, ENABLED_MARK, formatList, plural, strategyBadges, strategyDisplayName,
   strategyTitle,
 } from './wording';
-
-/**
- * Untrusted text as inline markdown that renders as exactly its characters: `clean()`ed to one line of at most
- * `max` characters, trimmed (so `**bold**` around it always closes), then escaped.
- */
-export function md(text: string, max: number): string {
-  return escapeMarkdown(clean(text, max).trim());
-}
 
 /**
  * Untrusted text as an inline code span, where nothing is interpreted: one line of at most `max` characters,
@@ -133,7 +125,7 @@ export function hoverMarkdown(input: HoverInput): string {
   }
   const rest = input.matches.length - shown;
   if (rest > 0) sections.push(`… and ${plural(rest, 'more project')} with this name (see the Flags tree)`);
-  const source = md(input.sourceLabel, 120);
+  const source = plainMarkdown(input.sourceLabel, 120);
   const blocks = [sections.join('\n\n---\n\n')];
   if (source !== '') blocks.push(`_Source: ${source}_`);
   return blocks.join('\n\n');
@@ -149,7 +141,7 @@ export function unknownFlagMarkdown(
   sdkCall?: string,
   sourceKind: 'server' | 'files' = 'server',
 ): string {
-  const where = md(sourceLabel, 120);
+  const where = plainMarkdown(sourceLabel, 120);
   const head = `No flag named ${markdownCode(name, 200)} ${sourceKind === 'files' ? 'in' : 'on'} ${where === '' ? 'the server' : where}`;
   const why = sdkCall === undefined || sdkCall.trim() === '' ? '' : `${markdownCode(sdkCall, 60)} reads a flag by this name. `;
   return `${head}\n\n${why}Check the spelling; the flag may also be archived or in a project this workspace does not read.`;
@@ -160,9 +152,9 @@ export function unknownFlagMarkdown(
  * out): says so, with its project and when it was archived, and what that means for the call.
  */
 export function archivedFlagMarkdown(flag: FeatureSummary, sdkCall: string | undefined, sourceLabel: string): string {
-  const where = md(sourceLabel, 120);
-  const facts = [`**${md(flag.name, 200) || '(unnamed flag)'}** is archived`];
-  const project = md(flag.project ?? '', 60);
+  const where = plainMarkdown(sourceLabel, 120);
+  const facts = [`**${plainMarkdown(flag.name, 200) || '(unnamed flag)'}** is archived`];
+  const project = plainMarkdown(flag.project ?? '', 60);
   if (project !== '') facts.push(`project ${project}`);
   const at = flag.archivedAt ? parseIsoUtc(flag.archivedAt) : undefined;
   if (at !== undefined) facts.push(`archived ${utcDate(at)}`);
@@ -184,11 +176,11 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
   const blocks: string[] = [];
 
   // Name, type, project.
-  const shownName = md(name, 200) || '(unnamed flag)';
+  const shownName = plainMarkdown(name, 200) || '(unnamed flag)';
   const head = [`**${shownName}**`];
-  const type = md(details?.type ?? summary.type ?? '', 40);
+  const type = plainMarkdown(details?.type ?? summary.type ?? '', 40);
   if (type !== '') head.push(type);
-  const shownProject = md(project, 60);
+  const shownProject = plainMarkdown(project, 60);
   if (shownProject !== '') head.push(`project ${shownProject}`);
   blocks.push(head.join(' · '));
 
@@ -197,10 +189,10 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
   const { stale, archived, lifecycle } = flagStatus(summary, details);
   if (stale) badges.push('**Stale**');
   if (archived) badges.push('**Archived**');
-  if (lifecycle) badges.push(`Lifecycle: ${md(describeLifecycle(lifecycle), 100)}`);
+  if (lifecycle) badges.push(`Lifecycle: ${plainMarkdown(describeLifecycle(lifecycle), 100)}`);
   if (badges.length > 0) blocks.push(badges.join(' · '));
 
-  const description = md(details?.description ?? summary.description ?? '', HOVER_LIMITS.description);
+  const description = plainMarkdown(details?.description ?? summary.description ?? '', HOVER_LIMITS.description);
   if (description !== '') blocks.push(description);
 
   blocks.push(environmentTable(match, input.now));
@@ -224,7 +216,7 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
       maxItem: 60,
       budget: 200,
     });
-    blocks.push(`**Tags:** ${md(text, 260)}`);
+    blocks.push(`**Tags:** ${plainMarkdown(text, 260)}`);
   }
 
   const links = details?.links ?? [];
@@ -259,9 +251,9 @@ function environmentTable(match: HoverMatch, now: Date): string {
   const strategies: string[] = [];
   for (const row of rows) {
     const state = `${row.enabled ? ENABLED_MARK : DISABLED_MARK}${NBSP}${describeEnvironmentState(row.enabled)}`;
-    const name = md(row.name, 40) || '(unnamed)';
-    lines.push(`| ${name} | ${state} | ${together(md(row.lastSeen, 40))} |`);
-    strategies.push(`**${name}** · ${md(row.strategies, HOVER_LIMITS.strategyCell + 40)}`);
+    const name = plainMarkdown(row.name, 40) || '(unnamed)';
+    lines.push(`| ${name} | ${state} | ${together(plainMarkdown(row.lastSeen, 40))} |`);
+    strategies.push(`**${name}** · ${plainMarkdown(row.strategies, HOVER_LIMITS.strategyCell + 40)}`);
   }
   const rest = total - rows.length;
   const blocks = [lines.join('\n')];
@@ -354,7 +346,7 @@ function variantLines(details: Feature): string[] {
     if (lines.length >= HOVER_LIMITS.variants) return;
     const scope = scopeOf();
     const text = clean(scope === '' ? variantText(variant) : `${scope}: ${variantText(variant)}`, HOVER_LIMITS.variantLine);
-    lines.push(`- ${md(text, HOVER_LIMITS.variantLine)}`);
+    lines.push(`- ${plainMarkdown(text, HOVER_LIMITS.variantLine)}`);
   };
   for (const variant of details.variants ?? []) add(() => '', variant);
   for (const env of details.environments ?? []) {
@@ -376,12 +368,12 @@ function dependencyLines(details: Feature): string[] {
     const shown = parents.slice(0, HOVER_LIMITS.parents).map(describeDependency).join('; ');
     const rest = parents.length - HOVER_LIMITS.parents;
     const text = andMore(clean(shown, 400), rest);
-    lines.push(`**Parents:** ${md(text, 440)}`);
+    lines.push(`**Parents:** ${plainMarkdown(text, 440)}`);
   }
   const children = details.children ?? [];
   if (children.length > 0) {
     const text = formatList(children, { maxItems: HOVER_LIMITS.children, maxItem: 100, budget: 300 });
-    lines.push(`**Children:** ${md(text, 340)}`);
+    lines.push(`**Children:** ${plainMarkdown(text, 340)}`);
   }
   return lines;
 }
@@ -391,9 +383,9 @@ function linkList(links: NonNullable<Feature['links']>): string {
     const href = openableUrl(link.url);
     const title = link.title?.trim() ? link.title : link.url;
     // Not http/https: the title as plain text, never a link.
-    if (href === undefined) return md(title, 80) || '(link)';
+    if (href === undefined) return plainMarkdown(title, 80) || '(link)';
     // The host after the link, so that a title cannot pretend to go somewhere else.
-    return `${markdownLink(title.trim() === '' ? href : title, href, 80)} (${md(new URL(href).host, 80)})`;
+    return `${markdownLink(title.trim() === '' ? href : title, href, 80)} (${plainMarkdown(new URL(href).host, 80)})`;
   });
   const rest = links.length - HOVER_LIMITS.links;
   return andMore(items.join(' · '), rest);

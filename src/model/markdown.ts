@@ -22,9 +22,12 @@ export function escapeMarkdown(text: string): string {
     .replace(/^[ \t]+/, (spaces) => '&nbsp;'.repeat(spaces.length));
 }
 
-/** Untrusted text as inline markdown: `clean()`ed to one bounded line (`max`), then escaped. */
+/**
+ * Untrusted text as inline markdown that renders as exactly its characters: `clean()`ed to one line of at most `max`
+ * characters, trimmed (so `**bold**` around it always closes), then escaped.
+ */
 export function plainMarkdown(text: string, max: number = MAX_DETAIL): string {
-  return escapeMarkdown(clean(text, max));
+  return escapeMarkdown(clean(text, max).trim());
 }
 
 /** Longest address offered to open. */
@@ -78,18 +81,11 @@ export function pickText(text: string, max: number = MAX_LABEL): string {
 }
 
 /**
- * Untrusted text inside a notification or status bar message: one bounded line, `$(…)` shown as written, and no
- * `[text](target)` link syntax left (notifications turn that into a clickable link, `command:` ones included).
- */
-export function inertMessageText(text: string, max: number = 80): string {
-  return escapeThemeIcons(clean(text, max)).replace(/\]\s*\(/g, '] (');
-}
-
-/**
- * Text for a notification or an input's message, which VS Code renders with links: `clean()`ed (one line, no control
- * or bidi characters, no lone surrogates, at most `max` characters, never cutting a character in half), with no
- * `[x](y)` left that would become a clickable link.
+ * Untrusted text inside a notification, an input's message or the status bar, which VS Code renders with links and
+ * `$(icon)`s: `clean()`ed (one line, no control or bidi characters, no lone surrogates, at most `max` characters,
+ * never cutting a character in half), `$(…)` shown as written, and no `[x](y)` left that would become a clickable
+ * link (`command:` ones included).
  */
 export function inertText(text: string, max = 1_000): string {
-  return clean(text, max).replace(/\]\s*\(/g, '] (');
+  return escapeThemeIcons(clean(text, max)).replace(/\]\s*\(/g, '] (');
 }

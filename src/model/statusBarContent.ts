@@ -1,11 +1,11 @@
 /**
  * The status bar item as plain data (no 'vscode'): where the flags come from, the store's state, and how the item
- * should look. Source labels and error reasons are untrusted: `inertMessageText` keeps `$(icon)` syntax shown as
+ * should look. Source labels and error reasons are untrusted: `inertText` keeps `$(icon)` syntax shown as
  * written, and every text is one bounded line.
  */
 import type { FlagSource } from './flagSource';
 import type { StoreState } from './flagStore';
-import { inertMessageText } from './markdown';
+import { inertText } from './markdown';
 import { clean, plural } from './wording';
 
 export interface StatusInput {
@@ -32,7 +32,7 @@ export interface StatusContent {
 export function sourceText(source: StatusInput['source']): string {
   if (!source) return 'no flag source';
   if (source.kind === 'files') return `offline: ${plural(source.fileCount ?? 0, 'export file')}`;
-  return inertMessageText(source.label, 60);
+  return inertText(source.label, 60);
 }
 
 /** The minute of `at` in UTC: `2026-11-23 10:31 UTC`. */
@@ -42,7 +42,7 @@ export function refreshedText(at: Date): string {
 
 export function statusContent(input: StatusInput): StatusContent {
   const where = sourceText(input.source);
-  const reason = input.reason ? inertMessageText(input.reason, 300) : '';
+  const reason = input.reason ? inertText(input.reason, 300) : '';
   const click = 'Click for Refresh, Test Connection, Connect and Show Log.';
   switch (input.state) {
     case 'noServer':

@@ -11,7 +11,7 @@ import { FlagCompletions } from '../model/flagCompletion';
 import type { NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
 import { hoverSelector, validTransforms } from '../hovers/flagHoverProvider';
-import { Emitter } from '../util/emitter';
+import { Emitter } from '../base/emitter';
 import type { Logger } from '../util/logger';
 import { readSettings } from './settings';
 

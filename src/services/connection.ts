@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import { parseBaseUrl, SERVER_URL_SETTING } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
 import { UnleashClient } from '../api/client';
-import { EXPORT_FOLDER, EXPORT_GLOB, type ViewState } from '../constants';
+import { EXPORT_FOLDER, EXPORT_GLOB } from '../constants';
 import { parseExportFile } from '../model/exportLayout';
 import type { FlagSource } from '../model/flagSource';
+import type { StoreState } from '../model/flagStore';
 import { OfflineSource, type ExportFile } from '../model/offlineSource';
 import type { ServerApprovals } from './approvals';
 import { connectionWarnings, readCaFiles } from './network';
@@ -20,7 +21,7 @@ import type { TokenStore } from './tokens';
 
 export interface ConnectionState {
   /** Why nothing can be shown, or 'ready' when `source` is set. */
-  state: ViewState;
+  state: StoreState;
   source?: FlagSource;
   /** The configuration problem behind 'invalidSettings'. */
   problem?: unknown;

@@ -5,7 +5,7 @@
 import { ConfigError } from '../api/errors';
 import { settingId, Settings } from '../constants';
 import { plainHttpWarning } from '../model/settingRules';
-import { readRegularFile, UnsafeFileError } from '../util/safeRead';
+import { readRegularFile, UnsafeFileError } from '../base/safeRead';
 
 /** Warnings for a connection about to be used: certificate checks off, a token over plain http:// to another host. */
 export function connectionWarnings(baseUrl: URL, settings: { network: { rejectUnauthorized: boolean } }): string[] {

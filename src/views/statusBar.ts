@@ -7,7 +7,7 @@ import { Commands, STATUS_BAR_ID } from '../constants';
 import type { FlagStore } from '../model/flagStore';
 import { statusContent, type StatusContent } from '../model/statusBarContent';
 import { readSettings } from '../services/settings';
-import { formatError } from '../util/formatError';
+import { formatError } from '../model/formatError';
 
 export interface StatusBar extends vscode.Disposable {
   /** What the item shows now (for the in-editor tests). */

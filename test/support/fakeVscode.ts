@@ -7,7 +7,7 @@
 import { promises as fsp } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
-import { Emitter } from '../../src/util/emitter';
+import { Emitter } from '../../src/base/emitter';
 
 export interface ShownMessage {
   kind: 'info' | 'warning' | 'error';

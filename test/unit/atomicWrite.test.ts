@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { tempPathFor, writeFileAtomic } from '../../src/util/atomicWrite';
+import { tempPathFor, writeFileAtomic } from '../../src/base/atomicWrite';
 
 let dir: string;
 

@@ -10,12 +10,12 @@ import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
 import { hoverMarkdown } from '../../src/model/hoverContent';
-import { inertMessageText, inertText, pickText } from '../../src/model/markdown';
+import { inertText, pickText } from '../../src/model/markdown';
 import { tagForMessage, validateTagValue } from '../../src/model/tagInput';
 import { tagPickState } from '../../src/model/tagPickItems';
 import { childrenOf, flagPickItems, type TreeNode } from '../../src/model/tree';
 import { clean, truncate } from '../../src/model/wording';
-import { formatError } from '../../src/util/formatError';
+import { formatError } from '../../src/model/formatError';
 import { logLine } from '../../src/util/logger';
 
 /** Every bidi formatting character Unicode has. */
@@ -84,7 +84,7 @@ describe('every surface', () => {
   it('notifications, input messages, the status bar and the log', () => {
     assert.equal(tagForMessage({ type: 'team', value: HOSTILE }), 'team:pay ments x');
     assert.equal(inertText(`Exported ${HOSTILE} [x](command:evil)`), 'Exported pay ments x [x] (command:evil)');
-    assert.equal(inertMessageText(`Copied ${HOSTILE}$(alert)`), 'Copied pay ments x\\$(alert)');
+    assert.equal(inertText(`Copied ${HOSTILE}$(alert)`, 80), 'Copied pay ments x\\$(alert)');
     assert.equal(validateTagValue(`a${C0}`), undefined);
     assert.equal(validateTagValue('\u202e'), 'Tag value must be 2 to 50 characters (it has 1).');
     const error = new NotFoundError({ status: 404, request: 'GET /x', serverMessage: `No feature ${HOSTILE}` });

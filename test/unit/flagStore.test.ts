@@ -4,7 +4,7 @@ import { CancelledError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore, PARTIAL_MS } from '../../src/model/flagStore';
-import type { CancellationLike } from '../../src/util/emitter';
+import type { CancellationLike } from '../../src/base/emitter';
 
 const silent = { info: () => undefined, error: () => undefined };
 

@@ -10,7 +10,7 @@ import Module from 'node:module';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import type { TreeNode } from '../../src/model/tree';
-import { Emitter } from '../../src/util/emitter';
+import { Emitter } from '../../src/base/emitter';
 
 // ------------------------------------------------------------------------------------------------ 'vscode' stand-in
 

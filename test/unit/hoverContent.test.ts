@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary } from '../../src/api/schemas';
 import {
-  commandUri, copyFlagNameUri, HOVER_LIMITS, hoverMarkdown, markdownCode, md, revealFlagUri, strategySummary,
+  commandUri, copyFlagNameUri, HOVER_LIMITS, hoverMarkdown, markdownCode, revealFlagUri, strategySummary,
   unknownFlagMarkdown,
 } from '../../src/model/hoverContent';
-import { escapeMarkdown, markdownLink, openableUrl } from '../../src/model/markdown';
+import { escapeMarkdown, markdownLink, openableUrl, plainMarkdown } from '../../src/model/markdown';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
 const details = featureSchema.parse(fixture('feature-7.5.1.json'));
@@ -387,14 +387,14 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
 // ---------------------------------------------------------------------------
 
 describe('escaping helpers', () => {
-  it('md(): one trimmed, bounded, escaped line', () => {
-    assert.equal(md('  **x**  ', 100), '\\*\\*x\\*\\*');
-    assert.equal(md('a\n\u202eb', 100), 'a b');
-    assert.equal(md('x'.repeat(50), 10), 'xxxxxxxxx…');
-    assert.equal(md('[a](command:x)', 100), '\\[a\\]\\(command\\:x\\)');
-    assert.equal(md('<b>&amp;</b>', 100), '\\<b\\>\\&amp\\;\\<\\/b\\>');
-    assert.equal(md('# h', 100), '\\# h');
-    assert.equal(md('', 100), '');
+  it('plainMarkdown(): one trimmed, bounded, escaped line', () => {
+    assert.equal(plainMarkdown('  **x**  ', 100), '\\*\\*x\\*\\*');
+    assert.equal(plainMarkdown('a\n\u202eb', 100), 'a b');
+    assert.equal(plainMarkdown('x'.repeat(50), 10), 'xxxxxxxxx…');
+    assert.equal(plainMarkdown('[a](command:x)', 100), '\\[a\\]\\(command\\:x\\)');
+    assert.equal(plainMarkdown('<b>&amp;</b>', 100), '\\<b\\>\\&amp\\;\\<\\/b\\>');
+    assert.equal(plainMarkdown('# h', 100), '\\# h');
+    assert.equal(plainMarkdown('', 100), '');
   });
 
   it('markdownCode(): a fence longer than any backtick run inside', () => {

@@ -41,7 +41,7 @@ import { FlagStore } from '../../src/model/flagStore';
 import { hoverMarkdown, HOVER_LIMITS, unknownFlagMarkdown } from '../../src/model/hoverContent';
 import { childrenOf, MAX_TOOLTIP, type TreeNode } from '../../src/model/tree';
 import { MAX_DETAIL, MAX_LABEL } from '../../src/model/wording';
-import { formatError, type FormattedError } from '../../src/util/formatError';
+import { formatError, type FormattedError } from '../../src/model/formatError';
 import {
   closedPort,
   faults,

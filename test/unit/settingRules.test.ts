@@ -1,6 +1,6 @@
 /**
  * The rules that keep a workspace's settings from doing harm (src/model/settingRules.ts), and the safe file reader
- * (src/util/safeRead.ts) that CA files and exports use.
+ * (src/base/safeRead.ts) that CA files and exports use.
  *   node --import tsx --test test/unit/settingRules.test.ts
  */
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { chooseServer, clampSetting, isLoopbackHost, originOf, plainHttpWarning, SETTING_LIMITS } from '../../src/model/settingRules';
-import { readRegularFile } from '../../src/util/safeRead';
+import { readRegularFile } from '../../src/base/safeRead';
 
 describe('chooseServer', () => {
   it('takes the user value unless a trusted workspace names another server', () => {

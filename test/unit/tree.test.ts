@@ -21,7 +21,7 @@ import {
 } from '../../src/api/schemas';
 import { FlagStore } from '../../src/model/flagStore';
 import type { FlagSource } from '../../src/model/flagSource';
-import { escapeMarkdown, inertMessageText, markdownLink, openableUrl, plainMarkdown } from '../../src/model/markdown';
+import { escapeMarkdown, inertText, markdownLink, openableUrl, plainMarkdown } from '../../src/model/markdown';
 import { OfflineSource } from '../../src/model/offlineSource';
 import {
   childrenOf,
@@ -1020,7 +1020,7 @@ describe('tree: hostile data is inert and bounded', () => {
       assertClean(item.detail, MAX_DETAIL + 50, 'pick detail');
       assert.ok(!/(^|[^\\])\$\(/.test(`${item.label} ${item.description} ${item.detail ?? ''}`), 'unescaped $( in a pick');
     }
-    const message = inertMessageText(`x [click](command:evil) $(alert) ${BIDI}${LONG}`);
+    const message = inertText(`x [click](command:evil) $(alert) ${BIDI}${LONG}`, 80);
     assert.ok(message.length <= 81 + 10);
     assert.ok(!/\]\(/.test(message) && !CONTROL.test(message));
     assert.ok(message.startsWith('x [click] (command:evil) \\$(alert) line1 line2'));

@@ -19,7 +19,7 @@ import { FlagStore } from '../../src/model/flagStore';
 import { OfflineSource } from '../../src/model/offlineSource';
 import { approvalQuestion } from '../../src/model/settingRules';
 import { MAX_CA_FILE_BYTES, readCaFiles } from '../../src/services/network';
-import { formatError, type FormattedError } from '../../src/util/formatError';
+import { formatError, type FormattedError } from '../../src/model/formatError';
 import { faults, type FaultServer, type startFaultServer } from '../support/faultServer';
 import { installFakeVscode, type FakeVscode } from '../support/fakeVscode';
 

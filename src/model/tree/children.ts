@@ -2,8 +2,8 @@
  * Walking the tree: the root, a node's children (failures become one error row, never an exception), and finding
  * a flag's row to reveal it.
  */
-import type { CancellationLike } from '../../util/emitter';
-import { formatError } from '../../util/formatError';
+import type { CancellationLike } from '../../base/emitter';
+import { formatError } from '../formatError';
 import type { FlagStore } from '../flagStore';
 import { escapeMarkdown } from '../markdown';
 import { clean, MAX_DETAIL, MAX_LABEL } from '../wording';

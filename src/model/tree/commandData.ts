@@ -5,7 +5,7 @@
 import type { FlagStore } from '../flagStore';
 import { pickText } from '../markdown';
 import { clean, environmentStrip, MAX_DETAIL, MAX_LABEL } from '../wording';
-import { formatError } from '../../util/formatError';
+import { formatError } from '../formatError';
 import { dotted, projectOf, type FlagRef, type TreeNode } from './node';
 import { environmentOrder, sortedEnvironments } from './root';
 

@@ -3,7 +3,7 @@
  * variants (feature-level and per environment), tags, parent dependencies and children, lifecycle stage, links.
  */
 import type { FeatureEnvironment, FeatureLink, FeatureSummary, ParentDependency, Tag } from '../../api/schemas';
-import type { CancellationLike } from '../../util/emitter';
+import type { CancellationLike } from '../../base/emitter';
 import { flagStatus } from '../flagStatus';
 import { escapeMarkdown, markdownLink, openableUrl } from '../markdown';
 import {

@@ -16,9 +16,9 @@ import {
   SchemaError,
   TimeoutError,
 } from '../api/errors';
-import { ExportPathError } from '../model/exportPath';
-import { inertText } from '../model/markdown';
-import { ExportWriteError } from '../model/exportToFile';
+import { ExportPathError } from './exportPath';
+import { inertText } from './markdown';
+import { ExportWriteError } from './exportToFile';
 
 export type NextStep = 'setToken' | 'openSettings' | 'retry' | 'showLog';
 
