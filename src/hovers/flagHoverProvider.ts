@@ -188,43 +188,6 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-// ---- Settings ----------------------------------------------------------------
-
-const TRANSFORM_KINDS = new Set(['screamingSnakeToKebab', 'snakeToKebab', 'camelToKebab']);
-
-/** The name transforms of the settings that are well-formed; the others are left out (and reported). */
-export function validTransforms(raw: unknown, problems: string[] = [], depth = 0): NameTransform[] {
-  if (!Array.isArray(raw)) return [];
-  const result: NameTransform[] = [];
-  for (const item of raw as unknown[]) {
-    const kind = typeof item === 'object' && item !== null ? (item as { kind?: unknown }).kind : undefined;
-    if (typeof kind === 'string' && TRANSFORM_KINDS.has(kind)) {
-      result.push({ kind } as NameTransform);
-    } else if (kind === 'prefix' || kind === 'suffix') {
-      const value = (item as { value?: unknown }).value;
-      if (typeof value === 'string' && value !== '') result.push({ kind, value });
-      else problems.push(`a "${kind}" transform needs a non-empty "value"`);
-    } else if (kind === 'chain' && depth < 4) {
-      const transforms = validTransforms((item as { transforms?: unknown }).transforms, problems, depth + 1);
-      if (transforms.length > 0) result.push({ kind: 'chain', transforms });
-      else problems.push('a "chain" transform needs "transforms"');
-    } else {
-      problems.push(`unknown transform ${JSON.stringify(item)?.slice(0, 80)}`);
-    }
-  }
-  return result;
-}
-
-/** The document selector for the `hover.languages` setting: every file and untitled document, or those languages. */
-export function hoverSelector(languages: readonly string[]): vscode.DocumentFilter[] {
-  const ids = languages.filter((id) => typeof id === 'string' && id.trim() !== '').map((id) => id.trim());
-  if (ids.length === 0 || ids.includes('*')) return [{ scheme: 'file' }, { scheme: 'untitled' }];
-  return [...new Set(ids)].flatMap((language) => [
-    { scheme: 'file', language },
-    { scheme: 'untitled', language },
-  ]);
-}
-
 /**
  * Registers the flag hover for the languages in the settings, and registers it again when a `unleash.hover.*`
  * setting changes (off when `unleash.hover.enabled` is false). The returned Disposable removes everything.
@@ -236,14 +199,8 @@ export function registerFlagHovers(deps: { store: FlagStore; logger: Logger }): 
 
   const apply = () => {
     const settings = readSettings().hover;
-    const problems: string[] = [];
-    const options: HoverOptions = {
-      transforms: validTransforms(settings.nameTransforms, problems),
-      sdkCalls: settings.sdkCalls?.filter((call) => typeof call === 'string' && call.trim() !== ''),
-      matchAnywhere: settings.matchAnywhere,
-    };
-    if (options.sdkCalls?.length === 0) options.sdkCalls = undefined;
-    for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
+    const options: HoverOptions = { transforms: settings.nameTransforms, sdkCalls: settings.sdkCalls, matchAnywhere: settings.matchAnywhere };
+    for (const problem of settings.problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
 
     registration?.dispose();
     registration = undefined;
@@ -255,7 +212,7 @@ export function registerFlagHovers(deps: { store: FlagStore; logger: Logger }): 
     }
     if (provider) provider.setOptions(options);
     else provider = new FlagHoverProvider(store, logger, options);
-    const selector = hoverSelector(settings.languages);
+    const selector = settings.languages;
     registration = vscode.languages.registerHoverProvider(selector, provider);
     const languages = selector.some((filter) => filter.language !== undefined)
       ? [...new Set(selector.map((filter) => filter.language))].join(', ')

@@ -6,7 +6,7 @@
  */
 import type { FeatureSummary } from '../api/schemas';
 import type { Catalog } from './catalog';
-import { sdkCallLiterals } from './flagNames';
+import { sdkCallLiterals } from './sdkCalls';
 import { plainMarkdown } from './markdown';
 import { clean, describeEnvironmentState, describeLifecycle, environmentStrip, plural } from './wording';
 

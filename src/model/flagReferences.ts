@@ -3,7 +3,8 @@
  * found with the same recognition as hovers (`sdkCallLiterals`). Pure; no 'vscode'. Cost: one scan per line that
  * holds a quote; the number of flags never enters it (names resolve through a Set).
  */
-import { FlagNameIndex, MAX_FLAG_NAME_LENGTH, sdkCallLiterals, type NameTransform } from './flagNames';
+import { FlagNameIndex, MAX_FLAG_NAME_LENGTH, type NameTransform } from './flagNames';
+import { sdkCallLiterals } from './sdkCalls';
 
 /** Lines longer than this (minified bundles) are not analysed. */
 export const MAX_ANALYSED_LINE = 20_000;

@@ -1,4 +1,12 @@
-/** The SDK calls whose first string argument is a flag name (pure data; no 'vscode'). */
+/**
+ * SDK calls whose first string argument is a flag name: the default list of callee names, and the recognition of
+ * such a call around a string literal (`isEnabled('x')`, `client.BooleanValue(ctx, "x", false)`, `enabled? 'x'`…),
+ * one literal at a time (hovers) or every literal of a line (diagnostics, completion). No 'vscode' here.
+ */
+import {
+  BACKTICK, DQUOTE, findClosingQuote, isApostrophe, isDynamicLiteral, isIdentCode, isSpaceCode, isWordCode, SQUOTE,
+  type Literal,
+} from './codeLine';
 
 /**
  * Callee names (the identifier just before `(`) whose first string-literal argument
@@ -91,3 +99,190 @@ export const DEFAULT_SDK_CALLS: readonly string[] = Object.freeze([
   'fetch_object_value',
   'fetch_boolean_details',
 ]);
+
+// ---------------------------------------------------------------------------
+// The SDK call around one literal (hovers)
+
+/** Arguments allowed before the flag key: Go-style contexts (`ctx`, `context.Background()`, `r.Context()`). */
+const CONTEXT_ARG = /^(?:[A-Za-z_$][\w$]*\.)*(?:ctx|Ctx|context|Context|Background|TODO)(?:\(\))?$/;
+
+/** Words that, before the callee, mean this is a definition rather than a call. */
+const DEFINITION_KEYWORDS = new Set(['function', 'def', 'fun', 'func', 'fn']);
+
+const sdkCallSetCache = new WeakMap<readonly string[], Set<string>>();
+const DEFAULT_SDK_CALL_SET = new Set(DEFAULT_SDK_CALLS);
+
+export function sdkCallSet(calls: readonly string[] | undefined): Set<string> {
+  if (calls === undefined || calls === DEFAULT_SDK_CALLS) return DEFAULT_SDK_CALL_SET;
+  let set = sdkCallSetCache.get(calls);
+  if (set === undefined) {
+    set = new Set(calls);
+    sdkCallSetCache.set(calls, set);
+  }
+  return set;
+}
+
+function skipSpacesBack(line: string, j: number): number {
+  while (j >= 0 && isSpaceCode(line.charCodeAt(j))) j--;
+  return j;
+}
+
+/**
+ * Name of the SDK call whose first string argument is `lit`, or undefined.
+ * Handles `a.isEnabled('x')`, `isEnabled?.('x')`, `is_enabled?('x')`, `useVariant<T>('x')`,
+ * labelled args (`isEnabled(name: "x")`, `isEnabled(toggleName = "x")`), Go contexts
+ * (`client.BooleanValue(ctx, "x", false)`) and Ruby's paren-less `enabled? 'x'`.
+ * The literal must be the whole argument (`isEnabled('a-' + x)` is not a call with a flag name).
+ */
+export function sdkCallFor(line: string, lit: Literal, calls: Set<string>): string | undefined {
+  if (calls.size === 0) return undefined;
+
+  // What follows the literal must end the argument.
+  let k = lit.end + 1;
+  while (k < line.length && isSpaceCode(line.charCodeAt(k))) k++;
+  if (k < line.length) {
+    const after = line[k];
+    if ('+.[%*\'"`'.includes(after)) return undefined;
+  }
+
+  // Step over a string prefix (f"", r'', $"", @"", b'').
+  let j = lit.open - 1;
+  for (let p = 0; p < 2 && j >= 0 && 'fFrRbBuU$@'.includes(line[j]); p++) j--;
+  const beforeQuote = j;
+  j = skipSpacesBack(line, j);
+
+  // Optional argument label: `name: "x"` / `name = "x"`.
+  if (j >= 0 && (line[j] === ':' || line[j] === '=')) {
+    const op = j;
+    if (op > 0 && '=!<>:+-*/'.includes(line[op - 1])) return undefined;
+    j = skipSpacesBack(line, op - 1);
+    const labelEnd = j;
+    while (j >= 0 && isWordCode(line.charCodeAt(j))) j--;
+    if (j === labelEnd) return undefined;
+    j = skipSpacesBack(line, j);
+    if (j < 0 || (line[j] !== '(' && line[j] !== ',')) return undefined;
+  }
+
+  if (j >= 0 && line[j] === ',') {
+    // Earlier arguments: only context-like ones may precede the flag key.
+    let depth = 0;
+    let m = j;
+    for (; m >= 0 && j - m < 300; m--) {
+      const c = line[m];
+      if (c === ')' || c === ']' || c === '}') depth++;
+      else if (c === '(' || c === '[' || c === '{') {
+        if (depth === 0) break;
+        depth--;
+      } else if (c === '"' || c === "'" || c === '`') return undefined;
+    }
+    if (m < 0 || line[m] !== '(') return undefined;
+    const args = line.slice(m + 1, j).split(',');
+    for (const arg of args) if (!CONTEXT_ARG.test(arg.trim())) return undefined;
+    return calleeBefore(line, m, calls);
+  }
+  if (j >= 0 && line[j] === '(') return calleeBefore(line, j, calls);
+
+  // Paren-less call (Ruby, CoffeeScript): `enabled? 'x'`, `is_enabled "x"`.
+  if (j >= 0 && j < beforeQuote && (isWordCode(line.charCodeAt(j)) || line[j] === '?')) {
+    return calleeBefore(line, j + 1, calls);
+  }
+  return undefined;
+}
+
+/** The callee whose argument list opens at `paren` (or that ends just before it), if listed. */
+function calleeBefore(line: string, paren: number, calls: Set<string>): string | undefined {
+  let j = skipSpacesBack(line, paren - 1);
+  // Generic type arguments: useVariant<string>('x')
+  if (j >= 0 && line[j] === '>') {
+    let depth = 0;
+    for (; j >= 0; j--) {
+      if (line[j] === '>') depth++;
+      else if (line[j] === '<' && --depth === 0) break;
+    }
+    if (j < 0) return undefined;
+    j = skipSpacesBack(line, j - 1);
+  }
+  // Optional call: isEnabled?.('x')
+  if (j >= 1 && line[j] === '.' && line[j - 1] === '?') j -= 2;
+  let suffix = '';
+  if (j >= 0 && (line[j] === '?' || line[j] === '!')) {
+    suffix = line[j];
+    j--;
+  }
+  const end = j + 1;
+  while (j >= 0 && isIdentCode(line.charCodeAt(j))) j--;
+  if (j + 1 === end) return undefined;
+  const name = line.slice(j + 1, end);
+
+  // `function isEnabled(name = 'x')`, `def is_enabled(name='x')`: a definition, not a call.
+  let w = skipSpacesBack(line, j);
+  const wordEnd = w + 1;
+  while (w >= 0 && isWordCode(line.charCodeAt(w))) w--;
+  if (wordEnd > w + 1 && DEFINITION_KEYWORDS.has(line.slice(w + 1, wordEnd))) return undefined;
+
+  if (suffix && calls.has(name + suffix)) return name + suffix;
+  if (calls.has(name)) return name;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Every SDK-call literal of a line (diagnostics, completion)
+
+/** A string literal that is the flag argument of an SDK call. */
+export interface SdkCallLiteral {
+  /** [start, end) of the literal's content; `end` is the closing quote's index (the line's length if unterminated). */
+  start: number;
+  end: number;
+  text: string;
+  /** The quote character: `'`, `"` or `` ` ``. */
+  quote: string;
+  /** The SDK call, as listed in `sdkCalls`. */
+  call: string;
+  /** Interpolated or computed content (`${x}`, f-strings): not a flag name to check. */
+  dynamic: boolean;
+  /** The literal has no closing quote on this line (only with `unterminated: true`). */
+  unterminated?: boolean;
+}
+
+/**
+ * Every string literal of `line` that is the flag argument of an SDK call, left to right, recognised exactly as
+ * `findFlagAt` recognises them (same quote pairing, same call rules). With `unterminated`, a last quote that is
+ * never closed counts as a literal running to the end of the line (text being typed).
+ */
+export function sdkCallLiterals(
+  line: string,
+  options?: { sdkCalls?: readonly string[]; unterminated?: boolean },
+): SdkCallLiteral[] {
+  const calls = sdkCallSet(options?.sdkCalls);
+  const found: SdkCallLiteral[] = [];
+  if (calls.size === 0) return found;
+  const n = line.length;
+  let i = 0;
+  while (i < n) {
+    const c = line.charCodeAt(i);
+    if ((c !== SQUOTE && c !== DQUOTE && c !== BACKTICK) || (c === SQUOTE && isApostrophe(line, i))) {
+      i++;
+      continue;
+    }
+    let close = findClosingQuote(line, i + 1, c);
+    const unterminated = close < 0;
+    if (unterminated) {
+      if (!options?.unterminated) {
+        i++;
+        continue;
+      }
+      close = n;
+    }
+    const lit: Literal = { open: i, start: i + 1, end: close, quote: c };
+    const call = sdkCallFor(line, lit, calls);
+    if (call !== undefined) {
+      const text = line.slice(lit.start, lit.end);
+      const entry: SdkCallLiteral = { start: lit.start, end: lit.end, text, quote: line[i], call, dynamic: isDynamicLiteral(line, lit, text) };
+      if (unterminated) entry.unterminated = true;
+      found.push(entry);
+    }
+    if (unterminated) break;
+    i = close + 1;
+  }
+  return found;
+}

@@ -7,6 +7,8 @@
  * names gets no token until the user has allowed that server's origin.
  */
 
+import type { NameTransform } from './nameTransforms';
+
 /** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */
 export interface ScopedValues<T> {
   defaultValue?: T;
@@ -91,4 +93,55 @@ export function approvalQuestion(url: string): { message: string; detail: string
       `This workspace's settings (unleash.serverUrl) name the server ${url}. A cloned repository can name any server: ` +
       `allow it only if you know it. Your answer is remembered for ${origin}.`,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// How code names flags: `unleash.hover.*` (hovers, completion, diagnostics and Find Usages read the same values)
+
+const TRANSFORM_KINDS = new Set(['screamingSnakeToKebab', 'snakeToKebab', 'camelToKebab']);
+
+/** The name transforms of the settings that are well-formed; the others are left out and said in `problems`. */
+export function validTransforms(raw: unknown, problems: string[] = [], depth = 0): NameTransform[] {
+  if (!Array.isArray(raw)) return [];
+  const result: NameTransform[] = [];
+  for (const item of raw as unknown[]) {
+    const kind = typeof item === 'object' && item !== null ? (item as { kind?: unknown }).kind : undefined;
+    if (typeof kind === 'string' && TRANSFORM_KINDS.has(kind)) {
+      result.push({ kind } as NameTransform);
+    } else if (kind === 'prefix' || kind === 'suffix') {
+      const value = (item as { value?: unknown }).value;
+      if (typeof value === 'string' && value !== '') result.push({ kind, value });
+      else problems.push(`a "${kind}" transform needs a non-empty "value"`);
+    } else if (kind === 'chain' && depth < 4) {
+      const transforms = validTransforms((item as { transforms?: unknown }).transforms, problems, depth + 1);
+      if (transforms.length > 0) result.push({ kind: 'chain', transforms });
+      else problems.push('a "chain" transform needs "transforms"');
+    } else {
+      problems.push(`unknown transform ${JSON.stringify(item)?.slice(0, 80)}`);
+    }
+  }
+  return result;
+}
+
+/** The SDK calls of the settings (non-empty names), or undefined for the built-in list. */
+export function validSdkCalls(raw: unknown): string[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const calls = raw.filter((call): call is string => typeof call === 'string' && call.trim() !== '');
+  return calls.length > 0 ? calls : undefined;
+}
+
+/** A document filter, as `vscode.DocumentFilter` has it. */
+export interface LanguageFilter {
+  scheme: 'file' | 'untitled';
+  language?: string;
+}
+
+/** The documents `unleash.hover.languages` covers: every file and untitled document, or those of its languages. */
+export function languageFilters(languages: unknown): LanguageFilter[] {
+  const ids = Array.isArray(languages) ? languages.filter((id): id is string => typeof id === 'string' && id.trim() !== '').map((id) => id.trim()) : [];
+  if (ids.length === 0 || ids.includes('*')) return [{ scheme: 'file' }, { scheme: 'untitled' }];
+  return [...new Set(ids)].flatMap((language): LanguageFilter[] => [
+    { scheme: 'file', language },
+    { scheme: 'untitled', language },
+  ]);
 }

@@ -10,7 +10,6 @@ import { FlagAnalyzer, severitiesFrom, type AnalysisOptions, type Severities } f
 import { FlagCompletions } from '../model/flagCompletion';
 import type { NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
-import { hoverSelector, validTransforms } from '../hovers/flagHoverProvider';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../util/logger';
 import { readSettings } from './settings';
@@ -101,16 +100,13 @@ export class CodeFlags implements vscode.Disposable {
 
   private read(): CodeOptions {
     const settings = readSettings();
-    const problems: string[] = [];
-    const transforms = validTransforms(settings.hover.nameTransforms, problems);
-    const sdkCalls = settings.hover.sdkCalls?.filter((call) => typeof call === 'string' && call.trim() !== '');
     const severityProblems: string[] = [];
     const severities = severitiesFrom(settings.diagnostics.severity, severityProblems);
     for (const problem of severityProblems) this.logger.warn(`Setting ${SETTINGS_SECTION}.diagnostics.severity: ${problem}; ignored.`);
     return {
-      sdkCalls: sdkCalls && sdkCalls.length > 0 ? sdkCalls : undefined,
-      transforms,
-      selector: hoverSelector(settings.hover.languages),
+      sdkCalls: settings.hover.sdkCalls,
+      transforms: settings.hover.nameTransforms,
+      selector: settings.hover.languages,
       completion: settings.completion.enabled,
       diagnostics: settings.diagnostics.enabled,
       severities,

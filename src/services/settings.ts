@@ -2,7 +2,9 @@
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../constants';
 import type { NameTransform } from '../model/flagNames';
-import { chooseServer, clampSetting, SETTING_LIMITS, userValue } from '../model/settingRules';
+import {
+  chooseServer, clampSetting, languageFilters, SETTING_LIMITS, userValue, validSdkCalls, validTransforms, type LanguageFilter,
+} from '../model/settingRules';
 
 export interface ExtensionSettings {
   serverUrl: string;
@@ -14,13 +16,18 @@ export interface ExtensionSettings {
   requestTimeoutMs: number;
   refreshIntervalMinutes: number;
   exportPath: string;
+  /** How code names flags, checked: what is malformed is left out and said in `problems`. */
   hover: {
     enabled: boolean;
-    languages: string[];
+    /** The documents of `unleash.hover.languages`. */
+    languages: LanguageFilter[];
+    /** Undefined: the built-in list. */
     sdkCalls: string[] | undefined;
     nameTransforms: NameTransform[];
     /** Names outside string literals too (comments, prose, identifiers as written). */
     matchAnywhere: boolean;
+    /** What was wrong with `unleash.hover.nameTransforms` (left out). */
+    problems: string[];
   };
   completion: { enabled: boolean };
   diagnostics: {
@@ -39,7 +46,7 @@ export interface ExtensionSettings {
 export function readSettings(): ExtensionSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const http = vscode.workspace.getConfiguration('http');
-  const sdkCalls = config.get<string[]>(Settings.hoverSdkCalls);
+  const transformProblems: string[] = [];
   const server = chooseServer(config.inspect<string>(Settings.serverUrl), vscode.workspace.isTrusted);
   return {
     serverUrl: server.url,
@@ -52,11 +59,12 @@ export function readSettings(): ExtensionSettings {
     refreshIntervalMinutes: clampSetting(config.get<number>(Settings.refreshIntervalMinutes), SETTING_LIMITS.refreshIntervalMinutes),
     exportPath: config.get<string>(Settings.exportPath, '.unleash/${environment}.json'),
     hover: {
-      enabled: config.get<boolean>(Settings.hoverEnabled, true),
-      languages: config.get<string[]>(Settings.hoverLanguages, ['*']),
-      sdkCalls: sdkCalls && sdkCalls.length ? sdkCalls : undefined,
-      nameTransforms: config.get<NameTransform[]>(Settings.hoverNameTransforms, []),
+      enabled: config.get<boolean>(Settings.hoverEnabled, true) !== false,
+      languages: languageFilters(config.get<unknown>(Settings.hoverLanguages, ['*'])),
+      sdkCalls: validSdkCalls(config.get<unknown>(Settings.hoverSdkCalls)),
+      nameTransforms: validTransforms(config.get<unknown>(Settings.hoverNameTransforms, []), transformProblems),
       matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
+      problems: transformProblems,
     },
     completion: { enabled: config.get<boolean>(Settings.completionEnabled, true) },
     diagnostics: {

@@ -9,7 +9,7 @@ import type { FeatureSummary } from '../../src/api/schemas';
 import { Catalog } from '../../src/model/catalog';
 import { completionDetail, completionSpotAt, FlagCompletions } from '../../src/model/flagCompletion';
 import { DEFAULT_SEVERITIES, FlagAnalyzer, severitiesFrom, type AnalysisOptions } from '../../src/model/flagDiagnostics';
-import { sdkCallLiterals } from '../../src/model/flagNames';
+import { sdkCallLiterals } from '../../src/model/sdkCalls';
 import { flagQuickFixes } from '../../src/model/flagQuickFixes';
 import { flagSpellings, usageSearchArgs } from '../../src/model/flagSpellings';
 import { FlagSuggester } from '../../src/model/flagSuggestions';

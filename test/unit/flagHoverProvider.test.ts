@@ -72,7 +72,7 @@ loader._load = function (request: string, ...rest: unknown[]) {
   return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
 };
 const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
-const { FlagHoverProvider, registerFlagHovers, validTransforms, hoverSelector } = hovers;
+const { FlagHoverProvider, registerFlagHovers } = hovers;
 
 // ---- Data and a scripted source -------------------------------------------------
 
@@ -345,27 +345,6 @@ describe('registerFlagHovers', () => {
     assert.equal(registrations[2]!.disposed, true);
     assert.equal(configListener, undefined);
     config.clear();
-  });
-
-  it('hoverSelector and validTransforms', () => {
-    assert.deepEqual(hoverSelector([]), [{ scheme: 'file' }, { scheme: 'untitled' }]);
-    assert.deepEqual(hoverSelector(['go', '*']), [{ scheme: 'file' }, { scheme: 'untitled' }]);
-    const problems: string[] = [];
-    assert.deepEqual(
-      validTransforms(
-        [
-          { kind: 'camelToKebab' },
-          { kind: 'suffix', value: '_FLAG' },
-          { kind: 'suffix', value: 3 },
-          { kind: 'chain', transforms: [{ kind: 'snakeToKebab' }, 'x'] },
-          null,
-        ],
-        problems,
-      ),
-      [{ kind: 'camelToKebab' }, { kind: 'suffix', value: '_FLAG' }, { kind: 'chain', transforms: [{ kind: 'snakeToKebab' }] }],
-    );
-    assert.equal(problems.length, 3);
-    assert.deepEqual(validTransforms('nope'), []);
   });
 });
 

@@ -1,14 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DEFAULT_SDK_CALLS,
   FlagNameIndex,
-  applyTransform,
   findFlagAt,
   findFlagInCode,
   type FlagMatch,
   type NameTransform,
 } from '../../src/model/flagNames';
+import { applyTransform } from '../../src/model/nameTransforms';
+import { DEFAULT_SDK_CALLS } from '../../src/model/sdkCalls';
 
 const index = new FlagNameIndex([
   'new-checkout-flow',

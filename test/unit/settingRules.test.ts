@@ -8,7 +8,9 @@ import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { chooseServer, clampSetting, isLoopbackHost, originOf, plainHttpWarning, SETTING_LIMITS } from '../../src/model/settingRules';
+import {
+  chooseServer, clampSetting, isLoopbackHost, languageFilters, originOf, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms,
+} from '../../src/model/settingRules';
 import { readRegularFile } from '../../src/base/safeRead';
 
 describe('chooseServer', () => {
@@ -78,5 +80,43 @@ describe('readRegularFile', () => {
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('how code names flags (unleash.hover.*), checked where the settings are read', () => {
+  it('languages: every file and untitled document unless languages are named', () => {
+    assert.deepEqual(languageFilters([]), [{ scheme: 'file' }, { scheme: 'untitled' }]);
+    assert.deepEqual(languageFilters(['go', '*']), [{ scheme: 'file' }, { scheme: 'untitled' }]);
+    assert.deepEqual(languageFilters('go'), [{ scheme: 'file' }, { scheme: 'untitled' }]);
+    assert.deepEqual(languageFilters([' go ', 'go', 3, '']), [
+      { scheme: 'file', language: 'go' },
+      { scheme: 'untitled', language: 'go' },
+    ]);
+  });
+
+  it('name transforms: the well-formed ones, and what is wrong with the others', () => {
+    const problems: string[] = [];
+    assert.deepEqual(
+      validTransforms(
+        [
+          { kind: 'camelToKebab' },
+          { kind: 'suffix', value: '_FLAG' },
+          { kind: 'suffix', value: 3 },
+          { kind: 'chain', transforms: [{ kind: 'snakeToKebab' }, 'x'] },
+          null,
+        ],
+        problems,
+      ),
+      [{ kind: 'camelToKebab' }, { kind: 'suffix', value: '_FLAG' }, { kind: 'chain', transforms: [{ kind: 'snakeToKebab' }] }],
+    );
+    assert.deepEqual(problems, ['a "suffix" transform needs a non-empty "value"', 'unknown transform "x"', 'unknown transform null']);
+    assert.deepEqual(validTransforms('nope'), []);
+  });
+
+  it('SDK calls: the non-empty names, or the built-in list when none is left', () => {
+    assert.deepEqual(validSdkCalls(['isOn', ' ', 7, 'check?']), ['isOn', 'check?']);
+    assert.equal(validSdkCalls(['', '  ']), undefined);
+    assert.equal(validSdkCalls('isOn'), undefined);
+    assert.equal(validSdkCalls(undefined), undefined);
   });
 });
