@@ -15,7 +15,7 @@ import type { ExportResult } from '../../src/api/schemas';
 import { parseExportFile } from '../../src/model/exportLayout';
 import { exportToFile } from '../../src/model/exportToFile';
 import { checkTagExists, parseTag } from '../../src/model/tagInput';
-import { startFixtureServer } from '../support/fixtureServer';
+import { startFaultServer } from '../support/faultServer';
 import { useRealUnleash } from './env';
 import { SEED, seedFlagsTagged, type EnvironmentName, type SeedFlag } from './harness';
 
@@ -198,7 +198,7 @@ describe('export to a file (real server)', () => {
   it('an export interrupted by a failing server leaves the previous file intact', async () => {
     const good = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
     const previous = await fsp.readFile(good.path);
-    const failing = await startFixtureServer();
+    const failing = await startFaultServer();
     try {
       const body = Buffer.from(JSON.stringify(parseExportFile(previous.toString('utf8'))));
       const failures: Array<[string, () => void, new (...args: never[]) => Error]> = [

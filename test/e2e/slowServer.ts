@@ -3,7 +3,7 @@
  * at once while each project listing takes SLOW_MS. The tree must show the first page's rows while the rest is on
  * its way (the real server's seed fits in one page, so it cannot show this).
  */
-import { startFixtureServer, type FixtureServer } from '../support/fixtureServer';
+import { startFaultServer, type FaultServer } from '../support/faultServer';
 
 export const SLOW_MS = 6_000;
 export const SLOW_FLAGS = Array.from({ length: 250 }, (_, i) => ({
@@ -13,8 +13,8 @@ export const SLOW_FLAGS = Array.from({ length: 250 }, (_, i) => ({
   environments: [{ name: 'development', enabled: i % 2 === 0, type: 'development', sortOrder: 1 }],
 }));
 
-export async function startSlowServer(): Promise<FixtureServer> {
-  return startFixtureServer(async (request) => {
+export async function startSlowServer(): Promise<FaultServer> {
+  return startFaultServer({ handler: async (request) => {
     switch (request.path) {
       case '/api/admin/search/features': {
         const offset = Number(request.query.get('offset') ?? 0);
@@ -34,5 +34,5 @@ export async function startSlowServer(): Promise<FixtureServer> {
       return { body: { version: 2, features: SLOW_FLAGS.filter((flag) => flag.project === project).map(({ project: _, ...row }) => row) } };
     }
     return { status: 404, body: { name: 'NotFoundError', message: `The path you were looking for (${request.path}) is not available.` } };
-  });
+  } });
 }

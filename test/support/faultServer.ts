@@ -3,6 +3,8 @@
  * (the last one repeats), so a test can say "503, then the real answer" or "close the socket mid-body, every time".
  * It speaks HTTP, or HTTPS with a certificate made at test time by `openssl`: self-signed, signed by a test CA, for
  * the wrong host name, or expired. It records every request and whether the client hung up before the answer ended.
+ * A test that needs an ordinary server answers through a handler instead (`handle`, `routes`): the same recording,
+ * the same bounded waits.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,8 +23,11 @@ export interface FaultRequest {
   /** Path and query, as sent. */
   url: string;
   path: string;
+  query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body parsed as JSON; undefined when empty or not JSON. */
+  json?: unknown;
   /**
    * True once the connection that carried the request closed while the server was still sending the answer (a
    * cancellation, a timeout, a body the client gave up on). Watched on the socket, not the response: a response whose
@@ -30,6 +35,16 @@ export interface FaultRequest {
    */
   closedEarly: boolean;
 }
+
+/** What a handler answers: an object body is sent as JSON, a string or Buffer as is (`text/plain` unless told). */
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** Answers a request: a Reply, or nothing when it wrote to `res` itself (or never answers). */
+export type Handler = (request: FaultRequest, res: http.ServerResponse) => Reply | void | Promise<Reply | void>;
 
 /** A body, or a function of the request that makes it (to echo what the client sent). */
 type BodyOf = string | object | ((request: FaultRequest) => unknown);
@@ -60,7 +75,9 @@ export type Fault =
   /** An error answer whose message repeats the Authorization header, raw, `Bearer `-prefixed or percent-encoded. */
   | { kind: 'echoAuth'; status: number; form?: 'raw' | 'bearer' | 'percent' }
   /** A redirect (301 by default) to `location`. */
-  | { kind: 'redirect'; status?: number; location: string };
+  | { kind: 'redirect'; status?: number; location: string }
+  /** Whatever the handler answers. */
+  | { kind: 'handle'; handler: Handler };
 
 /** Shorthands for the faults. */
 export const faults = {
@@ -75,7 +92,22 @@ export const faults = {
   huge: (bytes: number, options: { gzip?: boolean; chunked?: boolean } = {}): Fault => ({ kind: 'huge', bytes, ...options }),
   echoAuth: (status: number, form: 'raw' | 'bearer' | 'percent' = 'raw'): Fault => ({ kind: 'echoAuth', status, form }),
   redirect: (location: string, status = 301): Fault => ({ kind: 'redirect', status, location }),
+  handle: (handler: Handler): Fault => ({ kind: 'handle', handler }),
 };
+
+/** A handler that routes by "METHOD /path" (no query); an unknown route gets Unleash's own unknown-path 404. */
+export function routes(table: Record<string, Reply | ((request: FaultRequest) => Reply)>): Handler {
+  return (request) => {
+    const entry = table[`${request.method} ${request.path}`];
+    if (!entry) {
+      return {
+        status: 404,
+        body: { id: 'e0c7a1d2', name: 'NotFoundError', message: `The path you were looking for (${request.path}) is not available.` },
+      };
+    }
+    return typeof entry === 'function' ? entry(request) : entry;
+  };
+}
 
 export const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form action="/login"><input name="user"></form></body></html>';
 export const MAINTENANCE_MESSAGE = 'Unleash is currently in maintenance mode.';
@@ -86,6 +118,8 @@ export interface FaultServer {
   requests: FaultRequest[];
   /** Each request takes the next fault; the last one repeats. Resets the position. */
   script(...faults: Fault[]): void;
+  /** Every request from now on is answered by `handler` (`script(faults.handle(handler))`). */
+  handle(handler: Handler): void;
   /** Resolves once `count` requests have arrived; rejects, naming the wait, after `WAIT_MS`. */
   waitForRequests(count: number): Promise<void>;
   /**
@@ -106,10 +140,17 @@ export interface TlsIdentity {
 export interface FaultServerOptions {
   /** Serve HTTPS with this key and certificate. */
   tls?: TlsIdentity;
+  /** Answer every request through this handler (an empty `{}` JSON answer otherwise). */
+  handler?: Handler;
 }
 
 export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
-  let script: Fault[] = [{ kind: 'json', body: {} }];
+  const initial: Fault = options.handler ? faults.handle(options.handler) : { kind: 'json', body: {} };
+  let script: Fault[] = [initial];
+  const setScript = (...next: Fault[]): void => {
+    script = next.length ? next : [{ kind: 'json', body: {} }];
+    position = 0;
+  };
   let position = 0;
   const requests: FaultRequest[] = [];
   const waiters = new Set<() => void>();
@@ -119,12 +160,15 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const parsed = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const body = Buffer.concat(chunks).toString('utf8');
     const recorded: FaultRequest = {
       method: req.method ?? '',
       url: req.url ?? '',
       path: parsed.pathname,
+      query: parsed.searchParams,
       headers: req.headers,
-      body: Buffer.concat(chunks).toString('utf8'),
+      body,
+      json: parseJson(body),
       closedEarly: false,
     };
     requests.push(recorded);
@@ -159,9 +203,9 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests,
-    script(...next) {
-      script = next.length ? next : [{ kind: 'json', body: {} }];
-      position = 0;
+    script: setScript,
+    handle(handler) {
+      setScript(faults.handle(handler));
     },
     waitForRequests(count) {
       const arrived = new Promise<void>((resolve) => {
@@ -236,6 +280,25 @@ async function answer(fault: Fault, request: FaultRequest, res: http.ServerRespo
     case 'redirect':
       send(res, fault.status ?? 301, '', { location: fault.location });
       return;
+    case 'handle': {
+      const reply = await fault.handler(request, res);
+      if (!reply || res.headersSent || res.writableEnded) return;
+      const isText = typeof reply.body === 'string' || Buffer.isBuffer(reply.body);
+      const payload = reply.body === undefined ? '' : isText ? (reply.body as string | Buffer) : JSON.stringify(reply.body);
+      if (res.destroyed) return;
+      res.writeHead(reply.status ?? 200, { 'content-type': isText ? 'text/plain' : 'application/json; charset=utf-8', ...reply.headers });
+      res.end(payload);
+      return;
+    }
+  }
+}
+
+function parseJson(body: string): unknown {
+  if (!body) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined; // not JSON: the body text is recorded
   }
 }
 

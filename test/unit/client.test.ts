@@ -18,12 +18,12 @@ import {
   UnleashClient,
   type ClientOptions,
 } from '../../src/api';
-import { routes, startFixtureServer, type FixtureServer } from '../support/fixtureServer';
+import { routes, startFaultServer, type FaultServer } from '../support/faultServer';
 
 const TOKEN = '*:*.0123456789abcdef0123456789abcdef';
 const fixture = (name: string) => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
 
-let server: FixtureServer;
+let server: FaultServer;
 const clients: UnleashClient[] = [];
 
 function client(overrides: Partial<ClientOptions> = {}): UnleashClient {
@@ -33,7 +33,7 @@ function client(overrides: Partial<ClientOptions> = {}): UnleashClient {
 }
 
 before(async () => {
-  server = await startFixtureServer();
+  server = await startFaultServer();
 });
 beforeEach(() => {
   server.requests.length = 0;

@@ -15,14 +15,14 @@ import { serializeExport } from '../../src/model/exportLayout';
 import { ExportPathError } from '../../src/model/exportPath';
 import { exportMessage, exportToFile, ExportWriteError, formatSize, scopeNames, type ExportToFileOptions } from '../../src/model/exportToFile';
 import { waitUntil } from '../support/bounded';
-import { startFixtureServer, type FixtureServer, type RecordedRequest } from '../support/fixtureServer';
+import { startFaultServer, type FaultRequest, type FaultServer } from '../support/faultServer';
 
 const TOKEN = '*:*.5ec4e7c0ffee5ec4e7c0ffee5ec4e7c0';
 const SECRET = TOKEN.slice(TOKEN.lastIndexOf('.') + 1);
 const EXPORT_PATH = '/api/admin/features-batch/export';
 const fixture = JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'), 'utf8')) as Record<string, unknown[]>;
 
-let server: FixtureServer;
+let server: FaultServer;
 let dir: string;
 const clients: UnleashClient[] = [];
 
@@ -83,7 +83,7 @@ function waitForRequest(count = 1): Promise<void> {
 }
 
 before(async () => {
-  server = await startFixtureServer();
+  server = await startFaultServer();
 });
 beforeEach(async () => {
   server.requests.length = 0;
@@ -321,7 +321,7 @@ describe('exportToFile: concurrency and secrets', () => {
   it('concurrent exports to the same file never interleave, and each sees the one before', async () => {
     const bodies = Array.from({ length: 6 }, (_, i) => withDescription(`export number ${i} ${'x'.repeat(20_000 * (i + 1))}`));
     const candidates = new Set(bodies.map((body) => serializeExport(body)));
-    server.handle(async (request: RecordedRequest) => {
+    server.handle(async (request: FaultRequest) => {
       const index = server.requests.indexOf(request);
       await new Promise((resolve) => setTimeout(resolve, (5 - index) % 2));
       return { body: bodies[index] };
