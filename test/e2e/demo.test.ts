@@ -1,7 +1,7 @@
 /**
  * `npm run demo` on a machine without Chromium: it only prints a URL for the user's own browser, so it must start,
  * print that URL (which answers), and stop on Ctrl+C. Chromium's absence is simulated with E2E_CHROMIUM pointing
- * nowhere (the host's install and launcher both read it).
+ * nowhere (the host's install.mjs and browser.ts both read it).
  *
  *   node --import tsx --test test/e2e/demo.test.ts
  */

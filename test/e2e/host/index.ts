@@ -1,3 +1,31 @@
-// Entry point of the e2e host: a real VS Code (code-server) driven by Debian's Chromium.
-export * from './launcher';
+// Entry point of the e2e host: a real VS Code (code-server 4.100.3 = VS Code 1.100.3 in the browser) driven by
+// Debian's Chromium through playwright-core. See test/e2e/README.md.
+//
+//   processes.ts   process trees: started in their own groups, killed by pid/pgid and run marker, exit hooks
+//   codeServer.ts  a run's folders, env and settings; installExtension, startCodeServer
+//   browser.ts     Chromium on the workbench: openWorkbench, workbenchUrl, waitForWorkbench
+//   suite.ts       runSuiteInEditor: a run() suite in the extension host
+//   ui.ts          what a person does in the workbench (palette, notifications, screenshots)
+export { HOST_DIR } from './hostDir';
+export { RUN_MARKER_ENV, processesOfRun } from './processes';
+export {
+  CODE_SERVER_ENTRY,
+  createRunDirs,
+  installExtension,
+  startCodeServer,
+  type CodeServer,
+  type CodeServerDirs,
+  type LogFn,
+  type StartCodeServerOptions,
+} from './codeServer';
+export {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  openWorkbench,
+  waitForWorkbench,
+  workbenchUrl,
+  type EditorSession,
+  type OpenWorkbenchOptions,
+} from './browser';
+export { runSuiteInEditor, type RunSuiteOptions, type RunSuiteResult } from './suite';
 export * from './ui';
