@@ -1,7 +1,10 @@
 // Bundles the extension the way the official esbuild sample does:
 // CommonJS, `vscode` external, minified with --production, source maps in development, --watch to rebuild.
 // bundleOptions() is shared with the benchmark's copy of the extension and the e2e suite's bundle.
+// Legal comments are left out of the bundle; dist/THIRD-PARTY-NOTICES.md, written beside it at every build from the
+// metafile (scripts/thirdPartyNotices.js), carries the licence texts and notices of every bundled package instead.
 const esbuild = require('esbuild');
+const { thirdPartyNoticesPlugin } = require('./scripts/thirdPartyNotices');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -25,7 +28,13 @@ const bundleOptions = (minified) => ({
 });
 
 const builds = [
-  { ...bundleOptions(production), entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  {
+    ...bundleOptions(production),
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    metafile: true,
+    plugins: [thirdPartyNoticesPlugin],
+  },
 ];
 
 async function main() {

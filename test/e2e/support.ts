@@ -64,6 +64,7 @@ function sourcesOfVsix(): string[] {
   };
   walk(path.join(ROOT, 'src'));
   walk(path.join(ROOT, 'media'));
+  walk(path.join(ROOT, 'scripts'));
   for (const name of ['package.json', 'package.nls.json', 'esbuild.js', 'README.md', 'CHANGELOG.md', '.vscodeignore']) {
     const file = path.join(ROOT, name);
     if (fs.existsSync(file)) files.push(file);
