@@ -53,6 +53,7 @@ import {
   type TlsIdentity,
 } from '../support/faultServer';
 import { startProxyServer, type ProxyServer } from '../support/proxyServer';
+import { networkRows } from './networkCases';
 import { trustRows, type Outcome } from './trustCases';
 
 const TOKEN = '*:*.7d3f1c9a0b2e4d6f8a1c3e5b7d9f0a2c';
@@ -1115,6 +1116,9 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
 // ---------------------------------------------------------------------------------------------------------------
 
 trustRows({ row, group, fault, client, assertNoSecret, stepsOf, token: TOKEN });
+
+// Proxy and certificates from VS Code's settings and the environment (issue 17): test/unit/networkCases.ts
+networkRows({ row, group, fault, client, assertNoSecret, stepsOf, token: TOKEN });
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table
