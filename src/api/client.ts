@@ -5,7 +5,8 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { parseBaseUrl } from './baseUrl';
-import { createDispatcher, proxyLabel, type NetworkOptions } from './dispatcher';
+import { createDispatcher, type NetworkOptions } from './dispatcher';
+import { chooseProxy } from './proxy';
 import { NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
 import { listAllFeatures, SEARCH_PAGE, type ListingOptions, type ListingResult, type ListLimits } from './listing';
@@ -31,7 +32,7 @@ import {
   type TagWithVersion,
 } from './schemas';
 
-export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher' | 'proxy'> {
+export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher' | 'proxy' | 'proxySource'> {
   /** The server URL as the user typed it; validated by parseBaseUrl. */
   baseUrl: string;
   network?: NetworkOptions;
@@ -76,11 +77,13 @@ export class UnleashClient {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.dispatcher = options.dispatcher ?? createDispatcher(this.baseUrl, options.network);
     this.listLimits = options.listLimits;
+    const route = options.network ? chooseProxy(this.baseUrl, options.network) : undefined;
     this.http = new HttpClient({
       ...options,
       baseUrl: this.baseUrl,
       dispatcher: this.dispatcher,
-      proxy: proxyLabel(options.network?.proxy),
+      proxy: route?.kind === 'proxy' ? route.label : undefined,
+      proxySource: route?.kind === 'proxy' ? route.source : undefined,
     });
   }
 

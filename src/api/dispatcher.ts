@@ -1,60 +1,37 @@
 /**
- * The connection pool a client sends through: a keep-alive Pool for the server's origin, or a ProxyAgent when
- * VS Code's `http.proxy` is set. Extra CA certificates are added to Node's own roots, never instead of them.
+ * The connection pool a client sends through: a keep-alive Pool for the server's origin, or a ProxyAgent when a proxy
+ * applies (proxy.ts decides which, as VS Code does). Extra CA certificates are added to Node's own roots, never
+ * instead of them.
+ *
+ * Why the extension does this itself: VS Code 1.100's extension host (@vscode/proxy-agent 0.32) gives extensions
+ * the proxy and the system certificates through the `http`/`https` modules it patches (request/get get a PAC-aware
+ * agent and, with `http.systemCertificates`, the OS store) and through the global `fetch` (patched while
+ * `http.fetchAdditionalSupport` is on, the default). A bundled undici uses neither: it does not `require('undici')`
+ * (which VS Code would patch) and opens sockets with `tls.connect`, which VS Code patches process-wide but only adds
+ * the OS store there under `http.experimental.systemCertificatesV2` (off by default) and only when the caller gives no
+ * `ca`. So the same settings are read here and applied to undici: `http.proxy` or the environment's proxy,
+ * `http.noProxy` / `NO_PROXY`, `http.proxyAuthorization`, `http.proxySupport: off`, `http.proxyStrictSSL`, and the OS
+ * store (`http.systemCertificates`, systemCertificates.ts) beside Node's roots and `unleash.network.caCertificates`.
+ * What VS Code does beyond that and this does not: the OS / PAC proxy when no proxy is configured, and proxy
+ * authentication prompts (Basic, Kerberos) on a 407.
  */
 import * as tls from 'node:tls';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { ConfigError } from './errors';
+import { chooseProxy, type ProxySettings } from './proxy';
 
-/** VS Code's proxy setting; named in every message about the proxy. */
-export const PROXY_SETTING = 'http.proxy';
 /** The extension's setting for extra certificate authorities; named when one of its files is not PEM. */
 export const CA_CERTIFICATES_SETTING = 'unleash.network.caCertificates';
 
-export interface NetworkOptions {
+export interface NetworkOptions extends ProxySettings {
   /** PEM text of extra certificate authorities (self-hosted servers with a private CA). */
   extraCaCertificates?: string[];
+  /** PEM certificates of the operating system's store (systemCertificates.ts), for `http.systemCertificates`. */
+  systemCaCertificates?: string[];
   /** False turns certificate checks off (the UI warns whenever this is in effect). */
   rejectUnauthorized?: boolean;
-  /** An http(s) proxy URL, e.g. from VS Code's `http.proxy`; `host:port` alone means `http://host:port`. */
-  proxy?: string;
   /** Whether the proxy's own certificate is checked (`http.proxyStrictSSL`). */
   proxyStrictSSL?: boolean;
-}
-
-const PROXY_PROTOCOLS = new Set(['http:', 'https:', 'socks:', 'socks5:']);
-
-/**
- * The proxy URL to use, or undefined when none is set. `proxy.corp:8080` (no scheme, as curl and many users write
- * it) means `http://proxy.corp:8080`. Throws a ConfigError naming `http.proxy` for anything unusable; the message
- * never repeats the value, which may hold a password.
- */
-export function parseProxyUrl(raw: string | undefined): URL | undefined {
-  const text = (raw ?? '').trim();
-  if (!text) return undefined;
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
-    throw new ConfigError(PROXY_SETTING, 'is not a valid proxy address. Use the form http://proxy.example.com:8080.');
-  }
-  if (!PROXY_PROTOCOLS.has(url.protocol)) {
-    throw new ConfigError(PROXY_SETTING, `uses ${url.protocol}// which is not supported: use http://, https:// or socks5://.`);
-  }
-  if (!url.hostname) {
-    throw new ConfigError(PROXY_SETTING, 'has no host name. Use the form http://proxy.example.com:8080.');
-  }
-  return url;
-}
-
-/** `host:port` of a proxy, for messages: never its user name or password. */
-export function proxyLabel(raw: string | undefined): string | undefined {
-  try {
-    return parseProxyUrl(raw)?.host;
-  } catch {
-    return undefined;
-  }
 }
 
 export function createDispatcher(baseUrl: URL, options: NetworkOptions = {}): Dispatcher {
@@ -67,16 +44,17 @@ export function createDispatcher(baseUrl: URL, options: NetworkOptions = {}): Di
       'lists a file that holds no PEM certificate (a "-----BEGIN CERTIFICATE-----" block). Give the CA certificate in PEM form.',
     );
   }
-  const tlsOptions = {
-    ca: extra.length ? [...tls.rootCertificates, ...extra] : undefined,
-    rejectUnauthorized: options.rejectUnauthorized ?? true,
-  };
-  const proxy = parseProxyUrl(options.proxy);
-  if (proxy) {
+  const trust = trustStore([...(options.systemCaCertificates ?? []), ...extra]);
+  const tlsOptions = { ...trust, rejectUnauthorized: options.rejectUnauthorized ?? true };
+  const choice = chooseProxy(baseUrl, options);
+  if (choice.kind === 'proxy') {
+    const token = options.proxyAuthorization?.trim();
     return new ProxyAgent({
-      uri: proxy.href,
+      uri: choice.url.href,
+      // `http.proxyAuthorization` is the whole header value; it replaces credentials in the proxy URL.
+      ...(token ? { token } : {}),
       requestTls: tlsOptions,
-      proxyTls: { rejectUnauthorized: options.proxyStrictSSL ?? true },
+      proxyTls: { ...trust, rejectUnauthorized: options.proxyStrictSSL ?? true },
     });
   }
   return new Pool(baseUrl.origin, {
@@ -84,4 +62,42 @@ export function createDispatcher(baseUrl: URL, options: NetworkOptions = {}): Di
     keepAliveTimeout: 10_000,
     connect: tlsOptions,
   });
+}
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+/** A certificate's identity for comparing: its base64 body without line breaks. */
+function pemKey(pem: string): string {
+  return pem.replace(/-----[A-Z ]+-----|\s+/g, '');
+}
+
+let bundledKeys: Set<string> | undefined;
+
+/**
+ * The TLS trust for certificates added to Node's bundled roots: undefined when they add nothing new (the system
+ * bundle on most Linux systems holds the same Mozilla roots), else `ca` and one secure context built from it.
+ *
+ * Cost (bench/network.bench.ts): Node parses every `ca` certificate on every handshake when given `ca` alone, about
+ * 1 ms per certificate (140 ms for the 144 bundled roots), so one context is built per dispatcher; and only the
+ * certificates Node does not already have are added to its default context (`addCACert`, what VS Code's own
+ * tls.connect patch uses), ~1 ms for a private CA. Where that method is missing, the context is built from `ca`.
+ * `ca` stays in the options beside the context so that VS Code's tls.connect patch leaves the connection alone.
+ */
+export function trustStore(additional: string[]): { ca: string[]; secureContext: tls.SecureContext } | undefined {
+  bundledKeys ??= new Set(tls.rootCertificates.map(pemKey));
+  const seen = new Set<string>();
+  const fresh: string[] = [];
+  for (const pem of additional.flatMap((text) => text.match(PEM_BLOCK) ?? [])) {
+    const key = pemKey(pem);
+    if (bundledKeys.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    fresh.push(pem);
+  }
+  if (!fresh.length) return undefined;
+  const ca = [...tls.rootCertificates, ...fresh];
+  const secureContext = tls.createSecureContext();
+  const native = (secureContext as { context?: { addCACert?: (pem: string) => void } }).context;
+  if (typeof native?.addCACert !== 'function') return { ca, secureContext: tls.createSecureContext({ ca }) };
+  for (const pem of fresh) native.addCACert(pem);
+  return { ca, secureContext };
 }

@@ -149,11 +149,14 @@ export class NetworkError extends UnleashApiError {
   readonly request: string;
   /** `host:port` of the proxy the request went through (`http.proxy`), never with its credentials. */
   readonly proxy?: string;
-  constructor(request: string, code: string | undefined, causeMessage: string, proxy?: string) {
+  /** What named the proxy: `http.proxy` (the default) or an environment variable such as `HTTPS_PROXY`. */
+  readonly proxySource?: string;
+  constructor(request: string, code: string | undefined, causeMessage: string, proxy?: string, proxySource?: string) {
     super(`Could not reach the Unleash server (${code ?? 'network error'}): ${causeMessage}`);
     this.code = code;
     this.request = request;
     this.proxy = proxy;
+    if (proxySource) this.proxySource = proxySource;
   }
 
   /** The status a proxy answered a CONNECT with, when it refused to open the tunnel (407, 403, 502…). */
@@ -225,9 +228,15 @@ export function isApiError(error: unknown): error is ApiError {
 /** A setting is unusable; raised before any request is made. `setting` is the settings id to point the user at. */
 export class ConfigError extends UnleashApiError {
   readonly kind = 'config';
+  /** The setting (`unleash.serverUrl`), or an environment variable (`HTTPS_PROXY`: no dot in its name). */
   readonly setting: string;
   constructor(setting: string, problem: string) {
-    super(`The setting \`${setting}\` ${problem}`);
+    super(`The ${isEnvironmentVariable(setting) ? 'environment variable' : 'setting'} \`${setting}\` ${problem}`);
     this.setting = setting;
   }
+}
+
+/** `HTTPS_PROXY`, `NO_PROXY`: a name without a dot is the environment's, not a setting. */
+export function isEnvironmentVariable(name: string): boolean {
+  return !name.includes('.');
 }

@@ -55,6 +55,8 @@ export interface HttpOptions {
   userAgent?: string;
   /** `host:port` of the proxy the dispatcher goes through, for error messages (never with credentials). */
   proxy?: string;
+  /** What named that proxy: `http.proxy` or an environment variable such as `HTTPS_PROXY`. */
+  proxySource?: string;
   onEvent?: (event: HttpEvent) => void;
 }
 
@@ -167,7 +169,7 @@ export class HttpClient {
     const fail = (error: unknown): never => {
       if (options.signal?.aborted) throw new CancelledError();
       if (timeout.aborted) throw new TimeoutError(label, this.timeoutMs);
-      throw toNetworkError(label, error, this.timeoutMs, this.options.proxy);
+      throw toNetworkError(label, error, this.timeoutMs, this.options.proxy, this.options.proxySource);
     };
 
     let response: Dispatcher.ResponseData;
@@ -348,11 +350,11 @@ async function decompress(
   return raw;
 }
 
-function toNetworkError(request: string, error: unknown, timeoutMs: number, proxy: string | undefined): Error {
+function toNetworkError(request: string, error: unknown, timeoutMs: number, proxy: string | undefined, proxySource: string | undefined): Error {
   const code = errorCode(error);
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(request, timeoutMs);
   const message = error instanceof Error ? error.message : String(error);
-  return new NetworkError(request, code, message, proxy);
+  return new NetworkError(request, code, message, proxy, proxySource);
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -10,6 +10,7 @@ import {
   ForbiddenError,
   HttpError,
   InvalidTokenError,
+  isEnvironmentVariable,
   MissingTokenError,
   NetworkError,
   NotFoundError,
@@ -67,7 +68,11 @@ function duration(seconds: number): string {
 
 function describe(error: unknown, server: string): FormattedError {
   if (error instanceof CancelledError) return { message: 'Cancelled.', actions: [], silent: true };
-  if (error instanceof ConfigError) return { message: error.message, actions: ['openSettings'], setting: error.setting };
+  if (error instanceof ConfigError) {
+    // A setting gets an Open Settings button; an environment variable (HTTPS_PROXY) cannot be opened there.
+    if (isEnvironmentVariable(error.setting)) return { message: error.message, actions: ['showLog'] };
+    return { message: error.message, actions: ['openSettings'], setting: error.setting };
+  }
   if (error instanceof MissingTokenError) {
     return {
       message: `No API token is set for ${server}. Run "Unleash: Set API Token" or set the UNLEASH_API_TOKEN environment variable.`,
@@ -208,28 +213,34 @@ function describeNetwork(error: NetworkError, server: string): FormattedError {
   };
 }
 
-/** Failures that are the proxy's (it refused us, or refused to open the tunnel); undefined for the server's own. */
+/**
+ * Failures that are the proxy's (it refused us, or refused to open the tunnel); undefined for the server's own. The
+ * message names what set the proxy: `http.proxy` (with an Open Settings button) or an environment variable.
+ */
 function describeProxy(error: NetworkError, server: string, proxy: string): FormattedError | undefined {
+  const source = error.proxySource ?? PROXY;
+  const setting = source === PROXY ? { setting: PROXY } : {};
+  const openSettings = source === PROXY ? (['openSettings'] as const) : [];
   const status = error.proxyStatus;
   if (status === 407) {
     return {
-      message: `The proxy ${proxy} (${PROXY}) asks for a user name and password (407). Put them in ${PROXY} (http://user:password@host:port), or ask your network administrator.`,
-      actions: ['openSettings', 'showLog'],
-      setting: PROXY,
+      message: `The proxy ${proxy} (${source}) asks for a user name and password (407). Put them in ${source} (http://user:password@host:port), or ask your network administrator.`,
+      actions: [...openSettings, 'showLog'],
+      ...setting,
     };
   }
   if (status !== undefined) {
     return {
-      message: `The proxy ${proxy} (${PROXY}) would not connect to ${server} (${status}). Check ${SERVER_URL} and ${PROXY}, or ask your network administrator.`,
-      actions: ['retry', 'openSettings', 'showLog'],
-      setting: PROXY,
+      message: `The proxy ${proxy} (${source}) would not connect to ${server} (${status}). Check ${SERVER_URL} and ${source}, or ask your network administrator.`,
+      actions: ['retry', ...openSettings, 'showLog'],
+      ...setting,
     };
   }
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
     return {
-      message: `Could not connect to the proxy ${proxy} (${error.code}). Check ${PROXY}, or clear it if this network needs no proxy.`,
-      actions: ['openSettings', 'retry'],
-      setting: PROXY,
+      message: `Could not connect to the proxy ${proxy} (${error.code}). Check ${source}, or clear it if this network needs no proxy.`,
+      actions: [...openSettings, 'retry'],
+      ...setting,
     };
   }
   return undefined;

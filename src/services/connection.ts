@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { parseBaseUrl, SERVER_URL_SETTING } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
 import { UnleashClient } from '../api/client';
+import { loadSystemCertificates } from '../api/systemCertificates';
 import { EXPORT_FOLDER, EXPORT_GLOB } from '../constants';
 import { parseExportFile } from '../model/exportLayout';
 import type { FlagSource } from '../model/flagSource';
@@ -144,15 +145,23 @@ export class Connection implements vscode.Disposable {
       }
       if ((await this.tokens.source(settings.serverUrl)) === 'none') return { next: { state: 'noToken' } };
       const extraCaCertificates = await readCaFiles(settings.network.caCertificates);
+      const systemCaCertificates = settings.network.systemCertificates ? await this.systemCertificates() : undefined;
       client = new UnleashClient({
         baseUrl: baseUrl.href,
         getToken: () => this.tokens.get(settings.serverUrl),
         timeoutMs: settings.requestTimeoutMs,
         network: {
           extraCaCertificates,
+          systemCaCertificates,
           rejectUnauthorized: settings.network.rejectUnauthorized,
           proxy: settings.network.proxy,
           proxyStrictSSL: settings.network.proxyStrictSSL,
+          noProxy: settings.network.noProxy,
+          proxyAuthorization: settings.network.proxyAuthorization,
+          proxySupport: settings.network.proxySupport,
+          // As VS Code: HTTPS_PROXY and NO_PROXY of the editor's environment, and a server on this machine goes direct.
+          env: process.env,
+          directLoopback: true,
         },
         onEvent: (event) =>
           event.kind === 'retry'
@@ -168,6 +177,15 @@ export class Connection implements vscode.Disposable {
       void client?.close();
       return { next: { state: 'invalidSettings', problem: error } };
     }
+  }
+
+  /** The operating system's certificates (cached by systemCertificates.ts), logged with what reading them cost. */
+  private async systemCertificates(): Promise<string[]> {
+    const loaded = await loadSystemCertificates({ env: process.env });
+    const took = `${loaded.ms.toFixed(1)} ms${loaded.cached ? ', cached' : ''}`;
+    if (loaded.problem) this.logger.info(`System certificates: none added (${loaded.problem}; ${took}).`);
+    else this.logger.debug(`System certificates: ${loaded.certificates.length} from ${loaded.sources.join(', ')} (${took}).`);
+    return loaded.certificates;
   }
 
   /** Shows a warning once per session (evaluations repeat on every settings or file change). */

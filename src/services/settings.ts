@@ -1,6 +1,7 @@
 /** Reads the extension's settings, typed, in one place. */
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../constants';
+import type { ProxySupport } from '../api/proxy';
 import type { NameTransform } from '../model/flagNames';
 import {
   chooseServer, clampSetting, languageFilters, SETTING_LIMITS, userValue, validSdkCalls, validTransforms, type LanguageFilter,
@@ -40,6 +41,13 @@ export interface ExtensionSettings {
     rejectUnauthorized: boolean;
     proxy: string | undefined;
     proxyStrictSSL: boolean;
+    /** `http.noProxy`: hosts reached without the proxy (NO_PROXY applies when empty). */
+    noProxy: string[];
+    /** `http.proxyAuthorization`: the Proxy-Authorization header's value; never logged. */
+    proxyAuthorization: string | undefined;
+    proxySupport: ProxySupport;
+    /** `http.systemCertificates`: trust the operating system's certificate store too. */
+    systemCertificates: boolean;
   };
 }
 
@@ -78,17 +86,36 @@ export function readSettings(): ExtensionSettings {
       // Where requests (and so the token) go through, and whether that proxy's certificate is checked: the user's.
       proxy: userValue(http.inspect<string>('proxy'), '') || undefined,
       proxyStrictSSL: userValue(http.inspect<boolean>('proxyStrictSSL'), true) !== false,
+      noProxy: stringList(userValue(http.inspect<unknown>('noProxy'), [])),
+      proxyAuthorization: stringOrUndefined(userValue(http.inspect<unknown>('proxyAuthorization'), undefined)),
+      proxySupport: proxySupportOf(userValue(http.inspect<unknown>('proxySupport'), 'override')),
+      systemCertificates: userValue(http.inspect<boolean>('systemCertificates'), true) !== false,
     },
   };
 }
 
-/** Fires when any `unleash.*` or `http.proxy*` setting changes. */
+/** VS Code's settings that shape the connection (all application or machine scoped). */
+const HTTP_SETTINGS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxyAuthorization', 'http.proxySupport', 'http.systemCertificates'];
+
+/** Fires when any `unleash.*` setting or one of HTTP_SETTINGS changes. */
 export function onDidChangeSettings(listener: () => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration(SETTINGS_SECTION) || event.affectsConfiguration('http.proxy') || event.affectsConfiguration('http.proxyStrictSSL')) {
+    if (event.affectsConfiguration(SETTINGS_SECTION) || HTTP_SETTINGS.some((id) => event.affectsConfiguration(id))) {
       listener();
     }
   });
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : [];
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+function proxySupportOf(value: unknown): ProxySupport {
+  return value === 'off' || value === 'on' || value === 'fallback' ? value : 'override';
 }
 
 /** The configured server's host, for messages; undefined in offline mode. */

@@ -54,6 +54,7 @@ import {
 } from '../support/faultServer';
 import { startProxyServer, type ProxyServer } from '../support/proxyServer';
 import { atLeast, startMeter, tableCells, timed, within, type Cells, type Outcome, type RequestMeter, type Time } from './reliabilityRows';
+import { networkRows } from './networkCases';
 import { trustRows } from './trustCases';
 
 const TOKEN = '*:*.7d3f1c9a0b2e4d6f8a1c3e5b7d9f0a2c';
@@ -1124,6 +1125,9 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
 // ---------------------------------------------------------------------------------------------------------------
 
 trustRows({ row, group, fault, client, assertNoSecret, stepsOf, token: TOKEN });
+
+// Proxy and certificates from VS Code's settings and the environment (issue 17): test/unit/networkCases.ts
+networkRows({ row, group, fault, client, assertNoSecret, stepsOf, token: TOKEN });
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table
