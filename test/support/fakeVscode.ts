@@ -1,13 +1,21 @@
 /**
- * A stand-in for the 'vscode' module, enough to run the Connection, the token store and the connection commands in
- * plain Node: settings in three scopes (default, user, workspace) with `inspect()`, workspace trust, export files on
- * the real disk, secret storage and global state in memory, and a window that records every message and answers
- * input boxes and modals from a script. `installFakeVscode()` makes `require('vscode')` return it.
+ * The one stand-in for the 'vscode' module in unit tests, and the only place that patches Node's module loader.
+ * `installFakeVscode()` makes `require('vscode')` return it; call it before requiring any module of src/ that
+ * imports 'vscode', and again for a fresh editor (modules loaded once read through to the latest one).
+ *
+ * The value classes (Range, MarkdownString, TreeItem…) are VS Code's, in vscodeClasses.ts. Around them, an editor
+ * that records what a user would see and answers from a script: settings in three scopes (default, user, workspace)
+ * with `inspect()`, workspace trust, files on the real disk, secret storage and global state in memory; messages,
+ * status bar texts and items, tree views, quick picks, opened documents and links, the clipboard, diagnostics and
+ * registered language providers.
  */
 import { promises as fsp } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
-import { Emitter } from '../../src/base/emitter';
+import * as classes from './vscodeClasses';
+import { Diagnostic, DisposableStub as Disposable, EventEmitter, Uri } from './vscodeClasses';
+
+export * from './vscodeClasses';
 
 export interface ShownMessage {
   kind: 'info' | 'warning' | 'error';
@@ -17,68 +25,177 @@ export interface ShownMessage {
   buttons: string[];
 }
 
-class Disposable {
-  constructor(private readonly callback: () => void) {}
-  static from(...items: Array<{ dispose(): unknown }>): Disposable {
-    return new Disposable(() => items.forEach((item) => item.dispose()));
+export interface FakeTreeView<T = unknown> {
+  id: string;
+  options: { treeDataProvider: unknown; showCollapseAll?: boolean };
+  description?: string;
+  message?: string;
+  selection: T[];
+  /** Every `reveal()`, in order. */
+  revealed: Array<{ node: T; options: unknown }>;
+  reveal(node: T, options?: unknown): Promise<void>;
+  dispose(): void;
+}
+
+export interface FakeStatusBarItem {
+  id?: string;
+  alignment: number;
+  priority?: number;
+  name?: string;
+  text: string;
+  tooltip?: string;
+  backgroundColor?: classes.ThemeColor;
+  command?: string;
+  /** Whether it shows: after `show()`, until `hide()` or `dispose()`. */
+  visible: boolean;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+}
+
+export interface ProviderRegistration {
+  selector: unknown;
+  provider: unknown;
+  disposed: boolean;
+}
+
+interface TextDocumentLike {
+  uri: Uri;
+  languageId?: string;
+}
+
+type DocumentSelector = string | { language?: string; scheme?: string; pattern?: unknown } | DocumentSelector[];
+
+/** VS Code's score of a document against a selector (0: no match); glob patterns are not supported here. */
+function matchScore(selector: DocumentSelector, document: TextDocumentLike): number {
+  if (Array.isArray(selector)) return Math.max(0, ...selector.map((part) => matchScore(part, document)));
+  if (typeof selector === 'string') return selector === document.languageId ? 10 : selector === '*' ? 5 : 0;
+  if (selector.pattern !== undefined) throw new Error('fakeVscode: document selectors with a pattern are not supported');
+  let score = 0;
+  for (const [wanted, actual] of [[selector.scheme, document.uri.scheme], [selector.language, document.languageId]]) {
+    if (wanted === undefined) continue;
+    if (wanted === actual) score = 10;
+    else if (wanted === '*') score = Math.max(score, 5);
+    else return 0;
   }
-  dispose(): void {
-    this.callback();
+  return score;
+}
+
+class CountedEmitter<T> extends EventEmitter<T> {
+  get listenerCount(): number {
+    return this.listeners.length;
   }
 }
+
+type ContentProvider = { provideTextDocumentContent(uri: Uri, token: unknown): string | undefined | Promise<string | undefined> };
+
+type Scope = 'user' | 'workspace';
 
 const FileType = { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 };
 
-interface FakeUri {
-  scheme: string;
-  fsPath: string;
-  path: string;
-  toString(): string;
-}
+const noCancellation = { isCancellationRequested: false, onCancellationRequested: () => new Disposable(() => undefined) };
 
-function fileUri(fsPath: string): FakeUri {
-  return { scheme: 'file', fsPath, path: fsPath, toString: () => `file://${fsPath}` };
-}
-
-export function createFakeVscode(options: { folder: string }) {
+/** A fresh editor; `folder`, when given, is the one workspace folder. */
+export function createFakeVscode(options: { folder?: string } = {}) {
   const user = new Map<string, unknown>();
   const workspaceScope = new Map<string, unknown>();
-  const configChanged = new Emitter<{ affectsConfiguration(section: string): boolean }>();
-  const trustGranted = new Emitter<void>();
+  const configChanged = new CountedEmitter<{ affectsConfiguration(section: string): boolean }>();
+  const trustGranted = new EventEmitter<void>();
   const secrets = new Map<string, string>();
-  const secretChanged = new Emitter<{ key: string }>();
+  const secretChanged = new EventEmitter<{ key: string }>();
   const globalState = new Map<string, unknown>();
-  const commands = new Map<string, (...args: unknown[]) => unknown>();
-  const messages: ShownMessage[] = [];
-  /** Answers for input boxes and for messages with buttons, taken in order; undefined = dismissed. */
-  const answers: Array<string | undefined> = [];
-  /** Every file read through `workspace.fs.readFile`. */
-  const reads: string[] = [];
+  const diagnosticCollections = new Set<Map<string, classes.Diagnostic[]>>();
 
-  const fire = (id: string) => configChanged.fire({ affectsConfiguration: (section) => id === section || id.startsWith(`${section}.`) });
+  /** What the editor shows and was asked, for tests to read; the script (`answers`, `pick`) for tests to write. */
+  const record = {
+    messages: [] as ShownMessage[],
+    /** Answers for input boxes and for messages with buttons, taken in order; undefined = dismissed. */
+    answers: [] as Array<string | undefined>,
+    /** The item a quick pick returns (the first by default; undefined = dismissed). */
+    pick: (items: readonly unknown[]): unknown => items[0],
+    quickPicks: [] as Array<{ items: unknown[]; options: unknown }>,
+    /** Every file read through `workspace.fs.readFile`. */
+    reads: [] as string[],
+    commands: new Map<string, (...args: unknown[]) => unknown>(),
+    executed: [] as Array<{ id: string; args: unknown[] }>,
+    statusBarMessages: [] as string[],
+    statusBarItems: [] as FakeStatusBarItem[],
+    /** How many times progress was shown. */
+    progress: 0,
+    treeViews: [] as FakeTreeView[],
+    clipboard: '',
+    /** Every address opened with `env.openExternal`. */
+    opened: [] as string[],
+    contentProviders: new Map<string, ContentProvider>(),
+    /** The URIs of the documents shown in an editor, in order. */
+    shownDocuments: [] as string[],
+    /** The open documents (`workspace.textDocuments`). */
+    textDocuments: [] as TextDocumentLike[],
+    documentOpened: new EventEmitter<unknown>(),
+    documentChanged: new EventEmitter<unknown>(),
+    documentClosed: new EventEmitter<unknown>(),
+    providers: {
+      hover: [] as ProviderRegistration[],
+      completion: [] as ProviderRegistration[],
+      codeActions: [] as ProviderRegistration[],
+    },
+  };
+
+  const fire = (ids: string[]) =>
+    configChanged.fire({ affectsConfiguration: (section) => ids.some((id) => id === section || id.startsWith(`${section}.`)) });
+
+  /** Several settings in one edit of a settings file: one change event. */
+  const edit = (scope: Scope, values: Record<string, unknown>) => {
+    for (const [id, value] of Object.entries(values)) (scope === 'user' ? user : workspaceScope).set(id, value);
+    fire(Object.keys(values));
+  };
 
   const show = (kind: ShownMessage['kind']) => async (message: string, ...rest: unknown[]) => {
     const first = rest[0];
     const modal = typeof first === 'object' && first !== null && (first as { modal?: boolean }).modal === true;
     const detail = modal ? (first as { detail?: string }).detail : undefined;
     const buttons = rest.filter((item): item is string => typeof item === 'string');
-    messages.push({ kind, message, modal, detail, buttons });
-    return buttons.length ? answers.shift() : undefined;
+    record.messages.push({ kind, message, modal, detail, buttons });
+    return buttons.length ? record.answers.shift() : undefined;
+  };
+
+  const register = (list: ProviderRegistration[]) => (selector: unknown, provider: unknown) => {
+    const entry: ProviderRegistration = { selector, provider, disposed: false };
+    list.push(entry);
+    return new Disposable(() => (entry.disposed = true));
   };
 
   const vscode = {
     Disposable,
-    EventEmitter: Emitter,
+    EventEmitter,
+    CancellationTokenSource: classes.CancellationTokenSource,
+    Position: classes.Position,
+    Range: classes.Range,
+    MarkdownString: classes.MarkdownString,
+    Hover: classes.Hover,
+    Diagnostic,
+    DiagnosticSeverity: classes.DiagnosticSeverity,
+    DiagnosticTag: classes.DiagnosticTag,
+    CompletionItem: classes.CompletionItem,
+    CompletionItemKind: classes.CompletionItemKind,
+    CompletionList: classes.CompletionList,
+    TextEdit: classes.TextEdit,
+    WorkspaceEdit: classes.WorkspaceEdit,
+    CodeAction: classes.CodeAction,
+    CodeActionKind: classes.CodeActionKind,
+    ThemeColor: classes.ThemeColor,
+    ThemeIcon: classes.ThemeIcon,
+    TreeItem: classes.TreeItem,
+    TreeItemCollapsibleState: classes.TreeItemCollapsibleState,
+    Uri,
     FileType,
+    StatusBarAlignment: { Left: 1, Right: 2 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
-    Uri: {
-      file: fileUri,
-      joinPath: (base: FakeUri, ...parts: string[]) => fileUri(path.join(base.fsPath, ...parts)),
-    },
     workspace: {
       isTrusted: true,
-      workspaceFolders: [{ uri: fileUri(options.folder), name: path.basename(options.folder), index: 0 }],
+      workspaceFolders: options.folder ? [{ uri: Uri.file(options.folder), name: path.basename(options.folder), index: 0 }] : undefined,
+      textDocuments: record.textDocuments,
       getConfiguration(section: string) {
         const id = (key: string) => `${section}.${key}`;
         return {
@@ -97,68 +214,156 @@ export function createFakeVscode(options: { folder: string }) {
           },
           async update(key: string, value: unknown, target: number) {
             (target === 1 ? user : workspaceScope).set(id(key), value);
-            fire(id(key));
+            fire([id(key)]);
           },
         };
       },
       onDidChangeConfiguration: configChanged.event,
       onDidGrantWorkspaceTrust: trustGranted.event,
-      onDidChangeWorkspaceFolders: new Emitter<void>().event,
+      onDidChangeWorkspaceFolders: new EventEmitter<void>().event,
+      onDidOpenTextDocument: record.documentOpened.event,
+      onDidChangeTextDocument: record.documentChanged.event,
+      onDidCloseTextDocument: record.documentClosed.event,
       createFileSystemWatcher: () => ({
-        onDidCreate: new Emitter<void>().event,
-        onDidChange: new Emitter<void>().event,
-        onDidDelete: new Emitter<void>().event,
+        onDidCreate: new EventEmitter<void>().event,
+        onDidChange: new EventEmitter<void>().event,
+        onDidDelete: new EventEmitter<void>().event,
         dispose() {},
       }),
-      asRelativePath: (uri: FakeUri) => path.relative(options.folder, uri.fsPath).split(path.sep).join('/'),
+      asRelativePath: (uri: Uri) => (options.folder ? path.relative(options.folder, uri.fsPath).split(path.sep).join('/') : uri.fsPath),
+      registerTextDocumentContentProvider(scheme: string, provider: ContentProvider) {
+        record.contentProviders.set(scheme, provider);
+        return new Disposable(() => record.contentProviders.delete(scheme));
+      },
+      /** A document of a registered scheme gets its text from the provider, as in VS Code. */
+      async openTextDocument(uri: Uri) {
+        const provider = record.contentProviders.get(uri.scheme);
+        const text = provider ? await provider.provideTextDocumentContent(uri, noCancellation) : undefined;
+        return { uri, getText: () => text ?? '' };
+      },
       fs: {
-        async readDirectory(uri: FakeUri): Promise<Array<[string, number]>> {
+        async readDirectory(uri: Uri): Promise<Array<[string, number]>> {
           const entries = await fsp.readdir(uri.fsPath, { withFileTypes: true });
           return entries.map((entry) => [
             entry.name,
             entry.isSymbolicLink() ? FileType.File | FileType.SymbolicLink : entry.isFile() ? FileType.File : entry.isDirectory() ? FileType.Directory : FileType.Unknown,
           ]);
         },
-        stat: async (uri: FakeUri) => {
+        stat: async (uri: Uri) => {
           const stat = await fsp.stat(uri.fsPath);
           return { size: stat.size, mtime: stat.mtimeMs };
         },
-        readFile: async (uri: FakeUri) => {
-          reads.push(uri.fsPath);
+        readFile: async (uri: Uri) => {
+          record.reads.push(uri.fsPath);
           return new Uint8Array(await fsp.readFile(uri.fsPath));
         },
       },
+    },
+    languages: {
+      match: (selector: DocumentSelector, document: TextDocumentLike) => matchScore(selector, document),
+      createDiagnosticCollection(name?: string) {
+        const entries = new Map<string, classes.Diagnostic[]>();
+        diagnosticCollections.add(entries);
+        return {
+          name,
+          set: (uri: Uri, diagnostics: classes.Diagnostic[] | undefined) =>
+            diagnostics ? void entries.set(uri.toString(), [...diagnostics]) : void entries.delete(uri.toString()),
+          get: (uri: Uri) => entries.get(uri.toString()),
+          has: (uri: Uri) => entries.has(uri.toString()),
+          delete: (uri: Uri) => void entries.delete(uri.toString()),
+          clear: () => entries.clear(),
+          dispose: () => {
+            entries.clear();
+            diagnosticCollections.delete(entries);
+          },
+        };
+      },
+      registerHoverProvider: register(record.providers.hover),
+      registerCompletionItemProvider: register(record.providers.completion),
+      registerCodeActionsProvider: register(record.providers.codeActions),
     },
     window: {
       showInformationMessage: show('info'),
       showWarningMessage: show('warning'),
       showErrorMessage: show('error'),
       async showInputBox(box: { validateInput?: (value: string) => string | undefined }) {
-        const answer = answers.shift();
+        const answer = record.answers.shift();
         if (answer !== undefined && box.validateInput?.(answer)) throw new Error(`input box refused ${answer}`);
         return answer;
       },
+      async showQuickPick(items: unknown[] | Promise<unknown[]>, pickOptions?: unknown) {
+        const list = await items;
+        record.quickPicks.push({ items: list, options: pickOptions });
+        return record.pick(list);
+      },
       async withProgress<T>(_options: unknown, task: (progress: unknown, token: unknown) => Promise<T>): Promise<T> {
-        return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
+        record.progress++;
+        return task({ report() {} }, noCancellation);
+      },
+      setStatusBarMessage(text: string) {
+        record.statusBarMessages.push(text);
+        return new Disposable(() => undefined);
+      },
+      createStatusBarItem(...args: unknown[]): FakeStatusBarItem {
+        const [id, alignment, priority] = typeof args[0] === 'string' ? args : [undefined, ...args];
+        const item: FakeStatusBarItem = {
+          id: id as string | undefined,
+          alignment: (alignment as number | undefined) ?? vscode.StatusBarAlignment.Left,
+          priority: priority as number | undefined,
+          text: '',
+          visible: false,
+          show: () => void (item.visible = true),
+          hide: () => void (item.visible = false),
+          dispose: () => void (item.visible = false),
+        };
+        record.statusBarItems.push(item);
+        return item;
+      },
+      createTreeView(id: string, viewOptions: FakeTreeView['options']): FakeTreeView {
+        const view: FakeTreeView = {
+          id,
+          options: viewOptions,
+          selection: [],
+          revealed: [],
+          async reveal(node, revealOptions) {
+            view.revealed.push({ node, options: revealOptions });
+          },
+          dispose() {},
+        };
+        record.treeViews.push(view);
+        return view;
+      },
+      async showTextDocument(document: { uri: Uri }) {
+        record.shownDocuments.push(document.uri.toString());
       },
     },
     commands: {
       registerCommand(id: string, callback: (...args: unknown[]) => unknown) {
-        commands.set(id, callback);
-        return new Disposable(() => commands.delete(id));
+        if (record.commands.has(id)) throw new Error(`command '${id}' already exists`);
+        record.commands.set(id, callback);
+        return new Disposable(() => record.commands.delete(id));
       },
+      /** Runs a command registered here; VS Code's own commands (vscode.open…) are only recorded. */
       async executeCommand(id: string, ...args: unknown[]) {
-        return commands.get(id)?.(...args);
+        record.executed.push({ id, args });
+        return record.commands.get(id)?.(...args);
+      },
+    },
+    env: {
+      clipboard: {
+        readText: async () => record.clipboard,
+        writeText: async (text: string) => void (record.clipboard = text),
+      },
+      async openExternal(uri: Uri) {
+        record.opened.push(uri.toString());
+        return true;
       },
     },
   };
 
-  return {
+  return Object.assign(record, {
     vscode,
-    messages,
-    answers,
-    reads,
-    commands,
+    secrets,
     globalState: {
       get: <T>(key: string) => globalState.get(key) as T | undefined,
       update: async (key: string, value: unknown) => void globalState.set(key, value),
@@ -175,17 +380,20 @@ export function createFakeVscode(options: { folder: string }) {
       },
       onDidChange: secretChanged.event,
     },
-    secrets,
+    /** The texts of the messages of one kind, in order. */
+    texts: (kind: ShownMessage['kind']) => record.messages.filter((message) => message.kind === kind).map((message) => message.message),
+    /** The diagnostics the Problems panel lists for a document. */
+    diagnostics: (uri: string) => [...diagnosticCollections].flatMap((collection) => collection.get(uri) ?? []),
+    /** How many listeners settings changes have. */
+    configurationListeners: () => configChanged.listenerCount,
     /** Sets a value in user settings (`scope: 'user'`) or the workspace's `.vscode/settings.json`. */
-    set(scope: 'user' | 'workspace', id: string, value: unknown) {
-      (scope === 'user' ? user : workspaceScope).set(id, value);
-      fire(id);
-    },
+    set: (scope: Scope, id: string, value: unknown) => edit(scope, { [id]: value }),
+    edit,
     setTrusted(trusted: boolean) {
       vscode.workspace.isTrusted = trusted;
       if (trusted) trustGranted.fire();
     },
-  };
+  });
 }
 
 export type FakeVscode = ReturnType<typeof createFakeVscode>;
@@ -193,11 +401,11 @@ export type FakeVscode = ReturnType<typeof createFakeVscode>;
 let installed: FakeVscode | undefined;
 
 /**
- * Makes `require('vscode')` return the stand-in, and gives a fresh one for `folder` on every call: modules loaded
- * once keep one 'vscode' object, whose members read through to the latest stand-in.
+ * Makes `require('vscode')` return the stand-in, and gives a fresh one (for `folder`, when given) on every call:
+ * modules loaded once keep one 'vscode' object, whose members read through to the latest stand-in.
  */
-export function installFakeVscode(folder: string): FakeVscode {
-  const fake = createFakeVscode({ folder });
+export function installFakeVscode(folder?: string): FakeVscode {
+  const fake = createFakeVscode(folder === undefined ? {} : { folder });
   if (!installed) {
     const facade: Record<string, unknown> = {};
     for (const key of Object.keys(fake.vscode)) {
@@ -205,7 +413,7 @@ export function installFakeVscode(folder: string): FakeVscode {
     }
     const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
     const load = loader._load;
-    loader._load = function (request: string, ...rest: unknown[]) {
+    loader._load = function (this: unknown, request: string, ...rest: unknown[]) {
       return request === 'vscode' ? facade : load.call(this, request, ...rest);
     };
   }

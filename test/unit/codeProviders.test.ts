@@ -1,82 +1,25 @@
 /**
- * The editor side of completion, diagnostics and quick fixes against the real FlagStore, with a minimal stand-in
- * for the 'vscode' module: what the Problems panel holds while the flags load, after they loaded, after a failed
- * refresh and after typing (debounced); the completion list and quick fixes as the editor receives them; and that
- * none of it asks the flag source anything.
+ * The editor side of completion, diagnostics and quick fixes against the real FlagStore, in the 'vscode' stand-in
+ * (test/support/fakeVscode.ts): what the Problems panel holds while the flags load, after they loaded, after a
+ * failed refresh and after typing (debounced); the completion list and quick fixes as the editor receives them; and
+ * that none of it asks the flag source anything.
  */
 import assert from 'node:assert/strict';
-import Module from 'node:module';
 import { describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
+import { installFakeVscode, Position, Range, Uri, type CodeAction, type CompletionItem, type MarkdownString } from '../support/fakeVscode';
 
-// ---- A stand-in for 'vscode' -------------------------------------------------
-
-class Position {
-  constructor(readonly line: number, readonly character: number) {}
-}
-class Range {
-  readonly start: Position;
-  readonly end: Position;
-  constructor(a: number, b: number, c: number, d: number) {
-    this.start = new Position(a, b);
-    this.end = new Position(c, d);
-  }
-}
-class Diagnostic {
-  source?: string;
-  code?: string;
-  tags?: number[];
-  constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
-}
-class CompletionItem {
-  detail?: string;
-  sortText?: string;
-  filterText?: string;
-  insertText?: string;
-  range?: unknown;
-  command?: unknown;
-  documentation?: unknown;
-  constructor(readonly label: string, readonly kind: number) {}
-}
-class CompletionList {
-  constructor(readonly items: CompletionItem[], readonly isIncomplete: boolean) {}
-}
-class MarkdownString {
-  isTrusted: unknown;
-  supportHtml = true;
-  constructor(readonly value: string) {}
-}
-class WorkspaceEdit {
-  readonly edits: Array<{ uri: unknown; range: Range; text: string }> = [];
-  replace(uri: unknown, range: Range, text: string) {
-    this.edits.push({ uri, range, text });
-  }
-}
-class CodeAction {
-  edit?: WorkspaceEdit;
-  command?: { command: string; arguments: unknown[] };
-  isPreferred?: boolean;
-  diagnostics?: Diagnostic[];
-  constructor(readonly title: string, readonly kind: string) {}
-}
-
-type Listener = (value: any) => void;
-const listeners: Record<string, Listener[]> = {};
-const on = (name: string) => (listener: Listener) => {
-  (listeners[name] ??= []).push(listener);
-  return { dispose: () => (listeners[name] = (listeners[name] ?? []).filter((l) => l !== listener)) };
-};
-const emit = (name: string, value: unknown) => (listeners[name] ?? []).forEach((l) => l(value));
-const problems = new Map<string, Diagnostic[]>();
-const openDocuments: FakeDocument[] = [];
+const fake = installFakeVscode();
 
 class FakeDocument {
   version = 1;
-  readonly uri: { scheme: string; fsPath: string; toString(): string };
+  readonly languageId: string;
+  readonly uri: Uri;
   constructor(readonly path: string, public text: string) {
-    this.uri = { scheme: 'file', fsPath: path, toString: () => `file://${path}` };
+    this.uri = Uri.file(path);
+    this.languageId = path.endsWith('.py') ? 'python' : 'typescript';
   }
   getText() {
     return this.text;
@@ -86,57 +29,6 @@ class FakeDocument {
   }
 }
 
-class ThemeColor {
-  constructor(readonly id: string) {}
-}
-const statusItems: Array<{ text: string; tooltip: string; backgroundColor?: ThemeColor; visible: boolean; command?: string; name?: string }> = [];
-const registered: string[] = [];
-
-const fakeVscode = {
-  ThemeColor,
-  StatusBarAlignment: { Left: 1, Right: 2 },
-  window: {
-    createStatusBarItem: () => {
-      const item = { text: '', tooltip: '', visible: false, show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} } as (typeof statusItems)[number] & { show(): void; hide(): void; dispose(): void };
-      statusItems.push(item);
-      return item;
-    },
-  },
-  commands: {
-    registerCommand: (id: string) => {
-      registered.push(id);
-      return { dispose() {} };
-    },
-  },
-  Position, Range, Diagnostic, CompletionItem, CompletionList, MarkdownString, WorkspaceEdit, CodeAction,
-  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
-  DiagnosticTag: { Unnecessary: 1 },
-  CompletionItemKind: { Constant: 20 },
-  CodeActionKind: { QuickFix: 'quickfix' },
-  languages: {
-    match: () => 1,
-    createDiagnosticCollection: () => ({
-      set: (uri: { toString(): string }, list: Diagnostic[]) => problems.set(uri.toString(), list),
-      delete: (uri: { toString(): string }) => problems.delete(uri.toString()),
-      clear: () => problems.clear(),
-      dispose: () => problems.clear(),
-    }),
-  },
-  workspace: {
-    textDocuments: openDocuments,
-    getConfiguration: () => ({ get: <T>(_key: string, fallback?: T) => fallback, inspect: () => undefined }),
-    isTrusted: true,
-    onDidChangeConfiguration: on('config'),
-    onDidOpenTextDocument: on('open'),
-    onDidChangeTextDocument: on('change'),
-    onDidCloseTextDocument: on('close'),
-  },
-};
-const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
-const load = loader._load;
-loader._load = function (request: string, ...rest: unknown[]) {
-  return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
-};
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
 const { FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = require('../../src/code/flagDiagnosticsPublisher') as typeof import('../../src/code/flagDiagnosticsPublisher');
 const { FlagCompletionProvider } = require('../../src/code/flagCompletionProvider') as typeof import('../../src/code/flagCompletionProvider');
@@ -182,7 +74,7 @@ class CountingSource implements FlagSource {
 
 const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
 const shown = (uri = 'file:///work/src/checkout.ts') =>
-  (problems.get(uri) ?? []).map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character} ${d.severity} ${d.code} ${d.source}: ${d.message}`);
+  fake.diagnostics(uri).map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character} ${d.severity} ${d.code} ${d.source}: ${d.message}`);
 
 describe('diagnostics, completion and quick fixes in the editor', () => {
   it('nothing while loading or failed; the typo after loading; typing re-analyses once, debounced, with no request', async (t) => {
@@ -191,8 +83,8 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const flags = new CodeFlags(store, logger);
     const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/src/checkout.ts', `if (unleash.isEnabled('new-chekout-flow')) {}\nuseFlag("old-banner");`);
-    openDocuments.push(document);
-    emit('open', document);
+    fake.textDocuments.push(document);
+    fake.documentOpened.fire(document);
     assert.deepEqual(shown(), [], 'no flag source yet');
 
     const source = new CountingSource();
@@ -200,7 +92,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     source.next = new Promise((resolve) => (finish = resolve));
     const loading = store.setSource(source, 'ready');
     assert.equal(store.state, 'loading');
-    emit('open', document);
+    fake.documentOpened.fire(document);
     assert.deepEqual(shown(), [], 'loading: no verdict');
     finish(summaries);
     await loading;
@@ -212,8 +104,8 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     // Typing: nothing until the edits settle, then one analysis; the source is never asked.
     const requests = source.requests;
     document.text = `if (unleash.isEnabled('new-checkout-flow')) {}\nuseFlag("old-banner");`;
-    emit('change', { document, contentChanges: [{}] });
-    emit('change', { document, contentChanges: [{}] });
+    fake.documentChanged.fire({ document, contentChanges: [{}] });
+    fake.documentChanged.fire({ document, contentChanges: [{}] });
     assert.equal(shown().length, 2, 'still the old verdicts while typing');
     t.mock.timers.tick(DIAGNOSTICS_DEBOUNCE_MS);
     assert.deepEqual(shown(), ['1:9-19 2 stale-flag Unleash: Flag "old-banner" is marked stale (project default): ready to remove.']);
@@ -237,7 +129,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     assert.deepEqual([doc.isTrusted, doc.supportHtml], [false, false]);
 
     const actions = new FlagCodeActionProvider(flags, publisher);
-    const stale = problems.get(document.uri.toString())![0]!;
+    const stale = fake.diagnostics(document.uri.toString())[0]!;
     const offered = actions.provideCodeActions(document as never, stale.range as never, { diagnostics: [stale] } as never) as unknown as CodeAction[];
     assert.deepEqual(
       offered.map((a) => [a.title, a.command?.command, JSON.stringify(a.command?.arguments)]),
@@ -267,13 +159,13 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const flags = new CodeFlags(store, logger);
     const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/app.py', `if client.is_enabled("new-checkout-flw"):`);
-    openDocuments.splice(0, openDocuments.length, document);
+    fake.textDocuments.splice(0, fake.textDocuments.length, document);
     await store.setSource(new CountingSource(), 'ready');
-    const [typo] = problems.get(document.uri.toString()) ?? [];
+    const [typo] = fake.diagnostics(document.uri.toString());
     assert.ok(typo);
     const offered = new FlagCodeActionProvider(flags, publisher).provideCodeActions(document as never, typo.range as never, { diagnostics: [typo] } as never) as unknown as CodeAction[];
     assert.deepEqual(
-      offered.map((a) => [a.title, a.isPreferred, a.edit?.edits.map((e) => [JSON.stringify(e.range), e.text])]),
+      offered.map((a) => [a.title, a.isPreferred, a.edit?.entries().flatMap(([, edits]) => edits).map((e) => [JSON.stringify(e.range), e.newText])]),
       [['Change to "new-checkout-flow"', true, [[JSON.stringify(new Range(0, 22, 0, 38)), 'new-checkout-flow']]]],
     );
     publisher.dispose();
@@ -286,22 +178,22 @@ describe('status bar item', () => {
   it('follows the store: loading, ready with the count, error on the error colour with the reason; click offers actions', async () => {
     const store = new FlagStore({ info() {}, error() {} });
     const bar = registerStatusBar(store);
-    const item = statusItems.at(-1)!;
+    const item = fake.statusBarItems.at(-1)!;
     const colour = (): string | undefined => item.backgroundColor?.id;
     assert.deepEqual([item.visible, item.command, item.name], [false, 'unleash.statusActions', 'Unleash'], 'start-up with nothing configured: hidden');
-    assert.ok(registered.includes('unleash.statusActions'));
+    assert.ok(fake.commands.has('unleash.statusActions'));
 
     const source = new CountingSource();
     await store.setSource(source, 'ready');
     assert.equal(item.text, '$(check) Unleash: unleash.example.com · 2 flags');
     assert.equal(colour(), undefined);
-    assert.match(item.tooltip, /^2 flags from unleash\.example\.com\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
+    assert.match(item.tooltip ?? '', /^2 flags from unleash\.example\.com\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
 
     source.next = Promise.reject(new Error('socket hang up'));
     await store.refresh();
     assert.equal(item.text, '$(error) Unleash: unleash.example.com');
     assert.equal(colour(), 'statusBarItem.errorBackground');
-    assert.match(item.tooltip, /^Loading flags from unleash\.example\.com failed: .*socket hang up/);
+    assert.match(item.tooltip ?? '', /^Loading flags from unleash\.example\.com failed: .*socket hang up/);
 
     await store.setSource(undefined, 'noToken');
     assert.deepEqual([item.text, colour(), item.visible], ['$(key) Unleash: no token', 'statusBarItem.warningBackground', true]);

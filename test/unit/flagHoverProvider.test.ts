@@ -1,76 +1,19 @@
 /**
- * The hover provider against the real FlagStore and a scripted FlagSource, with a minimal stand-in for the
- * 'vscode' module (only what the provider and readSettings touch).
+ * The hover provider against the real FlagStore and a scripted FlagSource, in the 'vscode' stand-in
+ * (test/support/fakeVscode.ts).
  */
 import { describe, it, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import Module from 'node:module';
 import * as path from 'node:path';
 import { CancelledError } from '../../src/api/errors';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
 import { flagKey } from '../../src/model/catalog';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
+import { CancellationTokenSource, installFakeVscode, Range, type Hover, type MarkdownString } from '../support/fakeVscode';
 
-// ---- A stand-in for 'vscode' -------------------------------------------------
-
-class Range {
-  constructor(
-    readonly startLine: number,
-    readonly startCharacter: number,
-    readonly endLine: number,
-    readonly endCharacter: number,
-  ) {}
-}
-class MarkdownString {
-  isTrusted: unknown;
-  supportHtml = false;
-  constructor(
-    readonly value = '',
-    public supportThemeIcons = false,
-  ) {}
-}
-class Hover {
-  constructor(
-    readonly contents: MarkdownString,
-    readonly range: Range,
-  ) {}
-}
-
-const config = new Map<string, unknown>();
-const registrations: Array<{ selector: unknown; disposed: boolean }> = [];
-let configListener: ((event: { affectsConfiguration(section: string): boolean }) => void) | undefined;
-const fakeVscode = {
-  Range,
-  Hover,
-  MarkdownString,
-  languages: {
-    registerHoverProvider(selector: unknown) {
-      const entry = { selector, disposed: false };
-      registrations.push(entry);
-      return { dispose: () => (entry.disposed = true) };
-    },
-  },
-  workspace: {
-    getConfiguration(section: string) {
-      return {
-        get: <T>(key: string, fallback?: T) => (config.has(`${section}.${key}`) ? config.get(`${section}.${key}`) : fallback),
-        inspect: (key: string) => ({ globalValue: config.get(`${section}.${key}`) }),
-      };
-    },
-    isTrusted: true,
-    onDidChangeConfiguration(listener: typeof configListener) {
-      configListener = listener;
-      return { dispose: () => (configListener = undefined) };
-    },
-  },
-};
-const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
-const load = loader._load;
-loader._load = function (request: string, ...rest: unknown[]) {
-  return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
-};
+installFakeVscode();
 const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
 const { FlagHoverProvider, registerFlagHovers } = hovers;
 
@@ -128,19 +71,6 @@ class ScriptedSource implements FlagSource {
   }
 }
 
-class Token {
-  isCancellationRequested = false;
-  private listeners: Array<() => void> = [];
-  onCancellationRequested(listener: () => void) {
-    this.listeners.push(listener);
-    return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
-  }
-  cancel(): void {
-    this.isCancellationRequested = true;
-    for (const listener of this.listeners) listener();
-  }
-}
-
 const logLines: string[] = [];
 const logger = {
   trace: (m: string) => logLines.push(`trace ${m}`),
@@ -167,10 +97,17 @@ async function setup(summaries: FeatureSummary[] = [summary], features = new Map
   return { source, store, provider };
 }
 
+/** What the editor shows of a hover: its one markdown, over its range. */
+function shown(result: unknown): { contents: MarkdownString; range: Range | undefined } | undefined {
+  const hover = result as Hover | undefined;
+  if (!hover) return undefined;
+  assert.equal(hover.contents.length, 1);
+  return { contents: hover.contents[0]!, range: hover.range };
+}
+
 type Provider = InstanceType<typeof FlagHoverProvider>;
-async function hoverAt(provider: Provider, line: string, character: number, token = new Token()) {
-  const result = await provider.provideHover(doc(line) as never, at(0, character) as never, token as never);
-  return result as unknown as Hover | undefined;
+async function hoverAt(provider: Provider, line: string, character: number, cancellation = new CancellationTokenSource()) {
+  return shown(await provider.provideHover(doc(line) as never, at(0, character) as never, cancellation.token as never));
 }
 
 const LINE = "  if (unleash.isEnabled('new-checkout-flow')) {";
@@ -221,9 +158,9 @@ describe('FlagHoverProvider', () => {
 
   it('passes the hover cancellation to the request', async () => {
     const { source, provider } = await setup();
-    const token = new Token();
-    const pending = hoverAt(provider, LINE, COLUMN, token);
-    token.cancel();
+    const cancellation = new CancellationTokenSource();
+    const pending = hoverAt(provider, LINE, COLUMN, cancellation);
+    cancellation.cancel();
     assert.equal(await pending, undefined, 'a cancelled hover shows nothing');
     assert.equal(source.signals.length, 1);
     assert.equal(source.signals[0]!.aborted, true, 'the only waiter cancelled: the request is aborted');
@@ -309,15 +246,14 @@ describe('FlagHoverProvider', () => {
 
 describe('registerFlagHovers', () => {
   it('registers for the configured languages and again when the hover settings change', async () => {
-    registrations.length = 0;
-    config.clear();
+    const fake = installFakeVscode();
+    const registrations = fake.providers.hover;
     const store = new FlagStore({ info() {}, error() {} });
     const disposable = registerFlagHovers({ store, logger });
     assert.equal(registrations.length, 1);
     assert.deepEqual(registrations[0]!.selector, [{ scheme: 'file' }, { scheme: 'untitled' }]);
 
-    config.set('unleash.hover.languages', ['typescript', 'python']);
-    configListener!({ affectsConfiguration: (section) => section === 'unleash.hover' });
+    fake.set('user', 'unleash.hover.languages', ['typescript', 'python']);
     assert.equal(registrations.length, 2);
     assert.equal(registrations[0]!.disposed, true);
     assert.deepEqual(registrations[1]!.selector, [
@@ -327,24 +263,20 @@ describe('registerFlagHovers', () => {
       { scheme: 'untitled', language: 'python' },
     ]);
 
-    configListener!({ affectsConfiguration: (section) => section === 'unleash.serverUrl' });
+    fake.set('user', 'unleash.serverUrl', 'https://unleash.example.com');
     assert.equal(registrations.length, 2, 'other settings do not re-register');
 
-    config.set('unleash.hover.enabled', false);
-    configListener!({ affectsConfiguration: (section) => section === 'unleash.hover' });
+    fake.set('user', 'unleash.hover.enabled', false);
     assert.equal(registrations.length, 2);
     assert.equal(registrations[1]!.disposed, true, 'hovers off');
 
-    config.set('unleash.hover.enabled', true);
-    config.set('unleash.hover.nameTransforms', [{ kind: 'prefix' }, { kind: 'nope' }]);
-    configListener!({ affectsConfiguration: (section) => section === 'unleash.hover' });
+    fake.edit('user', { 'unleash.hover.enabled': true, 'unleash.hover.nameTransforms': [{ kind: 'prefix' }, { kind: 'nope' }] });
     assert.equal(registrations.length, 3);
     assert.ok(logLines.some((line) => line.startsWith('warn Setting unleash.hover.nameTransforms: a "prefix" transform needs')));
 
     disposable.dispose();
     assert.equal(registrations[2]!.disposed, true);
-    assert.equal(configListener, undefined);
-    config.clear();
+    assert.equal(fake.configurationListeners(), 0);
   });
 });
 
@@ -363,7 +295,7 @@ describe('FlagHoverProvider: hovers follow code', () => {
 
     // In YAML a value needs no quotes: a whole value is a literal there.
     const yaml = { lineCount: 1, languageId: 'yaml', lineAt: () => ({ text: '  flag: new-checkout-flow' }) };
-    const inYaml = (await provider.provideHover(yaml as never, at(0, 12) as never, new Token() as never)) as unknown as Hover | undefined;
+    const inYaml = shown(await provider.provideHover(yaml as never, at(0, 12) as never, new CancellationTokenSource().token as never));
     assert.match(inYaml?.contents.value ?? '', /^\*\*new\\-checkout\\-flow\*\*/);
 
     provider.setOptions({ transforms: [], sdkCalls: undefined, matchAnywhere: true });

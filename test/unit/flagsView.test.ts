@@ -1,198 +1,17 @@
 /**
- * The Flags view and the flag commands in plain Node, over a small stand-in for the 'vscode' module: the TreeItems
- * they build (untrusted markdown tooltips, codicons, context values, what selecting a row does), the view's
+ * The Flags view and the flag commands in plain Node, in the 'vscode' stand-in (test/support/fakeVscode.ts): the
+ * TreeItems they build (untrusted markdown tooltips, codicons, context values, what selecting a row does), the view's
  * description and message, and what each command does with a tree node or `{ project, name }`.
  *   node --import tsx --test test/unit/flagsView.test.ts
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import Module from 'node:module';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import type { TreeNode } from '../../src/model/tree';
-import { Emitter } from '../../src/base/emitter';
+import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type FakeTreeView, type TreeItem } from '../support/fakeVscode';
 
-// ------------------------------------------------------------------------------------------------ 'vscode' stand-in
-
-class Disposable {
-  constructor(private readonly callback: () => void) {}
-  static from(...items: Array<{ dispose(): unknown }>): Disposable {
-    return new Disposable(() => items.forEach((item) => item.dispose()));
-  }
-  dispose(): void {
-    this.callback();
-  }
-}
-
-class CancellationTokenSource {
-  private readonly cancelled = new Emitter<void>();
-  readonly token = {
-    isCancellationRequested: false,
-    onCancellationRequested: this.cancelled.event,
-  };
-  cancel(): void {
-    this.token.isCancellationRequested = true;
-    this.cancelled.fire();
-  }
-  dispose(): void {}
-}
-
-class MarkdownString {
-  isTrusted?: boolean = undefined;
-  supportHtml?: boolean = undefined;
-  constructor(
-    readonly value: string,
-    public supportThemeIcons = false,
-  ) {}
-}
-
-class ThemeColor {
-  constructor(readonly id: string) {}
-}
-
-class ThemeIcon {
-  constructor(
-    readonly id: string,
-    readonly color?: ThemeColor,
-  ) {}
-}
-
-class TreeItem {
-  id?: string;
-  description?: string;
-  tooltip?: MarkdownString | string;
-  contextValue?: string;
-  iconPath?: ThemeIcon;
-  command?: { command: string; title: string; arguments?: unknown[] };
-  accessibilityInformation?: { label: string };
-  constructor(
-    readonly label: string,
-    readonly collapsibleState: number,
-  ) {}
-}
-
-const Uri = {
-  parse: (value: string) => ({ scheme: value.split(':')[0], toString: () => value }),
-  from: (parts: { scheme: string; path: string; query: string }) => ({
-    ...parts,
-    toString: () => `${parts.scheme}:${parts.path}?${parts.query}`,
-  }),
-};
-
-interface FakeTreeView {
-  id: string;
-  options: { treeDataProvider: unknown; showCollapseAll?: boolean };
-  description?: string;
-  message?: string;
-  selection: TreeNode[];
-  revealed: Array<{ node: TreeNode; options: unknown }>;
-  reveal(node: TreeNode, options: unknown): Promise<void>;
-  dispose(): void;
-}
-
-const ui = {
-  treeViews: [] as FakeTreeView[],
-  commands: new Map<string, (...args: unknown[]) => unknown>(),
-  executed: [] as Array<{ id: string; args: unknown[] }>,
-  clipboard: '',
-  opened: [] as string[],
-  info: [] as string[],
-  warnings: [] as string[],
-  statusBar: [] as string[],
-  progress: 0,
-  quickPicks: [] as Array<{ items: unknown[]; options: unknown }>,
-  pick: (items: unknown[]): unknown => items[0],
-  contentProviders: new Map<string, { provideTextDocumentContent(uri: unknown, token: unknown): Promise<string> }>(),
-  shownDocuments: [] as string[],
-};
-
-const vscodeStub = {
-  EventEmitter: Emitter,
-  Disposable,
-  CancellationTokenSource,
-  MarkdownString,
-  ThemeColor,
-  ThemeIcon,
-  TreeItem,
-  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
-  Uri,
-  window: {
-    createTreeView(id: string, options: FakeTreeView['options']): FakeTreeView {
-      const view: FakeTreeView = {
-        id,
-        options,
-        selection: [],
-        revealed: [],
-        async reveal(node, revealOptions) {
-          view.revealed.push({ node, options: revealOptions });
-        },
-        dispose() {},
-      };
-      ui.treeViews.push(view);
-      return view;
-    },
-    withProgress(_options: unknown, task: () => Promise<unknown>) {
-      ui.progress++;
-      return task();
-    },
-    async showInformationMessage(message: string) {
-      ui.info.push(message);
-      return undefined;
-    },
-    async showWarningMessage(message: string) {
-      ui.warnings.push(message);
-      return undefined;
-    },
-    setStatusBarMessage(message: string) {
-      ui.statusBar.push(message);
-      return new Disposable(() => undefined);
-    },
-    async showTextDocument(document: { uri: { toString(): string } }) {
-      ui.shownDocuments.push(document.uri.toString());
-    },
-    async showQuickPick(items: unknown[], options: unknown) {
-      ui.quickPicks.push({ items, options });
-      return ui.pick(items);
-    },
-  },
-  commands: {
-    registerCommand(id: string, callback: (...args: unknown[]) => unknown) {
-      ui.commands.set(id, callback);
-      return new Disposable(() => ui.commands.delete(id));
-    },
-    async executeCommand(id: string, ...args: unknown[]) {
-      ui.executed.push({ id, args });
-      return ui.commands.get(id)?.(...args);
-    },
-  },
-  workspace: {
-    textDocuments: [] as unknown[],
-    registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: unknown, token: unknown): Promise<string> }) {
-      ui.contentProviders.set(scheme, provider);
-      return new Disposable(() => ui.contentProviders.delete(scheme));
-    },
-    async openTextDocument(uri: { toString(): string }) {
-      return { uri };
-    },
-  },
-  env: {
-    clipboard: {
-      async writeText(text: string) {
-        ui.clipboard = text;
-      },
-    },
-    async openExternal(uri: { toString(): string }) {
-      ui.opened.push(uri.toString());
-      return true;
-    },
-  },
-};
-
-const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
-const load = loader._load;
-loader._load = function (this: unknown, request: string, ...rest: unknown[]) {
-  return request === 'vscode' ? vscodeStub : load.call(this, request, ...rest);
-};
+const fake = installFakeVscode();
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
@@ -258,13 +77,13 @@ async function setUp(flags: FeatureSummary[], details: Record<string, Feature> =
   await store.setSource(source, 'ready');
   const view = registerFlagsView({ store, logger });
   const commands = registerFlagCommands({ store, view, logger });
-  const treeView = ui.treeViews[ui.treeViews.length - 1] as FakeTreeView;
+  const treeView = fake.treeViews.at(-1) as FakeTreeView<TreeNode>;
   return {
     source,
     store,
     view,
     treeView,
-    run: (id: string, ...args: unknown[]) => ui.commands.get(id)?.(...args),
+    run: (id: string, ...args: unknown[]) => fake.commands.get(id)?.(...args),
     dispose: () => {
       commands.dispose();
       view.disposable.dispose();
@@ -398,7 +217,7 @@ describe('Flags view', () => {
       assert.equal(t.store.state, 'error');
       assert.equal(t.treeView.message, 'Could not load the flags. Unexpected error: socket hang up');
       assert.deepEqual(await t.view.provider.getChildren(), []);
-      assert.ok(ui.progress >= 1, 'loading shows progress in the view');
+      assert.ok(fake.progress >= 1, 'loading shows progress in the view');
     } finally {
       t.dispose();
     }
@@ -411,10 +230,10 @@ describe('flag commands', () => {
     try {
       const roots = await t.view.provider.getChildren();
       assert.equal(await t.run(Commands.copyFlagName, roots[1]), 'alpha');
-      assert.equal(ui.clipboard, 'alpha');
-      assert.equal(ui.statusBar.at(-1), 'Copied flag name "alpha"');
+      assert.equal(fake.clipboard, 'alpha');
+      assert.equal(fake.statusBarMessages.at(-1), 'Copied flag name "alpha"');
       assert.equal(await t.run(Commands.copyFlagName, { project: 'default', name: '$(alert)-flag' }), '$(alert)-flag');
-      assert.equal(ui.statusBar.at(-1), 'Copied flag name "\\$(alert)-flag"');
+      assert.equal(fake.statusBarMessages.at(-1), 'Copied flag name "\\$(alert)-flag"');
       // Without an argument: the selected row.
       t.treeView.selection = [roots[1] as TreeNode];
       assert.equal(await t.run(Commands.copyFlagName), 'alpha');
@@ -429,14 +248,14 @@ describe('flag commands', () => {
       const [alpha] = await t.view.provider.getChildren();
       const url = await t.run(Commands.openInWebUi, alpha);
       assert.equal(url, 'https://unleash.example.com/projects/default/features/alpha');
-      assert.equal(ui.opened.at(-1), url);
+      assert.equal(fake.opened.at(-1), url);
 
-      const opened = ui.opened.length;
+      const opened = fake.opened.length;
       t.source.web = () => 'javascript:alert(1)';
       assert.equal(await t.run(Commands.openInWebUi, { project: 'default', name: 'alpha' }), undefined);
-      assert.equal(ui.opened.length, opened);
+      assert.equal(fake.opened.length, opened);
       assert.equal(
-        ui.warnings.at(-1),
+        fake.texts('warning').at(-1),
         'Not opened: "javascript:alert(1)" is not an http or https address. Check unleash.webUrl and unleash.serverUrl.',
       );
     } finally {
@@ -451,7 +270,7 @@ describe('flag commands', () => {
       const args = await t.run(Commands.findUsages, node);
       const expected = { query: 'alpha.beta', isRegex: false, isCaseSensitive: true, matchWholeWord: true, triggerSearch: true };
       assert.deepEqual(args, expected);
-      assert.deepEqual(ui.executed.at(-1), { id: 'workbench.action.findInFiles', args: [expected] });
+      assert.deepEqual(fake.executed.at(-1), { id: 'workbench.action.findInFiles', args: [expected] });
     } finally {
       t.dispose();
     }
@@ -460,10 +279,10 @@ describe('flag commands', () => {
   it('find flag: a quick pick over every flag reveals the chosen one, inside its project group', async () => {
     const t = await setUp([flag('alpha', 'web'), flag('beta', 'default'), flag('gamma', 'web')]);
     try {
-      ui.pick = (items) => (items as Array<{ label: string }>).find((item) => item.label === 'gamma');
+      fake.pick = (items) => (items as Array<{ label: string }>).find((item) => item.label === 'gamma');
       const picked = await t.run(Commands.findFlag);
       assert.deepEqual(picked, { project: 'web', name: 'gamma' });
-      const quickPick = ui.quickPicks.at(-1) as { items: Array<{ label: string; description: string; detail?: string }>; options: Record<string, unknown> };
+      const quickPick = fake.quickPicks.at(-1) as { items: Array<{ label: string; description: string; detail?: string }>; options: Record<string, unknown> };
       assert.deepEqual(
         quickPick.items.map((item) => [item.label, item.description, item.detail]),
         [
@@ -482,7 +301,7 @@ describe('flag commands', () => {
       assert.equal(t.view.provider.getParent(revealed?.node as TreeNode), roots[1]);
       assert.ok((await t.view.provider.getChildren(roots[1])).includes(revealed?.node as TreeNode));
 
-      ui.pick = () => undefined;
+      fake.pick = () => undefined;
       assert.equal(await t.run(Commands.findFlag), undefined);
       assert.deepEqual(await t.run(Commands.findFlag, 'beta'), { project: 'default', name: 'beta' });
     } finally {
@@ -496,9 +315,9 @@ describe('flag commands', () => {
       assert.equal(await t.run(Commands.revealFlag, 'default', 'alpha'), true);
       assert.equal(t.treeView.revealed.at(-1)?.node.label, 'alpha');
       assert.equal(await t.run(Commands.revealFlag, 'default', 'nope'), false);
-      assert.equal(ui.info.at(-1), 'The flag "nope" (project default) is not among the flags loaded.');
+      assert.equal(fake.texts('info').at(-1), 'The flag "nope" (project default) is not among the flags loaded.');
       assert.equal(await t.run(Commands.revealFlag, '[x](command:evil)'), false);
-      assert.equal(ui.info.at(-1), 'No flag named "[x] (command:evil)" is loaded.');
+      assert.equal(fake.texts('info').at(-1), 'No flag named "[x] (command:evil)" is loaded.');
     } finally {
       t.dispose();
     }
@@ -544,14 +363,14 @@ describe('flag details and Copy Value', () => {
     try {
       const uri = (await t.run(Commands.showFlagDetails, { project: 'default', name: 'promo' })) as string;
       assert.equal(uri, 'unleash-flag:/promo.txt?project=default&name=promo');
-      assert.deepEqual(ui.shownDocuments.slice(-1), [uri]);
+      assert.deepEqual(fake.shownDocuments.slice(-1), [uri]);
       // From the palette with nothing selected: a pick of the flags.
-      ui.pick = (items) => items[0];
+      fake.pick = (items) => items[0];
       assert.equal(await t.run(Commands.showFlagDetails), uri);
-      assert.deepEqual((ui.quickPicks.at(-1)?.options as { title?: string }).title, 'Unleash: Show Flag Details');
-      const provider = ui.contentProviders.get('unleash-flag');
+      assert.deepEqual((fake.quickPicks.at(-1)?.options as { title?: string }).title, 'Unleash: Show Flag Details');
+      const provider = fake.contentProviders.get('unleash-flag');
       assert.ok(provider);
-      const text = await provider.provideTextDocumentContent({ query: 'project=default&name=promo' }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
+      const text = (await provider.provideTextDocumentContent(Uri.parse(uri), new CancellationTokenSource().token)) ?? '';
       assert.ok(text.startsWith('promo\n=====\nProject: default\n'), text);
       assert.ok(text.includes('      - country is one of (2 values)\n          DE\n          FR\n'), text);
       assert.ok(text.includes('      Payload (json):\n          {\n            "color": "green",\n'), text);
@@ -563,12 +382,12 @@ describe('flag details and Copy Value', () => {
       const inside = await provider2.getChildren(strategy);
       const constraint = inside.find((node) => node.kind === 'constraint') as TreeNode;
       assert.equal(await t.run(Commands.copyValue, constraint), 'DE\nFR');
-      assert.equal(ui.clipboard, 'DE\nFR');
-      assert.equal(ui.statusBar.at(-1), 'Copied the values of country is one of DE, FR');
+      assert.equal(fake.clipboard, 'DE\nFR');
+      assert.equal(fake.statusBarMessages.at(-1), 'Copied the values of country is one of DE, FR');
       const variants = await provider2.getChildren(inside.find((node) => node.label === 'Variants'));
       assert.equal(variants[0]?.contextValue, 'variant:payload');
       assert.equal(await t.run(Commands.copyValue, variants[0]), '{\n  "color": "green",\n  "sizes": [\n    1,\n    2\n  ]\n}');
-      assert.equal(ui.statusBar.at(-1), 'Copied the payload of green — 100%');
+      assert.equal(fake.statusBarMessages.at(-1), 'Copied the payload of green — 100%');
     } finally {
       registration.dispose();
       t.dispose();

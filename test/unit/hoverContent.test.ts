@@ -7,7 +7,6 @@ import {
   commandUri, copyFlagNameUri, HOVER_LIMITS, hoverMarkdown, markdownCode, revealFlagUri, strategySummary,
   unknownFlagMarkdown,
 } from '../../src/model/hoverContent';
-import { escapeMarkdown, markdownLink, openableUrl, plainMarkdown } from '../../src/model/markdown';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
 const details = featureSchema.parse(fixture('feature-7.5.1.json'));
@@ -387,16 +386,6 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
 // ---------------------------------------------------------------------------
 
 describe('escaping helpers', () => {
-  it('plainMarkdown(): one trimmed, bounded, escaped line', () => {
-    assert.equal(plainMarkdown('  **x**  ', 100), '\\*\\*x\\*\\*');
-    assert.equal(plainMarkdown('a\n\u202eb', 100), 'a b');
-    assert.equal(plainMarkdown('x'.repeat(50), 10), 'xxxxxxxxx…');
-    assert.equal(plainMarkdown('[a](command:x)', 100), '\\[a\\]\\(command\\:x\\)');
-    assert.equal(plainMarkdown('<b>&amp;</b>', 100), '\\<b\\>\\&amp\\;\\<\\/b\\>');
-    assert.equal(plainMarkdown('# h', 100), '\\# h');
-    assert.equal(plainMarkdown('', 100), '');
-  });
-
   it('markdownCode(): a fence longer than any backtick run inside', () => {
     assert.equal(markdownCode('flag', 100), '`flag`');
     assert.equal(markdownCode('a`b', 100), '``a`b``');
@@ -411,17 +400,5 @@ describe('escaping helpers', () => {
     assert.ok(!/[()\s<>'!*]/.test(uri.slice('command:'.length)), uri);
     assert.deepEqual(commandArgs(uri), [{ project: 'a)b', name: "(x)!'*" }]);
     assert.ok(copyFlagNameUri({ project: 'p', name: 'n' }).startsWith('command:unleash.copyFlagName?'));
-  });
-
-  it('escapeMarkdown / markdownLink / openableUrl (src/model/markdown.ts) as the hover uses them', () => {
-    assert.equal(escapeMarkdown('[x](javascript:alert(1))'), '\\[x\\]\\(javascript\\:alert\\(1\\)\\)');
-    assert.equal(escapeMarkdown('$(alert)'), '\\$\\(alert\\)');
-    assert.equal(markdownLink('docs', 'https://example.com/a b'), '[docs](<https://example.com/a%20b>)');
-    assert.equal(markdownLink('x', 'javascript:alert(1)'), 'x');
-    assert.equal(markdownLink('x', 'command:workbench.action.terminal.new'), 'x');
-    assert.equal(markdownLink('x', 'file:///etc/passwd'), 'x');
-    assert.equal(openableUrl('http://example.com'), 'http://example.com/');
-    assert.equal(openableUrl('ftp://example.com'), undefined);
-    assert.equal(openableUrl(`https://example.com/${'a'.repeat(3000)}`), undefined);
   });
 });

@@ -6,29 +6,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { UnleashClient } from '../../src/api/client';
 import { HttpError } from '../../src/api/errors';
-import {
-  exportResultSchema,
-  featureSchema,
-  featureSearchSchema,
-  segmentsSchema,
-  type Feature,
-  type FeatureSummary,
-  type Segment,
-} from '../../src/api/schemas';
+import { exportResultSchema, type Feature, type FeatureSummary } from '../../src/api/schemas';
 import { FlagStore } from '../../src/model/flagStore';
-import type { FlagSource } from '../../src/model/flagSource';
-import { escapeMarkdown, inertText, markdownLink, openableUrl, plainMarkdown } from '../../src/model/markdown';
+import { escapeMarkdown } from '../../src/model/markdown';
 import { OfflineSource } from '../../src/model/offlineSource';
 import {
   childrenOf,
   findFlagNode,
-  findInFilesArgs,
-  flagPickItems,
-  flagRefOf,
   MAX_TOOLTIP,
   OFFLINE_SEGMENT_NOTE,
   rootNodes,
@@ -38,127 +24,22 @@ import {
 } from '../../src/model/tree';
 import { clean, MAX_DETAIL, MAX_LABEL, STRIP_BUDGET } from '../../src/model/wording';
 import { ServerSource } from '../../src/services/serverSource';
+import {
+  byLabel,
+  CHECKOUT,
+  env,
+  expand,
+  FakeSource,
+  fixture,
+  mainSource,
+  quiet,
+  storeOver,
+  STRATEGY_ID,
+  summary,
+  treeOptions,
+} from '../support/flagCatalog';
 import { startFixtureServer } from '../support/fixtureServer';
-
-const FIXTURES = path.join(__dirname, '..', 'fixtures');
-const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
-const NOW = new Date('2026-11-23T10:00:00.000Z');
-const options = { now: () => NOW };
-const quiet = { info() {}, error() {} };
-
-// ------------------------------------------------------------------------------------------------ fake source
-
-interface Calls {
-  listFeatures: number;
-  getFeature: string[];
-  getStrategySegments: string[];
-}
-
-class FakeSource implements FlagSource {
-  readonly kind: 'server' | 'files';
-  readonly label: string;
-  readonly calls: Calls = { listFeatures: 0, getFeature: [], getStrategySegments: [] };
-  /** Thrown by getFeature while set. */
-  failure: unknown;
-
-  constructor(
-    private readonly summaries: FeatureSummary[],
-    private readonly details: Map<string, Feature>,
-    private readonly segments: Map<string, Segment[]>,
-    private readonly web: ((project: string, name: string) => string) | undefined = (project, name) =>
-      `https://unleash.example.com/projects/${project}/features/${name}`,
-    kind: 'server' | 'files' = 'server',
-    label = 'unleash.example.com',
-  ) {
-    this.kind = kind;
-    this.label = label;
-    if (web === undefined) delete (this as Partial<FlagSource>).webUrl;
-  }
-
-  async listFeatures(): Promise<FeatureSummary[]> {
-    this.calls.listFeatures++;
-    return this.summaries;
-  }
-
-  async getFeature(project: string, name: string): Promise<Feature> {
-    this.calls.getFeature.push(`${project}/${name}`);
-    if (this.failure) throw this.failure;
-    const feature = this.details.get(`${project}/${name}`);
-    if (!feature) throw new Error(`no details for ${project}/${name}`);
-    return feature;
-  }
-
-  async getStrategySegments(strategyId: string): Promise<Segment[]> {
-    this.calls.getStrategySegments.push(strategyId);
-    return this.segments.get(strategyId) ?? [];
-  }
-
-  async listEnvironments(): Promise<string[]> {
-    return ['development', 'production'];
-  }
-
-  webUrl(project: string, name: string): string | undefined {
-    return this.web?.(project, name);
-  }
-}
-
-const SEARCH = featureSearchSchema.parse(fixture('search-page.json')).features;
-const CHECKOUT = featureSchema.parse(fixture('feature-7.5.1.json'));
-const SEGMENTS = segmentsSchema.parse(fixture('segments.json')).segments;
-const STRATEGY_ID = '9de655a1-6b8f-4b47-9a3e-0c1f7e1c2a10';
-
-const env = (name: string, enabled: boolean, sortOrder: number) => ({ name, enabled, type: name, sortOrder });
-
-function summary(name: string, extra: Partial<FeatureSummary> = {}): FeatureSummary {
-  return {
-    name,
-    project: 'default',
-    type: 'release',
-    description: null,
-    stale: false,
-    environments: [env('development', true, 100), env('production', false, 200)],
-    ...extra,
-  };
-}
-
-/** The catalog of the main tests: the fixture flag and its neighbours, one project. */
-function mainSource(): FakeSource {
-  const summaries: FeatureSummary[] = [
-    ...SEARCH,
-    summary('new-checkout-flow-ui', { description: 'UI of the new checkout flow' }),
-    summary('checkout-kill-switch', {
-      type: 'kill-switch',
-      stale: true,
-      environments: [env('production', true, 200), env('development', false, 100)],
-      lifecycle: { stage: 'live', enteredStageAt: '2026-10-01T00:00:00.000Z' },
-    }),
-    summary('admin-panel', { type: 'permission' }),
-    summary('ops-log-level', { type: 'operational' }),
-    summary('pricing-experiment', { type: 'experiment', archived: true }),
-    summary('zz-custom', { type: 'custom-type', environments: [] }),
-  ];
-  const ui: Feature = {
-    name: 'new-checkout-flow-ui',
-    project: 'default',
-    type: 'release',
-    environments: [{ name: 'development', enabled: true, sortOrder: 100, strategies: [] }],
-    dependencies: [{ feature: 'new-checkout-flow', enabled: true, variants: ['blue'] }],
-  };
-  return new FakeSource(
-    summaries,
-    new Map([
-      ['default/new-checkout-flow', CHECKOUT],
-      ['default/new-checkout-flow-ui', ui],
-    ]),
-    new Map([[STRATEGY_ID, SEGMENTS]]),
-  );
-}
-
-async function storeOver(source: FlagSource): Promise<FlagStore> {
-  const store = new FlagStore(quiet);
-  await store.setSource(source, 'ready');
-  return store;
-}
+import { assertClean, CONTROL, EVIL, EVIL_SHORT, hostileSource, UNSAFE_LINKS } from '../support/hostileFlags';
 
 // ------------------------------------------------------------------------------------------------ helpers
 
@@ -181,16 +62,6 @@ function row(node: TreeNode): Row {
 }
 
 const brief = (nodes: TreeNode[]) => nodes.map((node) => [node.label, node.description ?? '']);
-
-async function expand(node: TreeNode | undefined, store: FlagStore): Promise<TreeNode[]> {
-  return childrenOf(node, store, undefined, options);
-}
-
-function byLabel(nodes: TreeNode[], label: string): TreeNode {
-  const node = nodes.find((candidate) => candidate.label === label);
-  assert.ok(node, `no row "${label}" among ${JSON.stringify(nodes.map((n) => n.label))}`);
-  return node;
-}
 
 /** Expands everything (segment groups included), depth first; returns every node in order. */
 async function walkAll(store: FlagStore, parent?: TreeNode): Promise<TreeNode[]> {
@@ -324,7 +195,7 @@ describe('tree: the root', () => {
     assert.deepEqual(again.map((node) => node.id), web.map((node) => node.id));
 
     // Reveal finds a flag's row inside its project group, and its parent chain leads to the root.
-    const roots = rootNodes(store, options);
+    const roots = rootNodes(store, treeOptions);
     const found = await findFlagNode(roots, { project: 'web', name: 'c-flag' });
     assert.equal(found?.label, 'c-flag');
     assert.equal(found?.parent, roots[1]);
@@ -531,7 +402,7 @@ describe('tree: expanding a flag', () => {
     const store = await storeOver(source);
     const flag = byLabel(await expand(undefined, store), 'new-checkout-flow');
     const token = { isCancellationRequested: true, onCancellationRequested: () => ({ dispose() {} }) };
-    assert.deepEqual(await childrenOf(flag, store, token, options), []);
+    assert.deepEqual(await childrenOf(flag, store, token, treeOptions), []);
   });
 });
 
@@ -790,115 +661,6 @@ describe('tree: offline mode (export files)', () => {
 
 // ------------------------------------------------------------------------------------------------ hostile data
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
-const LONG = 'x'.repeat(10_000);
-const MARKUP =
-  '**bold** _it_ `code` # head [click](command:workbench.action.quit) <img src=x onerror=alert(1)> <script>alert(1)</script> ' +
-  '![p](https://evil.example/p.png) | a | b | www.evil.example https://evil.example/x &amp; &#x3C; $(alert) <https://evil.example> ' +
-  '[j](javascript:alert(1)) [f](file:///etc/passwd)';
-const BIDI = 'line1\nline2\r\n\ttab\u0000nul\u001b[31mred\u202eevil\u200fRLM\u2066iso\u2069\u2028sep\ufeff';
-/** A string that is every kind of trouble at once. */
-const EVIL = `${MARKUP} ${BIDI} ${LONG}`;
-/** The same, but short, so what survives can be checked word for word. */
-const EVIL_SHORT = `${MARKUP} ${BIDI}`;
-
-const UNSAFE_LINKS = [
-  'javascript:alert(1)',
-  ' JaVaScRiPt:alert(1)',
-  'java\nscript:alert(1)',
-  'command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D',
-  'file:///etc/passwd',
-  'data:text/html,<script>alert(1)</script>',
-  'vscode://ms-vscode.remote/evil',
-  '//evil.example/x',
-  'https://',
-  `https://example.com/${'a'.repeat(5000)}`,
-];
-
-function hostileSource(): FakeSource {
-  const name = `evil-${EVIL}`;
-  const summaries: FeatureSummary[] = [
-    {
-      name,
-      project: 'default',
-      type: `type ${EVIL}`,
-      description: EVIL,
-      stale: true,
-      environments: [
-        { name: `env ${EVIL}`, enabled: true },
-        { name: 'production', enabled: false },
-      ],
-      tags: [{ type: `type ${EVIL}`, value: `tag ${EVIL}` }],
-      lifecycle: { stage: `stage ${EVIL}`, enteredStageAt: EVIL },
-    },
-    { name: 'short', project: 'default', type: 'release', description: EVIL_SHORT, environments: [] },
-  ];
-  const constraint = { contextName: `ctx ${EVIL}`, operator: 'IN', values: [EVIL, `v ${EVIL}`, EVIL_SHORT] };
-  const feature: Feature = {
-    name,
-    project: 'default',
-    description: EVIL,
-    environments: [
-      {
-        name: `env ${EVIL}`,
-        enabled: true,
-        type: EVIL,
-        lastSeenAt: EVIL,
-        strategies: [
-          {
-            id: `s ${EVIL}`,
-            name: `custom ${EVIL}`,
-            title: `title ${EVIL}`,
-            disabled: true,
-            parameters: { [`p ${EVIL}`]: EVIL, rollout: EVIL },
-            constraints: [constraint, { contextName: 'date', operator: `OP ${EVIL}`, value: EVIL, inverted: true }],
-            variants: [
-              { name: `v ${EVIL}`, weight: 500, weightType: EVIL, stickiness: EVIL, payload: { type: 'json', value: EVIL } },
-            ],
-            segments: [7, 7],
-          },
-          // The same id twice: ids stay unique.
-          { id: `s ${EVIL}`, name: 'flexibleRollout', parameters: { rollout: EVIL, stickiness: EVIL } },
-        ],
-        variants: [
-          {
-            name: `ev ${EVIL}`,
-            weight: 1000,
-            payload: { type: EVIL, value: EVIL },
-            overrides: [{ contextName: EVIL, values: [EVIL, EVIL] }],
-          },
-        ],
-      },
-    ],
-    variants: [{ name: EVIL, weight: 1000, payload: { type: 'string', value: EVIL } }],
-    dependencies: [{ feature: EVIL, enabled: true, variants: [EVIL, EVIL] }],
-    children: [EVIL, EVIL],
-    lifecycle: { stage: EVIL, enteredStageAt: EVIL },
-    links: [
-      ...UNSAFE_LINKS.map((url, index) => ({ id: `l${index}`, url, title: `link ${EVIL}` })),
-      { id: 'ok', url: 'https://example.com/ok?q=<b>', title: EVIL_SHORT },
-      { id: 'untitled', url: `https://example.com/${EVIL_SHORT}` },
-    ],
-  };
-  const segments: Segment[] = [
-    {
-      id: 7,
-      name: `seg ${EVIL}`,
-      description: EVIL,
-      project: EVIL,
-      constraints: [constraint, { contextName: EVIL, operator: 'STR_ENDS_WITH', values: [EVIL], caseInsensitive: true }],
-      createdAt: EVIL,
-    },
-    { id: 7, name: EVIL_SHORT, constraints: [], createdAt: '' },
-  ];
-  return new FakeSource(
-    summaries,
-    new Map([[`default/${name}`, feature]]),
-    new Map([[`s ${EVIL}`, segments]]),
-    () => 'javascript:alert(document.cookie)',
-  );
-}
-
 type MarkdownIt = { render(source: string): string };
 /** markdown-it (CommonMark, as VS Code's renderer, plus GFM-style autolinks), when installed. */
 function markdownRenderer(): MarkdownIt | undefined {
@@ -940,12 +702,6 @@ function assertInertMarkdown(source: string, md: MarkdownIt | undefined, allowed
       assert.ok(href !== undefined && /^https?:\/\//.test(href) && allowed.includes(decode(href)), `link to ${href} rendered`);
     }
   }
-}
-
-function assertClean(text: string | undefined, max: number, what: string): void {
-  if (text === undefined) return;
-  assert.ok(!CONTROL.test(text), `control character in ${what}: ${JSON.stringify(text.slice(0, 80))}`);
-  assert.ok(text.length <= max, `${what} is ${text.length} long (> ${max})`);
 }
 
 describe('tree: hostile data is inert and bounded', () => {
@@ -1011,99 +767,12 @@ describe('tree: hostile data is inert and bounded', () => {
     }
   });
 
-  it('hostile names stay bounded in the quick pick, notifications and search', async () => {
-    const store = await storeOver(hostileSource());
-    const items = flagPickItems(store);
-    for (const item of items) {
-      assertClean(item.label, MAX_LABEL + 20, 'pick label');
-      assertClean(item.description, MAX_DETAIL, 'pick description');
-      assertClean(item.detail, MAX_DETAIL + 50, 'pick detail');
-      assert.ok(!/(^|[^\\])\$\(/.test(`${item.label} ${item.description} ${item.detail ?? ''}`), 'unescaped $( in a pick');
-    }
-    const message = inertText(`x [click](command:evil) $(alert) ${BIDI}${LONG}`, 80);
-    assert.ok(message.length <= 81 + 10);
-    assert.ok(!/\]\(/.test(message) && !CONTROL.test(message));
-    assert.ok(message.startsWith('x [click] (command:evil) \\$(alert) line1 line2'));
-  });
 });
 
 /** EVIL_SHORT as the tooltip shows it (one line, no control characters). */
 function cleanedShort(): string {
   return clean(EVIL_SHORT, MAX_DETAIL).trim();
 }
-
-// ------------------------------------------------------------------------------------------------ markdown helpers
-
-describe('markdown helpers', () => {
-  it('escapeMarkdown escapes every ASCII punctuation character and neutralises line starts', () => {
-    assert.equal(escapeMarkdown('a *b* [c](command:x) <i>'), 'a \\*b\\* \\[c\\]\\(command\\:x\\) \\<i\\>');
-    assert.equal(escapeMarkdown('    code'), '&nbsp;&nbsp;&nbsp;&nbsp;code');
-    assert.equal(escapeMarkdown('one\ntwo\r\nthree'), 'one two three');
-    assert.equal(escapeMarkdown('www.evil.example'), 'www\\.evil\\.example');
-    assert.equal(escapeMarkdown('ünïcödé → ok'), 'ünïcödé → ok');
-  });
-
-  it('plainMarkdown cleans and bounds before escaping', () => {
-    assert.equal(plainMarkdown(`a\u202eb\n${'c'.repeat(500)}`, 10), 'a b ccccc…');
-  });
-
-  it('openableUrl allows http and https only', () => {
-    assert.equal(openableUrl('https://example.com/a b'), 'https://example.com/a%20b');
-    assert.equal(openableUrl('  http://example.com  '), 'http://example.com/');
-    for (const url of UNSAFE_LINKS) assert.equal(openableUrl(url), undefined, url);
-    assert.equal(openableUrl(undefined), undefined);
-    assert.equal(openableUrl(null), undefined);
-  });
-
-  it('markdownLink links only http(s) addresses, with escaped text', () => {
-    assert.equal(markdownLink('[x](y)', 'https://example.com/)'), '[\\[x\\]\\(y\\)](<https://example.com/)>)');
-    assert.equal(markdownLink('click', 'command:evil'), 'click');
-  });
-});
-
-// ------------------------------------------------------------------------------------------------ commands' data
-
-describe('flag commands: arguments, Find in Files, quick pick', () => {
-  it('take a node, a ref, (project, name) or a name', async () => {
-    const store = await storeOver(mainSource());
-    const flag = byLabel(await expand(undefined, store), 'admin-panel');
-    assert.deepEqual(flagRefOf(store, flag), { project: 'default', name: 'admin-panel' });
-    assert.deepEqual(flagRefOf(store, { project: 'p', name: 'n' }), { project: 'p', name: 'n' });
-    assert.deepEqual(flagRefOf(store, 'p', 'n'), { project: 'p', name: 'n' });
-    assert.deepEqual(flagRefOf(store, 'ops-log-level'), { project: 'default', name: 'ops-log-level' });
-    assert.deepEqual(flagRefOf(store, { name: 'ops-log-level' }), { project: 'default', name: 'ops-log-level' });
-    assert.equal(flagRefOf(store, 'no-such-flag'), undefined);
-    assert.equal(flagRefOf(store, undefined), undefined);
-    assert.equal(flagRefOf(store, 42), undefined);
-    // An environment row belongs to its flag.
-    const development = (await expand(byLabel(await expand(undefined, store), 'new-checkout-flow'), store))[0];
-    assert.deepEqual(flagRefOf(store, development), { project: 'default', name: 'new-checkout-flow' });
-  });
-
-  it('search for the exact name, whole word only where the name allows it', () => {
-    assert.deepEqual(findInFilesArgs('new-checkout-flow'), {
-      query: 'new-checkout-flow',
-      isRegex: false,
-      isCaseSensitive: true,
-      matchWholeWord: true,
-      triggerSearch: true,
-    });
-    assert.equal(findInFilesArgs('.dotted.').matchWholeWord, false);
-    assert.equal(findInFilesArgs('a.*b').isRegex, false);
-  });
-
-  it('the quick pick lists every flag with project, environments and description', async () => {
-    const store = await storeOver(mainSource());
-    const items = flagPickItems(store);
-    assert.equal(items.length, 7);
-    assert.deepEqual(items.find((item) => item.label === 'new-checkout-flow'), {
-      label: 'new-checkout-flow',
-      description: 'default · development ● production ○',
-      detail: 'The new checkout, step by step',
-      flag: { project: 'default', name: 'new-checkout-flow' },
-    });
-  });
-});
 
 // ------------------------------------------------------------------------------------------------ scale
 
