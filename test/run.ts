@@ -1,6 +1,6 @@
 /**
  * The whole test suite, as `npm test` runs it (and so CI):
- *   1. unit tests (plain Node, fixture servers on 127.0.0.1),
+ *   1. unit tests (plain Node, fake servers on 127.0.0.1),
  *   2. contract tests against a real Unleash (PostgreSQL + unleash-server, started here, stopped by pid), once per
  *      server generation: 7.5.1, then 8.2.0, each on a fresh seeded server,
  *   3. end-to-end tests in a real VS Code (code-server + Chromium) against a fresh real Unleash 7.5.1.

@@ -1,5 +1,5 @@
 /**
- * exportToFile against the fixture server and real temporary folders: what lands on disk, when it is (not) written,
+ * exportToFile against the fake server (test/support/faultServer.ts) and real temporary folders: what lands on disk, when it is (not) written,
  * and that no failure, cancellation or race ever damages the file that was there before.
  */
 import assert from 'node:assert/strict';
@@ -14,7 +14,6 @@ import { CancelledError, HttpError, NetworkError, SchemaError } from '../../src/
 import { serializeExport } from '../../src/model/exportLayout';
 import { ExportPathError } from '../../src/model/exportPath';
 import { exportMessage, exportToFile, ExportWriteError, formatSize, scopeNames, type ExportToFileOptions } from '../../src/model/exportToFile';
-import { waitUntil } from '../support/bounded';
 import { startFaultServer, type FaultRequest, type FaultServer } from '../support/faultServer';
 
 const TOKEN = '*:*.5ec4e7c0ffee5ec4e7c0ffee5ec4e7c0';
@@ -79,7 +78,7 @@ async function assertIntact(previous: Buffer): Promise<void> {
 }
 
 function waitForRequest(count = 1): Promise<void> {
-  return waitUntil(() => server.requests.length >= count, `${count} request(s) at the fixture server`);
+  return server.waitForRequests(count);
 }
 
 before(async () => {

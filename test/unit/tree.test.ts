@@ -38,7 +38,7 @@ import {
   summary,
   treeOptions,
 } from '../support/flagCatalog';
-import { startFixtureServer } from '../support/fixtureServer';
+import { startFaultServer } from '../support/faultServer';
 import { assertClean, CONTROL, EVIL, EVIL_SHORT, hostileSource, UNSAFE_LINKS } from '../support/hostileFlags';
 
 // ------------------------------------------------------------------------------------------------ helpers
@@ -799,9 +799,9 @@ describe('tree: 10,000 flags', () => {
     assert.deepEqual(source.calls.getFeature, ['default/flag-04711']);
   });
 
-  it('served by the fixture server: the first search page and the project listing, then one get-feature request', async () => {
+  it('served by the fake server: the first search page and the project listing, then one get-feature request', async () => {
     const summaries = bigCatalog(10_000);
-    const server = await startFixtureServer((request) => {
+    const server = await startFaultServer({ handler: (request) => {
       if (request.path === '/api/admin/search/features') {
         const offset = Number(request.query.get('offset') ?? 0);
         const limit = Number(request.query.get('limit') ?? 100);
@@ -814,7 +814,7 @@ describe('tree: 10,000 flags', () => {
         return { body: { ...CHECKOUT, name: decodeURIComponent(match[2] as string), project: match[1] } };
       }
       return { status: 404, body: { message: `The path you were looking for (${request.path}) is not available.` } };
-    });
+    } });
     const client = new UnleashClient({ baseUrl: server.url, getToken: () => 'token' });
     try {
       const store = await storeOver(new ServerSource(client, [], ''));
