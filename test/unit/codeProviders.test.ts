@@ -10,6 +10,7 @@ import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
 import { installFakeVscode, Position, Range, Uri, type CodeAction, type CompletionItem, type MarkdownString } from '../support/fakeVscode';
+import { recordingLogger } from '../support/recordingLogger';
 
 const fake = installFakeVscode();
 
@@ -72,7 +73,7 @@ class CountingSource implements FlagSource {
   }
 }
 
-const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
+const { logger } = recordingLogger();
 const shown = (uri = 'file:///work/src/checkout.ts') =>
   fake.diagnostics(uri).map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character} ${d.severity} ${d.code} ${d.source}: ${d.message}`);
 

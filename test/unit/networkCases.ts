@@ -18,6 +18,7 @@ import { NetworkError, type UnleashClient } from '../../src/api';
 import { formatError } from '../../src/model/formatError';
 import { closedPort, faults, opensslAvailable, testCertificates } from '../support/faultServer';
 import { installFakeVscode } from '../support/fakeVscode';
+import { recordingLogger } from '../support/recordingLogger';
 import { startProxyServer, type ProxyServer } from '../support/proxyServer';
 import type { TrustHarness } from './trustCases';
 
@@ -30,15 +31,7 @@ const BASIC = `Basic ${Buffer.from(CREDENTIALS).toString('base64')}`;
 export function networkRows(h: TrustHarness): void {
   const proxies: ProxyServer[] = [];
   let dir: string;
-  const logged: string[] = [];
-  const logger = {
-    info: (m: string) => logged.push(m),
-    warn: (m: string) => logged.push(m),
-    error: (m: string) => logged.push(m),
-    debug: (m: string) => logged.push(m),
-    trace: (m: string) => logged.push(m),
-    child: () => logger,
-  };
+  const { logger, lines: logged } = recordingLogger();
   const disposables: Array<{ dispose(): unknown }> = [];
 
   before(async () => {

@@ -22,6 +22,7 @@ import { MAX_CA_FILE_BYTES, readCaFiles } from '../../src/services/network';
 import { formatError, type FormattedError } from '../../src/model/formatError';
 import { faults, type FaultServer, type startFaultServer } from '../support/faultServer';
 import { installFakeVscode, type FakeVscode } from '../support/fakeVscode';
+import { recordingLogger } from '../support/recordingLogger';
 import { timed, within as withinBound, type Outcome, type Time } from './reliabilityRows';
 
 export interface TrustHarness {
@@ -75,15 +76,7 @@ export function trustRows(h: TrustHarness): void {
     readSettings: typeof import('../../src/services/settings').readSettings;
   };
   const disposables: Array<{ dispose(): unknown }> = [];
-  const logged: string[] = [];
-  const logger = {
-    info: (m: string) => logged.push(m),
-    warn: (m: string) => logged.push(m),
-    error: (m: string) => logged.push(m),
-    debug: (m: string) => logged.push(m),
-    trace: (m: string) => logged.push(m),
-    child: () => logger,
-  };
+  const { logger } = recordingLogger();
 
   before(async () => {
     dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-trust-'));
