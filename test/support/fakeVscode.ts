@@ -43,6 +43,8 @@ function fileUri(fsPath: string): FakeUri {
 export function createFakeVscode(options: { folder: string }) {
   const user = new Map<string, unknown>();
   const workspaceScope = new Map<string, unknown>();
+  /** Settings of one workspace folder (resource scope), by folder path: they win inside that folder. */
+  const folderScopes = new Map<string, Map<string, unknown>>();
   const configChanged = new Emitter<{ affectsConfiguration(section: string): boolean }>();
   const trustGranted = new Emitter<void>();
   const secrets = new Map<string, string>();
@@ -79,11 +81,17 @@ export function createFakeVscode(options: { folder: string }) {
     workspace: {
       isTrusted: true,
       workspaceFolders: [{ uri: fileUri(options.folder), name: path.basename(options.folder), index: 0 }],
-      getConfiguration(section: string) {
+      getWorkspaceFolder(uri: FakeUri) {
+        return vscode.workspace.workspaceFolders.find((folder) => uri.fsPath === folder.uri.fsPath || uri.fsPath.startsWith(folder.uri.fsPath + path.sep));
+      },
+      getConfiguration(section: string, scope?: FakeUri) {
         const id = (key: string) => `${section}.${key}`;
+        const folder = scope && vscode.workspace.getWorkspaceFolder(scope);
+        const own = folder && folderScopes.get(folder.uri.fsPath);
         return {
           get<T>(key: string, fallback?: T): T | undefined {
             const full = id(key);
+            if (vscode.workspace.isTrusted && own?.has(full)) return own.get(full) as T;
             if (vscode.workspace.isTrusted && workspaceScope.has(full)) return workspaceScope.get(full) as T;
             return user.has(full) ? (user.get(full) as T) : fallback;
           },
@@ -179,6 +187,18 @@ export function createFakeVscode(options: { folder: string }) {
     /** Sets a value in user settings (`scope: 'user'`) or the workspace's `.vscode/settings.json`. */
     set(scope: 'user' | 'workspace', id: string, value: unknown) {
       (scope === 'user' ? user : workspaceScope).set(id, value);
+      fire(id);
+    },
+    /** Adds a folder to the workspace (multi-root). */
+    addFolder(folder: string) {
+      const folders = vscode.workspace.workspaceFolders;
+      folders.push({ uri: fileUri(folder), name: path.basename(folder), index: folders.length });
+    },
+    /** Sets a value in one folder's settings (a multi-root workspace's folder settings). */
+    setInFolder(folder: string, id: string, value: unknown) {
+      let scope = folderScopes.get(folder);
+      if (!scope) folderScopes.set(folder, (scope = new Map()));
+      scope.set(id, value);
       fire(id);
     },
     setTrusted(trusted: boolean) {

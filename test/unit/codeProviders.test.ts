@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
+import { Emitter } from '../../src/base/emitter';
 
 // ---- A stand-in for 'vscode' -------------------------------------------------
 
@@ -108,6 +109,8 @@ const fakeVscode = {
       return { dispose() {} };
     },
   },
+  EventEmitter: Emitter,
+  Disposable: { from: (...items: Array<{ dispose(): unknown }>) => ({ dispose: () => items.forEach((item) => item.dispose()) }) },
   Position, Range, Diagnostic, CompletionItem, CompletionList, MarkdownString, WorkspaceEdit, CodeAction,
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
   DiagnosticTag: { Unnecessary: 1 },
@@ -130,6 +133,8 @@ const fakeVscode = {
     onDidOpenTextDocument: on('open'),
     onDidChangeTextDocument: on('change'),
     onDidCloseTextDocument: on('close'),
+    onDidChangeWorkspaceFolders: on('folders'),
+    getWorkspaceFolder: () => undefined,
   },
 };
 const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
@@ -138,6 +143,7 @@ loader._load = function (request: string, ...rest: unknown[]) {
   return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
 };
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
+const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
 const { FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = require('../../src/code/flagDiagnosticsPublisher') as typeof import('../../src/code/flagDiagnosticsPublisher');
 const { FlagCompletionProvider } = require('../../src/code/flagCompletionProvider') as typeof import('../../src/code/flagCompletionProvider');
 const { FlagCodeActionProvider } = require('../../src/code/flagCodeActions') as typeof import('../../src/code/flagCodeActions');
@@ -188,7 +194,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
   it('nothing while loading or failed; the typo after loading; typing re-analyses once, debounced, with no request', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const store = new FlagStore({ info() {}, error() {} });
-    const flags = new CodeFlags(store, logger);
+    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
     const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/src/checkout.ts', `if (unleash.isEnabled('new-chekout-flow')) {}\nuseFlag("old-banner");`);
     openDocuments.push(document);
@@ -198,8 +204,10 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const source = new CountingSource();
     let finish!: (list: FeatureSummary[]) => void;
     source.next = new Promise((resolve) => (finish = resolve));
-    const loading = store.setSource(source, 'ready');
-    assert.equal(store.state, 'loading');
+    await store.setSource(source, 'ready');
+    assert.equal(store.state, 'loading', 'the open document calls an SDK: its diagnostics need the flags');
+    assert.equal(source.requests, 1);
+    const loading = store.load();
     emit('open', document);
     assert.deepEqual(shown(), [], 'loading: no verdict');
     finish(summaries);
@@ -221,7 +229,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     // Completion and quick fixes read the same catalog: still no request.
     const completion = new FlagCompletionProvider(flags);
     const line = new FakeDocument('/work/src/new.ts', 'unleash.isEnabled("new-');
-    const list = completion.provideCompletionItems(line as never, new Position(0, 23) as never);
+    const list = await completion.provideCompletionItems(line as never, new Position(0, 23) as never);
     assert.deepEqual(
       list?.items.map((item) => [item.label, item.detail, item.sortText, item.insertText, JSON.stringify(item.range)]),
       [
@@ -255,7 +263,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     await store.refresh();
     assert.equal(store.state, 'error');
     assert.deepEqual(shown(), []);
-    assert.equal(completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
+    assert.equal(await completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
 
     publisher.dispose();
     flags.dispose();
@@ -264,7 +272,8 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
 
   it('the typo quick fix replaces the name in place', async () => {
     const store = new FlagStore({ info() {}, error() {} });
-    const flags = new CodeFlags(store, logger);
+    void store.load(); // needed from the start: setSource reads the list
+    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
     const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/app.py', `if client.is_enabled("new-checkout-flw"):`);
     openDocuments.splice(0, openDocuments.length, document);
@@ -285,6 +294,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
 describe('status bar item', () => {
   it('follows the store: loading, ready with the count, error on the error colour with the reason; click offers actions', async () => {
     const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     const bar = registerStatusBar(store);
     const item = statusItems.at(-1)!;
     const colour = (): string | undefined => item.backgroundColor?.id;

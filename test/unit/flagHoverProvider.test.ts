@@ -12,6 +12,7 @@ import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, 
 import { flagKey } from '../../src/model/catalog';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
+import { Emitter } from '../../src/base/emitter';
 
 // ---- A stand-in for 'vscode' -------------------------------------------------
 
@@ -39,23 +40,42 @@ class Hover {
 }
 
 const config = new Map<string, unknown>();
-const registrations: Array<{ selector: unknown; disposed: boolean }> = [];
+/** Settings of one workspace folder (`resource` scope), by folder path; they win over `config` there. */
+const folderConfig = new Map<string, Map<string, unknown>>();
+type FakeUri = { scheme: string; path: string; fsPath: string; toString(): string };
+const uri = (file: string): FakeUri => ({ scheme: 'file', path: file, fsPath: file, toString: () => `file://${file}` });
+const folders: Array<{ uri: FakeUri; name: string; index: number }> = [];
+type RegisteredHover = { provideHover(document: never, position: never, token: never): Promise<{ contents: { value: string } } | undefined> };
+const registrations: Array<{ selector: unknown; disposed: boolean; provider: RegisteredHover }> = [];
 let configListener: ((event: { affectsConfiguration(section: string): boolean }) => void) | undefined;
 const fakeVscode = {
   Range,
   Hover,
   MarkdownString,
+  EventEmitter: Emitter,
+  Disposable: { from: (...items: Array<{ dispose(): unknown }>) => ({ dispose: () => items.forEach((item) => item.dispose()) }) },
   languages: {
-    registerHoverProvider(selector: unknown) {
-      const entry = { selector, disposed: false };
+    registerHoverProvider(selector: unknown, provider: RegisteredHover) {
+      const entry = { selector, disposed: false, provider };
       registrations.push(entry);
       return { dispose: () => (entry.disposed = true) };
     },
+    match(selector: Array<{ language?: string }>, document: { languageId: string }) {
+      return selector.some((filter) => filter.language === undefined || filter.language === document.languageId) ? 10 : 0;
+    },
   },
   workspace: {
-    getConfiguration(section: string) {
+    get workspaceFolders() {
+      return folders;
+    },
+    getWorkspaceFolder(resource: FakeUri) {
+      return folders.find((folder) => resource.path.startsWith(`${folder.uri.path}/`));
+    },
+    getConfiguration(section: string, scope?: FakeUri) {
+      const own = scope && folderConfig.get(fakeVscode.workspace.getWorkspaceFolder(scope)?.uri.path ?? scope.path);
+      const value = (id: string) => (own?.has(id) ? own.get(id) : config.get(id));
       return {
-        get: <T>(key: string, fallback?: T) => (config.has(`${section}.${key}`) ? config.get(`${section}.${key}`) : fallback),
+        get: <T>(key: string, fallback?: T) => value(`${section}.${key}`) ?? fallback,
         inspect: (key: string) => ({ globalValue: config.get(`${section}.${key}`) }),
       };
     },
@@ -64,6 +84,7 @@ const fakeVscode = {
       configListener = listener;
       return { dispose: () => (configListener = undefined) };
     },
+    onDidChangeWorkspaceFolders: () => ({ dispose() {} }),
   },
 };
 const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
@@ -72,6 +93,7 @@ loader._load = function (request: string, ...rest: unknown[]) {
   return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
 };
 const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
+const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
 const { FlagHoverProvider, registerFlagHovers } = hovers;
 
 // ---- Data and a scripted source -------------------------------------------------
@@ -162,6 +184,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 async function setup(summaries: FeatureSummary[] = [summary], features = new Map([[flagKey('default', details.name), details]])) {
   const source = new ScriptedSource(summaries, features);
   const store = new FlagStore({ info() {}, error() {} });
+  void store.load(); // needed from the start: setSource reads the list
   await store.setSource(source, 'ready');
   const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
   return { source, store, provider };
@@ -260,6 +283,7 @@ describe('FlagHoverProvider', () => {
     const source = new ScriptedSource([summary], new Map());
     source.listing = new Promise(() => {});
     const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     void store.setSource(source, 'ready');
     assert.equal(store.state, 'loading');
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
@@ -299,6 +323,7 @@ describe('FlagHoverProvider', () => {
 
   it('gives no hover without a source or on a huge line', async () => {
     const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
     assert.equal(await hoverAt(provider, LINE, COLUMN), undefined);
     const { provider: ready } = await setup();
@@ -312,7 +337,9 @@ describe('registerFlagHovers', () => {
     registrations.length = 0;
     config.clear();
     const store = new FlagStore({ info() {}, error() {} });
-    const disposable = registerFlagHovers({ store, logger });
+    void store.load(); // needed from the start: setSource reads the list
+    const settings = new HoverSettingsByFolder();
+    const disposable = registerFlagHovers({ store, settings, logger });
     assert.equal(registrations.length, 1);
     assert.deepEqual(registrations[0]!.selector, [{ scheme: 'file' }, { scheme: 'untitled' }]);
 
@@ -342,6 +369,7 @@ describe('registerFlagHovers', () => {
     assert.ok(logLines.some((line) => line.startsWith('warn Setting unleash.hover.nameTransforms: a "prefix" transform needs')));
 
     disposable.dispose();
+    settings.dispose();
     assert.equal(registrations[2]!.disposed, true);
     assert.equal(configListener, undefined);
     config.clear();
@@ -406,6 +434,7 @@ describe('FlagHoverProvider: archived flags', () => {
       },
     });
     const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     await store.setSource(source, 'ready');
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
     const line = "if (unleash.isEnabled('old-banner')) {";
@@ -421,5 +450,84 @@ describe('FlagHoverProvider: archived flags', () => {
     const typo = "unleash.isEnabled('no-such-flag')";
     assert.match((await hoverAt(provider, typo, typo.indexOf('such')))?.contents.value ?? '', /^No flag named `no-such-flag`/);
     assert.deepEqual(asked, ['old-banner', 'no-such-flag']);
+  });
+});
+
+describe('FlagHoverProvider reads the flags on the first hover that needs them', () => {
+  class CountingListing extends ScriptedSource {
+    listings = 0;
+    override listFeatures(): Promise<FeatureSummary[]> {
+      this.listings++;
+      return super.listFeatures();
+    }
+  }
+
+  it('a hover outside any string literal reads nothing; the first on a literal reads the list once and answers', async () => {
+    const source = new CountingListing([summary], new Map());
+    const store = new FlagStore({ info() {}, error() {} });
+    await store.setSource(source, 'ready');
+    const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
+    assert.equal(await hoverAt(provider, LINE, LINE.indexOf('unleash')), undefined);
+    assert.deepEqual([store.state, source.listings], ['idle', 0], 'code, not a literal: nothing read');
+    const first = await hoverAt(provider, LINE, COLUMN);
+    assert.ok(first?.contents.value.startsWith('**new\\-checkout\\-flow**'), 'the first hover waits for the list and answers');
+    assert.ok(await hoverAt(provider, LINE, COLUMN));
+    assert.equal(source.listings, 1, 'the next hover reads nothing again');
+    store.dispose();
+  });
+
+  it('with name transforms any word may name a flag: a hover there reads the list', async () => {
+    const source = new CountingListing([summary], new Map());
+    const store = new FlagStore({ info() {}, error() {} });
+    await store.setSource(source, 'ready');
+    const provider = new FlagHoverProvider(store, logger, { transforms: [{ kind: 'screamingSnakeToKebab' }], sdkCalls: undefined });
+    const line = 'if (NEW_CHECKOUT_FLOW) {';
+    assert.ok((await hoverAt(provider, line, line.indexOf('CHECKOUT')))?.contents.value.startsWith('**new\\-checkout\\-flow**'));
+    assert.equal(source.listings, 1);
+    store.dispose();
+  });
+});
+
+describe('hover settings per folder (resource scope)', () => {
+  it("each document follows its own folder's unleash.hover.*; the registration covers every folder's languages", async () => {
+    registrations.length = 0;
+    config.clear();
+    folders.splice(0, folders.length, { uri: uri('/ws/web'), name: 'web', index: 0 }, { uri: uri('/ws/api'), name: 'api', index: 1 });
+    folderConfig.set('/ws/web', new Map<string, unknown>([['unleash.hover.languages', ['typescript']]]));
+    folderConfig.set('/ws/api', new Map<string, unknown>([
+      ['unleash.hover.languages', ['python']],
+      ['unleash.hover.sdkCalls', ['flag_on']],
+    ]));
+    const { store } = await setup();
+    const settings = new HoverSettingsByFolder();
+    const disposable = registerFlagHovers({ store, settings, logger });
+    try {
+      assert.deepEqual(registrations.at(-1)!.selector, [
+        { scheme: 'file', language: 'typescript' },
+        { scheme: 'untitled', language: 'typescript' },
+        { scheme: 'file', language: 'python' },
+        { scheme: 'untitled', language: 'python' },
+      ]);
+      const hoverIn = async (file: string, languageId: string, line: string, character: number) => {
+        const document = { uri: uri(file), languageId, lineCount: 1, lineAt: () => ({ text: line }) };
+        return registrations.at(-1)!.provider.provideHover(document as never, { line: 0, character } as never, new Token() as never);
+      };
+      const ts = "isEnabled('new-checkout-flow')";
+      assert.ok(await hoverIn('/ws/web/a.ts', 'typescript', ts, 12), 'web: TypeScript, built-in calls');
+      assert.equal(await hoverIn('/ws/api/a.ts', 'typescript', ts, 12), undefined, "api: TypeScript is not in the folder's languages");
+      const typo = "flag_on('nope')";
+      assert.ok((await hoverIn('/ws/api/app.py', 'python', typo, 10))?.contents.value.startsWith('No flag named `nope`'), "api: the folder's SDK calls");
+      assert.equal(await hoverIn('/ws/web/app.py', 'python', typo, 10), undefined, "web: Python is not in the folder's languages");
+
+      folderConfig.get('/ws/web')!.set('unleash.hover.enabled', false);
+      configListener!({ affectsConfiguration: (section) => section === 'unleash.hover' });
+      assert.equal(await hoverIn('/ws/web/a.ts', 'typescript', ts, 12), undefined, 'web: hovers off there');
+      assert.ok(await hoverIn('/ws/api/app.py', 'python', "isEnabled('new-checkout-flow')".replace('isEnabled', 'flag_on'), 10), 'api: still on');
+    } finally {
+      disposable.dispose();
+      settings.dispose();
+      folders.length = 0;
+      folderConfig.clear();
+    }
   });
 });

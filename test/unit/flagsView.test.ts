@@ -87,7 +87,16 @@ interface FakeTreeView {
   selection: TreeNode[];
   revealed: Array<{ node: TreeNode; options: unknown }>;
   reveal(node: TreeNode, options: unknown): Promise<void>;
+  /** The user opens or closes the view. */
+  visible: boolean;
+  visibilityListeners: Set<(event: { visible: boolean }) => void>;
+  onDidChangeVisibility(listener: (event: { visible: boolean }) => void): { dispose(): void };
   dispose(): void;
+}
+
+function setVisible(view: FakeTreeView, visible: boolean): void {
+  view.visible = visible;
+  for (const listener of view.visibilityListeners) listener({ visible });
 }
 
 const ui = {
@@ -123,6 +132,12 @@ const vscodeStub = {
         options,
         selection: [],
         revealed: [],
+        visible: false,
+        visibilityListeners: new Set(),
+        onDidChangeVisibility(listener) {
+          view.visibilityListeners.add(listener);
+          return { dispose: () => view.visibilityListeners.delete(listener) };
+        },
         async reveal(node, revealOptions) {
           view.revealed.push({ node, options: revealOptions });
         },
@@ -255,6 +270,7 @@ const logger = {
 async function setUp(flags: FeatureSummary[], details: Record<string, Feature> = {}) {
   const source = new Source(flags, details);
   const store = new FlagStore({ info() {}, error() {} });
+  void store.load(); // needed from the start: setSource reads the list
   await store.setSource(source, 'ready');
   const view = registerFlagsView({ store, logger });
   const commands = registerFlagCommands({ store, view, logger });
@@ -289,6 +305,32 @@ const DETAILS: Record<string, Feature> = {
 // ------------------------------------------------------------------------------------------------ tests
 
 describe('Flags view', () => {
+  it('reads the flag list when the view is first shown, not before', async () => {
+    const source = new Source([flag('alpha')], {});
+    let listings = 0;
+    const list = source.listFeatures.bind(source);
+    source.listFeatures = () => {
+      listings++;
+      return list();
+    };
+    const store = new FlagStore({ info() {}, error() {} });
+    await store.setSource(source, 'ready');
+    const view = registerFlagsView({ store, logger });
+    const treeView = ui.treeViews[ui.treeViews.length - 1] as FakeTreeView;
+    try {
+      assert.deepEqual([store.state, listings], ['idle', 0], 'registered, hidden: nothing read');
+      setVisible(treeView, true);
+      assert.deepEqual([store.state, listings], ['loading', 1], 'shown: the list is read');
+      await store.load();
+      setVisible(treeView, false);
+      setVisible(treeView, true);
+      assert.deepEqual([store.state, listings], ['ready', 1], 'shown again: nothing more');
+    } finally {
+      view.disposable.dispose();
+      store.dispose();
+    }
+  });
+
   it('creates the tree view with collapse-all, the source as description, and items from the model', async () => {
     const t = await setUp([flag('beta'), flag('alpha'), flag('with-links')], DETAILS);
     try {
