@@ -122,6 +122,7 @@ async function benchCatalog(servers: BenchServers, flags: number, quick: boolean
     if (check.length !== flags || bare.length !== flags) throw new Error(`catalog: expected ${flags} flags, got ${check.length} / ${bare.length}`);
     const clientPair = await pair(() => client.listFeatures(), () => bareList(pool, info.url), reps);
     const store = new S.FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     const source = new S.ServerSource(client, [], '');
     const storePair = await pair(
       async () => {
@@ -281,6 +282,7 @@ async function benchTree(servers: BenchServers, quick: boolean): Promise<TreeRes
     // Memory first, on a settled heap: the store as the extension holds it, and the JSON.parse'd pages.
     const loadStore = async (): Promise<Store> => {
       const store = new S.FlagStore({ info() {}, error() {} });
+      void store.load(); // needed from the start: setSource reads the list
       await store.setSource(new S.ServerSource(client, [], ''), 'ready');
       if (store.catalog.size !== 10_000) throw new Error('tree: bad store');
       return store;
@@ -325,14 +327,17 @@ async function benchTree(servers: BenchServers, quick: boolean): Promise<TreeRes
     const reps = quick ? 3 : 9;
     const total = await single(async () => {
       const target = new S.FlagStore({ info() {}, error() {} });
+      void target.load(); // needed from the start: setSource reads the list
       await target.setSource(fixed, 'ready');
       rows = await buildRows(target);
     }, 2, reps);
     const catalog = await single(async () => {
       const target = new S.FlagStore({ info() {}, error() {} });
+      void target.load(); // needed from the start: setSource reads the list
       await target.setSource(fixed, 'ready');
     }, 2, reps);
     const loaded = new S.FlagStore({ info() {}, error() {} });
+    void loaded.load(); // needed from the start: setSource reads the list
     await loaded.setSource(fixed, 'ready');
     const rootOnly = await single(() => S.rootNodes(loaded, { now }).length, 2, reps);
     if (rows !== 10_000) throw new Error(`tree: expected 10,000 flag rows, built ${rows}`);

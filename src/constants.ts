@@ -38,8 +38,13 @@ export const Views = {
 export const ContextKeys = {
   /** One of the store's states (`StoreState` of model/flagStore.ts): the welcome content follows it. */
   state: 'unleash.state',
-  /** The editor's cursor rests on a known flag name (the editor context menu offers Find Usages). */
+  /** The editor's cursor rests on a known flag name (the editor context menu offers Copy Name, Find Usages …). */
   flagAtCursor: 'unleash.flagAtCursor',
+  /**
+   * Where flags come from (`SourceMode` of model/flagSource.ts): `server` (a server is set, whatever its state),
+   * `offline` (export files), `none`. Commands that need a server are enabled and in the palette only with `server`.
+   */
+  mode: 'unleash.mode',
 } as const;
 
 export const SETTINGS_SECTION = 'unleash';

@@ -1,6 +1,10 @@
 /**
  * The composition root: builds each service once, hands it to the features that need it, and registers one
  * Disposable per feature. Nothing else happens here.
+ *
+ * It runs in every window (`onStartupFinished`: the hover and completion providers must be registered before the
+ * first hover in any language), so it sends nothing: the store reads the flags the first time something needs them
+ * (the Flags view shown, a flag name in code, a command). README, "When it costs something".
  */
 import * as vscode from 'vscode';
 import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
@@ -20,6 +24,7 @@ import { ServerApprovals } from './services/approvals';
 import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { Connection } from './services/connection';
+import { HoverSettingsByFolder } from './services/settings';
 import { TokenStore } from './services/tokens';
 import { createLogger } from './util/logger';
 import { registerFlagsView, type FlagsView } from './views/flagsTree';
@@ -43,7 +48,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const connection = new Connection(tokens, approvals, logger.child('connection'));
   const store = new FlagStore(logger.child('store'));
   const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
-  const codeFlags = new CodeFlags(store, logger.child('code'));
+  const hoverSettings = new HoverSettingsByFolder();
+  const codeFlags = new CodeFlags(store, logger.child('code'), hoverSettings);
   const diagnostics = new FlagDiagnosticsPublisher(codeFlags, logger.child('diagnostics'));
   const statusBar = registerStatusBar(store);
 
@@ -52,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     tokens,
     connection,
     store,
+    hoverSettings,
     bindStoreToConnection(connection, store),
     registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel }),
     flagsView.disposable,
@@ -63,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       nameTransforms: () => codeFlags.options.transforms,
     }),
     registerFlagDetails({ store, view: flagsView, logger: logger.child('details') }),
-    registerFlagHovers({ store, logger: logger.child('hovers') }),
+    registerFlagHovers({ store, settings: hoverSettings, logger: logger.child('hovers') }),
     registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
     registerExportCommand({ connection, store, logger: logger.child('export') }),
     codeFlags,

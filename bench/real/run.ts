@@ -252,6 +252,7 @@ function storeCandidate(S: Subject, client: Client): Candidate {
     async run() {
       const started = performance.now();
       const store = new S.FlagStore({ info() {}, error() {} });
+      void store.load(); // needed from the start: setSource reads the list
       await store.setSource(new S.ServerSource(client, [], ''), 'ready');
       const rows = store.catalog.size;
       store.dispose();
@@ -434,6 +435,7 @@ interface MemoryFigures {
 async function benchMemory(S: Subject, client: Client, url: string, token: string, pool: Pool, flags: number): Promise<MemoryFigures> {
   const loadStore = async (): Promise<Store> => {
     const store = new S.FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     await store.setSource(new S.ServerSource(client, [], ''), 'ready');
     if (store.catalog.size !== flags) {
       const state = (store as unknown as { state?: unknown }).state;

@@ -16,8 +16,7 @@ export function flagAtCursor(flags: CodeFlags, editor = vscode.window.activeText
   const line = editor.document.lineAt(position.line).text;
   if (line.length > MAX_LINE) return undefined;
   const match = findFlagAt(line, position.character, flags.analyzer().nameIndex, {
-    transforms: flags.options.transforms,
-    sdkCalls: flags.options.sdkCalls,
+    ...flags.naming(editor.document),
   });
   if (!match?.known) return undefined;
   const flag = flags.store.catalog.byName(match.name)[0];

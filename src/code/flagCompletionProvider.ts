@@ -1,6 +1,7 @@
 /**
- * Completion of flag names inside SDK calls (`isEnabled("` …). Reads the catalog the store already holds; the
- * items' text is built once per catalog (`FlagCompletions`), the documentation only for the focused item.
+ * Completion of flag names inside SDK calls (`isEnabled("` …). Reads the catalog the store holds (the first request
+ * for a flag name starts reading it, and waits); the items' text is built once per catalog (`FlagCompletions`), the
+ * documentation only for the focused item.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
@@ -17,12 +18,20 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
 
   constructor(private readonly flags: CodeFlags) {}
 
-  provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionList | undefined {
-    if (!this.flags.ready || !this.flags.options.completion) return undefined;
+  async provideCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.CompletionList | undefined> {
+    if (!this.flags.options.completion || !this.flags.store.currentSource) return undefined;
     const line = document.lineAt(position.line).text;
     if (line.length > MAX_LINE) return undefined;
-    const spot = completionSpotAt(line, position.character, this.flags.options.sdkCalls);
+    if (!this.flags.covers(document)) return undefined;
+    const spot = completionSpotAt(line, position.character, this.flags.naming(document).sdkCalls);
     if (!spot) return undefined;
+    // Asked for a flag name: the first time, this reads the flag list.
+    if (!this.flags.ready) await this.flags.store.load(token);
+    if (!this.flags.ready || token?.isCancellationRequested) return undefined;
     const completions = this.flags.completions();
     const inserting = new vscode.Range(position.line, spot.start, position.line, position.character);
     const replacing = new vscode.Range(position.line, spot.start, position.line, spot.end);
@@ -56,7 +65,7 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
     if (cached && cached.uri === uri && cached.version === document.version) return cached.projects;
     const projects = new Set<string>();
     const catalog = this.flags.store.catalog;
-    const options = this.flags.options;
+    const options = this.flags.naming(document);
     for (const reference of findFlagReferences(document.getText(), this.flags.analyzer().nameIndex, options)) {
       if (reference.name === undefined) continue;
       for (const flag of catalog.byName(reference.name)) projects.add(flag.project ?? '');

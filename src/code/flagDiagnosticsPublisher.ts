@@ -1,9 +1,11 @@
 /**
  * Publishes flag diagnostics for open documents: on open, on a settled edit (debounced), and again when the
  * catalog or the settings change. Never while the catalog is loading or failed (stale verdicts are cleared then,
- * so nothing false is shown), and never a request: analysis reads the catalog in memory.
+ * so nothing false is shown). Analysis reads the catalog in memory; until something needed the flags, the first open
+ * document that passes a flag name to an SDK call makes the store read the list.
  */
 import * as vscode from 'vscode';
+import { callsSdk } from '../model/flagDemand';
 import { DIAGNOSTIC_SOURCE, type FlagDiagnostic } from '../model/flagDiagnostics';
 import type { CodeFlags } from '../services/codeFlags';
 import type { Logger } from '../util/logger';
@@ -83,8 +85,12 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
 
   /** Analyses one document now (when the catalog is ready and the document's language takes part). */
   analyse(document: vscode.TextDocument): void {
-    if (!this.flags.ready || !this.flags.options.diagnostics) return;
+    if (!this.flags.options.diagnostics) return;
     if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return;
+    if (!this.flags.ready) {
+      this.loadIfCalled(document);
+      return;
+    }
     if (!this.flags.covers(document)) {
       this.clear(document.uri);
       return;
@@ -92,9 +98,22 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
     const text = document.getText();
     if (text.length > MAX_ANALYSED_DOCUMENT) return;
     const started = performance.now();
-    const found = this.flags.analyzer().analyse(text, this.flags.analysisOptions());
+    const found = this.flags.analyzer().analyse(text, this.flags.analysisOptions(document));
     this.publish(document.uri, found);
     this.logger.trace(`Analysed ${document.uri.fsPath || document.uri.toString()} in ${(performance.now() - started).toFixed(1)} ms: ${found.length} diagnostics.`);
+  }
+
+  /**
+   * Nothing needed the flags yet: a document that passes a flag name to an SDK call does (the list is read, and every
+   * open document analysed once it is). Other documents cost a text search and no request.
+   */
+  private loadIfCalled(document: vscode.TextDocument): void {
+    const store = this.flags.store;
+    if (store.state !== 'idle' || !this.flags.covers(document)) return;
+    const text = document.getText();
+    if (text.length > MAX_ANALYSED_DOCUMENT || !callsSdk(text, this.flags.naming(document).sdkCalls)) return;
+    this.logger.info(`${document.uri.fsPath || document.uri.toString()} calls an SDK: reading the flags.`);
+    void store.load();
   }
 
   private schedule(document: vscode.TextDocument): void {
@@ -126,7 +145,7 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
     this.collection.clear();
     this.published.clear();
     this.fromWorkspaceCheck.clear();
-    if (!this.flags.ready || !this.flags.options.diagnostics) return;
+    if (!this.flags.options.diagnostics) return;
     for (const document of vscode.workspace.textDocuments) this.analyse(document);
   }
 

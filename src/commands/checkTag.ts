@@ -55,6 +55,8 @@ export function registerCheckTagCommand(deps: CheckTagDeps): vscode.Disposable {
 /** With an argument: no prompt. Without: the picker. Undefined when the user dismissed the picker. */
 async function checkTag(deps: CheckTagDeps, argument: unknown): Promise<CheckTagResult | undefined> {
   await deps.connection.settled();
+  // The answer names the flags carrying the tag and suggests known tags: start reading the list now.
+  void deps.store.load();
   let tag: TagRef;
   if (argument !== undefined) {
     const parsed = tagFromArgument(argument);
@@ -79,6 +81,7 @@ async function checkTag(deps: CheckTagDeps, argument: unknown): Promise<CheckTag
 }
 
 async function answer(deps: CheckTagDeps, tag: TagRef): Promise<CheckTagResult> {
+  await deps.store.load();
   if (isOffline(deps)) return askFiles(deps, tag);
   const shown = tagForMessage(tag);
   const server = requireServer(

@@ -26,6 +26,7 @@ export function registerCheckWorkspaceCommand(deps: { flags: CodeFlags; publishe
 
 async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosticsPublisher; logger: Logger }): Promise<WorkspaceCheck | undefined> {
   const { flags, publisher, logger } = deps;
+  await flags.store.load();
   if (!flags.ready) {
     void vscode.window.showInformationMessage(
       flags.store.state === 'loading' ? 'The flags are still loading; check again in a moment.' : 'Load the flags first: connect to a server or add export files in .unleash/.',
@@ -38,7 +39,6 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
     async (progress, token) => {
       const uris = await vscode.workspace.findFiles(SOURCE_FILES_GLOB, SOURCE_FILES_EXCLUDE, MAX_CHECKED_FILES, token);
       const analyzer = flags.analyzer();
-      const options = flags.analysisOptions();
       const open = new Map(vscode.workspace.textDocuments.map((document) => [document.uri.toString(), document]));
       for (const uri of uris) {
         if (token.isCancellationRequested) {
@@ -59,7 +59,8 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
             continue;
           }
         }
-        const found = analyzer.analyse(text, options);
+        // Each file as its folder's settings name flags.
+        const found = analyzer.analyse(text, flags.analysisOptions({ uri }));
         result.files += 1;
         if (found.length > 0) {
           result.filesWithProblems += 1;

@@ -16,7 +16,8 @@ import type { Logger } from '../util/logger';
 /** What a command that reads from the server or the export files needs. */
 export interface CommandDeps {
   connection: Pick<Connection, 'serverClient' | 'state' | 'settled'>;
-  store: Pick<FlagStore, 'catalog'>;
+  /** `load()`: a command that reads the flag list is a need for it (the first one starts the load). */
+  store: Pick<FlagStore, 'catalog' | 'load'>;
   logger: Logger;
 }
 

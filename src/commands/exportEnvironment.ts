@@ -21,7 +21,7 @@ import {
 } from '../model/exportToFile';
 import { inertText } from '../model/markdown';
 import { formatTag, tagFromArgument } from '../model/tagInput';
-import { readSettings } from '../services/settings';
+import { readExportPath } from '../services/settings';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { fileFolders, pickEnvironment, pickFolder, pickScope, relativeTo } from './exportPickers';
 
@@ -86,7 +86,7 @@ async function exportWithArguments(deps: CommandDeps, previous: PreviousContents
 
   const client = exportServer(deps);
   if ('error' in client) return client;
-  return run(deps, previous, client, { environment: args.environment, scope, folder, template: args.template ?? readSettings().exportPath });
+  return run(deps, previous, client, { environment: args.environment, scope, folder, template: args.template ?? readExportPath(vscode.Uri.file(folder)) });
 }
 
 function normalizeScope(scope: ExportArguments['scope'] | undefined): ExportScope | CommandFailure {
@@ -118,6 +118,8 @@ async function exportInteractively(deps: CommandDeps, previous: PreviousContents
   const node = nodeOf(argument);
   const client = exportServer(deps);
   if ('error' in client) return client;
+  // The pickers offer the projects and flags of the list: a need for it.
+  await deps.store.load();
 
   // A feature node: that flag, in an environment to pick. An environment node: that environment, scope to pick.
   const presetEnvironment = node.kind === 'feature' ? undefined : node.environment;
@@ -130,10 +132,10 @@ async function exportInteractively(deps: CommandDeps, previous: PreviousContents
     : await pickScope(deps, client, environment, node.flag);
   if (!scope) return undefined;
 
-  const template = readSettings().exportPath;
-  const folder = await pickFolder(template, environment, scope);
+  // Each folder may set its own export path: the picker shows where each would write, the export uses the chosen one's.
+  const folder = await pickFolder((uri) => readExportPath(uri), environment, scope);
   if (!folder) return undefined;
-  return run(deps, previous, client, { environment, scope, folder, template });
+  return run(deps, previous, client, { environment, scope, folder, template: readExportPath(vscode.Uri.file(folder)) });
 }
 
 function nodeOf(argument: unknown): NodeArgument {

@@ -166,7 +166,7 @@ async function chooseFlags(deps: CommandDeps, environment: string, preselected?:
 }
 
 /** The workspace folder to write into; asks in a multi-root workspace, showing where the file would go. */
-export async function pickFolder(template: string, environment: string, scope: ExportScope): Promise<string | undefined> {
+export async function pickFolder(templateOf: (folder: vscode.Uri) => string, environment: string, scope: ExportScope): Promise<string | undefined> {
   const folders = fileFolders();
   if (!folders.length) {
     const open = 'Open Folder';
@@ -183,7 +183,7 @@ export async function pickFolder(template: string, environment: string, scope: E
     folders.map((folder) => {
       let description: string;
       try {
-        const file = resolveExportPath({ template, folder: folder.uri.fsPath, environment, project: names.project, scope: names.scope });
+        const file = resolveExportPath({ template: templateOf(folder.uri), folder: folder.uri.fsPath, environment, project: names.project, scope: names.scope });
         description = relativeTo(folder.uri.fsPath, file);
       } catch {
         description = 'the export path setting is invalid';

@@ -100,6 +100,7 @@ export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
 
 /** Opens the flag's details document; returns its URI (as a string), or undefined when no flag was given. */
 async function showFlagDetails(deps: FlagDetailsDeps, arg: unknown, name: unknown): Promise<string | undefined> {
+  await deps.store.load();
   let flag = arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);
   if (!flag && arg === undefined && deps.store.catalog.size > 0) {
     // From the command palette with nothing selected: pick the flag.

@@ -1,7 +1,7 @@
 /**
  * Commands on flags: Refresh, Copy Flag Name, Open in Unleash, Find Usages, Find Flag… and Reveal Flag. Each takes
- * its flag from a tree node, `{ project, name }`, `(project, name)` or a name, else from the tree's selection, and
- * returns what it did (for keybindings and tests).
+ * its flag from a tree node, `{ project, name }`, `(project, name)` or a name, else from the tree's selection (from the
+ * editor's context menu, the flag under the cursor), and returns what it did (for keybindings and tests).
  */
 import * as vscode from 'vscode';
 import { Commands, settingId, Settings } from '../constants';
@@ -39,9 +39,15 @@ export function registerFlagCommands(deps: FlagCommandDeps): vscode.Disposable {
   );
 }
 
-/** The flag of the arguments, else of the selected row. */
+/** The flag of the arguments, else of the selected row; from the editor's context menu (a URI), the one at the cursor. */
 function flagOf(deps: FlagCommandDeps, arg: unknown, name: unknown): FlagRef | undefined {
+  if (isUriLike(arg)) return deps.flagAtCursor?.();
   return arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);
+}
+
+/** What to do when no flag was given: depends on where the command was run. */
+function noFlagMessage(arg: unknown): string {
+  return isUriLike(arg) ? 'Put the cursor on a flag name first.' : 'Select a flag in the Unleash view first.';
 }
 
 /** Flag data shown in a notification or the status bar: bounded, no icons, no links. */
@@ -66,7 +72,7 @@ async function refresh(deps: FlagCommandDeps, arg: unknown): Promise<StoreState>
 async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<string | undefined> {
   const flag = flagOf(deps, arg, name);
   if (!flag) {
-    void vscode.window.showInformationMessage('Select a flag in the Unleash view first.');
+    void vscode.window.showInformationMessage(noFlagMessage(arg));
     return undefined;
   }
   await vscode.env.clipboard.writeText(flag.name);
@@ -78,7 +84,7 @@ async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown):
 async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<string | undefined> {
   const flag = flagOf(deps, arg, name);
   if (!flag) {
-    void vscode.window.showInformationMessage('Select a flag in the Unleash view first.');
+    void vscode.window.showInformationMessage(noFlagMessage(arg));
     return undefined;
   }
   const source = deps.store.currentSource;
@@ -106,12 +112,9 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
  * arguments. From the editor's context menu (an URI argument), the flag is the one under the cursor.
  */
 async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<UsageSearchArgs | undefined> {
-  const fromEditor = isUriLike(arg);
-  const flag = fromEditor ? deps.flagAtCursor?.() : flagOf(deps, arg, name);
+  const flag = flagOf(deps, arg, name);
   if (!flag) {
-    void vscode.window.showInformationMessage(
-      fromEditor ? 'Put the cursor on a flag name first.' : 'Select a flag in the Unleash view first.',
-    );
+    void vscode.window.showInformationMessage(noFlagMessage(arg));
     return undefined;
   }
   const args = usageSearchArgs(flag.name, deps.nameTransforms?.() ?? []);
@@ -129,6 +132,7 @@ function isUriLike(arg: unknown): boolean {
  * name }` or `(project, name)`), reveals that flag directly. Returns the flag revealed.
  */
 async function findFlag(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<FlagRef | undefined> {
+  await deps.store.load();
   let flag = arg === undefined ? undefined : flagRefOf(deps.store, arg, name);
   if (!flag) {
     const items = flagPickItems(deps.store);
@@ -152,6 +156,7 @@ async function findFlag(deps: FlagCommandDeps, arg: unknown, name: unknown): Pro
 
 /** Selects a flag's row in the tree (hover links use this); returns whether the tree shows that flag. */
 async function revealFlag(deps: FlagCommandDeps, arg: unknown, name?: unknown): Promise<boolean> {
+  await deps.store.load();
   const flag = flagRefOf(deps.store, arg, name);
   if (!flag) {
     const asked = typeof arg === 'string' ? arg : typeof name === 'string' ? name : '';

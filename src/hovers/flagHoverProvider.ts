@@ -2,12 +2,15 @@
  * Hovers on flag names in code. The provider only reads the store: it recognises the name under the cursor with
  * `findFlagAt` against an index of the catalog, and renders what the store knows with `hoverMarkdown`.
  *
- * Never waiting on the network: for a known name the catalog's summary always answers. When a project's details
- * are not cached yet, the read is started with the hover's cancellation token (the store aborts the request once
- * every waiter cancelled) and the hover waits one event-loop turn only, so a source that answers from memory (the
- * offline mode's export files) shows details at once, while a server read finishes in the background and the next
- * hover shows its details. A read that failed is not retried until the catalog changes (a refresh), so a broken
- * flag cannot make every hover hit the server.
+ * Nothing is read for a window that never hovers a flag: the first hover that can be on a flag name (a string literal,
+ * or any word when the settings match names outside literals) starts reading the flag list and waits for it.
+ *
+ * Never waiting on the network once the list is read: for a known name the catalog's summary always answers. When
+ * a project's details are not cached yet, the read is started with the hover's cancellation token (the store aborts
+ * the request once every waiter cancelled) and the hover waits one event-loop turn only, so a source that answers
+ * from memory (the offline mode's export files) shows details at once, while a server read finishes in the background
+ * and the next hover shows its details. A read that failed is not retried until the catalog changes (a refresh), so
+ * a broken flag cannot make every hover hit the server.
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
@@ -15,9 +18,10 @@ import type { Feature, FeatureSummary } from '../api/schemas';
 import { Commands, SETTINGS_SECTION } from '../constants';
 import { flagKey, type Catalog } from '../model/catalog';
 import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/flagNames';
+import { hoverMayNameFlag } from '../model/flagDemand';
 import type { FlagStore } from '../model/flagStore';
 import { archivedFlagMarkdown, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
-import { readSettings } from '../services/settings';
+import { hoverRegistration, type HoverSettingsByFolder } from '../services/settings';
 import type { Logger } from '../util/logger';
 
 /** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
@@ -37,8 +41,11 @@ export interface HoverOptions {
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
 export type HoverStore = Pick<
   FlagStore,
-  'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived'
+  'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived' | 'load'
 >;
+
+/** The options for one document (its folder's settings); undefined where hovers are off or its language is not listed. */
+export type HoverOptionsOf = (document: vscode.TextDocument) => HoverOptions | undefined;
 
 export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposable {
   private index: FlagNameIndex | undefined;
@@ -50,7 +57,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
   constructor(
     private readonly store: HoverStore,
     private readonly logger: Logger,
-    private options: HoverOptions,
+    private options: HoverOptions | HoverOptionsOf,
   ) {
     this.subscription = store.onDidChange(() => {
       if (store.catalog !== this.indexedCatalog) {
@@ -62,7 +69,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     });
   }
 
-  setOptions(options: HoverOptions): void {
+  setOptions(options: HoverOptions | HoverOptionsOf): void {
     this.options = options;
   }
 
@@ -84,17 +91,27 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     position: vscode.Position,
     token: vscode.CancellationToken,
   ): Promise<vscode.Hover | undefined> {
-    const source = this.store.currentSource;
-    if (!source || position.line >= document.lineCount) return undefined;
+    if (!this.store.currentSource || position.line >= document.lineCount) return undefined;
+    const settings = typeof this.options === 'function' ? this.options(document) : this.options;
+    if (!settings) return undefined;
     const line = document.lineAt(position.line).text;
     if (line.length > MAX_HOVER_LINE) return undefined;
-    const options = { transforms: this.options.transforms, sdkCalls: this.options.sdkCalls };
+    const plainScalars = PLAIN_SCALAR_LANGUAGES.has(document.languageId);
+    if (this.store.state === 'idle') {
+      // Nothing needed the flags yet: the first hover that can be on a flag name reads the list and waits for it.
+      if (!hoverMayNameFlag(line, position.character, { ...settings, plainScalars })) return undefined;
+      await this.store.load(token);
+      if (token.isCancellationRequested) return undefined;
+    }
+    const source = this.store.currentSource;
+    if (!source) return undefined;
+    const options = { transforms: settings.transforms, sdkCalls: settings.sdkCalls };
     const match =
-      this.options.matchAnywhere === true
+      settings.matchAnywhere === true
         ? findFlagAt(line, position.character, this.nameIndex(), options)
         : findFlagInCode(line, position.character, this.nameIndex(), {
             ...options,
-            plainScalars: PLAIN_SCALAR_LANGUAGES.has(document.languageId),
+            plainScalars,
           });
     if (!match) return undefined;
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
@@ -189,48 +206,44 @@ function nextTurn(): Promise<void> {
 }
 
 /**
- * Registers the flag hover for the languages in the settings, and registers it again when a `unleash.hover.*`
- * setting changes (off when `unleash.hover.enabled` is false). The returned Disposable removes everything.
+ * Registers the flag hover for the documents any folder's `unleash.hover.languages` covers (again when a
+ * `unleash.hover.*` setting changes; none when every folder has `unleash.hover.enabled` off). Each hover follows the
+ * settings of its document's folder. The returned Disposable removes everything.
  */
-export function registerFlagHovers(deps: { store: FlagStore; logger: Logger }): vscode.Disposable {
-  const { store, logger } = deps;
+export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSettingsByFolder; logger: Logger }): vscode.Disposable {
+  const { store, settings, logger } = deps;
+  const optionsOf: HoverOptionsOf = (document) => {
+    const own = settings.of(document);
+    if (!own.enabled || !settings.covers(document)) return undefined;
+    return { transforms: own.nameTransforms, sdkCalls: own.sdkCalls, matchAnywhere: own.matchAnywhere };
+  };
+  const provider = new FlagHoverProvider(store, logger, optionsOf);
   let registration: vscode.Disposable | undefined;
-  let provider: FlagHoverProvider | undefined;
 
   const apply = () => {
-    const settings = readSettings().hover;
-    const options: HoverOptions = { transforms: settings.nameTransforms, sdkCalls: settings.sdkCalls, matchAnywhere: settings.matchAnywhere };
-    for (const problem of settings.problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
-
     registration?.dispose();
     registration = undefined;
-    if (!settings.enabled) {
-      provider?.dispose();
-      provider = undefined;
+    const { languages, enabled, problems } = hoverRegistration();
+    for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
+    if (!enabled) {
       logger.info('Hovers are off (unleash.hover.enabled).');
       return;
     }
-    if (provider) provider.setOptions(options);
-    else provider = new FlagHoverProvider(store, logger, options);
-    const selector = settings.languages;
-    registration = vscode.languages.registerHoverProvider(selector, provider);
-    const languages = selector.some((filter) => filter.language !== undefined)
-      ? [...new Set(selector.map((filter) => filter.language))].join(', ')
+    registration = vscode.languages.registerHoverProvider(languages, provider);
+    const named = languages.some((filter) => filter.language !== undefined)
+      ? [...new Set(languages.map((filter) => filter.language))].join(', ')
       : 'all languages';
-    logger.debug(`Hovers registered for ${languages}.`);
+    logger.debug(`Hovers registered for ${named}.`);
   };
 
   apply();
-  const watcher = vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration(`${SETTINGS_SECTION}.hover`)) apply();
-  });
+  const watcher = settings.onDidChange(apply);
   return {
     dispose() {
       watcher.dispose();
       registration?.dispose();
-      provider?.dispose();
+      provider.dispose();
       registration = undefined;
-      provider = undefined;
     },
   };
 }

@@ -4,6 +4,20 @@
  */
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 
+/** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
+export type SourceMode = 'server' | 'offline' | 'none';
+
+/**
+ * The mode of a connection's state: a set server stays `server` while it lacks a token, approval or valid settings
+ * (Set API Token, Allow… and Test Connection are what fixes those). Undefined while the first evaluation runs.
+ */
+export function sourceMode(state: string, source: Pick<FlagSource, 'kind'> | undefined): SourceMode | undefined {
+  if (source) return source.kind === 'server' ? 'server' : 'offline';
+  if (state === 'noToken' || state === 'unapproved' || state === 'invalidSettings') return 'server';
+  if (state === 'loading') return undefined;
+  return 'none';
+}
+
 export interface FlagSource {
   readonly kind: 'server' | 'files';
   /** Shown in the view's description and in hovers: a host name, or the export files read. */

@@ -2,6 +2,10 @@
  * The one store that the tree and the hovers read. One listing fills the catalog; a feature's details and a
  * strategy's segments are read on demand, cached, and shared between callers; `refresh()` is the only place that
  * throws the caches away. Nothing re-reads on a timer unless the user set a refresh interval.
+ *
+ * Nothing is read before something needs the flags: a source set before the first `load()` (or `refresh()`) leaves
+ * the store `idle`, so a window that never shows a flag sends no request. From the first demand on, the store
+ * follows its source: a new source (a settings change) is loaded at once.
  */
 import { CancelledError } from '../api/errors';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
@@ -12,8 +16,11 @@ import type { FlagSource } from './flagSource';
 /** Names remembered as archived or not; past this the memory starts again (typos are unbounded). */
 const MAX_ARCHIVED_LOOKUPS = 1_000;
 
-/** What the store can show: everything but `ready` is a welcome state of the Flags view. */
-export type StoreState = 'loading' | 'noServer' | 'noToken' | 'unapproved' | 'invalidSettings' | 'error' | 'ready';
+/**
+ * What the store can show: everything but `ready` is a welcome state of the Flags view. `idle`: a source is known
+ * but nothing needed its flags yet (nothing was read).
+ */
+export type StoreState = 'loading' | 'idle' | 'noServer' | 'noToken' | 'unapproved' | 'invalidSettings' | 'error' | 'ready';
 
 /** The log lines the store writes (the extension passes its logger). */
 export interface StoreLog {
@@ -45,6 +52,10 @@ export class FlagStore {
   private readonly pendingArchived = new SharedReads<FeatureSummary | undefined>();
   private readonly pendingSegments = new SharedReads<Segment[]>();
   private loading: AbortController | undefined;
+  /** Something needed the flags (`load()` or `refresh()`): from then on a source is loaded as soon as it is set. */
+  private demanded = false;
+  /** The listing in flight, for `load()` callers to wait on. */
+  private inFlight: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly logger: StoreLog) {}
@@ -66,17 +77,43 @@ export class FlagStore {
     return this.source;
   }
 
-  /** Switches to another source (or none, with the reason), and loads its catalog. */
+  /**
+   * Switches to another source (or none, with the reason). The catalog is loaded at once when something already
+   * needed the flags; otherwise the store stays `idle` until the first `load()`.
+   */
   async setSource(source: FlagSource | undefined, state: StoreState, problem?: unknown): Promise<void> {
     this.source = source;
-    if (!source) {
+    if (!source || !this.demanded) {
       this.loading?.abort();
       this.catalogValue = Catalog.empty;
       this.clearCaches();
-      this.setState(state, problem);
+      this.setState(source ? 'idle' : state, problem);
       return;
     }
     await this.refresh();
+  }
+
+  /**
+   * The first need of the flags: starts loading the source's catalog when nothing did yet. Every call resolves once
+   * no listing is in flight any more (at once when the catalog is loaded, failed, or there is no source), so
+   * concurrent callers share one load; a caller's `token` ends its own wait, never the load (others may need it).
+   */
+  async load(token?: CancellationLike): Promise<void> {
+    if (!this.demanded) {
+      this.demanded = true;
+      if (this.source) void this.refresh();
+    }
+    if (!this.inFlight || token?.isCancellationRequested) return;
+    let subscription: { dispose(): void } | undefined;
+    const cancelled = new Promise<void>((resolve) => (subscription = token?.onCancellationRequested(resolve)));
+    try {
+      // A listing superseded meanwhile (a new source) hands over to the next one.
+      for (let listing = this.listingInFlight(); listing && !token?.isCancellationRequested; listing = this.listingInFlight()) {
+        await Promise.race([listing, cancelled]);
+      }
+    } finally {
+      subscription?.dispose();
+    }
   }
 
   /**
@@ -84,9 +121,20 @@ export class FlagStore {
    * rows as they arrive (at most every `PARTIAL_MS`); a refresh keeps showing the catalog it has until the new one
    * is complete.
    */
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    this.demanded = true;
     const source = this.source;
-    if (!source) return;
+    if (!source) return Promise.resolve();
+    const listing = this.list(source);
+    this.inFlight = listing;
+    const settled = () => {
+      if (this.inFlight === listing) this.inFlight = undefined;
+    };
+    listing.then(settled, settled);
+    return listing;
+  }
+
+  private async list(source: FlagSource): Promise<void> {
     this.loading?.abort();
     const controller = new AbortController();
     this.loading = controller;
@@ -188,10 +236,13 @@ export class FlagStore {
     return this.requireSource().listEnvironments();
   }
 
-  /** Re-reads everything every `minutes` (0: never). */
+  /** Re-reads everything every `minutes` (0: never), once something needed the flags. */
   setRefreshInterval(minutes: number): void {
     if (this.timer) clearInterval(this.timer);
-    this.timer = minutes > 0 ? setInterval(() => void this.refresh(), minutes * 60_000) : undefined;
+    const tick = () => {
+      if (this.demanded) void this.refresh();
+    };
+    this.timer = minutes > 0 ? setInterval(tick, minutes * 60_000) : undefined;
   }
 
   dispose(): void {
@@ -199,6 +250,10 @@ export class FlagStore {
     this.setRefreshInterval(0);
     this.changed.dispose();
     this.detailsLoaded.dispose();
+  }
+
+  private listingInFlight(): Promise<void> | undefined {
+    return this.inFlight;
   }
 
   private requireSource(): FlagSource {

@@ -62,7 +62,8 @@ export function clampSetting(value: unknown, limits: { minimum: number; maximum:
   if (typeof value !== 'number' || !Number.isFinite(value)) return limits.default;
   const clamped = Math.min(limits.maximum, Math.max(limits.minimum, value));
   if (limits.smallestOn !== undefined && clamped > 0 && clamped < limits.smallestOn) return limits.smallestOn;
-  return clamped;
+  // The settings are whole numbers (`integer` in the manifest); a fraction written by hand is rounded.
+  return Math.round(clamped);
 }
 
 /** localhost, 127.0.0.0/8, ::1: a token sent there over plain HTTP does not cross a network. */
@@ -144,4 +145,31 @@ export function languageFilters(languages: unknown): LanguageFilter[] {
     { scheme: 'file', language },
     { scheme: 'untitled', language },
   ]);
+}
+
+/** The filters of several folders as one selector: every document any folder covers (each folder's own still decides). */
+export function unionOfFilters(lists: readonly LanguageFilter[][]): LanguageFilter[] {
+  const seen = new Map<string, LanguageFilter>();
+  for (const filter of lists.flat()) seen.set(`${filter.scheme}:${filter.language ?? '*'}`, filter);
+  const all = [...seen.values()];
+  // A folder that covers every language makes the per-language filters of the others redundant.
+  const everything = all.filter((filter) => filter.language === undefined);
+  return everything.length ? all.filter((filter) => filter.language === undefined || !everything.some((e) => e.scheme === filter.scheme)) : all;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// `unleash.projects` of a multi-root workspace: one Flags view for every folder
+
+/**
+ * The projects the one Flags view lists when each folder may name its own: the union of the folders' lists, in the
+ * order first named. A folder with an empty list adds nothing; when every list is empty, every project is listed
+ * (the empty result).
+ */
+export function unionOfProjects(lists: readonly unknown[]): string[] {
+  const projects = new Set<string>();
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const project of list) if (typeof project === 'string' && project.trim()) projects.add(project.trim());
+  }
+  return [...projects];
 }

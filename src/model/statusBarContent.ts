@@ -67,6 +67,14 @@ export function statusContent(input: StatusInput): StatusContent {
       // Before the first source is known (start-up), only a configured server deserves an item.
       if (!input.source) return { visible: input.configured, text: '$(sync~spin) Unleash', tooltip: `Starting…\n${click}`, tone: 'normal' };
       return { visible: true, text: `$(sync~spin) Unleash: ${where}`, tooltip: `Loading flags from ${where}…\n${click}`, tone: 'normal' };
+    case 'idle':
+      // Nothing needed the flags yet, so nothing was read: no count to show.
+      return {
+        visible: true,
+        text: `$(circle-outline) Unleash: ${where}`,
+        tooltip: `Flags from ${where} are read when first needed: the Flags view, a flag name in code, or a command.\n${click}`,
+        tone: 'normal',
+      };
     case 'error':
       return {
         visible: true,

@@ -1,9 +1,10 @@
 /**
- * Keeps the store on the connection's source, and the `unleash.state` context key (which picks the Flags view's
- * welcome content) on the store's state.
+ * Keeps the store on the connection's source, the `unleash.state` context key (which picks the Flags view's welcome
+ * content) on the store's state, and `unleash.mode` (which commands are on offer) on the connection's.
  */
 import * as vscode from 'vscode';
 import { ContextKeys } from '../constants';
+import { sourceMode } from '../model/flagSource';
 import type { FlagStore } from '../model/flagStore';
 import type { Connection } from './connection';
 import { onDidChangeSettings, readSettings } from './settings';
@@ -11,10 +12,18 @@ import { onDidChangeSettings, readSettings } from './settings';
 export function bindStoreToConnection(connection: Connection, store: FlagStore): vscode.Disposable {
   const showState = () => void vscode.commands.executeCommand('setContext', ContextKeys.state, store.state);
   const applyInterval = () => store.setRefreshInterval(readSettings().refreshIntervalMinutes);
+  const showMode = () => {
+    const mode = sourceMode(connection.state.state, connection.state.source);
+    if (mode) void vscode.commands.executeCommand('setContext', ContextKeys.mode, mode);
+  };
   showState();
+  showMode();
   applyInterval();
   return vscode.Disposable.from(
-    connection.onDidChange((state) => void store.setSource(state.source, state.state, state.problem)),
+    connection.onDidChange((state) => {
+      showMode();
+      void store.setSource(state.source, state.state, state.problem);
+    }),
     store.onDidChange(showState),
     onDidChangeSettings(applyInterval),
   );

@@ -1,7 +1,7 @@
 /**
  * What completion, diagnostics, code actions and the editor's Find Usages share: the recognition settings (SDK
- * calls, name transforms, languages, severities), and the per-catalog analyzer and completion items, each built
- * once per catalog. Reads only the store: nothing here sends a request.
+ * calls, name transforms and languages of each document's folder; severities), and the per-catalog analyzer and
+ * completion items, each built once per catalog. Reads only the store: nothing here sends a request.
  */
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '../constants';
@@ -12,11 +12,13 @@ import type { NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../util/logger';
-import { readSettings } from './settings';
+import { hoverRegistration, readSettings, type HoverSettingsByFolder } from './settings';
 
 export interface CodeOptions {
+  /** The window's (no folder's) SDK calls and transforms; a document's own are `naming(document)`. */
   sdkCalls: string[] | undefined;
   transforms: NameTransform[];
+  /** What providers are registered for: every document some folder's `unleash.hover.languages` covers. */
   selector: vscode.DocumentFilter[];
   completion: boolean;
   diagnostics: boolean;
@@ -39,14 +41,27 @@ export class CodeFlags implements vscode.Disposable {
   constructor(
     readonly store: FlagStore,
     private readonly logger: Logger,
+    private readonly hoverSettings: HoverSettingsByFolder,
   ) {
     this.optionsValue = this.read();
-    this.watcher = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (['hover', 'completion', 'diagnostics'].some((part) => event.affectsConfiguration(`${SETTINGS_SECTION}.${part}`))) {
-        this.optionsValue = this.read();
-        this.optionsChanged.fire(undefined);
-      }
-    });
+    const reread = () => {
+      this.optionsValue = this.read();
+      this.optionsChanged.fire(undefined);
+    };
+    this.watcher = vscode.Disposable.from(
+      // The hover settings' own cache is reset first: it fires after it did.
+      hoverSettings.onDidChange(reread),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (['completion', 'diagnostics'].some((part) => event.affectsConfiguration(`${SETTINGS_SECTION}.${part}`))) reread();
+      }),
+    );
+  }
+
+  /** How `document` names flags: the SDK calls and name transforms of its folder's `unleash.hover.*`. */
+  naming(document: { readonly uri: vscode.Uri } | undefined): { sdkCalls: string[] | undefined; transforms: NameTransform[] } {
+    if (!document) return { sdkCalls: this.optionsValue.sdkCalls, transforms: this.optionsValue.transforms };
+    const own = this.hoverSettings.of(document);
+    return { sdkCalls: own.sdkCalls, transforms: own.nameTransforms };
   }
 
   get options(): CodeOptions {
@@ -70,20 +85,22 @@ export class CodeFlags implements vscode.Disposable {
     return this.completionsValue;
   }
 
-  analysisOptions(): AnalysisOptions {
+  /** How to analyse `document` (its folder's naming), or any file of the workspace check when none is given. */
+  analysisOptions(document?: { readonly uri: vscode.Uri }): AnalysisOptions {
     const source = this.store.currentSource;
+    const naming = this.naming(document);
     return {
-      sdkCalls: this.optionsValue.sdkCalls,
-      transforms: this.optionsValue.transforms,
+      sdkCalls: naming.sdkCalls,
+      transforms: naming.transforms,
       severities: this.optionsValue.severities,
       sourceLabel: source?.label ?? '',
       sourceKind: source?.kind ?? 'server',
     };
   }
 
-  /** Does this document's language take part (the `unleash.hover.languages` setting)? */
+  /** Does this document's language take part (its folder's `unleash.hover.languages`)? */
   covers(document: vscode.TextDocument): boolean {
-    return vscode.languages.match(this.optionsValue.selector, document) > 0;
+    return this.hoverSettings.covers(document);
   }
 
   get recent(): readonly string[] {
@@ -106,7 +123,7 @@ export class CodeFlags implements vscode.Disposable {
     return {
       sdkCalls: settings.hover.sdkCalls,
       transforms: settings.hover.nameTransforms,
-      selector: settings.hover.languages,
+      selector: hoverRegistration().languages,
       completion: settings.completion.enabled,
       diagnostics: settings.diagnostics.enabled,
       severities,

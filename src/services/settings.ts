@@ -1,11 +1,20 @@
-/** Reads the extension's settings, typed, in one place. */
+/**
+ * Reads the extension's settings, typed, in one place. Most are the window's; `unleash.projects`, `unleash.export.path`
+ * and `unleash.hover.*` have `resource` scope, so each folder of a multi-root workspace may set its own: the hover
+ * settings are read for the document (`readHoverSettings(document.uri)`), the export path for the folder exported to
+ * (`readExportPath`), and the projects as the union of the folders' lists (`unionOfProjects`).
+ */
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../constants';
 import type { ProxySupport } from '../api/proxy';
 import type { NameTransform } from '../model/flagNames';
 import {
-  chooseServer, clampSetting, languageFilters, SETTING_LIMITS, userValue, validSdkCalls, validTransforms, type LanguageFilter,
+  chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfFilters, unionOfProjects, userValue, validSdkCalls, validTransforms,
+  type LanguageFilter,
 } from '../model/settingRules';
+
+/** The export path when no setting names one. */
+export const DEFAULT_EXPORT_PATH = '.unleash/${environment}.json';
 
 export interface ExtensionSettings {
   serverUrl: string;
@@ -16,20 +25,8 @@ export interface ExtensionSettings {
   projects: string[];
   requestTimeoutMs: number;
   refreshIntervalMinutes: number;
-  exportPath: string;
-  /** How code names flags, checked: what is malformed is left out and said in `problems`. */
-  hover: {
-    enabled: boolean;
-    /** The documents of `unleash.hover.languages`. */
-    languages: LanguageFilter[];
-    /** Undefined: the built-in list. */
-    sdkCalls: string[] | undefined;
-    nameTransforms: NameTransform[];
-    /** Names outside string literals too (comments, prose, identifiers as written). */
-    matchAnywhere: boolean;
-    /** What was wrong with `unleash.hover.nameTransforms` (left out). */
-    problems: string[];
-  };
+  /** The window's (no folder's) hover settings; a document's are `readHoverSettings(document.uri)`. */
+  hover: HoverSettings;
   completion: { enabled: boolean };
   diagnostics: {
     enabled: boolean;
@@ -51,10 +48,61 @@ export interface ExtensionSettings {
   };
 }
 
+/** How code names flags, checked: what is malformed is left out and said in `problems`. */
+export interface HoverSettings {
+  enabled: boolean;
+  /** The documents of `unleash.hover.languages`. */
+  languages: LanguageFilter[];
+  /** Undefined: the built-in list. */
+  sdkCalls: string[] | undefined;
+  nameTransforms: NameTransform[];
+  /** Names outside string literals too (comments, prose, identifiers as written). */
+  matchAnywhere: boolean;
+  /** What was wrong with `unleash.hover.nameTransforms` (left out). */
+  problems: string[];
+}
+
+/** `unleash.hover.*` as they apply to `scope` (a document's URI: its folder's values), else the window's. */
+export function readHoverSettings(scope?: vscode.ConfigurationScope): HoverSettings {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, scope);
+  const problems: string[] = [];
+  return {
+    enabled: config.get<boolean>(Settings.hoverEnabled, true) !== false,
+    languages: languageFilters(config.get<unknown>(Settings.hoverLanguages, ['*'])),
+    sdkCalls: validSdkCalls(config.get<unknown>(Settings.hoverSdkCalls)),
+    nameTransforms: validTransforms(config.get<unknown>(Settings.hoverNameTransforms, []), problems),
+    matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
+    problems,
+  };
+}
+
+/** The scopes whose resource settings count: each workspace folder, or the window when no folder is open. */
+function folderScopes(): Array<vscode.Uri | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return folders.length ? folders.map((folder) => folder.uri) : [undefined];
+}
+
+/**
+ * What providers are registered for: the documents any folder's `unleash.hover.languages` covers, and whether any
+ * folder has hovers on. Each document then follows its own folder's settings.
+ */
+export function hoverRegistration(): { languages: LanguageFilter[]; enabled: boolean; problems: string[] } {
+  const all = folderScopes().map((scope) => readHoverSettings(scope));
+  return {
+    languages: unionOfFilters(all.map((settings) => settings.languages)),
+    enabled: all.some((settings) => settings.enabled),
+    problems: [...new Set(all.flatMap((settings) => settings.problems))],
+  };
+}
+
+/** `unleash.export.path` of the folder the export goes to (each folder of a multi-root workspace may have its own). */
+export function readExportPath(folder: vscode.Uri | undefined): string {
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH);
+}
+
 export function readSettings(): ExtensionSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const http = vscode.workspace.getConfiguration('http');
-  const transformProblems: string[] = [];
   const server = chooseServer(config.inspect<string>(Settings.serverUrl), vscode.workspace.isTrusted);
   return {
     serverUrl: server.url,
@@ -62,18 +110,11 @@ export function readSettings(): ExtensionSettings {
     // The web UI address goes with the server: the user's beside the user's server, the workspace's beside the
     // workspace's (which needs the user's approval before anything is shown).
     webUrl: (server.fromWorkspace ? config.get<string>(Settings.webUrl, '') : userValue(config.inspect<string>(Settings.webUrl), '')).trim(),
-    projects: config.get<string[]>(Settings.projects, []).filter((project) => project.trim()),
+    // One Flags view for the window: the union of the folders' project lists (see unionOfProjects).
+    projects: unionOfProjects(folderScopes().map((scope) => vscode.workspace.getConfiguration(SETTINGS_SECTION, scope).get<unknown>(Settings.projects, []))),
     requestTimeoutMs: clampSetting(config.get<number>(Settings.requestTimeoutSeconds), SETTING_LIMITS.requestTimeoutSeconds) * 1000,
     refreshIntervalMinutes: clampSetting(config.get<number>(Settings.refreshIntervalMinutes), SETTING_LIMITS.refreshIntervalMinutes),
-    exportPath: config.get<string>(Settings.exportPath, '.unleash/${environment}.json'),
-    hover: {
-      enabled: config.get<boolean>(Settings.hoverEnabled, true) !== false,
-      languages: languageFilters(config.get<unknown>(Settings.hoverLanguages, ['*'])),
-      sdkCalls: validSdkCalls(config.get<unknown>(Settings.hoverSdkCalls)),
-      nameTransforms: validTransforms(config.get<unknown>(Settings.hoverNameTransforms, []), transformProblems),
-      matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
-      problems: transformProblems,
-    },
+    hover: readHoverSettings(),
     completion: { enabled: config.get<boolean>(Settings.completionEnabled, true) },
     diagnostics: {
       enabled: config.get<boolean>(Settings.diagnosticsEnabled, true),
@@ -126,5 +167,53 @@ export function serverHost(): string | undefined {
     return new URL(url).host || url;
   } catch {
     return url;
+  }
+}
+
+/**
+ * `unleash.hover.*` of each document's folder, read once per folder until a hover setting or the folders change.
+ * Hovers, completion, diagnostics and the flag at the cursor read a document's values here.
+ */
+export class HoverSettingsByFolder implements vscode.Disposable {
+  private readonly cache = new Map<string, HoverSettings>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** A `unleash.hover.*` setting or the workspace folders changed. */
+  readonly onDidChange = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    const reset = () => {
+      this.cache.clear();
+      this.changed.fire();
+    };
+    this.subscriptions = [
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SETTINGS_SECTION}.hover`)) reset();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(reset),
+    ];
+  }
+
+  /** The settings that apply to `document` (its folder's; the window's for a document outside every folder). */
+  of(document: { readonly uri: vscode.Uri }): HoverSettings {
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    const key = folder?.uri.toString() ?? '';
+    let settings = this.cache.get(key);
+    if (!settings) {
+      settings = readHoverSettings(folder?.uri);
+      this.cache.set(key, settings);
+    }
+    return settings;
+  }
+
+  /** Does `document`'s own `unleash.hover.languages` list its language? */
+  covers(document: vscode.TextDocument): boolean {
+    const settings = this.of(document);
+    return vscode.languages.match(settings.languages, document) > 0;
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changed.dispose();
   }
 }

@@ -46,7 +46,11 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    if (!node) return this.rootNodes();
+    if (!node) {
+      // Asked for the top level: the view is on screen, so its flags are needed (the first time, this starts the load).
+      void this.store.load();
+      return this.rootNodes();
+    }
     const children = await childrenOf(node, this.store, this.loads.token, this.options);
     for (const child of children) {
       if (child.kind === 'error') this.logger.warn(`Expanding ${node.id}: ${child.label}`);
@@ -139,9 +143,15 @@ export function registerFlagsView(deps: FlagsViewDeps): FlagsView {
   };
   update();
   const subscription = store.onDidChange(update);
+  // The flags are read when the view is first shown, not when the window opens.
+  const loadWhenShown = () => {
+    if (treeView.visible) void store.load();
+  };
+  const visibility = treeView.onDidChangeVisibility(loadWhenShown);
+  loadWhenShown();
 
   return {
-    disposable: vscode.Disposable.from(provider, treeView, subscription, { dispose: () => endProgress?.() }),
+    disposable: vscode.Disposable.from(provider, treeView, subscription, visibility, { dispose: () => endProgress?.() }),
     provider,
     treeView,
     async reveal(project, name) {

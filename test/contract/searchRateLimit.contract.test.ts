@@ -56,6 +56,7 @@ describe('Unleash 8 limits searches to 15 a minute (real server, default limit)'
 
   it('once refused, the listing shows the projects it can list and says what it could not check', async () => {
     const store = new FlagStore({ info: () => undefined, error: () => undefined });
+    void store.load(); // needed from the start: setSource reads the list
     await store.setSource(new ServerSource(client(), [], ''), 'ready');
     assert.equal(store.state, 'ready');
     // Open source lists only `default` among its projects: the checkout flags need the search that was refused.

@@ -38,6 +38,7 @@ async function realStore(): Promise<{ store: FlagStore; source: ServerSource; re
   clients.push(client);
   const source = new ServerSource(client, [], '');
   const store = new FlagStore({ info() {}, error() {} });
+  void store.load(); // needed from the start: setSource reads the list
   await store.setSource(source, 'ready');
   assert.equal(store.state, 'ready', `the store did not load: ${String(store.error)}`);
   return { store, source, requests };

@@ -525,3 +525,46 @@ test('an untrusted folder (Restricted Mode): the offline tree and hover, and no 
     workspace.remove();
   }
 });
+
+/** The rows the command palette lists for `text` (F1, typed), as the user reads them. */
+async function paletteRows(page: Page, text: string): Promise<string[]> {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${text}`);
+  const rows = widget.locator('.quick-input-list .monaco-list-row .label-name');
+  await rows.first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.waitForTimeout(500); // the list settles after typing
+  const labels = (await rows.allInnerTexts()).map((label) => label.trim());
+  await page.keyboard.press('Escape');
+  return labels;
+}
+
+test('offline with nothing to show (no server, no export files): the palette offers exactly the Unleash commands that work', { timeout: 300_000 }, async (t) => {
+  const t0 = Date.now();
+  const workspace = copyDemoWorkspace();
+  fs.rmSync(path.join(workspace.dir, '.unleash'), { recursive: true, force: true });
+  let session: Session | undefined;
+  try {
+    const server = await host.startCodeServer({ vsixPath, workspace: workspace.dir, settings: { 'remote.autoForwardPorts': false }, log: logger() });
+    session = await host.openWorkbench(server, { viewport: VIEWPORT, log: logger() });
+    const page = session.page;
+    // Until the extension has evaluated its settings the mode is unknown: wait for the palette to settle on it.
+    // "Focus on Flags View" is VS Code's own command for the view (it shows the welcome content): it works too.
+    const expected = ['Unleash: Connect to Server…', 'Unleash: Focus on Flags View', 'Unleash: Open Settings', 'Unleash: Show Log'];
+    let rows: string[] = [];
+    const deadline = Date.now() + 60_000;
+    do {
+      rows = (await paletteRows(page, 'Unleash: ')).filter((row) => row.startsWith('Unleash: ')).sort();
+      if (JSON.stringify(rows) === JSON.stringify(expected)) break;
+      await page.waitForTimeout(1000);
+    } while (Date.now() < deadline);
+    assert.deepEqual(rows, expected, 'the palette offers only what works without a server or export files');
+    t.diagnostic(`palette rows for "Unleash: ": ${rows.join(' | ')}; ${seconds(Date.now() - t0)}`);
+  } finally {
+    if (session) await session.stop();
+    workspace.remove();
+  }
+});

@@ -6,6 +6,8 @@
  *   slow     a slow stand-in server (slowServer.ts): the tree shows rows before the listing completes
  *   trust    serverUrl in the workspace's settings only (a recording stand-in), the admin token in the environment:
  *            no request reaches that server without the user's approval
+ *   idle     serverUrl of a recording stand-in and a token, no export files, a window that never shows a flag: the
+ *            stand-in receives no request at all (the flags are read when first needed)
  * What runs is the packaged .vsix (dist/, built by `npm run package` when missing or stale), installed by
  * code-server's --install-extension and loaded from there (see test/e2e/README.md). Writes the activate() figure to
  * bench/results/activate.json.
@@ -92,10 +94,12 @@ interface Target {
   workspace?: boolean;
 }
 
-async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken' | 'slow' | 'trust', target?: Target): Promise<void> {
+async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken' | 'slow' | 'trust' | 'idle', target?: Target): Promise<void> {
   if (prepared.length) t.diagnostic(prepared.splice(0).join('; '));
   assert.ok(staged, 'the extension is staged');
   const workspace = copyDemoWorkspace();
+  // A window with no export files (the idle phase): nothing of the flags is on disk either.
+  if (phase === 'idle') fs.rmSync(path.join(workspace.dir, '.unleash'), { recursive: true, force: true });
   try {
     const server = target ?? { url: unleash.current.url, token: phase === 'server' ? unleash.current.adminToken : '' };
     if (server.workspace) {
@@ -129,7 +133,7 @@ async function runPhase(t: { diagnostic(message: string): void }, phase: 'server
       const logs = fs.readdirSync(result.tmp, { recursive: true }).filter((name) => String(name).endsWith('Unleash.log'));
       // The trust phase ends within seconds, before the editor flushes the log channel's file: its token search covers
       // every other file the run wrote.
-      if (phase !== 'trust') assert.ok(logs.length > 0, 'the extension wrote its log channel to disk');
+      if (phase !== 'trust' && phase !== 'idle') assert.ok(logs.length > 0, 'the extension wrote its log channel to disk');
       const secret = unleash.current.adminToken;
       assert.deepEqual(filesHolding(result.tmp, secret), [], 'the admin token is in no file the editor wrote (logs, state, output channel)');
       assert.deepEqual(filesHolding(workspace.dir, secret), [], 'nor in the workspace (export files)');
@@ -162,5 +166,16 @@ test('in the editor, a workspace whose settings name another server: no token wi
     assert.deepEqual(named.requests.map((request) => `${request.method} ${request.path}`), [], 'the server the workspace named received nothing');
   } finally {
     await named.close();
+  }
+});
+
+test('in the editor, a window that never shows a flag: no request to the server the settings name', { timeout: 300_000 }, async (t) => {
+  const stand = await startFaultServer();
+  try {
+    await runPhase(t, 'idle', { url: stand.url, token: unleash.current.adminToken });
+    assert.deepEqual(stand.requests.map((request) => `${request.method} ${request.path}`), [], 'nothing needed the flags: no request');
+    t.diagnostic(`0 requests to ${stand.url} during the whole editor run`);
+  } finally {
+    await stand.close();
   }
 });

@@ -34,6 +34,10 @@ export interface FakeTreeView<T = unknown> {
   /** Every `reveal()`, in order. */
   revealed: Array<{ node: T; options: unknown }>;
   reveal(node: T, options?: unknown): Promise<void>;
+  /** Whether the view shows; `setVisible` is the user opening or closing it. */
+  visible: boolean;
+  onDidChangeVisibility: classes.Event<{ visible: boolean }>;
+  setVisible(visible: boolean): void;
   dispose(): void;
 }
 
@@ -99,6 +103,8 @@ const noCancellation = { isCancellationRequested: false, onCancellationRequested
 export function createFakeVscode(options: { folder?: string } = {}) {
   const user = new Map<string, unknown>();
   const workspaceScope = new Map<string, unknown>();
+  /** Settings of one workspace folder (resource scope), by folder path: they win inside that folder. */
+  const folderScopes = new Map<string, Map<string, unknown>>();
   const configChanged = new CountedEmitter<{ affectsConfiguration(section: string): boolean }>();
   const trustGranted = new EventEmitter<void>();
   const secrets = new Map<string, string>();
@@ -194,13 +200,21 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     workspace: {
       isTrusted: true,
-      workspaceFolders: options.folder ? [{ uri: Uri.file(options.folder), name: path.basename(options.folder), index: 0 }] : undefined,
+      workspaceFolders: (options.folder ? [{ uri: Uri.file(options.folder), name: path.basename(options.folder), index: 0 }] : undefined) as
+        | Array<{ uri: Uri; name: string; index: number }>
+        | undefined,
       textDocuments: record.textDocuments,
-      getConfiguration(section: string) {
+      getWorkspaceFolder(uri: Uri) {
+        return vscode.workspace.workspaceFolders?.find((folder) => uri.fsPath === folder.uri.fsPath || uri.fsPath.startsWith(folder.uri.fsPath + path.sep));
+      },
+      getConfiguration(section: string, scope?: Uri) {
         const id = (key: string) => `${section}.${key}`;
+        const folder = scope && vscode.workspace.getWorkspaceFolder(scope);
+        const own = folder && folderScopes.get(folder.uri.fsPath);
         return {
           get<T>(key: string, fallback?: T): T | undefined {
             const full = id(key);
+            if (vscode.workspace.isTrusted && own?.has(full)) return own.get(full) as T;
             if (vscode.workspace.isTrusted && workspaceScope.has(full)) return workspaceScope.get(full) as T;
             return user.has(full) ? (user.get(full) as T) : fallback;
           },
@@ -320,6 +334,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
         return item;
       },
       createTreeView(id: string, viewOptions: FakeTreeView['options']): FakeTreeView {
+        const visibility = new EventEmitter<{ visible: boolean }>();
         const view: FakeTreeView = {
           id,
           options: viewOptions,
@@ -327,6 +342,12 @@ export function createFakeVscode(options: { folder?: string } = {}) {
           revealed: [],
           async reveal(node, revealOptions) {
             view.revealed.push({ node, options: revealOptions });
+          },
+          visible: false,
+          onDidChangeVisibility: visibility.event,
+          setVisible(visible) {
+            view.visible = visible;
+            visibility.fire({ visible });
           },
           dispose() {},
         };
@@ -389,6 +410,18 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     /** Sets a value in user settings (`scope: 'user'`) or the workspace's `.vscode/settings.json`. */
     set: (scope: Scope, id: string, value: unknown) => edit(scope, { [id]: value }),
     edit,
+    /** Adds a folder to the workspace (multi-root). */
+    addFolder(folder: string) {
+      const folders = (vscode.workspace.workspaceFolders ??= []);
+      folders.push({ uri: Uri.file(folder), name: path.basename(folder), index: folders.length });
+    },
+    /** Sets a value in one folder's settings (a multi-root workspace's folder settings). */
+    setInFolder(folder: string, id: string, value: unknown) {
+      let scope = folderScopes.get(folder);
+      if (!scope) folderScopes.set(folder, (scope = new Map()));
+      scope.set(id, value);
+      fire([id]);
+    },
     setTrusted(trusted: boolean) {
       vscode.workspace.isTrusted = trusted;
       if (trusted) trustGranted.fire();

@@ -124,6 +124,7 @@ export function mainSource(): FakeSource {
 
 export async function storeOver(source: FlagSource): Promise<FlagStore> {
   const store = new FlagStore(quiet);
+  void store.load(); // needed from the start: setSource reads the list
   await store.setSource(source, 'ready');
   return store;
 }

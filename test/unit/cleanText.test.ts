@@ -124,6 +124,7 @@ async function storeOver(flags: FeatureSummary[]): Promise<FlagStore> {
     listEnvironments: async () => ['development'],
   };
   const store = new FlagStore({ info() {}, error() {} });
+  void store.load(); // needed from the start: setSource reads the list
   await store.setSource(source, 'ready');
   return store;
 }

@@ -31,6 +31,7 @@ class FakeDocument {
 }
 
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
+const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
 const { FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = require('../../src/code/flagDiagnosticsPublisher') as typeof import('../../src/code/flagDiagnosticsPublisher');
 const { FlagCompletionProvider } = require('../../src/code/flagCompletionProvider') as typeof import('../../src/code/flagCompletionProvider');
 const { FlagCodeActionProvider } = require('../../src/code/flagCodeActions') as typeof import('../../src/code/flagCodeActions');
@@ -81,7 +82,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
   it('nothing while loading or failed; the typo after loading; typing re-analyses once, debounced, with no request', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const store = new FlagStore({ info() {}, error() {} });
-    const flags = new CodeFlags(store, logger);
+    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
     const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/src/checkout.ts', `if (unleash.isEnabled('new-chekout-flow')) {}\nuseFlag("old-banner");`);
     fake.textDocuments.push(document);
@@ -91,8 +92,10 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const source = new CountingSource();
     let finish!: (list: FeatureSummary[]) => void;
     source.next = new Promise((resolve) => (finish = resolve));
-    const loading = store.setSource(source, 'ready');
-    assert.equal(store.state, 'loading');
+    await store.setSource(source, 'ready');
+    assert.equal(store.state, 'loading', 'the open document calls an SDK: its diagnostics need the flags');
+    assert.equal(source.requests, 1);
+    const loading = store.load();
     fake.documentOpened.fire(document);
     assert.deepEqual(shown(), [], 'loading: no verdict');
     finish(summaries);
@@ -114,7 +117,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     // Completion and quick fixes read the same catalog: still no request.
     const completion = new FlagCompletionProvider(flags);
     const line = new FakeDocument('/work/src/new.ts', 'unleash.isEnabled("new-');
-    const list = completion.provideCompletionItems(line as never, new Position(0, 23) as never);
+    const list = await completion.provideCompletionItems(line as never, new Position(0, 23) as never);
     assert.deepEqual(
       list?.items.map((item) => [item.label, item.detail, item.sortText, item.insertText, JSON.stringify(item.range)]),
       [
@@ -148,7 +151,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     await store.refresh();
     assert.equal(store.state, 'error');
     assert.deepEqual(shown(), []);
-    assert.equal(completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
+    assert.equal(await completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
 
     publisher.dispose();
     flags.dispose();
@@ -157,7 +160,8 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
 
   it('the typo quick fix replaces the name in place', async () => {
     const store = new FlagStore({ info() {}, error() {} });
-    const flags = new CodeFlags(store, logger);
+    void store.load(); // needed from the start: setSource reads the list
+    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
     const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/app.py', `if client.is_enabled("new-checkout-flw"):`);
     fake.textDocuments.splice(0, fake.textDocuments.length, document);
@@ -178,6 +182,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
 describe('status bar item', () => {
   it('follows the store: loading, ready with the count, error on the error colour with the reason; click offers actions', async () => {
     const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     const bar = registerStatusBar(store);
     const item = fake.statusBarItems.at(-1)!;
     const colour = (): string | undefined => item.backgroundColor?.id;

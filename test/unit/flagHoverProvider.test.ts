@@ -11,11 +11,12 @@ import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, 
 import { flagKey } from '../../src/model/catalog';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
-import { CancellationTokenSource, installFakeVscode, Range, type Hover, type MarkdownString } from '../support/fakeVscode';
+import { CancellationTokenSource, installFakeVscode, Range, Uri, type Hover, type MarkdownString } from '../support/fakeVscode';
 
 installFakeVscode();
 const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
 const { FlagHoverProvider, registerFlagHovers } = hovers;
+const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
 
 // ---- Data and a scripted source -------------------------------------------------
 
@@ -92,6 +93,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 async function setup(summaries: FeatureSummary[] = [summary], features = new Map([[flagKey('default', details.name), details]])) {
   const source = new ScriptedSource(summaries, features);
   const store = new FlagStore({ info() {}, error() {} });
+  void store.load(); // needed from the start: setSource reads the list
   await store.setSource(source, 'ready');
   const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
   return { source, store, provider };
@@ -197,6 +199,7 @@ describe('FlagHoverProvider', () => {
     const source = new ScriptedSource([summary], new Map());
     source.listing = new Promise(() => {});
     const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     void store.setSource(source, 'ready');
     assert.equal(store.state, 'loading');
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
@@ -236,6 +239,7 @@ describe('FlagHoverProvider', () => {
 
   it('gives no hover without a source or on a huge line', async () => {
     const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
     assert.equal(await hoverAt(provider, LINE, COLUMN), undefined);
     const { provider: ready } = await setup();
@@ -249,7 +253,9 @@ describe('registerFlagHovers', () => {
     const fake = installFakeVscode();
     const registrations = fake.providers.hover;
     const store = new FlagStore({ info() {}, error() {} });
-    const disposable = registerFlagHovers({ store, logger });
+    void store.load(); // needed from the start: setSource reads the list
+    const settings = new HoverSettingsByFolder();
+    const disposable = registerFlagHovers({ store, settings, logger });
     assert.equal(registrations.length, 1);
     assert.deepEqual(registrations[0]!.selector, [{ scheme: 'file' }, { scheme: 'untitled' }]);
 
@@ -276,6 +282,7 @@ describe('registerFlagHovers', () => {
 
     disposable.dispose();
     assert.equal(registrations[2]!.disposed, true);
+    settings.dispose();
     assert.equal(fake.configurationListeners(), 0);
   });
 });
@@ -338,6 +345,7 @@ describe('FlagHoverProvider: archived flags', () => {
       },
     });
     const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
     await store.setSource(source, 'ready');
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
     const line = "if (unleash.isEnabled('old-banner')) {";
@@ -353,5 +361,80 @@ describe('FlagHoverProvider: archived flags', () => {
     const typo = "unleash.isEnabled('no-such-flag')";
     assert.match((await hoverAt(provider, typo, typo.indexOf('such')))?.contents.value ?? '', /^No flag named `no-such-flag`/);
     assert.deepEqual(asked, ['old-banner', 'no-such-flag']);
+  });
+});
+
+describe('FlagHoverProvider reads the flags on the first hover that needs them', () => {
+  class CountingListing extends ScriptedSource {
+    listings = 0;
+    override listFeatures(): Promise<FeatureSummary[]> {
+      this.listings++;
+      return super.listFeatures();
+    }
+  }
+
+  it('a hover outside any string literal reads nothing; the first on a literal reads the list once and answers', async () => {
+    const source = new CountingListing([summary], new Map());
+    const store = new FlagStore({ info() {}, error() {} });
+    await store.setSource(source, 'ready');
+    const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
+    assert.equal(await hoverAt(provider, LINE, LINE.indexOf('unleash')), undefined);
+    assert.deepEqual([store.state, source.listings], ['idle', 0], 'code, not a literal: nothing read');
+    const first = await hoverAt(provider, LINE, COLUMN);
+    assert.ok(first?.contents.value.startsWith('**new\\-checkout\\-flow**'), 'the first hover waits for the list and answers');
+    assert.ok(await hoverAt(provider, LINE, COLUMN));
+    assert.equal(source.listings, 1, 'the next hover reads nothing again');
+    store.dispose();
+  });
+
+  it('with name transforms any word may name a flag: a hover there reads the list', async () => {
+    const source = new CountingListing([summary], new Map());
+    const store = new FlagStore({ info() {}, error() {} });
+    await store.setSource(source, 'ready');
+    const provider = new FlagHoverProvider(store, logger, { transforms: [{ kind: 'screamingSnakeToKebab' }], sdkCalls: undefined });
+    const line = 'if (NEW_CHECKOUT_FLOW) {';
+    assert.ok((await hoverAt(provider, line, line.indexOf('CHECKOUT')))?.contents.value.startsWith('**new\\-checkout\\-flow**'));
+    assert.equal(source.listings, 1);
+    store.dispose();
+  });
+});
+
+describe('hover settings per folder (resource scope)', () => {
+  it("each document follows its own folder's unleash.hover.*; the registration covers every folder's languages", async () => {
+    const fake = installFakeVscode('/ws/web');
+    fake.addFolder('/ws/api');
+    fake.setInFolder('/ws/web', 'unleash.hover.languages', ['typescript']);
+    fake.setInFolder('/ws/api', 'unleash.hover.languages', ['python']);
+    fake.setInFolder('/ws/api', 'unleash.hover.sdkCalls', ['flag_on']);
+    const registrations = fake.providers.hover;
+    const { store } = await setup();
+    const settings = new HoverSettingsByFolder();
+    const disposable = registerFlagHovers({ store, settings, logger });
+    try {
+      assert.deepEqual(registrations.at(-1)!.selector, [
+        { scheme: 'file', language: 'typescript' },
+        { scheme: 'untitled', language: 'typescript' },
+        { scheme: 'file', language: 'python' },
+        { scheme: 'untitled', language: 'python' },
+      ]);
+      const hoverIn = async (file: string, languageId: string, line: string, character: number) => {
+        const document = { uri: Uri.file(file), languageId, lineCount: 1, lineAt: () => ({ text: line }) };
+        const provider = registrations.at(-1)!.provider as Provider;
+        return shown(await provider.provideHover(document as never, at(0, character) as never, new CancellationTokenSource().token as never));
+      };
+      const ts = "isEnabled('new-checkout-flow')";
+      assert.ok(await hoverIn('/ws/web/a.ts', 'typescript', ts, 12), 'web: TypeScript, built-in calls');
+      assert.equal(await hoverIn('/ws/api/a.ts', 'typescript', ts, 12), undefined, "api: TypeScript is not in the folder's languages");
+      const typo = "flag_on('nope')";
+      assert.ok((await hoverIn('/ws/api/app.py', 'python', typo, 10))?.contents.value.startsWith('No flag named `nope`'), "api: the folder's SDK calls");
+      assert.equal(await hoverIn('/ws/web/app.py', 'python', typo, 10), undefined, "web: Python is not in the folder's languages");
+
+      fake.setInFolder('/ws/web', 'unleash.hover.enabled', false);
+      assert.equal(await hoverIn('/ws/web/a.ts', 'typescript', ts, 12), undefined, 'web: hovers off there');
+      assert.ok(await hoverIn('/ws/api/app.py', 'python', "flag_on('new-checkout-flow')", 10), 'api: still on');
+    } finally {
+      disposable.dispose();
+      settings.dispose();
+    }
   });
 });

@@ -57,6 +57,7 @@ class Source implements FlagSource {
 
 async function storeOver(summaries: FeatureSummary[], features: Feature[]): Promise<FlagStore> {
   const store = new FlagStore({ info() {}, error() {} });
+  void store.load(); // needed from the start: setSource reads the list
   await store.setSource(new Source(summaries, features), 'ready');
   return store;
 }

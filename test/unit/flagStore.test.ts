@@ -81,6 +81,7 @@ describe('FlagStore while a listing arrives', () => {
   it('shows the first batch at once and the rest as it arrives, still loading', async () => {
     const source = new StreamingSource(rows('a', 'b', 'c', 'd'));
     const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
     const loading = store.setSource(source, 'ready');
     source.onRows?.(rows('c', 'a'));
     assert.equal(shown(store), 'a,c', 'the first batch, before the listing ends');
@@ -97,6 +98,7 @@ describe('FlagStore while a listing arrives', () => {
   it('a refresh keeps showing the previous catalog until the new one is complete', async () => {
     const source = new StreamingSource(rows('a', 'b'));
     const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
     const first = store.setSource(source, 'ready');
     source.release();
     await first;
@@ -113,6 +115,7 @@ describe('FlagStore', () => {
   it('fills the catalog from one listing and reports its state', async () => {
     const source = new SlowSource([{ name: 'b', project: 'p' }, { name: 'a', project: 'p' }]);
     const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
     const states: string[] = [];
     store.onDidChange(() => states.push(store.state));
     const loading = store.setSource(source, 'ready');
@@ -126,6 +129,7 @@ describe('FlagStore', () => {
   it('reads a feature once for concurrent callers and caches it until refresh', async () => {
     const source = new SlowSource([{ name: 'a', project: 'p' }]);
     const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
     const loading = store.setSource(source, 'ready');
     source.release();
     await loading;
@@ -144,6 +148,7 @@ describe('FlagStore', () => {
   it('aborts the request only when every waiting caller cancelled', async () => {
     const source = new SlowSource([]);
     const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
     const loading = store.setSource(source, 'ready');
     source.release();
     await loading;
@@ -165,6 +170,7 @@ describe('FlagStore', () => {
   it('supersedes a refresh in flight', async () => {
     const source = new SlowSource([{ name: 'a', project: 'p' }]);
     const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
     const first = store.setSource(source, 'ready');
     const second = store.refresh();
     assert.equal(source.calls.aborted, 1);
@@ -176,6 +182,7 @@ describe('FlagStore', () => {
 
   it('shows why there is nothing when there is no source', async () => {
     const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
     await store.setSource(undefined, 'noToken');
     assert.equal(store.state, 'noToken');
     assert.equal(store.catalog.size, 0);
@@ -183,6 +190,7 @@ describe('FlagStore', () => {
 
   it('keeps the error of a failed listing for the view to show', async () => {
     const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
     const failing: FlagSource = {
       kind: 'server',
       label: 'x',
@@ -196,5 +204,114 @@ describe('FlagStore', () => {
     await store.setSource(failing, 'ready');
     assert.equal(store.state, 'error');
     assert.equal((store.error as Error).message, 'boom');
+  });
+});
+
+describe('FlagStore reads nothing until the flags are needed', () => {
+  const flags = [{ name: 'a', project: 'p' }];
+
+  it('a source set before any need leaves the store idle: no request, the catalog empty', async () => {
+    const source = new SlowSource(flags);
+    const store = new FlagStore(silent);
+    const states: string[] = [];
+    store.onDidChange(() => states.push(store.state));
+    await store.setSource(source, 'ready');
+    assert.deepEqual(states, ['idle']);
+    assert.deepEqual([source.calls.list, source.calls.feature, source.calls.segments], [0, 0, 0]);
+    assert.equal(store.catalog.size, 0);
+    store.dispose();
+  });
+
+  it('the first load() reads the list; concurrent demands share that one listing', async () => {
+    const source = new SlowSource(flags);
+    const store = new FlagStore(silent);
+    await store.setSource(source, 'ready');
+    const demands = [store.load(), store.load(), store.load()];
+    assert.equal(store.state, 'loading');
+    assert.equal(source.calls.list, 1, 'one listing for three demands');
+    let settled = 0;
+    for (const demand of demands) void demand.then(() => settled++);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, 0, 'every demand waits for the listing');
+    source.release();
+    await Promise.all(demands);
+    assert.equal(store.state, 'ready');
+    assert.deepEqual(store.catalog.flags.map((flag) => flag.name), ['a']);
+    await store.load();
+    assert.equal(source.calls.list, 1, 'a later demand reads nothing again');
+    store.dispose();
+  });
+
+  it('once needed, a new source (a settings change) is read at once; a demand before any source counts', async () => {
+    const store = new FlagStore(silent);
+    await store.load();
+    assert.equal(store.state, 'loading', 'no source yet: nothing to read');
+    const first = new SlowSource(flags);
+    const loading = store.setSource(first, 'ready');
+    assert.equal(first.calls.list, 1, 'needed before the source was known');
+    first.release();
+    await loading;
+    const second = new SlowSource(flags);
+    const reloading = store.setSource(second, 'ready');
+    assert.equal(second.calls.list, 1);
+    second.release();
+    await reloading;
+    assert.equal(store.state, 'ready');
+    store.dispose();
+  });
+
+  it("a demand's cancellation ends its wait, not the listing another demand waits for", async () => {
+    const source = new SlowSource(flags);
+    const store = new FlagStore(silent);
+    await store.setSource(source, 'ready');
+    const cancel = token();
+    const impatient = store.load(cancel);
+    const patient = store.load();
+    cancel.cancel();
+    await impatient;
+    assert.equal(store.state, 'loading');
+    assert.equal(source.calls.aborted, 0);
+    source.release();
+    await patient;
+    assert.equal(store.state, 'ready');
+    store.dispose();
+  });
+
+  it('a demand that waits across a source change waits for the new listing', async () => {
+    const first = new SlowSource(flags);
+    const store = new FlagStore(silent);
+    await store.setSource(first, 'ready');
+    const waiting = store.load();
+    const second = new SlowSource([{ name: 'b', project: 'p' }]);
+    void store.setSource(second, 'ready');
+    assert.equal(first.calls.aborted, 1, 'the superseded listing is aborted');
+    second.release();
+    await waiting;
+    assert.deepEqual(store.catalog.flags.map((flag) => flag.name), ['b']);
+    store.dispose();
+  });
+
+  it('the refresh interval re-reads only a store that was needed', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const source = new SlowSource(flags);
+    const store = new FlagStore(silent);
+    await store.setSource(source, 'ready');
+    store.setRefreshInterval(1);
+    t.mock.timers.tick(3 * 60_000);
+    assert.equal(source.calls.list, 0, 'idle: the timer reads nothing');
+    void store.load();
+    source.release();
+    await store.load();
+    t.mock.timers.tick(60_000);
+    assert.equal(source.calls.list, 2, 'needed: the timer re-reads');
+    store.dispose();
+  });
+
+  it('no source: load() resolves at once and reads nothing', async () => {
+    const store = new FlagStore(silent);
+    await store.setSource(undefined, 'noServer');
+    await store.load();
+    assert.equal(store.state, 'noServer');
+    store.dispose();
   });
 });

@@ -74,6 +74,7 @@ const logger = {
 async function setUp(flags: FeatureSummary[], details: Record<string, Feature> = {}) {
   const source = new Source(flags, details);
   const store = new FlagStore({ info() {}, error() {} });
+  void store.load(); // needed from the start: setSource reads the list
   await store.setSource(source, 'ready');
   const view = registerFlagsView({ store, logger });
   const commands = registerFlagCommands({ store, view, logger });
@@ -108,6 +109,26 @@ const DETAILS: Record<string, Feature> = {
 // ------------------------------------------------------------------------------------------------ tests
 
 describe('Flags view', () => {
+  it('reads the flag list when the view is first shown, not before', async () => {
+    const source = new Source([flag('alpha')], {});
+    const store = new FlagStore({ info() {}, error() {} });
+    await store.setSource(source, 'ready');
+    const view = registerFlagsView({ store, logger });
+    const treeView = fake.treeViews.at(-1) as FakeTreeView<TreeNode>;
+    try {
+      assert.deepEqual([store.state, source.listCalls], ['idle', 0], 'registered, hidden: nothing read');
+      treeView.setVisible(true);
+      assert.deepEqual([store.state, source.listCalls], ['loading', 1], 'shown: the list is read');
+      await store.load();
+      treeView.setVisible(false);
+      treeView.setVisible(true);
+      assert.deepEqual([store.state, source.listCalls], ['ready', 1], 'shown again: nothing more');
+    } finally {
+      view.disposable.dispose();
+      store.dispose();
+    }
+  });
+
   it('creates the tree view with collapse-all, the source as description, and items from the model', async () => {
     const t = await setUp([flag('beta'), flag('alpha'), flag('with-links')], DETAILS);
     try {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { Commands, Views } from '../../src/constants';
+import { Commands, ContextKeys, Views } from '../../src/constants';
 import { SETTING_LIMITS } from '../../src/model/settingRules';
 
 const root = path.join(__dirname, '..', '..');
@@ -95,5 +95,115 @@ describe('logging', () => {
   it('never logs through console (one log channel: src/util/logger.ts)', () => {
     const offenders = sources.filter(({ text }) => /\bconsole\.(log|info|warn|error|debug)\(/.test(text)).map(({ file }) => path.relative(root, file));
     assert.deepEqual(offenders, []);
+  });
+});
+
+describe('manifest: commands appear only where they work', () => {
+  type Command = { command: string; enablement?: string };
+  type MenuItem = { command: string; when?: string; group?: string };
+  const commands = manifest.contributes.commands as Command[];
+  const menus = manifest.contributes.menus as Record<string, MenuItem[]>;
+  const palette = (id: string) => menus.commandPalette!.find((item) => item.command === id)?.when;
+  const enablement = (id: string) => commands.find((command) => command.command === id)?.enablement;
+  const SERVER = 'unleash.mode == server';
+  const SOURCE = 'unleash.mode == server || unleash.mode == offline';
+
+  it('commands that need a server are enabled, and in the palette, only with a server set', () => {
+    for (const id of [Commands.testConnection, Commands.setToken, Commands.forgetToken, Commands.exportEnvironment, Commands.approveServer]) {
+      assert.equal(enablement(id), SERVER, id);
+      assert.equal(palette(id), SERVER, id);
+    }
+  });
+
+  it('commands that need flags (a server or export files) are enabled, and in the palette, only then', () => {
+    for (const id of [Commands.refresh, Commands.findFlag, Commands.showFlagDetails, Commands.checkWorkspaceFlags, Commands.checkTag]) {
+      assert.equal(enablement(id), SOURCE, id);
+      assert.equal(palette(id), SOURCE, id);
+    }
+  });
+
+  it('the commands that work with nothing configured stay in the palette unconditionally', () => {
+    for (const id of [Commands.connect, Commands.showLog, Commands.openSettings]) {
+      assert.equal(enablement(id), undefined, id);
+      assert.equal(palette(id), undefined, id);
+    }
+  });
+
+  it('every command is either always on offer, conditioned, or hidden from the palette (tree, hover and editor only)', () => {
+    const hidden = [Commands.revealFlag, Commands.copyFlagName, Commands.openInWebUi, Commands.findUsages, Commands.copyValue, Commands.statusActions, Commands.recordFlagUse];
+    for (const id of hidden) assert.equal(palette(id), 'false', id);
+  });
+
+  it('menu buttons of server commands show only with a server', () => {
+    for (const [menu, items] of Object.entries(menus)) {
+      if (menu === 'commandPalette') continue;
+      for (const item of items) {
+        if (enablement(item.command) === SERVER) assert.match(item.when ?? '', /unleash\.mode == server/, `${menu}: ${item.command}`);
+      }
+    }
+  });
+
+  it("the editor's context menu offers Copy Name, Open in Unleash (with a server: a web address) and Find Usages on a flag name", () => {
+    const editor = menus['editor/context']!;
+    assert.deepEqual(
+      editor.map((item) => [item.command, item.when]),
+      [
+        [Commands.copyFlagName, ContextKeys.flagAtCursor],
+        [Commands.openInWebUi, `${ContextKeys.flagAtCursor} && ${SERVER}`],
+        [Commands.findUsages, ContextKeys.flagAtCursor],
+      ],
+    );
+  });
+
+  it('when clauses read only context keys of constants.ts among unleash.*', () => {
+    const known = new Set<string>(Object.values(ContextKeys));
+    const clauses = [
+      ...Object.values(menus).flat().map((item) => item.when ?? ''),
+      ...commands.map((command) => command.enablement ?? ''),
+      ...(manifest.contributes.viewsWelcome as Array<{ when: string }>).map((welcome) => welcome.when),
+    ];
+    for (const clause of clauses) {
+      for (const key of clause.match(/\bunleash\.\w+\b/g) ?? []) {
+        if (key === Views.flags) continue;
+        assert.ok(known.has(key), `${key} in "${clause}"`);
+      }
+    }
+  });
+
+  it('binds no keys: the chords VS Code leaves free clash with other extensions, and every command is in the palette or a menu', () => {
+    assert.equal(manifest.contributes.keybindings, undefined);
+  });
+
+  it('activates after start-up, and reads nothing then (README: "When it costs something")', () => {
+    assert.deepEqual(manifest.activationEvents, ['onStartupFinished']);
+  });
+});
+
+describe('manifest: settings', () => {
+  const properties = manifest.contributes.configuration.properties as Record<string, Record<string, unknown> & { scope?: string; type?: string }>;
+
+  it('gives every setting a scope: resource for what each folder may set, machine for TLS, window for the rest', () => {
+    const resource = ['unleash.projects', 'unleash.export.path', ...Object.keys(properties).filter((id) => id.startsWith('unleash.hover.'))];
+    for (const [id, setting] of Object.entries(properties)) {
+      assert.ok(setting.scope, `${id} has no scope`);
+      const expected = resource.includes(id) ? 'resource' : id.startsWith('unleash.network.') ? 'machine' : 'window';
+      assert.equal(setting.scope, expected, id);
+    }
+  });
+
+  it('declares whole-number settings as integers', () => {
+    for (const id of ['unleash.requestTimeoutSeconds', 'unleash.refreshIntervalMinutes']) assert.equal(properties[id]?.type, 'integer', id);
+    for (const [id, setting] of Object.entries(properties)) assert.notEqual(setting.type, 'number', `${id}: number, not integer`);
+  });
+
+  it('describes each name transform kind', () => {
+    const kind = (properties['unleash.hover.nameTransforms']!.items as { properties: { kind: { enum: string[]; markdownEnumDescriptions?: string[] } } }).properties.kind;
+    assert.equal(kind.markdownEnumDescriptions?.length, kind.enum.length);
+  });
+
+  it('describes every setting (markdownDescription, or description for plain text)', () => {
+    for (const [id, setting] of Object.entries(properties)) {
+      assert.ok(setting.markdownDescription || setting.description, id);
+    }
   });
 });

@@ -1017,6 +1017,7 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
       webUrl: () => 'javascript:alert(document.cookie)',
     };
     const store = new FlagStore(silentLog);
+    void store.load(); // needed from the start: setSource reads the list
     await store.setSource(source, 'ready');
     const nodes: TreeNode[] = [];
     let level = await childrenOf(undefined, store);
@@ -1080,6 +1081,7 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
     assert.ok(!BAD_CHARS.test(message));
     assert.ok(message.length <= 1_000);
     const store = new FlagStore(silentLog);
+    void store.load(); // needed from the start: setSource reads the list
     const failing: FlagSource = { kind: 'server', label: 'x', listFeatures: async () => [{ name: 'a', project: 'p' } as FeatureSummary], getFeature: async () => { throw error; }, getStrategySegments: async () => [], listEnvironments: async () => [] };
     await store.setSource(failing, 'ready');
     const [flag] = await childrenOf(undefined, store);

@@ -204,6 +204,7 @@ describe('tree: the root', () => {
 
   it('is empty (welcome content shows) unless the store is ready, and the view says why', async () => {
     const store = new FlagStore(quiet);
+    void store.load(); // needed from the start: setSource reads the list
     await store.setSource(undefined, 'noServer');
     assert.deepEqual(await expand(undefined, store), []);
     assert.equal(viewMessage(store), undefined);

@@ -214,6 +214,7 @@ export function trustRows(h: TrustHarness): void {
       const state = await connection.update();
       assert.equal(state.source?.kind, 'files');
       const store = new FlagStore(logger);
+      void store.load(); // needed from the start: setSource reads the list
       await store.setSource(state.source, state.state);
       const names = store.catalog.flags.map((flag) => flag.name);
       assert.deepEqual(names, ['new-checkout-flow', 'new-checkout-flow-ui', 'pricing-experiment']);
@@ -278,6 +279,7 @@ export function trustRows(h: TrustHarness): void {
       fake.set('user', 'unleash.serverUrl', server.url);
       const state = await connection.update();
       const store = new FlagStore(logger);
+      void store.load(); // needed from the start: setSource reads the list
       await store.setSource(state.source, state.state);
       const seen = new Set<unknown>();
       const found: string[] = [];

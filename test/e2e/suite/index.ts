@@ -8,6 +8,8 @@
  *   noToken  serverUrl, no token: the welcome state, then a bad token's message, then offline mode on export files
  *   slow     serverUrl of a slow stand-in (test/e2e/slowServer.ts): rows on screen before the listing completes
  *   trust    serverUrl only in the workspace's settings, UNLEASH_API_TOKEN set: no token goes there without approval
+ *   idle     serverUrl of a recording stand-in and a token, a window that never shows a flag: the store stays idle
+ *            (editor.test.ts then checks the stand-in received no request at all)
  *
  * Every phase first logs `[suite] activate-ms=N`: activate() of the extension, as it logs "Activated in N ms.".
  *
@@ -20,10 +22,11 @@ import * as vscode from 'vscode';
 import { noTokenPhase } from './noTokenPhase';
 import { serverPhase } from './serverPhase';
 import { slowPhase } from './slowPhase';
+import { idlePhase } from './idlePhase';
 import { trustPhase } from './trustPhase';
 import { extensionApi, log, Steps } from './util';
 
-export const PHASES = ['server', 'noToken', 'slow', 'trust'] as const;
+export const PHASES = ['server', 'noToken', 'slow', 'trust', 'idle'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export async function run(): Promise<void> {
@@ -45,7 +48,11 @@ export async function run(): Promise<void> {
     assert.ok(api.activationMs > 0 && api.activationMs < 5000, `activate() took ${api.activationMs} ms`);
   });
 
+  // The flags are read when something needs them: these phases start where a user opens the Flags view.
+  if (phase === 'server' || phase === 'noToken' || phase === 'slow') await vscode.commands.executeCommand('workbench.view.extension.unleash');
+
   if (phase === 'server') await serverPhase(api, steps);
+  else if (phase === 'idle') await idlePhase(api, steps);
   else if (phase === 'slow') await slowPhase(api, steps);
   else if (phase === 'trust') await trustPhase(api, steps);
   else await noTokenPhase(api, steps);
