@@ -9,6 +9,10 @@ export {
   singleLine, truncate, clean, visibleText, showValue, formatList, plural, oneDecimal, parseIsoUtc, utcDate, utcDateTime,
 } from './text';
 export type { ListOptions } from './text';
+export {
+  andMore, constraintCount, flagCount, parameterCount, segmentCount, strategyCount, tagCount, variantCount,
+} from './counts';
+export type { ListedKind } from './counts';
 export { describeConstraint, constraintParts } from './constraints';
 export type { ConstraintParts } from './constraints';
 export {
