@@ -12,6 +12,7 @@ const FALLBACK = 'en';
 let locale = FALLBACK;
 let plurals = new Intl.PluralRules(FALLBACK);
 let units = new Intl.ListFormat(FALLBACK, { type: 'unit', style: 'short' });
+let alternatives = new Intl.ListFormat(FALLBACK, { type: 'disjunction' });
 let relative = new Intl.RelativeTimeFormat(FALLBACK, { numeric: 'always' });
 
 /** Uses `language` (a BCP 47 tag such as `de` or `pt-br`) from now on; an unknown or malformed tag leaves English. */
@@ -25,6 +26,7 @@ export function setLocale(language: string | undefined): void {
   locale = next;
   plurals = new Intl.PluralRules(next);
   units = new Intl.ListFormat(next, { type: 'unit', style: 'short' });
+  alternatives = new Intl.ListFormat(next, { type: 'disjunction' });
   relative = new Intl.RelativeTimeFormat(next, { numeric: 'always' });
 }
 
@@ -46,6 +48,11 @@ export function pluralForm(count: number, forms: PluralForms): string {
 /** Values joined as a list of items (`a, b, c` in English): the items are data, not words of a sentence. */
 export function joinValues(values: readonly string[]): string {
   return units.format(values);
+}
+
+/** Alternatives: `a or b`, `a, b, or c` in English. */
+export function joinAlternatives(values: readonly string[]): string {
+  return alternatives.format(values);
 }
 
 export type TimeUnit = 'minute' | 'hour' | 'day' | 'month' | 'year';

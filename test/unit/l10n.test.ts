@@ -14,7 +14,7 @@ import { afterEach, describe, it } from 'node:test';
 import * as l10n from '@vscode/l10n';
 import { getL10nJson } from '@vscode/l10n-dev';
 import * as ts from 'typescript';
-import { currentLocale, joinValues, pluralForm, setLocale, timeAgo } from '../../src/model/intl';
+import { currentLocale, joinAlternatives, joinValues, pluralForm, setLocale, timeAgo } from '../../src/model/intl';
 
 const root = path.join(__dirname, '..', '..');
 const src = path.join(root, 'src');
@@ -248,6 +248,8 @@ describe('l10n: plurals, lists and relative times (src/model/intl.ts)', () => {
     assert.equal(joinValues(['a', 'b', 'c']), 'a, b, c');
     assert.equal(joinValues(['a']), 'a');
     assert.equal(joinValues([]), '');
+    assert.equal(joinAlternatives(['"a"', '"b"']), '"a" or "b"');
+    assert.equal(joinAlternatives(['a', 'b', 'c']), 'a, b, or c');
     assert.deepEqual(
       [timeAgo(1, 'minute'), timeAgo(5, 'minute'), timeAgo(1, 'hour'), timeAgo(3, 'day'), timeAgo(2, 'month'), timeAgo(1, 'year')],
       ['1 minute ago', '5 minutes ago', '1 hour ago', '3 days ago', '2 months ago', '1 year ago'],
@@ -262,6 +264,7 @@ describe('l10n: plurals, lists and relative times (src/model/intl.ts)', () => {
     assert.equal(currentLocale(), 'de');
     assert.equal(timeAgo(3, 'day'), 'vor 3 Tagen');
     assert.equal(joinValues(['a', 'b', 'c']), 'a, b und c');
+    assert.equal(joinAlternatives(['a', 'b']), 'a oder b');
     assert.equal(pluralForm(2, { one: 'eins', other: 'mehr' }), 'mehr');
   });
 
