@@ -3,6 +3,7 @@
  * strategy's segments are read on demand, cached, and shared between callers; `refresh()` is the only place that
  * throws the caches away. Nothing re-reads on a timer unless the user set a refresh interval.
  */
+import * as l10n from '@vscode/l10n';
 import { CancelledError } from '../api/errors';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 import { Emitter, type CancellationLike } from '../base/emitter';
@@ -202,7 +203,7 @@ export class FlagStore {
   }
 
   private requireSource(): FlagSource {
-    if (!this.source) throw new Error('No Unleash server or export files are configured.');
+    if (!this.source) throw new Error(l10n.t('No Unleash server or export files are configured.'));
     return this.source;
   }
 

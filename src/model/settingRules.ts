@@ -117,13 +117,13 @@ export function validTransforms(raw: unknown, problems: string[] = [], depth = 0
     } else if (kind === 'prefix' || kind === 'suffix') {
       const value = (item as { value?: unknown }).value;
       if (typeof value === 'string' && value !== '') result.push({ kind, value });
-      else problems.push(`a "${kind}" transform needs a non-empty "value"`);
+      else problems.push(l10n.t('a "{0}" transform needs a non-empty "value"', kind));
     } else if (kind === 'chain' && depth < 4) {
       const transforms = validTransforms((item as { transforms?: unknown }).transforms, problems, depth + 1);
       if (transforms.length > 0) result.push({ kind: 'chain', transforms });
-      else problems.push('a "chain" transform needs "transforms"');
+      else problems.push(l10n.t('a "chain" transform needs "transforms"'));
     } else {
-      problems.push(`unknown transform ${JSON.stringify(item)?.slice(0, 80)}`);
+      problems.push(l10n.t('unknown transform {0}', String(JSON.stringify(item)?.slice(0, 80))));
     }
   }
   return result;
