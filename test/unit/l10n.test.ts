@@ -4,7 +4,8 @@
  *     used;
  *   - the code: l10n/bundle.l10n.json is exactly what @vscode/l10n-dev extracts from src/ now (a new `l10n.t` string
  *     without `npm run l10n` fails here), and the files of ENFORCED pass no raw text to the editor's messages, progress
- *     titles, pickers, input boxes and tree/status items (read with the TypeScript compiler);
+ *     titles, pickers, input boxes and tree/status items, and src/model/ writes no phrase outside `l10n.t` (both read
+ *     with the TypeScript compiler);
  *   - plurals, lists and relative times go through `Intl` (src/model/intl.ts), English unchanged.
  */
 import assert from 'node:assert/strict';
@@ -135,8 +136,8 @@ describe('l10n: the bundle of the code', () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * The files whose every user-visible string goes through `l10n.t`: the editor layer. The model layer (wording, tree,
- * hovers, error messages) and the api layer's error messages still build English text, and are not listed yet.
+ * The files whose every user-visible string goes through `l10n.t`: the editor layer. (The model layer is held to a
+ * stricter rule below: no phrase outside `l10n.t` at all.)
  */
 const ENFORCED = [
   ...['commands', 'views', 'code', 'hovers', 'services', 'util'].flatMap((dir) => sourceFiles(path.join(src, dir)).map(relative)),
@@ -230,6 +231,66 @@ describe('l10n: no raw text handed to the editor', () => {
       "sample.ts:5: 'Project to export'",
       "sample.ts:6: 'Unleash'",
       "sample.ts:8: 'Loading…'",
+    ]);
+  });
+});
+
+/**
+ * The model layer builds the sentences the editor shows: no phrase (two words or more) may be written there outside
+ * an `l10n.t` call, except in log lines and in PHRASES_ALLOWED.
+ */
+const PHRASES_ALLOWED = new Set([
+  // The cause inside an ExportWriteError (code ESCAPE); the user reads reasonFor()'s translated sentence instead.
+  'model/exportToFile.ts: `${dir} leads to ${real}`',
+]);
+
+function untranslatedPhrases(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const inside = (node: ts.Node, test: (call: ts.CallExpression) => boolean): boolean => {
+    for (let at: ts.Node | undefined = node.parent; at; at = at.parent) if (ts.isCallExpression(at) && test(at)) return true;
+    return false;
+  };
+  const visit = (node: ts.Node): void => {
+    let value: string | undefined;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) value = node.text;
+    else if (ts.isTemplateExpression(node)) value = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ');
+    if (value !== undefined && /\p{L}{3,} \p{L}{2,}/u.test(value)) {
+      const isMessage = ts.isCallExpression(node.parent) && /\bl10n\.t$/.test(node.parent.expression.getText()) && node.parent.arguments[0] === node;
+      const isLog = inside(node, (call) => /\blogger\.(trace|debug|info|warn|error)$/.test(call.expression.getText()));
+      const isModule = ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent);
+      const where = `${file}: ${node.getText()}`;
+      if (!isMessage && !isLog && !isModule && !PHRASES_ALLOWED.has(where)) {
+        found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().slice(0, 100)}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('l10n: the model layer writes its sentences through l10n.t', () => {
+  const model = sourceFiles(path.join(src, 'model')).map(relative);
+
+  it(`in every file of src/model/ (${model.length} files)`, () => {
+    assert.ok(model.includes('model/formatError.ts') && model.includes('model/wording/constraints.ts'));
+    assert.deepEqual(model.flatMap((file) => untranslatedPhrases(file, readFileSync(path.join(src, file), 'utf8'))), []);
+  });
+
+  it('sees a phrase in a string or template, and lets messages, logs and single words pass', () => {
+    const code = [
+      "const a = 'is one of';",
+      'const b = `${n} more flags`;',
+      "const c = l10n.t('is one of');",
+      "this.logger.info(`Loaded ${n} flags from ${label}`);",
+      "const d = 'enabled';",
+      "const e = l10n.t('{0} of {1}', 'rollout not set', x);",
+    ].join('\n');
+    assert.deepEqual(untranslatedPhrases('sample.ts', code), [
+      "sample.ts:1: 'is one of'",
+      'sample.ts:2: `${n} more flags`',
+      "sample.ts:6: 'rollout not set'",
     ]);
   });
 });
