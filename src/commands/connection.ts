@@ -45,7 +45,7 @@ export function validateServerUrl(value: string): string | undefined {
     parseBaseUrl(value);
     return undefined;
   } catch (error) {
-    return error instanceof ConfigError ? error.message.replace(/^The setting `[^`]+` /, vscode.l10n.t('The address ')) : String(error);
+    return error instanceof ConfigError ? vscode.l10n.t('The address {0}', error.problem) : String(error);
   }
 }
 
