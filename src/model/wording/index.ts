@@ -6,7 +6,7 @@
  */
 export {
   MAX_LABEL, MAX_DETAIL, MAX_VALUE, MAX_LIST_ITEMS,
-  singleLine, truncate, clean, visibleText, showValue, formatList, plural, oneDecimal, parseIsoUtc, utcDate, utcDateTime,
+  singleLine, truncate, clean, visibleText, showValue, formatList, oneDecimal, parseIsoUtc, utcDate, utcDateTime,
 } from './text';
 export type { ListOptions } from './text';
 export {

@@ -7,7 +7,7 @@
  * Nothing here escapes markdown: callers that render markdown escape the plain text themselves.
  */
 import * as l10n from '@vscode/l10n';
-import { joinValues, pluralForm } from '../intl';
+import { joinValues } from '../intl';
 
 /** Longest label (tree label, description, one-line summary) any wording function returns. */
 export const MAX_LABEL = 200;
@@ -160,14 +160,6 @@ export function formatList(values: readonly string[], options: ListOptions = {})
   if (rest === 0) return text;
   // A cut last value already ends with `…`: do not print two in a row.
   return text.endsWith('…') ? l10n.t('{0} and {1} more', text, rest) : l10n.t('{0} … and {1} more', text, rest);
-}
-
-/**
- * `N thing` / `N things`, the form chosen by the locale's plural rules. The nouns are the caller's: pass translated
- * ones (`l10n.t`), or better, whole messages to `pluralForm` (src/model/intl.ts).
- */
-export function plural(count: number, singular: string, pluralNoun: string = `${singular}s`): string {
-  return pluralForm(count, { one: `${count} ${singular}`, other: `${count} ${pluralNoun}` });
 }
 
 /** A number with at most one decimal and no trailing `.0`: 33.3, 50, 0.1. */
