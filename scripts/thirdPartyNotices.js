@@ -7,6 +7,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const LICENCE_FILE = /^(licen[cs]e|copying|notice)([.-][\w.-]*)?$/i;
+/** Licences kept in this repository for bundled packages that publish theirs only in their repository. */
+const SUPPLIED_LICENCES = path.join(__dirname, 'licences');
 const LEGAL_COMMENT = /\/\*![\s\S]*?\*\/|\/\/![^\n]*|\/\*(?:(?!\*\/)[\s\S])*?@(?:license|preserve)[\s\S]*?\*\/|\/\/[^\n]*@(?:license|preserve)[^\n]*/g;
 
 /**
@@ -65,13 +67,21 @@ function thirdPartyNotices(metafile, outfile, workingDir) {
       const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
       const licences = [...new Set(files.flatMap((file) => licenceFiles(dir, path.dirname(file))))];
       if (!licences.some((file) => path.dirname(file) === dir)) {
-        throw new Error(`${name} is bundled into ${outfile} but ships no licence file in ${dir}: its notice cannot be generated`);
+        const supplied = path.join(SUPPLIED_LICENCES, ...name.split('/'));
+        if (!fs.existsSync(supplied)) {
+          throw new Error(
+            `${name} is bundled into ${outfile} but ships no licence file in ${dir}, and scripts/licences/${name}/ has none: its notice cannot be generated`,
+          );
+        }
+        licences.unshift(...licenceFiles(supplied, supplied));
       }
       const repository = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
       const lines = [`## ${name} ${manifest.version}`, '', `License: ${manifest.license ?? 'see below'}`];
       if (repository) lines.push(`Source: ${repository.replace(/^git\+/, '').replace(/\.git$/, '')}`);
       for (const file of licences) {
-        const where = path.relative(dir, file).split(path.sep).join('/');
+        const where = file.startsWith(SUPPLIED_LICENCES)
+          ? `${path.basename(file)} (of the package's repository; the package ships none)`
+          : path.relative(dir, file).split(path.sep).join('/');
         lines.push('', `### ${where}`, '', fenced(fs.readFileSync(file, 'utf8')));
       }
       const comments = files.sort().flatMap((file) => {

@@ -26,6 +26,7 @@ import { CodeFlags } from './services/codeFlags';
 import { Connection } from './services/connection';
 import { HoverSettingsByFolder } from './services/settings';
 import { TokenStore } from './services/tokens';
+import { configureL10n } from './util/l10n';
 import { createLogger } from './util/logger';
 import { registerFlagsView, type FlagsView } from './views/flagsTree';
 import { registerStatusBar, type StatusBar } from './views/statusBar';
@@ -41,6 +42,7 @@ export interface ExtensionApi {
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
+  configureL10n();
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
   const tokens = new TokenStore(context.secrets);

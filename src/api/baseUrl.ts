@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
 
 /** The setting that holds the server URL; named in every message about it. */
@@ -11,25 +12,25 @@ export const SERVER_URL_SETTING = 'unleash.serverUrl';
 export function parseBaseUrl(raw: string | undefined): URL {
   const text = (raw ?? '').trim();
   if (!text) {
-    throw new ConfigError(SERVER_URL_SETTING, 'is empty. Set it to your Unleash address, e.g. https://unleash.example.com.');
+    throw new ConfigError(SERVER_URL_SETTING, l10n.t('is empty. Set it to your Unleash address, e.g. https://unleash.example.com.'));
   }
   if (/\s/.test(text)) {
-    throw new ConfigError(SERVER_URL_SETTING, 'contains spaces. Enter the address only, e.g. https://unleash.example.com.');
+    throw new ConfigError(SERVER_URL_SETTING, l10n.t('contains spaces. Enter the address only, e.g. https://unleash.example.com.'));
   }
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    throw new ConfigError(SERVER_URL_SETTING, `has no scheme: start it with https:// or http:// (for example https://${text}).`);
+    throw new ConfigError(SERVER_URL_SETTING, l10n.t('has no scheme: start it with https:// or http:// (for example https://{0}).', text));
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(SERVER_URL_SETTING, 'is not a valid URL. Use the form https://unleash.example.com.');
+    throw new ConfigError(SERVER_URL_SETTING, l10n.t('is not a valid URL. Use the form https://unleash.example.com.'));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(SERVER_URL_SETTING, `uses ${url.protocol}// which is not supported: use https:// or http://.`);
+    throw new ConfigError(SERVER_URL_SETTING, l10n.t('uses {0}// which is not supported: use https:// or http://.', url.protocol));
   }
   if (url.username || url.password) {
-    throw new ConfigError(SERVER_URL_SETTING, 'contains a user name or password. Remove them and use an API token instead.');
+    throw new ConfigError(SERVER_URL_SETTING, l10n.t('contains a user name or password. Remove them and use an API token instead.'));
   }
   url.search = '';
   url.hash = '';

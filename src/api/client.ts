@@ -2,6 +2,7 @@
  * The Unleash Admin API client: the four operations of the spec, plus the listings the tree and hovers need.
  * Every answer is parsed with zod; every failure is a typed error from ./errors. Imports nothing from 'vscode'.
  */
+import * as l10n from '@vscode/l10n';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { parseBaseUrl } from './baseUrl';
@@ -244,7 +245,7 @@ function parse<S extends z.ZodType>(schema: S, response: JsonResponse, request: 
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';
-  throw new SchemaError(request, issue ? issue.message.replace(/^Invalid input: /, '') : 'does not match', path || '(root)');
+  throw new SchemaError(request, issue ? issue.message.replace(/^Invalid input: /, '') : l10n.t('does not match'), path || '(root)');
 }
 
 /** A 404 that answers the question (Unleash's own JSON error), not one from a wrong URL or a proxy. */

@@ -15,6 +15,7 @@
  * What VS Code does beyond that and this does not: the OS / PAC proxy when no proxy is configured, and proxy
  * authentication prompts (Basic, Kerberos) on a 407.
  */
+import * as l10n from '@vscode/l10n';
 import * as tls from 'node:tls';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { ConfigError } from './errors';
@@ -41,7 +42,7 @@ export function createDispatcher(baseUrl: URL, options: NetworkOptions = {}): Di
   if (extra.some((pem) => !/-----BEGIN CERTIFICATE-----/.test(pem))) {
     throw new ConfigError(
       CA_CERTIFICATES_SETTING,
-      'lists a file that holds no PEM certificate (a "-----BEGIN CERTIFICATE-----" block). Give the CA certificate in PEM form.',
+      l10n.t('lists a file that holds no PEM certificate (a "-----BEGIN CERTIFICATE-----" block). Give the CA certificate in PEM form.'),
     );
   }
   const trust = trustStore([...(options.systemCaCertificates ?? []), ...extra]);

@@ -4,6 +4,7 @@
  *
  * No error text ever holds the API token: server messages are redacted before they get here (see http.ts).
  */
+import * as l10n from '@vscode/l10n';
 
 export interface ErrorDetail {
   message?: string;
@@ -52,7 +53,7 @@ export abstract class ServerError extends UnleashApiError {
 export class MissingTokenError extends UnleashApiError {
   readonly kind = 'missing-token';
   constructor() {
-    super('No API token is set for this Unleash server.');
+    super(l10n.t('No API token is set for this Unleash server.'));
   }
 }
 
@@ -63,7 +64,7 @@ export class MissingTokenError extends UnleashApiError {
 export class InvalidTokenError extends UnleashApiError {
   readonly kind = 'invalid-token';
   constructor() {
-    super('The API token contains characters that cannot be sent to the server (a line break, a non-ASCII or an invisible character).');
+    super(l10n.t('The API token contains characters that cannot be sent to the server (a line break, a non-ASCII or an invisible character).'));
   }
 }
 
@@ -71,7 +72,7 @@ export class InvalidTokenError extends UnleashApiError {
 export class AuthError extends ServerError {
   readonly kind = 'auth';
   constructor(info: ServerErrorInfo) {
-    super(`The server rejected the API token (401): ${info.serverMessage ?? 'authentication required'}`, info);
+    super(l10n.t('The server rejected the API token (401): {0}', info.serverMessage ?? l10n.t('authentication required')), info);
   }
 }
 
@@ -84,8 +85,8 @@ export class ForbiddenError extends ServerError {
     const wrongTokenType = /different token type/i.test(info.serverMessage ?? '');
     super(
       wrongTokenType
-        ? 'The API token is a client (backend or frontend) token; the Admin API needs an admin token or a personal access token (403).'
-        : `The API token has no permission for this (403): ${info.serverMessage ?? 'forbidden'}`,
+        ? l10n.t('The API token is a client (backend or frontend) token; the Admin API needs an admin token or a personal access token (403).')
+        : l10n.t('The API token has no permission for this (403): {0}', info.serverMessage ?? l10n.t('forbidden')),
       info,
     );
     this.wrongTokenType = wrongTokenType;
@@ -98,7 +99,7 @@ export class NotFoundError extends ServerError {
   /** For get-feature: the project the server says the feature really belongs to. */
   readonly actualProject?: string;
   constructor(info: ServerErrorInfo) {
-    super(`Not found (404): ${info.serverMessage ?? info.request}`, info);
+    super(l10n.t('Not found (404): {0}', info.serverMessage ?? info.request), info);
     const match = /but there's a feature with that name in project "([^"]+)"/.exec(info.serverMessage ?? '');
     this.actualProject = match?.[1];
   }
@@ -109,7 +110,7 @@ export class BadRequestError extends ServerError {
   readonly kind = 'bad-request';
   constructor(info: ServerErrorInfo) {
     const firstDetail = info.details?.find((detail) => detail.message)?.message;
-    super(`The server refused the request (400): ${firstDetail ?? info.serverMessage ?? 'bad request'}`, info);
+    super(l10n.t('The server refused the request (400): {0}', firstDetail ?? info.serverMessage ?? l10n.t('bad request')), info);
   }
 }
 
@@ -126,8 +127,10 @@ export class HttpError extends ServerError {
   constructor(info: ServerErrorInfo & { retryAfterSeconds?: number; location?: string }) {
     super(
       info.location
-        ? `The server redirects to ${info.location} (${info.status})`
-        : `The server answered ${info.status}${info.serverMessage ? `: ${info.serverMessage}` : ''}`,
+        ? l10n.t('The server redirects to {0} ({1})', info.location, info.status)
+        : info.serverMessage
+          ? l10n.t('The server answered {0}: {1}', info.status, info.serverMessage)
+          : l10n.t('The server answered {0}', info.status),
       info,
     );
     this.retryAfterSeconds = info.retryAfterSeconds;
@@ -152,7 +155,7 @@ export class NetworkError extends UnleashApiError {
   /** What named the proxy: `http.proxy` (the default) or an environment variable such as `HTTPS_PROXY`. */
   readonly proxySource?: string;
   constructor(request: string, code: string | undefined, causeMessage: string, proxy?: string, proxySource?: string) {
-    super(`Could not reach the Unleash server (${code ?? 'network error'}): ${causeMessage}`);
+    super(l10n.t('Could not reach the Unleash server ({0}): {1}', code ?? l10n.t('network error'), causeMessage));
     this.code = code;
     this.request = request;
     this.proxy = proxy;
@@ -176,7 +179,7 @@ export class TimeoutError extends UnleashApiError {
   readonly timeoutMs: number;
   readonly request: string;
   constructor(request: string, timeoutMs: number) {
-    super(`The Unleash server did not answer within ${timeoutMs / 1000} s.`);
+    super(l10n.t('The Unleash server did not answer within {0} s.', timeoutMs / 1000));
     this.timeoutMs = timeoutMs;
     this.request = request;
   }
@@ -186,7 +189,7 @@ export class TimeoutError extends UnleashApiError {
 export class CancelledError extends UnleashApiError {
   readonly kind = 'cancelled';
   constructor() {
-    super('The request was cancelled.');
+    super(l10n.t('The request was cancelled.'));
   }
 }
 
@@ -199,8 +202,8 @@ export class SchemaError extends UnleashApiError {
   constructor(request: string, reason: string, path = '') {
     super(
       path
-        ? `Unexpected answer from the server: field \`${path}\` ${reason}.`
-        : `Unexpected answer from the server: ${reason}.`,
+        ? l10n.t('Unexpected answer from the server: field {0} {1}.', `\`${path}\``, reason)
+        : l10n.t('Unexpected answer from the server: {0}.', reason),
     );
     this.path = path;
     this.request = request;
@@ -230,9 +233,13 @@ export class ConfigError extends UnleashApiError {
   readonly kind = 'config';
   /** The setting (`unleash.serverUrl`), or an environment variable (`HTTPS_PROXY`: no dot in its name). */
   readonly setting: string;
+  /** What is wrong with it, as the end of a sentence about it: `is empty. Set it to …`. */
+  readonly problem: string;
   constructor(setting: string, problem: string) {
-    super(`The ${isEnvironmentVariable(setting) ? 'environment variable' : 'setting'} \`${setting}\` ${problem}`);
+    const name = `\`${setting}\``;
+    super(isEnvironmentVariable(setting) ? l10n.t('The environment variable {0} {1}', name, problem) : l10n.t('The setting {0} {1}', name, problem));
     this.setting = setting;
+    this.problem = problem;
   }
 }
 

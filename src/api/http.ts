@@ -3,6 +3,7 @@
  * cancellation, bounded retries for GETs, decompression and the translation of every failure into a typed error.
  * Imports nothing from 'vscode'.
  */
+import * as l10n from '@vscode/l10n';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
@@ -283,14 +284,14 @@ function parseJson(
   if (/html/i.test(contentType) && !attachment) {
     throw new SchemaError(
       request,
-      'the server answered with an HTML page instead of JSON (is the URL your Unleash server, or is a proxy or login page in the way?)',
+      l10n.t('the server answered with an HTML page instead of JSON (is the URL your Unleash server, or is a proxy or login page in the way?)'),
     );
   }
   try {
     // A byte order mark (some proxies and Windows servers add one) is not part of the JSON.
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
-    throw new SchemaError(request, `the answer is not valid JSON (${contentType || 'no content type'})`);
+    throw new SchemaError(request, l10n.t('the answer is not valid JSON ({0})', contentType || l10n.t('no content type')));
   }
 }
 
@@ -320,7 +321,7 @@ async function readBody(response: Dispatcher.ResponseData, limit: number, reques
 }
 
 function tooLarge(request: string, limit: number): SchemaError {
-  return new SchemaError(request, `the answer is larger than ${formatBytes(limit)}`);
+  return new SchemaError(request, l10n.t('the answer is larger than {0}', formatBytes(limit)));
 }
 
 /** `64 MiB`, `512 KiB`, `300 bytes`. */
@@ -345,7 +346,7 @@ async function decompress(
     if (encoding === 'deflate') return await inflate(raw, options);
   } catch (error) {
     if (errorCode(error) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(request, limit);
-    throw new SchemaError(request, `the answer could not be decompressed (${encoding})`);
+    throw new SchemaError(request, l10n.t('the answer could not be decompressed ({0})', encoding));
   }
   return raw;
 }

@@ -21,6 +21,7 @@
  * most `limits.pages` of them, paging stops on a short, empty or repeated page, and the whole listing has
  * `limits.ms`. Imports nothing from 'vscode'.
  */
+import * as l10n from '@vscode/l10n';
 import { ConfigError, ForbiddenError, HttpError, NotFoundError, TimeoutError } from './errors';
 import type { FeatureSummary } from './schemas';
 
@@ -172,7 +173,7 @@ class Listing {
       const refusal = searchRefusal(error);
       if (!refusal || !done.size) throw error;
       // The projects listed are shown; what the search would have added is named, not dropped silently.
-      this.unchecked = `${refusal}; ${total - this.rows.size} of ${total} flags are outside the projects listed`;
+      this.unchecked = l10n.t('{0}; {1} of {2} flags are outside the projects listed', refusal, total - this.rows.size, total);
     }
     return this.result(done.size ? 'projects+search' : 'search', total);
   }
@@ -284,19 +285,20 @@ class Listing {
 }
 
 function tooManyFlags(limit: number): ConfigError {
-  return new ConfigError(PROJECTS_SETTING, `takes in more than ${limit.toLocaleString('en-US')} flags, more than the extension lists. Name fewer projects to show.`);
+  return new ConfigError(PROJECTS_SETTING, l10n.t('takes in more than {0} flags, more than the extension lists. Name fewer projects to show.', limit.toLocaleString('en-US')));
 }
 
 function tooManyProjects(count: number): ConfigError {
-  return new ConfigError(PROJECTS_SETTING, `is empty and the server lists ${count.toLocaleString('en-US')} projects, more than the extension reads one by one. Name the projects to show.`);
+  return new ConfigError(PROJECTS_SETTING, l10n.t('is empty and the server lists {0} projects, more than the extension reads one by one. Name the projects to show.', count.toLocaleString('en-US')));
 }
 
 /** Why the search cannot be used, when the error says it is missing or refuses for now; undefined otherwise. */
 function searchRefusal(error: unknown): string | undefined {
-  if (error instanceof NotFoundError) return 'the server has no flag search';
+  if (error instanceof NotFoundError) return l10n.t('the server has no flag search');
   if (error instanceof HttpError && error.status === 429) {
-    const wait = error.retryAfterSeconds === undefined ? '' : ` for ${error.retryAfterSeconds} s`;
-    return `the server refuses more searches${wait} (429: it limits searches per minute)`;
+    return error.retryAfterSeconds === undefined
+      ? l10n.t('the server refuses more searches (429: it limits searches per minute)')
+      : l10n.t('the server refuses more searches for {0} s (429: it limits searches per minute)', error.retryAfterSeconds);
   }
   return undefined;
 }

@@ -12,6 +12,7 @@
  *
  * Imports nothing from 'vscode': the environment is passed in.
  */
+import * as l10n from '@vscode/l10n';
 import * as net from 'node:net';
 import { ConfigError } from './errors';
 
@@ -64,13 +65,13 @@ export function parseProxyUrl(raw: string | undefined, source = PROXY_SETTING): 
   try {
     url = new URL(withScheme);
   } catch {
-    throw new ConfigError(source, 'is not a valid proxy address. Use the form http://proxy.example.com:8080.');
+    throw new ConfigError(source, l10n.t('is not a valid proxy address. Use the form http://proxy.example.com:8080.'));
   }
   if (!PROXY_PROTOCOLS.has(url.protocol)) {
-    throw new ConfigError(source, `uses ${url.protocol}// which is not supported: use http://, https:// or socks5://.`);
+    throw new ConfigError(source, l10n.t('uses {0}// which is not supported: use http://, https:// or socks5://.', url.protocol));
   }
   if (!url.hostname) {
-    throw new ConfigError(source, 'has no host name. Use the form http://proxy.example.com:8080.');
+    throw new ConfigError(source, l10n.t('has no host name. Use the form http://proxy.example.com:8080.'));
   }
   return url;
 }

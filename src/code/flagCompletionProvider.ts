@@ -44,7 +44,7 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
         item.filterText = data.label;
         item.insertText = data.insertText;
         item.range = { inserting, replacing };
-        item.command = { command: Commands.recordFlagUse, title: 'Remember flag', arguments: [data.label] };
+        item.command = { command: Commands.recordFlagUse, title: vscode.l10n.t('Remember flag'), arguments: [data.label] };
         return item;
       });
     return new vscode.CompletionList(items, false);

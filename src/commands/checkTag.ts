@@ -20,6 +20,7 @@ import {
   type TagRef,
 } from '../model/tagInput';
 import { inertText, pickText } from '../model/markdown';
+import { pluralForm } from '../model/intl';
 import { MAX_DETAIL } from '../model/wording';
 import { failWith, isOffline, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
@@ -68,11 +69,11 @@ async function checkTag(deps: CheckTagDeps, argument: unknown): Promise<CheckTag
   } else {
     const client = deps.connection.serverClient;
     const picked = await pickTag({
-      title: 'Unleash: Check Tag',
+      title: vscode.l10n.t('Unleash: Check Tag'),
       tagTypes: client ? loadTagTypes(client, deps.logger) : undefined,
       knownTags: distinctTags(deps.store.catalog.flags),
       prefer: 'types',
-      valueAction: 'Check',
+      valueAction: vscode.l10n.t('Check'),
     });
     if (!picked) return undefined;
     tag = picked;
@@ -86,8 +87,8 @@ async function answer(deps: CheckTagDeps, tag: TagRef): Promise<CheckTagResult> 
   const shown = tagForMessage(tag);
   const server = requireServer(
     deps,
-    { action: `check the tag ${shown}`, retry: () => checkTag(deps, tag) },
-    () => `Cannot check the tag ${shown}: no Unleash server is connected, and the workspace has no export files (.unleash/*.json) to answer from.`,
+    { action: vscode.l10n.t('check the tag {0}', shown), retry: () => checkTag(deps, tag) },
+    () => vscode.l10n.t('Cannot check the tag {0}: no Unleash server is connected, and the workspace has no export files (.unleash/*.json) to answer from.', shown),
   );
   if ('error' in server) return { ...server, tag: formatTag(tag) };
   return askServer(deps, server, tag);
@@ -97,42 +98,55 @@ async function askServer(deps: CheckTagDeps, client: UnleashClient, tag: TagRef)
   const shown = tagForMessage(tag);
   let found: boolean;
   try {
-    found = await withCancellableProgress(`Checking tag ${shown} on ${client.baseUrl.host}…`, async (signal) => {
+    found = await withCancellableProgress(vscode.l10n.t('Checking tag {0} on {1}…', shown, client.baseUrl.host), async (signal) => {
       const check = await checkTagExists(client, tag, { signal });
       return check.ok && check.exists;
     });
   } catch (error) {
-    const context = { action: `check the tag ${shown}`, server: client.baseUrl.host, retry: () => checkTag(deps, tag) };
+    const context = { action: vscode.l10n.t('check the tag {0}', shown), server: client.baseUrl.host, retry: () => checkTag(deps, tag) };
     return { ...failWith(error, deps.logger, context), tag: formatTag(tag) };
   }
 
   const flags = flagsWithTag(deps, tag);
-  const carriers = flagCount(flags.length);
+  const count = flags.length;
   if (found) {
-    return present(deps, tag, `Tag ${shown} exists (${carriers} in the Flags view ${flags.length === 1 ? 'carries' : 'carry'} it).`, flags, 'server');
+    const message =
+      count === 0
+        ? vscode.l10n.t('Tag {0} exists (no flag in the Flags view carry it).', shown)
+        : pluralForm(count, {
+            one: vscode.l10n.t('Tag {0} exists ({1} flag in the Flags view carries it).', shown, count),
+            other: vscode.l10n.t('Tag {0} exists ({1} flags in the Flags view carry it).', shown, count),
+          });
+    return present(deps, tag, message, flags, 'server');
   }
-  return missing(deps, tag, `No tag ${shown} on ${client.baseUrl.host}.`, 'server');
+  return missing(deps, tag, vscode.l10n.t('No tag {0} on {1}.', shown, client.baseUrl.host), 'server');
 }
 
 /** Offline mode: the export files' tags are all there is; a tag no flag carries cannot be seen. */
 function askFiles(deps: CheckTagDeps, tag: TagRef): CheckTagResult {
   const shown = tagForMessage(tag);
   const flags = flagsWithTag(deps, tag);
-  const offline = 'No server is connected: this answer comes from the export files in the workspace.';
-  if (flags.length) {
-    const verb = flags.length === 1 ? 'carries' : 'carry';
-    return present(deps, tag, `Tag ${shown} exists in the export files (${flagCount(flags.length)} ${verb} it). ${offline}`, flags, 'files');
+  const offline = vscode.l10n.t('No server is connected: this answer comes from the export files in the workspace.');
+  const count = flags.length;
+  if (count) {
+    const message = pluralForm(count, {
+      one: vscode.l10n.t('Tag {0} exists in the export files ({1} flag carries it). {2}', shown, count, offline),
+      other: vscode.l10n.t('Tag {0} exists in the export files ({1} flags carry it). {2}', shown, count, offline),
+    });
+    return present(deps, tag, message, flags, 'files');
   }
-  return missing(deps, tag, `No tag ${shown} in the export files. ${offline}`, 'files');
+  return missing(deps, tag, vscode.l10n.t('No tag {0} in the export files. {1}', shown, offline), 'files');
 }
 
 function present(deps: CheckTagDeps, tag: TagRef, message: string, flags: FeatureSummary[], source: 'server' | 'files'): CheckTagAnswer {
   const text = formatTag(tag);
   deps.logger.info(message);
-  const actions = flags.length ? ['Copy', 'Show Flags'] : ['Copy'];
+  const copyLabel = vscode.l10n.t('Copy');
+  const showLabel = vscode.l10n.t('Show Flags');
+  const actions = flags.length ? [copyLabel, showLabel] : [copyLabel];
   void vscode.window.showInformationMessage(message, ...actions).then((picked) => {
-    if (picked === 'Copy') void copy(text);
-    if (picked === 'Show Flags') void showFlags(text, flags);
+    if (picked === copyLabel) void copy(text);
+    if (picked === showLabel) void showFlags(text, flags);
   });
   return { exists: true, tag: text, message, flags: flagNames(flags), source };
 }
@@ -141,12 +155,13 @@ function missing(deps: CheckTagDeps, tag: TagRef, sentence: string, source: 'ser
   const text = formatTag(tag);
   const near = closestTag(tag, distinctTags(deps.store.catalog.flags));
   const suggestion = near ? formatTag(near) : undefined;
-  const message = near ? `${sentence} Did you mean ${tagForMessage(near)}?` : sentence;
+  const message = near ? vscode.l10n.t('{0} Did you mean {1}?', sentence, tagForMessage(near)) : sentence;
   deps.logger.info(message);
-  const actions = near ? [`Check ${tagForMessage(near)}`] : [];
-  if (source === 'files') actions.push('Connect…');
+  const connectLabel = vscode.l10n.t('Connect…');
+  const actions = near ? [vscode.l10n.t('Check {0}', tagForMessage(near))] : [];
+  if (source === 'files') actions.push(connectLabel);
   void vscode.window.showWarningMessage(message, ...actions).then((picked) => {
-    if (picked === 'Connect…') void vscode.commands.executeCommand(Commands.connect);
+    if (picked === connectLabel) void vscode.commands.executeCommand(Commands.connect);
     else if (picked && near) void checkTag(deps, near);
   });
   return { exists: false, tag: text, message, flags: [], source, ...(suggestion ? { suggestion } : {}) };
@@ -160,13 +175,9 @@ function flagNames(flags: readonly FeatureSummary[]): string[] {
   return [...new Set(flags.map((flag) => flag.name))].sort();
 }
 
-function flagCount(count: number): string {
-  return count === 0 ? 'no flag' : count === 1 ? '1 flag' : `${count} flags`;
-}
-
 async function copy(text: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(`Copied ${inertText(text, 80)}`, 3000);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', inertText(text, 80)), 3000);
 }
 
 /** The flags carrying the tag; the picked one is revealed in the Flags view. */
@@ -178,7 +189,11 @@ async function showFlags(text: string, flags: readonly FeatureSummary[]): Promis
       detail: flag.description ? pickText(flag.description, MAX_DETAIL) : undefined,
       flag,
     })),
-    { title: `Flags with tag ${pickText(text)}`, placeHolder: 'Pick a flag to reveal it in the Flags view', matchOnDescription: true },
+    {
+      title: vscode.l10n.t('Flags with tag {0}', pickText(text)),
+      placeHolder: vscode.l10n.t('Pick a flag to reveal it in the Flags view'),
+      matchOnDescription: true,
+    },
   );
   if (picked) {
     await vscode.commands.executeCommand(Commands.revealFlag, { project: picked.flag.project ?? 'default', name: picked.flag.name });

@@ -7,7 +7,7 @@ import { Commands, SOURCE_FILES_EXCLUDE, SOURCE_FILES_GLOB } from '../constants'
 import type { FlagDiagnosticsPublisher } from '../code/flagDiagnosticsPublisher';
 import type { CodeFlags } from '../services/codeFlags';
 import type { Logger } from '../util/logger';
-import { plural } from '../model/wording';
+import { pluralForm } from '../model/intl';
 
 /** At most this many files are read; larger files are skipped. */
 export const MAX_CHECKED_FILES = 20_000;
@@ -29,13 +29,15 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
   await flags.store.load();
   if (!flags.ready) {
     void vscode.window.showInformationMessage(
-      flags.store.state === 'loading' ? 'The flags are still loading; check again in a moment.' : 'Load the flags first: connect to a server or add export files in .unleash/.',
+      flags.store.state === 'loading'
+        ? vscode.l10n.t('The flags are still loading; check again in a moment.')
+        : vscode.l10n.t('Load the flags first: connect to a server or add export files in .unleash/.'),
     );
     return undefined;
   }
   const result: WorkspaceCheck = { files: 0, filesWithProblems: 0, problems: 0, cancelled: false };
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Checking flag references', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking flag references'), cancellable: true },
     async (progress, token) => {
       const uris = await vscode.workspace.findFiles(SOURCE_FILES_GLOB, SOURCE_FILES_EXCLUDE, MAX_CHECKED_FILES, token);
       const analyzer = flags.analyzer();
@@ -70,11 +72,19 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
       }
     },
   );
-  const summary = `${result.cancelled ? 'Stopped after' : 'Checked'} ${plural(result.files, 'file')}: ${plural(result.problems, 'flag problem')} in ${plural(result.filesWithProblems, 'file')}.`;
+  const files = (n: number) => pluralForm(n, { one: vscode.l10n.t('{0} file', n), other: vscode.l10n.t('{0} files', n) });
+  const problems = pluralForm(result.problems, {
+    one: vscode.l10n.t('{0} flag problem', result.problems),
+    other: vscode.l10n.t('{0} flag problems', result.problems),
+  });
+  const summary = result.cancelled
+    ? vscode.l10n.t('Stopped after {0}: {1} in {2}.', files(result.files), problems, files(result.filesWithProblems))
+    : vscode.l10n.t('Checked {0}: {1} in {2}.', files(result.files), problems, files(result.filesWithProblems));
   logger.info(summary);
   // Not awaited: the command answers (for keybindings and tests) while the message stays up.
-  void vscode.window.showInformationMessage(summary, ...(result.problems > 0 ? ['Show Problems'] : [])).then((choice) => {
-    if (choice === 'Show Problems') void vscode.commands.executeCommand('workbench.actions.view.problems');
+  const showProblems = vscode.l10n.t('Show Problems');
+  void vscode.window.showInformationMessage(summary, ...(result.problems > 0 ? [showProblems] : [])).then((choice) => {
+    if (choice === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
   });
   return result;
 }

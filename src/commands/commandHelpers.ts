@@ -23,11 +23,11 @@ export interface CommandDeps {
 
 export type ErrorShown = ErrorContext & { retry?: () => unknown };
 
-const LABELS: Record<NextStep, string> = {
-  setToken: 'Set Token',
-  openSettings: 'Open Settings',
-  retry: 'Retry',
-  showLog: 'Show Log',
+const LABELS: Record<NextStep, () => string> = {
+  setToken: () => vscode.l10n.t('Set Token'),
+  openSettings: () => vscode.l10n.t('Open Settings'),
+  retry: () => vscode.l10n.t('Retry'),
+  showLog: () => vscode.l10n.t('Show Log'),
 };
 
 /**
@@ -39,8 +39,9 @@ export function showError(error: unknown, logger: Logger, context: ErrorShown = 
   if (formatted.silent) return formatted;
   logger.error(formatted.message);
   const actions = formatted.actions.filter((action) => action !== 'retry' || context.retry);
-  void vscode.window.showErrorMessage(formatted.message, ...actions.map((action) => LABELS[action])).then(async (picked) => {
-    const step = actions.find((action) => LABELS[action] === picked);
+  const labels = actions.map((action) => LABELS[action]());
+  void vscode.window.showErrorMessage(formatted.message, ...labels).then(async (picked) => {
+    const step = actions[labels.findIndex((label) => label === picked)];
     if (step === 'retry') await context.retry?.();
     if (step === 'setToken') await vscode.commands.executeCommand(Commands.setToken);
     if (step === 'showLog') await vscode.commands.executeCommand(Commands.showLog);
@@ -79,7 +80,7 @@ export function requireServer(deps: Pick<CommandDeps, 'connection' | 'logger'>, 
     return failWith(state === 'noToken' ? new MissingTokenError() : problem, deps.logger, { server: serverHost(), ...context });
   }
   const message = noServer(isOffline(deps));
-  void vscode.window.showWarningMessage(message, 'Connect…').then((picked) => {
+  void vscode.window.showWarningMessage(message, vscode.l10n.t('Connect…')).then((picked) => {
     if (picked) void vscode.commands.executeCommand(Commands.connect);
   });
   return { error: message };

@@ -45,7 +45,7 @@ export function validateServerUrl(value: string): string | undefined {
     parseBaseUrl(value);
     return undefined;
   } catch (error) {
-    return error instanceof ConfigError ? error.message.replace(/^The setting `[^`]+` /, 'The address ') : String(error);
+    return error instanceof ConfigError ? vscode.l10n.t('The address {0}', error.problem) : String(error);
   }
 }
 
@@ -55,8 +55,8 @@ export function validateServerUrl(value: string): string | undefined {
  */
 async function connect(deps: ConnectionCommandDeps): Promise<void> {
   const url = await vscode.window.showInputBox({
-    title: 'Connect to Unleash (1/2): server address',
-    prompt: 'The address you open Unleash at, e.g. https://unleash.example.com',
+    title: vscode.l10n.t('Connect to Unleash (1/2): server address'),
+    prompt: vscode.l10n.t('The address you open Unleash at, e.g. https://unleash.example.com'),
     value: readSettings().serverUrl,
     placeHolder: 'https://unleash.example.com',
     ignoreFocusOut: true,
@@ -68,13 +68,13 @@ async function connect(deps: ConnectionCommandDeps): Promise<void> {
   if (!typed) return;
   await deps.approvals.approve(typed);
   if ((await deps.tokens.source(typed)) === 'none') {
-    if (!(await setToken(deps, undefined, 'Connect to Unleash (2/2): API token', typed))) return;
+    if (!(await setToken(deps, undefined, vscode.l10n.t('Connect to Unleash (2/2): API token'), typed))) return;
   }
   const effective = readSettings();
   if (effective.serverUrlFromWorkspace && effective.serverUrl !== typed) {
     const message = overriddenMessage(typed, effective.serverUrl);
     deps.logger.warn(message);
-    const picked = await vscode.window.showWarningMessage(message, 'Open Workspace Settings');
+    const picked = await vscode.window.showWarningMessage(message, vscode.l10n.t('Open Workspace Settings'));
     if (picked) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettings', { query: settingId(Settings.serverUrl) });
     return;
   }
@@ -83,7 +83,12 @@ async function connect(deps: ConnectionCommandDeps): Promise<void> {
 
 /** Said when the user's choice is saved but a workspace setting wins. */
 export function overriddenMessage(typed: string, workspaceUrl: string): string {
-  return `Saved ${typed} in your user settings, but this workspace's ${settingId(Settings.serverUrl)} (${workspaceUrl}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use ${typed}.`;
+  return vscode.l10n.t(
+    "Saved {0} in your user settings, but this workspace's {1} ({2}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use {0}.",
+    typed,
+    settingId(Settings.serverUrl),
+    workspaceUrl,
+  );
 }
 
 /** Asks, in a modal naming the host, whether a server that the workspace's settings named may get the token. */
@@ -91,26 +96,27 @@ async function approveServer(deps: ConnectionCommandDeps): Promise<boolean> {
   const settings = readSettings();
   if (!settings.serverUrl || !settings.serverUrlFromWorkspace || deps.approvals.isApproved(settings.serverUrl)) {
     void vscode.window.showInformationMessage(
-      settings.serverUrl ? `${settings.serverUrl} is already allowed.` : 'No server is configured: nothing to allow.',
+      settings.serverUrl ? vscode.l10n.t('{0} is already allowed.', settings.serverUrl) : vscode.l10n.t('No server is configured: nothing to allow.'),
     );
     return Boolean(settings.serverUrl);
   }
   const question = approvalQuestion(settings.serverUrl);
-  const picked = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, 'Allow');
-  if (picked !== 'Allow') return false;
+  const allow = vscode.l10n.t('Allow');
+  const picked = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, allow);
+  if (picked !== allow) return false;
   await deps.approvals.approve(settings.serverUrl);
   deps.logger.info(`Allowed the server ${settings.serverUrl}, named by this workspace's settings.`);
   await deps.connection.update();
   return true;
 }
 
-async function setToken(deps: ConnectionCommandDeps, given?: string, title = 'Unleash: Set API Token', typed?: string): Promise<boolean> {
+async function setToken(deps: ConnectionCommandDeps, given?: string, title = vscode.l10n.t('Unleash: Set API Token'), typed?: string): Promise<boolean> {
   const settings = readSettings();
   const serverUrl = typed ?? settings.serverUrl;
   if (!serverUrl) {
     const picked = await vscode.window.showWarningMessage(
-      `Set the server address first (${settingId(Settings.serverUrl)}).`,
-      'Connect…',
+      vscode.l10n.t('Set the server address first ({0}).', settingId(Settings.serverUrl)),
+      vscode.l10n.t('Connect…'),
     );
     if (picked) await vscode.commands.executeCommand(Commands.connect);
     return false;
@@ -121,11 +127,13 @@ async function setToken(deps: ConnectionCommandDeps, given?: string, title = 'Un
     given ??
     (await vscode.window.showInputBox({
       title,
-      prompt: `An admin token or a personal access token for ${serverUrl}${fromWorkspace ? " (the server this workspace's settings name)" : ''}. It is kept in VS Code's secret storage.`,
+      prompt: fromWorkspace
+        ? vscode.l10n.t("An admin token or a personal access token for {0} (the server this workspace's settings name). It is kept in VS Code's secret storage.", serverUrl)
+        : vscode.l10n.t("An admin token or a personal access token for {0}. It is kept in VS Code's secret storage.", serverUrl),
       password: true,
       ignoreFocusOut: true,
-      placeHolder: '*:*.0123abcd… or user:0123abcd…',
-      validateInput: (value) => (value.trim() ? undefined : 'The token is empty. Paste a token from Unleash → API access.'),
+      placeHolder: vscode.l10n.t('*:*.0123abcd… or user:0123abcd…'),
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('The token is empty. Paste a token from Unleash → API access.')),
     }));
   if (!token?.trim()) return false;
   await deps.tokens.set(serverUrl, token);
@@ -141,8 +149,8 @@ async function forgetToken(deps: ConnectionCommandDeps): Promise<void> {
   const stillFromEnv = (await deps.tokens.source(serverUrl)) === 'env';
   void vscode.window.showInformationMessage(
     stillFromEnv
-      ? `Forgot the stored token for ${serverUrl}. The ${TOKEN_ENV_VAR} environment variable still provides one.`
-      : `Forgot the stored token for ${serverUrl}.`,
+      ? vscode.l10n.t('Forgot the stored token for {0}. The {1} environment variable still provides one.', serverUrl, TOKEN_ENV_VAR)
+      : vscode.l10n.t('Forgot the stored token for {0}.', serverUrl),
   );
   await deps.connection.update();
 }
@@ -151,13 +159,17 @@ async function testConnection(deps: ConnectionCommandDeps): Promise<ConnectionRe
   await deps.connection.update();
   const serverUrl = readSettings().serverUrl;
   const client = requireServer(deps, { action: 'connect', retry: () => testConnection(deps) }, (offline) =>
-    offline ? 'No server is configured: the Flags view reads the export files of the workspace.' : 'No server is configured.',
+    offline ? vscode.l10n.t('No server is configured: the Flags view reads the export files of the workspace.') : vscode.l10n.t('No server is configured.'),
   );
   if ('error' in client) return { ok: false, message: client.error };
   try {
-    const info = await withCancellableProgress(`Testing the connection to ${client.baseUrl.host}…`, (signal) => client.getServerInfo({ signal }));
-    const tokenSource = (await deps.tokens.source(serverUrl)) === 'env' ? `the ${TOKEN_ENV_VAR} environment variable` : 'secret storage';
-    const message = `Connected to Unleash ${info.version ?? '(unknown version)'}${info.edition ? ` (${info.edition})` : ''} at ${client.baseUrl.host}. The token from ${tokenSource} can read the Admin API.`;
+    const info = await withCancellableProgress(vscode.l10n.t('Testing the connection to {0}…', client.baseUrl.host), (signal) => client.getServerInfo({ signal }));
+    const tokenSource =
+      (await deps.tokens.source(serverUrl)) === 'env' ? vscode.l10n.t('the {0} environment variable', TOKEN_ENV_VAR) : vscode.l10n.t('secret storage');
+    const version = info.version ?? vscode.l10n.t('(unknown version)');
+    const message = info.edition
+      ? vscode.l10n.t('Connected to Unleash {0} ({1}) at {2}. The token from {3} can read the Admin API.', version, info.edition, client.baseUrl.host, tokenSource)
+      : vscode.l10n.t('Connected to Unleash {0} at {1}. The token from {2} can read the Admin API.', version, client.baseUrl.host, tokenSource);
     deps.logger.info(message);
     void vscode.window.showInformationMessage(message);
     return { ok: true, message };

@@ -19,6 +19,7 @@ import {
   ExportWriteError,
   type ExportToFileResult,
 } from '../model/exportToFile';
+import { pluralForm } from '../model/intl';
 import { inertText } from '../model/markdown';
 import { formatTag, tagFromArgument } from '../model/tagInput';
 import { readExportPath } from '../services/settings';
@@ -70,7 +71,7 @@ async function exportWithArguments(deps: CommandDeps, previous: PreviousContents
     void vscode.window.showWarningMessage(message);
     return { error: message };
   };
-  if (typeof args.environment !== 'string' || !args.environment.trim()) return invalid('Give the environment to export, e.g. { environment: "development", scope: "all" }.');
+  if (typeof args.environment !== 'string' || !args.environment.trim()) return invalid(vscode.l10n.t('Give the environment to export, e.g. {0}.', '{ environment: "development", scope: "all" }'));
   const scope = normalizeScope(args.scope);
   if ('error' in scope) return invalid(scope.error);
 
@@ -78,11 +79,15 @@ async function exportWithArguments(deps: CommandDeps, previous: PreviousContents
   if (folder === undefined) {
     const folders = fileFolders();
     if (folders.length !== 1) {
-      return invalid(folders.length ? 'Give the folder to export into: this workspace has several folders.' : 'Open a folder first: the export is written to a file in the workspace.');
+      return invalid(
+        folders.length
+          ? vscode.l10n.t('Give the folder to export into: this workspace has several folders.')
+          : vscode.l10n.t('Open a folder first: the export is written to a file in the workspace.'),
+      );
     }
     folder = folders[0]?.uri.fsPath;
   }
-  if (!folder || !path.isAbsolute(folder)) return invalid(`The folder to export into must be an absolute path (got ${JSON.stringify(folder)}).`);
+  if (!folder || !path.isAbsolute(folder)) return invalid(vscode.l10n.t('The folder to export into must be an absolute path (got {0}).', JSON.stringify(folder)));
 
   const client = exportServer(deps);
   if ('error' in client) return client;
@@ -91,23 +96,27 @@ async function exportWithArguments(deps: CommandDeps, previous: PreviousContents
 
 function normalizeScope(scope: ExportArguments['scope'] | undefined): ExportScope | CommandFailure {
   if (scope === 'all' || (scope && typeof scope === 'object' && scope.kind === 'all')) return { kind: 'all' };
-  if (!scope || typeof scope !== 'object') return { error: 'The scope must be "all", or { kind: "project" | "tag" | "features", … }.' };
+  if (!scope || typeof scope !== 'object') return { error: scopeHelp() };
   switch (scope.kind) {
     case 'project':
       return typeof scope.project === 'string' && scope.project.trim()
         ? { kind: 'project', project: scope.project }
-        : { error: 'A project scope needs the project id: { kind: "project", project: "checkout" }.' };
+        : { error: vscode.l10n.t('A project scope needs the project id: {0}.', '{ kind: "project", project: "checkout" }') };
     case 'features':
       return Array.isArray(scope.names) && scope.names.length && scope.names.every((name) => typeof name === 'string' && name)
         ? { kind: 'features', names: [...scope.names] }
-        : { error: 'A features scope needs the flag names: { kind: "features", names: ["my-flag"] }.' };
+        : { error: vscode.l10n.t('A features scope needs the flag names: {0}.', '{ kind: "features", names: ["my-flag"] }') };
     case 'tag': {
       const parsed = tagFromArgument('tag' in scope ? scope.tag : scope);
       return parsed.ok ? { kind: 'tag', ...parsed.tag } : { error: parsed.message };
     }
     default:
-      return { error: 'The scope must be "all", or { kind: "project" | "tag" | "features", … }.' };
+      return { error: scopeHelp() };
   }
+}
+
+function scopeHelp(): string {
+  return vscode.l10n.t('The scope must be "all", or {0}.', '{ kind: "project" | "tag" | "features", … }');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -154,10 +163,10 @@ function nodeOf(argument: unknown): NodeArgument {
 
 /** The live client, or the reason there is none (shown, with the step that fixes it): exports need a server. */
 function exportServer(deps: CommandDeps): UnleashClient | CommandFailure {
-  return requireServer(deps, { action: 'export' }, (offline) =>
+  return requireServer(deps, { action: vscode.l10n.t('export') }, (offline) =>
     offline
-      ? 'Exporting needs a connection to an Unleash server. The Flags view is showing the export files of the workspace (offline mode).'
-      : 'Exporting needs a connection to an Unleash server.',
+      ? vscode.l10n.t('Exporting needs a connection to an Unleash server. The Flags view is showing the export files of the workspace (offline mode).')
+      : vscode.l10n.t('Exporting needs a connection to an Unleash server.'),
   );
 }
 
@@ -174,10 +183,10 @@ interface ExportRequest {
 
 async function run(deps: CommandDeps, previous: PreviousContents, client: UnleashClient, request: ExportRequest): Promise<ExportCommandResult> {
   const { environment, scope, folder, template } = request;
-  const what = inertText(scope.kind === 'all' ? environment : `${environment} (${scopeLabel(scope)})`);
+  const what = inertText(scope.kind === 'all' ? environment : vscode.l10n.t('{0} ({1})', environment, scopeLabel(scope)));
   let result: ExportToFileResult;
   try {
-    result = await withCancellableProgress(`Exporting ${what}`, (signal, progress) =>
+    result = await withCancellableProgress(vscode.l10n.t('Exporting {0}', what), (signal, progress) =>
       exportToFile({
         client,
         environment,
@@ -185,27 +194,32 @@ async function run(deps: CommandDeps, previous: PreviousContents, client: Unleas
         folder,
         template,
         signal,
-        onStep: (step) => progress.report({ message: step === 'request' ? `asking ${client.baseUrl.host}…` : 'writing the file…' }),
+        onStep: (step) => progress.report({
+            message: step === 'request' ? vscode.l10n.t('asking {0}…', client.baseUrl.host) : vscode.l10n.t('writing the file…'),
+          }),
       }),
     );
   } catch (error) {
     if (error instanceof ExportWriteError) deps.logger.error(`${error.code ?? 'error'} writing ${error.path}`);
-    return failWith(error, deps.logger, { action: `export ${environment}`, server: client.baseUrl.host, retry: () => run(deps, previous, client, request) });
+    return failWith(error, deps.logger, { action: vscode.l10n.t('export {0}', environment), server: client.baseUrl.host, retry: () => run(deps, previous, client, request) });
   }
 
   const shown = shownPath(folder, result.path);
   const message = exportMessage(result, environment, scope, shown);
   deps.logger.info(`${message} (${result.strategies} strategies)`);
   const uri = vscode.Uri.file(result.path);
-  const actions = ['Open', 'Reveal'];
+  const open = vscode.l10n.t('Open');
+  const reveal = vscode.l10n.t('Reveal');
+  const showChanges = vscode.l10n.t('Show Changes');
+  const actions = [open, reveal];
   const before = result.previous;
-  if (before !== undefined) actions.push('Show Changes');
+  if (before !== undefined) actions.push(showChanges);
   void vscode.window.showInformationMessage(message, ...actions).then(async (picked) => {
-    if (picked === 'Open') await vscode.window.showTextDocument(uri);
-    if (picked === 'Reveal') await vscode.commands.executeCommand('revealInExplorer', uri);
-    if (picked === 'Show Changes' && before !== undefined) {
+    if (picked === open) await vscode.window.showTextDocument(uri);
+    if (picked === reveal) await vscode.commands.executeCommand('revealInExplorer', uri);
+    if (picked === showChanges && before !== undefined) {
       const left = previous.add(result.path, before);
-      await vscode.commands.executeCommand('vscode.diff', left, uri, `${path.basename(result.path)} (before ↔ after export)`);
+      await vscode.commands.executeCommand('vscode.diff', left, uri, vscode.l10n.t('{0} (before ↔ after export)', path.basename(result.path)));
     }
   });
   return { ...result, message, environment };
@@ -214,13 +228,15 @@ async function run(deps: CommandDeps, previous: PreviousContents, client: Unleas
 function scopeLabel(scope: ExportScope): string {
   switch (scope.kind) {
     case 'all':
-      return 'all flags';
+      return vscode.l10n.t('all flags');
     case 'project':
-      return `project ${scope.project}`;
+      return vscode.l10n.t('project {0}', scope.project);
     case 'tag':
-      return `tag ${formatTag(scope)}`;
+      return vscode.l10n.t('tag {0}', formatTag(scope));
     case 'features':
-      return scope.names.length === 1 ? `${scope.names[0]}` : `${scope.names.length} flags`;
+      return scope.names.length === 1
+        ? `${scope.names[0]}`
+        : pluralForm(scope.names.length, { one: vscode.l10n.t('{0} flag', scope.names.length), other: vscode.l10n.t('{0} flags', scope.names.length) });
   }
 }
 

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ExportScope, UnleashClient } from '../api/client';
 import { Commands } from '../constants';
 import { resolveExportPath } from '../model/exportPath';
+import { joinValues, pluralForm } from '../model/intl';
 import { pickText } from '../model/markdown';
 import { scopeNames } from '../model/exportToFile';
 import { distinctTags } from '../model/tagInput';
@@ -14,11 +15,19 @@ import { formatError } from '../model/formatError';
 import { showError, type CommandDeps } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
 
+/** `3 flags in the Flags view`. */
+function flagsInView(count: number): string {
+  return pluralForm(count, {
+    one: vscode.l10n.t('{0} flag in the Flags view', count),
+    other: vscode.l10n.t('{0} flags in the Flags view', count),
+  });
+}
+
 export async function pickEnvironment(deps: CommandDeps, client: UnleashClient): Promise<string | undefined> {
   type Item = vscode.QuickPickItem & { environment: string };
   const quickPick = vscode.window.createQuickPick<Item>();
-  quickPick.title = 'Unleash: Export Environment';
-  quickPick.placeholder = `Environment to export from ${client.baseUrl.host}`;
+  quickPick.title = vscode.l10n.t('Unleash: Export Environment');
+  quickPick.placeholder = vscode.l10n.t('Environment to export from {0}', client.baseUrl.host);
   quickPick.busy = true;
   quickPick.ignoreFocusOut = true;
   const controller = new AbortController();
@@ -28,13 +37,13 @@ export async function pickEnvironment(deps: CommandDeps, client: UnleashClient):
       quickPick.items = environments.map((environment) => ({
         environment: environment.name,
         label: `$(server-environment) ${pickText(environment.name)}`,
-        description: pickText([environment.type, environment.enabled === false ? 'disabled' : undefined].filter(Boolean).join(' · ')) || undefined,
+        description: pickText([environment.type, environment.enabled === false ? vscode.l10n.t('disabled') : undefined].filter(Boolean).join(' · ')) || undefined,
       }));
       quickPick.busy = false;
     })
     .catch((error: unknown) => {
       quickPick.hide();
-      void showError(error, deps.logger, { action: 'list the environments', server: client.baseUrl.host });
+      void showError(error, deps.logger, { action: vscode.l10n.t('list the environments'), server: client.baseUrl.host });
     });
   const picked = await pickOne(quickPick);
   controller.abort();
@@ -50,15 +59,27 @@ export async function pickScope(
   flag: { project: string; name: string } | undefined,
 ): Promise<ExportScope | undefined> {
   const items: ScopeItem[] = [
-    { scope: 'all', label: '$(list-flat) All flags', detail: `Every flag of every project, as configured in ${pickText(environment, 60)}` },
-    ...(flag ? [{ scope: 'flag' as const, label: `$(symbol-boolean) Only ${pickText(flag.name)}`, detail: `The flag you picked in the Flags view` }] : []),
-    { scope: 'project', label: '$(project) One project…', detail: 'The flags of one project' },
-    { scope: 'tag', label: '$(tag) Flags with a tag…', detail: 'The flags carrying a tag, e.g. team:payments' },
-    { scope: 'choose', label: '$(checklist) Choose flags…', detail: 'Pick flags from the list' },
+    {
+      scope: 'all',
+      label: vscode.l10n.t('$(list-flat) All flags'),
+      detail: vscode.l10n.t('Every flag of every project, as configured in {0}', pickText(environment, 60)),
+    },
+    ...(flag
+      ? [
+          {
+            scope: 'flag' as const,
+            label: vscode.l10n.t('$(symbol-boolean) Only {0}', pickText(flag.name)),
+            detail: vscode.l10n.t('The flag you picked in the Flags view'),
+          },
+        ]
+      : []),
+    { scope: 'project', label: vscode.l10n.t('$(project) One project…'), detail: vscode.l10n.t('The flags of one project') },
+    { scope: 'tag', label: vscode.l10n.t('$(tag) Flags with a tag…'), detail: vscode.l10n.t('The flags carrying a tag, e.g. team:payments') },
+    { scope: 'choose', label: vscode.l10n.t('$(checklist) Choose flags…'), detail: vscode.l10n.t('Pick flags from the list') },
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: `Unleash: Export ${pickText(environment, 60)}`,
-    placeHolder: 'Which flags to export',
+    title: vscode.l10n.t('Unleash: Export {0}', pickText(environment, 60)),
+    placeHolder: vscode.l10n.t('Which flags to export'),
     ignoreFocusOut: true,
   });
   switch (picked?.scope) {
@@ -74,11 +95,11 @@ export async function pickScope(
     }
     case 'tag': {
       const tag = await pickTag({
-        title: `Unleash: Export ${environment}: flags with a tag`,
+        title: vscode.l10n.t('Unleash: Export {0}: flags with a tag', environment),
         tagTypes: loadTagTypes(client, deps.logger),
         knownTags: distinctTags(deps.store.catalog.flags),
         prefer: 'tags',
-        valueAction: 'Export flags with',
+        valueAction: vscode.l10n.t('Export flags with'),
       });
       return tag ? { kind: 'tag', ...tag } : undefined;
     }
@@ -96,15 +117,15 @@ async function pickProject(deps: CommandDeps, client: UnleashClient, environment
   for (const flag of deps.store.catalog.flags) counts.set(flag.project ?? 'default', (counts.get(flag.project ?? 'default') ?? 0) + 1);
   const known = new Set(counts.keys());
   const quickPick = vscode.window.createQuickPick<Item>();
-  quickPick.title = `Unleash: Export ${pickText(environment, 60)}: one project`;
-  quickPick.placeholder = 'Project to export';
+  quickPick.title = vscode.l10n.t('Unleash: Export {0}: one project', pickText(environment, 60));
+  quickPick.placeholder = vscode.l10n.t('Project to export');
   quickPick.ignoreFocusOut = true;
   const show = (): void => {
     const projects = [...known].sort();
     quickPick.items = projects.map((project) => ({
       project,
       label: `$(project) ${pickText(project)}`,
-      description: counts.has(project) ? `${counts.get(project)} flag${counts.get(project) === 1 ? '' : 's'} in the Flags view` : undefined,
+      description: counts.has(project) ? flagsInView(counts.get(project) ?? 0) : undefined,
     }));
     const active = quickPick.items.find((item) => item.project === preferred);
     if (active) quickPick.activeItems = [active];
@@ -132,18 +153,19 @@ async function chooseFlags(deps: CommandDeps, environment: string, preselected?:
   const byName = new Map<string, string[]>();
   for (const flag of deps.store.catalog.flags) byName.set(flag.name, [...(byName.get(flag.name) ?? []), flag.project ?? 'default']);
   if (!byName.size) {
-    void vscode.window.showWarningMessage('The Flags view has no flags to choose from yet. Refresh it, or export all flags.', 'Refresh').then((picked) => {
+    const message = vscode.l10n.t('The Flags view has no flags to choose from yet. Refresh it, or export all flags.');
+    void vscode.window.showWarningMessage(message, vscode.l10n.t('Refresh')).then((picked) => {
       if (picked) void vscode.commands.executeCommand(Commands.refresh);
     });
     return undefined;
   }
   const quickPick = vscode.window.createQuickPick<Item>();
-  quickPick.title = `Unleash: Export ${pickText(environment, 60)}: choose flags`;
-  quickPick.placeholder = 'Select the flags to export (Space selects, Enter exports)';
+  quickPick.title = vscode.l10n.t('Unleash: Export {0}: choose flags', pickText(environment, 60));
+  quickPick.placeholder = vscode.l10n.t('Select the flags to export (Space selects, Enter exports)');
   quickPick.canSelectMany = true;
   quickPick.matchOnDescription = true;
   quickPick.ignoreFocusOut = true;
-  quickPick.items = [...byName].map(([name, projects]) => ({ name, label: pickText(name), description: pickText(projects.join(', ')) }));
+  quickPick.items = [...byName].map(([name, projects]) => ({ name, label: pickText(name), description: pickText(joinValues(projects)) }));
   quickPick.selectedItems = quickPick.items.filter((item) => item.name === preselected);
   const chosen = await new Promise<string[] | undefined>((resolve) => {
     const subscriptions: vscode.Disposable[] = [];
@@ -155,7 +177,7 @@ async function chooseFlags(deps: CommandDeps, environment: string, preselected?:
     subscriptions.push(
       quickPick.onDidAccept(() => {
         if (quickPick.selectedItems.length) finish(quickPick.selectedItems.map((item) => item.name));
-        else quickPick.placeholder = 'Select at least one flag (Space selects), then press Enter';
+        else quickPick.placeholder = vscode.l10n.t('Select at least one flag (Space selects), then press Enter');
       }),
       quickPick.onDidHide(() => finish(undefined)),
     );
@@ -169,9 +191,9 @@ async function chooseFlags(deps: CommandDeps, environment: string, preselected?:
 export async function pickFolder(templateOf: (folder: vscode.Uri) => string, environment: string, scope: ExportScope): Promise<string | undefined> {
   const folders = fileFolders();
   if (!folders.length) {
-    const open = 'Open Folder';
+    const open = vscode.l10n.t('Open Folder');
     const picked = await vscode.window.showWarningMessage(
-      'Open a folder first: the export is written to a file in the workspace (by default .unleash/<environment>.json).',
+      vscode.l10n.t('Open a folder first: the export is written to a file in the workspace (by default .unleash/<environment>.json).'),
       open,
     );
     if (picked === open) await vscode.commands.executeCommand('vscode.openFolder');
@@ -186,11 +208,15 @@ export async function pickFolder(templateOf: (folder: vscode.Uri) => string, env
         const file = resolveExportPath({ template: templateOf(folder.uri), folder: folder.uri.fsPath, environment, project: names.project, scope: names.scope });
         description = relativeTo(folder.uri.fsPath, file);
       } catch {
-        description = 'the export path setting is invalid';
+        description = vscode.l10n.t('the export path setting is invalid');
       }
       return { label: `$(root-folder) ${folder.name}`, description, detail: folder.uri.fsPath, folder };
     }),
-    { title: `Unleash: Export ${environment}: folder`, placeHolder: 'Workspace folder to write the export into', ignoreFocusOut: true },
+    {
+      title: vscode.l10n.t('Unleash: Export {0}: folder', environment),
+      placeHolder: vscode.l10n.t('Workspace folder to write the export into'),
+      ignoreFocusOut: true,
+    },
   );
   return picked?.folder.uri.fsPath;
 }

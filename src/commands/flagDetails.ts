@@ -54,7 +54,7 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     const flag = flagOfUri(uri);
-    if (!flag) return 'This is not the address of a flag.\n';
+    if (!flag) return `${vscode.l10n.t('This is not the address of a flag.')}\n`;
     const source = this.store.currentSource;
     try {
       const details = await this.store.feature(flag.project, flag.name, token);
@@ -77,8 +77,8 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
         now: new Date(),
       });
     } catch (error) {
-      const formatted = formatError(error, { action: 'read the flag', server: source?.label });
-      return `${formatted.message}\n\nRun "Unleash: Refresh Flags", then open the details again.\n`;
+      const formatted = formatError(error, { action: vscode.l10n.t('read the flag'), server: source?.label });
+      return `${formatted.message}\n\n${vscode.l10n.t('Run "Unleash: Refresh Flags", then open the details again.')}\n`;
     }
   }
 
@@ -105,15 +105,15 @@ async function showFlagDetails(deps: FlagDetailsDeps, arg: unknown, name: unknow
   if (!flag && arg === undefined && deps.store.catalog.size > 0) {
     // From the command palette with nothing selected: pick the flag.
     const picked = await vscode.window.showQuickPick(flagPickItems(deps.store), {
-      title: 'Unleash: Show Flag Details',
-      placeHolder: 'Flag to show',
+      title: vscode.l10n.t('Unleash: Show Flag Details'),
+      placeHolder: vscode.l10n.t('Flag to show'),
       matchOnDescription: true,
     });
     flag = picked?.flag;
     if (!flag) return undefined;
   }
   if (!flag) {
-    void vscode.window.showInformationMessage('Select a flag in the Unleash view first, or use Find Flag.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select a flag in the Unleash view first, or use Find Flag.'));
     return undefined;
   }
   const uri = flagDetailsUri(flag);
@@ -126,12 +126,13 @@ async function showFlagDetails(deps: FlagDetailsDeps, arg: unknown, name: unknow
 async function copyValue(deps: FlagDetailsDeps, arg: unknown): Promise<string | undefined> {
   const node = isTreeNode(arg) ? arg : deps.view.selected();
   if (!node || node.copyText === undefined) {
-    void vscode.window.showInformationMessage('Select a variant with a payload or a constraint in the Unleash view first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select a variant with a payload or a constraint in the Unleash view first.'));
     return undefined;
   }
   await vscode.env.clipboard.writeText(node.copyText);
-  const what = node.kind === 'variant' ? 'payload' : 'values';
-  vscode.window.setStatusBarMessage(`Copied the ${what} of ${inertText(node.label, 60)}`, 3000);
+  const label = inertText(node.label, 60);
+  const copied = node.kind === 'variant' ? vscode.l10n.t('Copied the payload of {0}', label) : vscode.l10n.t('Copied the values of {0}', label);
+  vscode.window.setStatusBarMessage(copied, 3000);
   deps.logger.debug(`Copied ${node.copyText.length} characters from ${node.id}.`);
   return node.copyText;
 }

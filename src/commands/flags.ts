@@ -47,7 +47,7 @@ function flagOf(deps: FlagCommandDeps, arg: unknown, name: unknown): FlagRef | u
 
 /** What to do when no flag was given: depends on where the command was run. */
 function noFlagMessage(arg: unknown): string {
-  return isUriLike(arg) ? 'Put the cursor on a flag name first.' : 'Select a flag in the Unleash view first.';
+  return isUriLike(arg) ? vscode.l10n.t('Put the cursor on a flag name first.') : vscode.l10n.t('Select a flag in the Unleash view first.');
 }
 
 /** Flag data shown in a notification or the status bar: bounded, no icons, no links. */
@@ -76,7 +76,7 @@ async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown):
     return undefined;
   }
   await vscode.env.clipboard.writeText(flag.name);
-  vscode.window.setStatusBarMessage(`Copied flag name "${shown(flag.name)}"`, 3000);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied flag name "{0}"', shown(flag.name)), 3000);
   return flag.name;
 }
 
@@ -90,7 +90,7 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
   const source = deps.store.currentSource;
   if (!source?.webUrl) {
     void vscode.window.showInformationMessage(
-      'The flags come from export files, which have no Unleash web address. Connect to a server to open flags in Unleash.',
+      vscode.l10n.t('The flags come from export files, which have no Unleash web address. Connect to a server to open flags in Unleash.'),
     );
     return undefined;
   }
@@ -98,7 +98,12 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
   const url = openableUrl(address);
   if (url === undefined) {
     void vscode.window.showWarningMessage(
-      `Not opened: "${shown(address ?? '')}" is not an http or https address. Check ${settingId(Settings.webUrl)} and ${settingId(Settings.serverUrl)}.`,
+      vscode.l10n.t(
+        'Not opened: "{0}" is not an http or https address. Check {1} and {2}.',
+        shown(address ?? ''),
+        settingId(Settings.webUrl),
+        settingId(Settings.serverUrl),
+      ),
     );
     return undefined;
   }
@@ -138,13 +143,13 @@ async function findFlag(deps: FlagCommandDeps, arg: unknown, name: unknown): Pro
     const items = flagPickItems(deps.store);
     if (items.length === 0) {
       void vscode.window.showInformationMessage(
-        deps.store.state === 'ready' ? 'There are no flags to find.' : 'The flags are not loaded yet.',
+        deps.store.state === 'ready' ? vscode.l10n.t('There are no flags to find.') : vscode.l10n.t('The flags are not loaded yet.'),
       );
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(items, {
-      title: 'Find Flag',
-      placeHolder: 'Type a flag name, project or description',
+      title: vscode.l10n.t('Find Flag'),
+      placeHolder: vscode.l10n.t('Type a flag name, project or description'),
       matchOnDescription: true,
       matchOnDetail: true,
     });
@@ -160,13 +165,13 @@ async function revealFlag(deps: FlagCommandDeps, arg: unknown, name?: unknown): 
   const flag = flagRefOf(deps.store, arg, name);
   if (!flag) {
     const asked = typeof arg === 'string' ? arg : typeof name === 'string' ? name : '';
-    void vscode.window.showInformationMessage(`No flag named "${shown(asked)}" is loaded.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('No flag named "{0}" is loaded.', shown(asked)));
     return false;
   }
   const revealed = await deps.view.reveal(flag.project, flag.name);
   if (!revealed) {
     void vscode.window.showInformationMessage(
-      `The flag "${shown(flag.name)}" (project ${shown(flag.project)}) is not among the flags loaded.`,
+      vscode.l10n.t('The flag "{0}" (project {1}) is not among the flags loaded.', shown(flag.name), shown(flag.project)),
     );
   }
   return revealed;

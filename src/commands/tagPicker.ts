@@ -43,7 +43,7 @@ type TagPickItem = vscode.QuickPickItem & TagPickRow;
 export async function pickTag(options: PickTagOptions): Promise<TagRef | undefined> {
   const quickPick = vscode.window.createQuickPick<TagPickItem>();
   quickPick.title = options.title;
-  quickPick.placeholder = 'Pick a tag type, or type the tag as type:value (e.g. team:payments)';
+  quickPick.placeholder = vscode.l10n.t('Pick a tag type, or type the tag as type:value (e.g. team:payments)');
   quickPick.matchOnDescription = true;
   quickPick.ignoreFocusOut = true;
   let types: TagType[] = [];
@@ -98,9 +98,9 @@ export async function pickTag(options: PickTagOptions): Promise<TagRef | undefin
   if (chosen.pick !== 'type') return undefined;
   const type = chosen.type;
   const value = await vscode.window.showInputBox({
-    title: `${options.title}: value of a ${pickText(type, 60)} tag`,
-    prompt: `The value of the ${pickText(type, 60)} tag (2 to 50 characters; spaces and colons are fine).`,
-    placeHolder: type === 'team' ? 'payments' : 'value',
+    title: vscode.l10n.t('{0}: value of a {1} tag', options.title, pickText(type, 60)),
+    prompt: vscode.l10n.t('The value of the {0} tag (2 to 50 characters; spaces and colons are fine).', pickText(type, 60)),
+    placeHolder: type === 'team' ? vscode.l10n.t('payments') : vscode.l10n.t('value'),
     ignoreFocusOut: true,
     validateInput: (input) => validateTagValue(input),
   });

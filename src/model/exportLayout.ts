@@ -13,6 +13,7 @@
  *
  * Nothing here imports 'vscode'.
  */
+import * as l10n from '@vscode/l10n';
 import { exportResultSchema, type ExportResult } from '../api/schemas';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -452,15 +453,15 @@ export function parseExportFile(text: string): ExportResult {
     data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new InvalidExportFileError(`The export file is not valid JSON: ${detail}`, '');
+    throw new InvalidExportFileError(l10n.t('The export file is not valid JSON: {0}', detail), '');
   }
   const parsed = exportResultSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const fieldPath = issue ? formatIssuePath(issue.path) : '';
-    const where = fieldPath === '' ? 'the top level' : `"${fieldPath}"`;
+    const where = fieldPath === '' ? l10n.t('the top level') : `"${fieldPath}"`;
     throw new InvalidExportFileError(
-      `The export file is not a valid Unleash export: ${where}: ${issue?.message ?? 'invalid'}`,
+      l10n.t('The export file is not a valid Unleash export: {0}: {1}', where, issue?.message ?? l10n.t('invalid')),
       fieldPath,
     );
   }

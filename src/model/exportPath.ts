@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
 
 /** The setting that holds the export path template; named in every path error. */
 export const EXPORT_PATH_SETTING = 'unleash.export.path';
@@ -97,17 +98,17 @@ export function resolveExportPath(options: ExportPathOptions): string {
   const partial = Boolean(options.scope) && options.scope !== 'all';
   const raw = given === DEFAULT_EXPORT_PATH_TEMPLATE && partial ? PARTIAL_EXPORT_PATH_TEMPLATE : given;
   const fail = (why: string): never => {
-    throw new ExportPathError(`The setting "${EXPORT_PATH_SETTING}" (${JSON.stringify(raw)}) is invalid: ${why}`);
+    throw new ExportPathError(l10n.t('The setting "{0}" ({1}) is invalid: {2}', EXPORT_PATH_SETTING, JSON.stringify(raw), why));
   };
-  if (raw.includes('\0')) fail('it contains a NUL character.');
+  if (raw.includes('\0')) fail(l10n.t('it contains a NUL character.'));
 
   let template = raw.replace(/\\/g, '/');
   for (const match of template.matchAll(VARIABLE)) {
     const name = match[1] ?? '';
     if (!KNOWN_VARIABLES.includes(name)) {
-      fail(`unknown variable "\${${name}}"; use \${environment}, \${project}, \${scope} or \${workspaceFolder}.`);
+      fail(l10n.t('unknown variable "{0}"; use {1}, {2}, {3} or {4}.', `\${${name}}`, '${environment}', '${project}', '${scope}', '${workspaceFolder}'));
     }
-    if (name === 'workspaceFolder' && match.index !== 0) fail('${workspaceFolder} may only appear at the start.');
+    if (name === 'workspaceFolder' && match.index !== 0) fail(l10n.t('{0} may only appear at the start.', '${workspaceFolder}'));
   }
   if (template.startsWith('${workspaceFolder}')) {
     template = template.slice('${workspaceFolder}'.length).replace(/^\/+/, '') || '.';
@@ -133,8 +134,12 @@ export function resolveExportPath(options: ExportPathOptions): string {
   const outside = relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
   if (outside) {
     fail(
-      `it resolves to ${JSON.stringify(resolved)}, which is not a file inside the workspace folder ${JSON.stringify(folder)}. ` +
-        `Use a path relative to the workspace folder, such as ${JSON.stringify(DEFAULT_EXPORT_PATH_TEMPLATE)}.`,
+      l10n.t(
+        'it resolves to {0}, which is not a file inside the workspace folder {1}. Use a path relative to the workspace folder, such as {2}.',
+        JSON.stringify(resolved),
+        JSON.stringify(folder),
+        JSON.stringify(DEFAULT_EXPORT_PATH_TEMPLATE),
+      ),
     );
   }
   return resolved;

@@ -11,6 +11,8 @@
  *
  * Nothing here imports 'vscode'.
  */
+import * as l10n from '@vscode/l10n';
+import { pluralForm } from './intl';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ExportScope, UnleashClient } from '../api/client';
@@ -65,7 +67,7 @@ export class ExportWriteError extends Error {
   constructor(file: string, folder: string, cause: unknown) {
     const code = (cause as { code?: unknown } | null)?.code;
     const codeText = typeof code === 'string' ? code : undefined;
-    super(`Could not write ${displayPath(file, folder)}: ${reasonFor(codeText, cause)}. The previous file, if any, was left as it was.`);
+    super(l10n.t('Could not write {0}: {1}. The previous file, if any, was left as it was.', displayPath(file, folder), reasonFor(codeText, cause)));
     this.name = 'ExportWriteError';
     this.path = file;
     this.code = codeText;
@@ -153,22 +155,21 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
 
 /** `812 B`, `12.4 KB`, `3.1 MB` (binary units, one decimal). */
 export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return l10n.t('{0} B', bytes);
+  if (bytes < 1024 * 1024) return l10n.t('{0} KB', (bytes / 1024).toFixed(1));
+  return l10n.t('{0} MB', (bytes / 1024 / 1024).toFixed(1));
 }
 
-/** What an export covered, as the result message says it: ` of project checkout`, ` tagged team:payments`. */
-function scopePhrase(scope: ExportScope): string {
+/** `Exported 7 flags of project checkout (12.4 KB) from development to .unleash/development.checkout.json`. */
+function exportedHead(flags: string, scope: ExportScope, size: string, environment: string, shownPath: string): string {
   switch (scope.kind) {
-    case 'all':
-      return '';
     case 'project':
-      return ` of project ${scope.project}`;
+      return l10n.t('Exported {0} of project {1} ({2}) from {3} to {4}', flags, scope.project, size, environment, shownPath);
     case 'tag':
-      return ` tagged ${formatTag(scope)}`;
+      return l10n.t('Exported {0} tagged {1} ({2}) from {3} to {4}', flags, formatTag(scope), size, environment, shownPath);
+    case 'all':
     case 'features':
-      return '';
+      return l10n.t('Exported {0} ({1}) from {2} to {3}', flags, size, environment, shownPath);
   }
 }
 
@@ -178,12 +179,15 @@ function scopePhrase(scope: ExportScope): string {
  * server (environment, project, tag) cannot form a link in the notification (see `inertText`).
  */
 export function exportMessage(result: ExportToFileResult, environment: string, scope: ExportScope, shownPath: string): string {
-  const chosen = scope.kind === 'features' ? 'chosen ' : '';
-  const flags = `${result.flags} ${chosen}${result.flags === 1 ? 'flag' : 'flags'}`;
-  const head = inertText(`Exported ${flags}${scopePhrase(scope)} (${formatSize(result.bytes)}) from ${environment} to ${shownPath}`);
-  if (!result.changed) return `${head}: unchanged since the last export.`;
-  if (result.existed) return `${head}; it changed since the last export.`;
-  return `${head}.`;
+  const n = result.flags;
+  const flags =
+    scope.kind === 'features'
+      ? pluralForm(n, { one: l10n.t('{0} chosen flag', n), other: l10n.t('{0} chosen flags', n) })
+      : pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) });
+  const head = inertText(exportedHead(flags, scope, formatSize(result.bytes), environment, shownPath));
+  if (!result.changed) return l10n.t('{0}: unchanged since the last export.', head);
+  if (result.existed) return l10n.t('{0}; it changed since the last export.', head);
+  return l10n.t('{0}.', head);
 }
 
 /** Largest existing file an export reads to compare and diff (an export of 10,000 flags is about 23 MB). */
@@ -239,29 +243,29 @@ function displayPath(file: string, folder: string): string {
 function reasonFor(code: string | undefined, cause: unknown): string {
   switch (code) {
     case 'ESCAPE':
-      return 'its folder is a link that leads outside the workspace folder; exports stay inside it';
+      return l10n.t('its folder is a link that leads outside the workspace folder; exports stay inside it');
     case 'ELOOP':
-      return 'a symbolic link is there; an export replaces only a regular file (remove the link, or change unleash.export.path)';
+      return l10n.t('a symbolic link is there; an export replaces only a regular file (remove the link, or change unleash.export.path)');
     case 'ENOTREG':
-      return 'something other than a regular file is there (a device, a pipe or a socket); remove it, or change unleash.export.path';
+      return l10n.t('something other than a regular file is there (a device, a pipe or a socket); remove it, or change unleash.export.path');
     case 'EFBIG':
-      return `the file there is larger than ${MAX_EXISTING_EXPORT_BYTES / 1024 / 1024} MB; move it away first`;
+      return l10n.t('the file there is larger than {0} MB; move it away first', MAX_EXISTING_EXPORT_BYTES / 1024 / 1024);
     case 'ENOTDIR':
     case 'EEXIST':
-      return 'a part of its folder path is a file, not a folder';
+      return l10n.t('a part of its folder path is a file, not a folder');
     case 'EISDIR':
-      return 'a folder has that name';
+      return l10n.t('a folder has that name');
     case 'EACCES':
     case 'EPERM':
-      return 'permission denied (is the folder read-only?)';
+      return l10n.t('permission denied (is the folder read-only?)');
     case 'EROFS':
-      return 'the file system is read-only';
+      return l10n.t('the file system is read-only');
     case 'ENOSPC':
-      return 'the disk is full';
+      return l10n.t('the disk is full');
     case 'EDQUOT':
-      return 'the disk quota is used up';
+      return l10n.t('the disk quota is used up');
     case 'ENAMETOOLONG':
-      return 'the path is too long';
+      return l10n.t('the path is too long');
     default: {
       const message = cause instanceof Error ? cause.message : String(cause);
       return code ? `${code}: ${message}` : message;

@@ -4,11 +4,13 @@
  * then the names used most recently, then by name. The per-flag text is built once per catalog, so a request
  * costs one pass over the names (measured in bench/ at 10,000 flags).
  */
+import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../api/schemas';
 import type { Catalog } from './catalog';
 import { sdkCallLiterals } from './sdkCalls';
 import { plainMarkdown } from './markdown';
-import { clean, describeEnvironmentState, describeLifecycle, environmentStrip, plural } from './wording';
+import { pluralForm } from './intl';
+import { clean, describeEnvironmentState, describeLifecycle, environmentStrip } from './wording';
 
 /** Where a flag name is being typed: the literal's content [start, end) and what is typed before the cursor. */
 export interface CompletionSpot {
@@ -117,34 +119,38 @@ export function completionDetail(flags: readonly FeatureSummary[]): string {
   const parts: string[] = [];
   if (first.type) parts.push(clean(first.type, 40));
   if (first.project) parts.push(clean(first.project, 60));
-  if (first.archived) parts.push('archived');
-  else if (first.stale) parts.push('stale');
+  if (first.archived) parts.push(l10n.t('archived'));
+  else if (first.stale) parts.push(l10n.t('stale'));
   const strip = environmentStrip(first.environments ?? []);
   if (strip !== '') parts.push(strip);
-  if (flags.length > 1) parts.push(`+${plural(flags.length - 1, 'more project')}`);
+  const others = flags.length - 1;
+  if (others > 0) parts.push(pluralForm(others, { one: l10n.t('+{0} more project', others), other: l10n.t('+{0} more projects', others) }));
   return clean(parts.join(' · '), 300);
 }
 
 /** The documentation markdown: per project, the name, type, badges, description and each environment's state. */
 export function completionDocumentation(flags: readonly FeatureSummary[]): string {
   const sections = flags.slice(0, 3).map((flag) => {
-    const head = [`**${plainMarkdown(flag.name, 200) || '(unnamed flag)'}**`];
+    const head = [`**${plainMarkdown(flag.name, 200) || l10n.t('(unnamed flag)')}**`];
     if (flag.type) head.push(plainMarkdown(flag.type, 40));
-    if (flag.project) head.push(`project ${plainMarkdown(flag.project, 60)}`);
+    if (flag.project) head.push(l10n.t('project {0}', plainMarkdown(flag.project, 60)));
     const blocks = [head.join(' · ')];
     const badges: string[] = [];
-    if (flag.stale) badges.push('**Stale**');
-    if (flag.archived) badges.push('**Archived**');
-    if (flag.lifecycle) badges.push(`Lifecycle: ${plainMarkdown(describeLifecycle(flag.lifecycle), 100)}`);
+    if (flag.stale) badges.push(`**${l10n.t('Stale')}**`);
+    if (flag.archived) badges.push(`**${l10n.t('Archived')}**`);
+    if (flag.lifecycle) badges.push(l10n.t('Lifecycle: {0}', plainMarkdown(describeLifecycle(flag.lifecycle), 100)));
     if (badges.length > 0) blocks.push(badges.join(' · '));
     const description = plainMarkdown(flag.description ?? '', 300);
     if (description !== '') blocks.push(description);
     const environments = (flag.environments ?? []).slice(0, 12);
     if (environments.length > 0) {
-      blocks.push(environments.map((env) => `- ${plainMarkdown(env.name, 40) || '(unnamed)'}: ${describeEnvironmentState(env.enabled)}`).join('\n'));
+      blocks.push(environments.map((env) => `- ${plainMarkdown(env.name, 40) || l10n.t('(unnamed)')}: ${describeEnvironmentState(env.enabled)}`).join('\n'));
     }
     return blocks.join('\n\n');
   });
-  if (flags.length > 3) sections.push(`… and ${plural(flags.length - 3, 'more project')} with this name`);
+  const rest = flags.length - 3;
+  if (rest > 0) {
+    sections.push(pluralForm(rest, { one: l10n.t('… and {0} more project with this name', rest), other: l10n.t('… and {0} more projects with this name', rest) }));
+  }
   return sections.join('\n\n---\n\n');
 }

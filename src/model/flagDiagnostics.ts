@@ -3,11 +3,13 @@
  * (stale, or lifecycle `completed`), a flag off everywhere. Pure; no 'vscode': the publisher only turns these into
  * `vscode.Diagnostic`s. Messages are plain text (the Problems panel renders no markdown), cut to one bounded line.
  */
+import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../api/schemas';
 import type { Catalog } from './catalog';
 import { FlagNameIndex } from './flagNames';
 import { findFlagReferences, type FlagReference, type ReferenceOptions } from './flagReferences';
 import { FlagSuggester } from './flagSuggestions';
+import { joinAlternatives, pluralForm } from './intl';
 import { clean, formatList } from './wording';
 
 export type FlagDiagnosticKind = 'unknown' | 'archived' | 'completed' | 'stale' | 'disabled';
@@ -45,14 +47,14 @@ export function severitiesFrom(raw: unknown, problems: string[] = []): Severitie
   const result: Record<FlagDiagnosticKind, SeverityName> = { ...DEFAULT_SEVERITIES };
   if (raw === undefined || raw === null) return result;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push('expected an object such as {"stale": "off"}');
+    problems.push(l10n.t('expected an object such as {0}', '{"stale": "off"}'));
     return result;
   }
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if (!(DIAGNOSTIC_KINDS as readonly string[]).includes(key)) {
-      problems.push(`unknown kind ${JSON.stringify(clean(key, 40))} (use ${DIAGNOSTIC_KINDS.join(', ')})`);
+      problems.push(l10n.t('unknown kind {0} (use {1})', JSON.stringify(clean(key, 40)), DIAGNOSTIC_KINDS.join(', ')));
     } else if (typeof value !== 'string' || !SEVERITY_NAMES.has(value)) {
-      problems.push(`${key}: ${JSON.stringify(value)?.slice(0, 40)} is not one of error, warning, information, hint, off`);
+      problems.push(l10n.t('{0}: {1} is not one of error, warning, information, hint, off', key, String(JSON.stringify(value)?.slice(0, 40))));
     } else {
       result[key as FlagDiagnosticKind] = value as SeverityName;
     }
@@ -162,7 +164,7 @@ function projectsOf(flags: readonly FeatureSummary[]): string {
   const projects = [...new Set(flags.map((flag) => flag.project ?? ''))].filter((project) => project !== '');
   if (projects.length === 0) return '';
   const list = formatList(projects, { maxItems: 3, maxItem: 40, budget: 120 });
-  return ` (${projects.length === 1 ? 'project' : 'projects'} ${list})`;
+  return ` ${pluralForm(projects.length, { one: l10n.t('(project {0})', list), other: l10n.t('(projects {0})', list) })}`;
 }
 
 export function diagnosticMessage(
@@ -176,20 +178,21 @@ export function diagnosticMessage(
   const where = clean(options.sourceLabel, 80);
   switch (kind) {
     case 'unknown': {
-      const place = `${options.sourceKind === 'files' ? 'in' : 'on'} ${where === '' ? 'the server' : where}`;
+      const server = where === '' ? l10n.t('the server') : where;
+      const head = options.sourceKind === 'files' ? l10n.t('No flag named {0} in {1}.', name, server) : l10n.t('No flag named {0} on {1}.', name, server);
       const hint =
         suggestions.length > 0
-          ? ` Did you mean ${suggestions.map((s) => quoted(s)).join(suggestions.length === 2 ? ' or ' : ', ')}?`
-          : ' Check the spelling; the flag may also be archived or in a project this workspace does not read.';
-      return `No flag named ${name} ${place}.${hint}`;
+          ? l10n.t('Did you mean {0}?', joinAlternatives(suggestions.map((s) => quoted(s))))
+          : l10n.t('Check the spelling; the flag may also be archived or in a project this workspace does not read.');
+      return `${head} ${hint}`;
     }
     case 'archived':
-      return `Flag ${name} is archived${projectsOf(flags)}: code reading it always gets the default.`;
+      return l10n.t('Flag {0} is archived{1}: code reading it always gets the default.', name, projectsOf(flags));
     case 'completed':
-      return `Flag ${name} completed its lifecycle${projectsOf(flags)}: ready to remove.`;
+      return l10n.t('Flag {0} completed its lifecycle{1}: ready to remove.', name, projectsOf(flags));
     case 'stale':
-      return `Flag ${name} is marked stale${projectsOf(flags)}: ready to remove.`;
+      return l10n.t('Flag {0} is marked stale{1}: ready to remove.', name, projectsOf(flags));
     case 'disabled':
-      return `Flag ${name} is disabled in every environment${projectsOf(flags)}.`;
+      return l10n.t('Flag {0} is disabled in every environment{1}.', name, projectsOf(flags));
   }
 }

@@ -8,8 +8,10 @@
  * written as `\u{…}` escapes, so the document shows exactly what the server holds and nothing can reorder it. No
  * 'vscode' here.
  */
+import * as l10n from '@vscode/l10n';
 import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../api/schemas';
 import { flagStatus } from './flagStatus';
+import { joinValues, pluralForm } from './intl';
 import { segmentDefinitionMissing } from './offlineSource';
 import {
   constraintParts,
@@ -64,58 +66,63 @@ export function flagDocument(input: FlagDocumentInput): string {
   const field = (label: string, value: string | undefined) => {
     if (value !== undefined && value !== '') lines.push(`${label}: ${value}`);
   };
-  field('Project', one(details.project ?? summary?.project ?? 'default'));
-  field('Type', details.type ?? summary?.type ? one(details.type ?? summary?.type ?? '') : undefined);
-  field('Lifecycle', status.lifecycle ? describeLifecycle(status.lifecycle) : undefined);
-  field('Stale', status.stale ? 'yes' : 'no');
-  field('Archived', status.archived ? 'yes' : 'no');
-  if (details.impressionData !== undefined) field('Impression data', details.impressionData ? 'on' : 'off');
-  field('Created', time(details.createdAt ?? summary?.createdAt));
-  field('Archived at', time(details.archivedAt ?? summary?.archivedAt));
-  field('Source', one(input.sourceLabel));
+  const yesNo = (value: boolean) => (value ? l10n.t('yes') : l10n.t('no'));
+  const none = l10n.t('(none)');
+  field(l10n.t('Project'), one(details.project ?? summary?.project ?? 'default'));
+  field(l10n.t('Type'), details.type ?? summary?.type ? one(details.type ?? summary?.type ?? '') : undefined);
+  field(l10n.t('Lifecycle'), status.lifecycle ? describeLifecycle(status.lifecycle) : undefined);
+  field(l10n.t('Stale'), yesNo(status.stale));
+  field(l10n.t('Archived'), yesNo(status.archived));
+  if (details.impressionData !== undefined) field(l10n.t('Impression data'), details.impressionData ? l10n.t('on') : l10n.t('off'));
+  field(l10n.t('Created'), time(details.createdAt ?? summary?.createdAt));
+  field(l10n.t('Archived at'), time(details.archivedAt ?? summary?.archivedAt));
+  field(l10n.t('Source'), one(input.sourceLabel));
 
   const description = details.description ?? summary?.description ?? '';
-  lines.push(...heading('Description'));
-  lines.push(description.trim() === '' ? '(none)' : block(description, ''));
+  lines.push(...heading(l10n.t('Description')));
+  lines.push(description.trim() === '' ? none : block(description, ''));
 
   const environments = details.environments ?? [];
-  lines.push(...heading('Environments'));
-  if (environments.length === 0) lines.push('(none)');
+  lines.push(...heading(l10n.t('Environments')));
+  if (environments.length === 0) lines.push(none);
   for (const env of environments) {
     lines.push('');
-    const seen = describeLastSeen(env.lastSeenAt, input.now);
-    lines.push(`${one(env.name)}: ${env.enabled ? 'enabled' : 'disabled'} · last seen ${seen}${env.type ? ` · type ${one(env.type)}` : ''}`);
+    const seen = l10n.t('last seen {0}', describeLastSeen(env.lastSeenAt, input.now));
+    const state = env.enabled ? l10n.t('enabled') : l10n.t('disabled');
+    lines.push(`${one(env.name)}: ${state} · ${seen}${env.type ? ` · ${l10n.t('type {0}', one(env.type))}` : ''}`);
     const strategies = env.strategies ?? [];
-    if (strategies.length === 0) lines.push(`${INDENT}No strategies`);
+    if (strategies.length === 0) lines.push(`${INDENT}${l10n.t('No strategies')}`);
     strategies.forEach((strategy, index) => lines.push(...strategyLines(strategy, index, input)));
     if (env.variants && env.variants.length > 0) {
-      lines.push(`${INDENT}Variants`);
+      lines.push(`${INDENT}${l10n.t('Variants')}`);
       for (const variant of env.variants) lines.push(...variantLines(variant, INDENT.repeat(2)));
     }
   }
   if (details.variants && details.variants.length > 0 && !environments.some((env) => env.variants !== undefined)) {
-    lines.push(...heading('Variants'));
+    lines.push(...heading(l10n.t('Variants')));
     for (const variant of details.variants) lines.push(...variantLines(variant, ''));
   }
 
   const tags = details.tags ?? summary?.tags ?? [];
-  lines.push(...heading('Tags'));
-  lines.push(...(tags.length === 0 ? ['(none)'] : tags.map((tag) => `${one(tag.type)}:${one(tag.value)}`)));
+  lines.push(...heading(l10n.t('Tags')));
+  lines.push(...(tags.length === 0 ? [none] : tags.map((tag) => `${one(tag.type)}:${one(tag.value)}`)));
 
   const parents = details.dependencies ?? [];
   const children = details.children ?? [];
   if (parents.length > 0 || children.length > 0) {
-    lines.push(...heading('Dependencies'));
+    lines.push(...heading(l10n.t('Dependencies')));
     for (const dep of parents) {
-      const variants = dep.variants && dep.variants.length > 0 ? ` (variants: ${dep.variants.map(one).join(', ')})` : '';
-      lines.push(`requires ${one(dep.feature)} ${dep.enabled === false ? 'disabled' : 'enabled'}${dep.enabled === false ? '' : variants}`);
+      const feature = one(dep.feature);
+      if (dep.enabled === false) lines.push(l10n.t('requires {0} disabled', feature));
+      else if (dep.variants && dep.variants.length > 0) lines.push(l10n.t('requires {0} enabled (variants: {1})', feature, joinValues(dep.variants.map(one))));
+      else lines.push(l10n.t('requires {0} enabled', feature));
     }
-    for (const child of children) lines.push(`${one(child)} depends on this flag`);
+    for (const child of children) lines.push(l10n.t('{0} depends on this flag', one(child)));
   }
 
   const links = details.links ?? [];
   if (links.length > 0) {
-    lines.push(...heading('Links'));
+    lines.push(...heading(l10n.t('Links')));
     for (const link of links) {
       const title = link.title && link.title.trim() !== '' ? `${one(link.title)}: ` : '';
       lines.push(`${title}${one(link.url)}`);
@@ -127,31 +134,31 @@ export function flagDocument(input: FlagDocumentInput): string {
 function strategyLines(strategy: Strategy, index: number, input: FlagDocumentInput): string[] {
   const indent = INDENT;
   const inner = INDENT.repeat(2);
-  const lines = [`${indent}Strategy ${index + 1}: ${visibleText(describeStrategy(strategy))}`];
-  if (strategy.title && strategy.title.trim() !== '') lines.push(`${inner}Title: ${one(strategy.title)}`);
-  if (strategy.disabled === true) lines.push(`${inner}Disabled: this strategy is not evaluated`);
+  const lines = [`${indent}${l10n.t('Strategy {0}: {1}', index + 1, visibleText(describeStrategy(strategy)))}`];
+  if (strategy.title && strategy.title.trim() !== '') lines.push(`${inner}${l10n.t('Title: {0}', one(strategy.title))}`);
+  if (strategy.disabled === true) lines.push(`${inner}${l10n.t('Disabled: this strategy is not evaluated')}`);
   const parameters = Object.entries(strategy.parameters ?? {});
   if (parameters.length > 0) {
-    lines.push(`${inner}Parameters`);
+    lines.push(`${inner}${l10n.t('Parameters')}`);
     for (const [key, value] of parameters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       lines.push(`${inner}${INDENT}${one(key)}: ${one(String(value))}`);
     }
   }
   const constraints = strategy.constraints ?? [];
   if (constraints.length > 0) {
-    lines.push(`${inner}Constraints`);
+    lines.push(`${inner}${l10n.t('Constraints')}`);
     for (const constraint of constraints) lines.push(...constraintLines(constraint, `${inner}${INDENT}`));
   }
   const segmentIds = strategy.segments ?? [];
   const segments = strategy.id !== undefined ? input.segments.get(strategy.id) : undefined;
   if (segments !== undefined && segments.length > 0) {
-    lines.push(`${inner}Segments`);
+    lines.push(`${inner}${l10n.t('Segments')}`);
     for (const segment of segments) lines.push(...segmentLines(segment, `${inner}${INDENT}`));
   } else if (segmentIds.length > 0) {
-    lines.push(`${inner}Segments: ${segmentIds.map((id) => `#${id}`).join(', ')}`);
+    lines.push(`${inner}${l10n.t('Segments: {0}', joinValues(segmentIds.map((id) => `#${id}`)))}`);
   }
   if (strategy.variants && strategy.variants.length > 0) {
-    lines.push(`${inner}Variants`);
+    lines.push(`${inner}${l10n.t('Variants')}`);
     for (const variant of strategy.variants) lines.push(...variantLines(variant, `${inner}${INDENT}`));
   }
   return lines;
@@ -166,7 +173,7 @@ function constraintLines(constraint: Constraint, indent: string): string[] {
     const shown = value === undefined ? parts.values : one(value);
     return [`${indent}- ${visibleText(`${parts.contextName} ${parts.phrase}`)} ${shown}${parts.suffix}`.trimEnd()];
   }
-  const count = values.length === 1 ? '1 value' : `${values.length} values`;
+  const count = pluralForm(values.length, { one: l10n.t('{0} value', values.length), other: l10n.t('{0} values', values.length) });
   return [
     `${indent}- ${visibleText(`${parts.contextName} ${parts.phrase}`)} (${count})${parts.suffix}`,
     ...values.map((value) => `${indent}${INDENT}${INDENT}${one(value)}`),
@@ -174,32 +181,32 @@ function constraintLines(constraint: Constraint, indent: string): string[] {
 }
 
 function segmentLines(segment: Segment, indent: string): string[] {
-  const scope = segment.project && segment.project.trim() !== '' ? `project ${one(segment.project)}` : 'global';
+  const scope = segment.project && segment.project.trim() !== '' ? l10n.t('project {0}', one(segment.project)) : l10n.t('global');
   const lines = [`${indent}${one(segment.name)} (#${segment.id}, ${scope})`];
   if (segment.description && segment.description.trim() !== '') lines.push(`${indent}${INDENT}${block(segment.description, `${indent}${INDENT}`)}`);
   if (segmentDefinitionMissing(segment)) {
-    lines.push(`${indent}${INDENT}Constraints: not in this export file (export the environment again, or connect to a server)`);
+    lines.push(`${indent}${INDENT}${l10n.t('Constraints: not in this export file (export the environment again, or connect to a server)')}`);
   }
   for (const constraint of segment.constraints) lines.push(...constraintLines(constraint, `${indent}${INDENT}`));
   return lines;
 }
 
 function variantLines(variant: Variant | StrategyVariant, indent: string): string[] {
-  const name = variant.name === '' ? '(unnamed variant)' : one(variant.name);
+  const name = variant.name === '' ? l10n.t('(unnamed variant)') : one(variant.name);
   const facts = [weightPercent(variant.weight)];
   if (variant.weightType) facts.push(one(variant.weightType));
-  if (variant.stickiness) facts.push(`stickiness ${one(variant.stickiness)}`);
+  if (variant.stickiness) facts.push(l10n.t('stickiness {0}', one(variant.stickiness)));
   const lines = [`${indent}- ${name}: ${facts.join(' · ')}`];
   const payload = variant.payload;
   if (payload) {
     const inner = `${indent}${INDENT}${INDENT}`;
     const json = payload.type === 'json' ? prettyJson(payload.value) : undefined;
-    lines.push(`${indent}${INDENT}Payload (${one(payload.type)}):`);
+    lines.push(`${indent}${INDENT}${l10n.t('Payload ({0}):', one(payload.type))}`);
     lines.push(`${inner}${block(json ?? (payload.value === '' ? '""' : payload.value), inner)}`);
   }
   const overrides = Array.isArray(variant.overrides) ? (variant.overrides as Array<{ contextName: string; values: string[] }>) : [];
   for (const override of overrides) {
-    lines.push(`${indent}${INDENT}Override ${one(override.contextName)}: ${override.values.map(one).join(', ')}`);
+    lines.push(`${indent}${INDENT}${l10n.t('Override {0}: {1}', one(override.contextName), joinValues(override.values.map(one)))}`);
   }
   return lines;
 }

@@ -3,6 +3,7 @@
  * reveal the flag in the Flags tree, show its details, open it in Unleash (only an http/https address), copy its name. Titles carry
  * untrusted names, so they are one bounded line with `$(icon)` syntax shown as written.
  */
+import * as l10n from '@vscode/l10n';
 import { Commands } from '../constants';
 import type { FlagDiagnostic } from './flagDiagnostics';
 import { inertText, openableUrl } from './markdown';
@@ -30,18 +31,18 @@ export function flagQuickFixes(
   if (diagnostic.kind === 'unknown') {
     for (const name of diagnostic.suggestions) {
       if (NOT_INSERTABLE.test(name) || name.includes(context.quote) || (context.quote === '`' && name.includes('${'))) continue;
-      fixes.push({ title: `Change to ${shown(name)}`, kind: 'replace', replacement: name, preferred: fixes.length === 0 });
+      fixes.push({ title: l10n.t('Change to {0}', shown(name)), kind: 'replace', replacement: name, preferred: fixes.length === 0 });
     }
     return fixes;
   }
   const flag = diagnostic.flag;
   if (!flag) return fixes;
   const args = [{ project: flag.project, name: flag.name }];
-  fixes.push({ title: `Reveal ${shown(flag.name)} in the Flags tree`, kind: 'command', command: Commands.revealFlag, args });
-  fixes.push({ title: `Show details of ${shown(flag.name)}`, kind: 'command', command: Commands.showFlagDetails, args });
+  fixes.push({ title: l10n.t('Reveal {0} in the Flags tree', shown(flag.name)), kind: 'command', command: Commands.revealFlag, args });
+  fixes.push({ title: l10n.t('Show details of {0}', shown(flag.name)), kind: 'command', command: Commands.showFlagDetails, args });
   if (openableUrl(context.webUrl?.(flag.project, flag.name)) !== undefined) {
-    fixes.push({ title: `Open ${shown(flag.name)} in Unleash`, kind: 'command', command: Commands.openInWebUi, args });
+    fixes.push({ title: l10n.t('Open {0} in Unleash', shown(flag.name)), kind: 'command', command: Commands.openInWebUi, args });
   }
-  fixes.push({ title: `Copy flag name ${shown(flag.name)}`, kind: 'command', command: Commands.copyFlagName, args });
+  fixes.push({ title: l10n.t('Copy flag name {0}', shown(flag.name)), kind: 'command', command: Commands.copyFlagName, args });
   return fixes;
 }

@@ -7,6 +7,7 @@
  * the store `idle`, so a window that never shows a flag sends no request. From the first demand on, the store
  * follows its source: a new source (a settings change) is loaded at once.
  */
+import * as l10n from '@vscode/l10n';
 import { CancelledError } from '../api/errors';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 import { Emitter, type CancellationLike } from '../base/emitter';
@@ -257,7 +258,7 @@ export class FlagStore {
   }
 
   private requireSource(): FlagSource {
-    if (!this.source) throw new Error('No Unleash server or export files are configured.');
+    if (!this.source) throw new Error(l10n.t('No Unleash server or export files are configured.'));
     return this.source;
   }
 

@@ -2,6 +2,7 @@
  * The one error formatter: turns any error into the sentence a user reads and the next steps offered as buttons.
  * Imports nothing from 'vscode' (showError.ts turns the steps into buttons), so every message is unit-tested.
  */
+import * as l10n from '@vscode/l10n';
 import {
   AuthError,
   BadRequestError,
@@ -48,8 +49,8 @@ const PROXY = 'http.proxy';
 const MAX_MESSAGE = 1_000;
 
 export function formatError(error: unknown, context: ErrorContext = {}): FormattedError {
-  const result = describe(error, context.server ?? 'the server');
-  const message = context.action ? `Could not ${context.action}. ${result.message}` : result.message;
+  const result = describe(error, context.server ?? l10n.t('the server'));
+  const message = context.action ? l10n.t('Could not {0}. {1}', context.action, result.message) : result.message;
   return { ...result, message: inertText(message, MAX_MESSAGE) };
 }
 
@@ -61,13 +62,13 @@ export function formatError(error: unknown, context: ErrorContext = {}): Formatt
  */
 /** `30 s`, `5 min`, `2 h`. */
 function duration(seconds: number): string {
-  if (seconds < 90) return `${seconds} s`;
-  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
-  return `${Math.round(seconds / 3600)} h`;
+  if (seconds < 90) return l10n.t('{0} s', seconds);
+  if (seconds < 90 * 60) return l10n.t('{0} min', Math.round(seconds / 60));
+  return l10n.t('{0} h', Math.round(seconds / 3600));
 }
 
 function describe(error: unknown, server: string): FormattedError {
-  if (error instanceof CancelledError) return { message: 'Cancelled.', actions: [], silent: true };
+  if (error instanceof CancelledError) return { message: l10n.t('Cancelled.'), actions: [], silent: true };
   if (error instanceof ConfigError) {
     // A setting gets an Open Settings button; an environment variable (HTTPS_PROXY) cannot be opened there.
     if (isEnvironmentVariable(error.setting)) return { message: error.message, actions: ['showLog'] };
@@ -75,44 +76,55 @@ function describe(error: unknown, server: string): FormattedError {
   }
   if (error instanceof MissingTokenError) {
     return {
-      message: `No API token is set for ${server}. Run "Unleash: Set API Token" or set the UNLEASH_API_TOKEN environment variable.`,
+      message: l10n.t('No API token is set for {0}. Run "Unleash: Set API Token" or set the UNLEASH_API_TOKEN environment variable.', server),
       actions: ['setToken'],
     };
   }
   if (error instanceof InvalidTokenError) {
     return {
-      message: `The API token for ${server} contains characters that cannot be sent (a line break, a non-ASCII or an invisible character, often left by copy and paste). Set the token again.`,
+      message: l10n.t(
+        'The API token for {0} contains characters that cannot be sent (a line break, a non-ASCII or an invisible character, often left by copy and paste). Set the token again.',
+        server,
+      ),
       actions: ['setToken'],
     };
   }
   if (error instanceof AuthError) {
     return {
-      message: `${server} rejected the API token (401${error.serverMessage ? `: ${error.serverMessage}` : ''}). It may be mistyped, expired or deleted: set a new one.`,
+      message: error.serverMessage
+        ? l10n.t('{0} rejected the API token (401: {1}). It may be mistyped, expired or deleted: set a new one.', server, error.serverMessage)
+        : l10n.t('{0} rejected the API token (401). It may be mistyped, expired or deleted: set a new one.', server),
       actions: ['setToken', 'showLog'],
     };
   }
   if (error instanceof ForbiddenError) {
     return error.wrongTokenType
       ? {
-          message: 'This API token is a client (backend or frontend) token, and the Admin API does not accept those (403). Create an admin token or a personal access token in Unleash and set it.',
+          message: l10n.t(
+            'This API token is a client (backend or frontend) token, and the Admin API does not accept those (403). Create an admin token or a personal access token in Unleash and set it.',
+          ),
           actions: ['setToken'],
         }
       : {
-          message: `The API token has no permission for this (403${error.serverMessage ? `: ${error.serverMessage}` : ''}). Ask an Unleash admin for access, or use another token.`,
+          message: error.serverMessage
+            ? l10n.t('The API token has no permission for this (403: {0}). Ask an Unleash admin for access, or use another token.', error.serverMessage)
+            : l10n.t('The API token has no permission for this (403). Ask an Unleash admin for access, or use another token.'),
           actions: ['setToken', 'showLog'],
         };
   }
   if (error instanceof NotFoundError) {
     if (/path you were looking for/i.test(error.serverMessage ?? '') || !error.serverMessage) {
       return {
-        message: `${server} has no Unleash Admin API at this address (404). Check ${SERVER_URL}: it is the address you open Unleash at.`,
+        message: l10n.t('{0} has no Unleash Admin API at this address (404). Check {1}: it is the address you open Unleash at.', server, SERVER_URL),
         actions: ['openSettings', 'showLog'],
         setting: SERVER_URL,
       };
     }
     // The server's sentence already names the project the flag is in: say what to do instead of repeating it.
-    const next = error.actualProject ? ' Refresh the flags to read it from there.' : '';
-    return { message: `Not found: ${error.serverMessage}.${next}`.replace(/\.\./g, '.'), actions: ['retry'] };
+    const message = error.actualProject
+      ? l10n.t('Not found: {0}. Refresh the flags to read it from there.', error.serverMessage)
+      : l10n.t('Not found: {0}.', error.serverMessage);
+    return { message: message.replace(/\.\./g, '.'), actions: ['retry'] };
   }
   if (error instanceof BadRequestError) return { message: sentence(error.message), actions: ['showLog'] };
   if (error instanceof ExportPathError) return { message: error.message, actions: ['openSettings'], setting: error.setting };
@@ -121,38 +133,48 @@ function describe(error: unknown, server: string): FormattedError {
   if (error instanceof NetworkError) return describeNetwork(error, server);
   if (error instanceof TimeoutError) {
     return {
-      message: `${server} did not answer within ${error.timeoutMs / 1000} s. Try again, or raise ${TIMEOUT}.`,
+      message: l10n.t('{0} did not answer within {1} s. Try again, or raise {2}.', server, error.timeoutMs / 1000, TIMEOUT),
       actions: ['retry', 'openSettings'],
       setting: TIMEOUT,
     };
   }
   if (error instanceof SchemaError) {
     return {
-      message: `${error.message} Check that ${SERVER_URL} points at an Unleash server; the log has details.`,
+      message: l10n.t('{0} Check that {1} points at an Unleash server; the log has details.', error.message, SERVER_URL),
       actions: ['showLog', 'openSettings'],
       setting: SERVER_URL,
     };
   }
   const text = error instanceof Error ? error.message : String(error);
-  return { message: `Unexpected error: ${text}`, actions: ['showLog'] };
+  return { message: l10n.t('Unexpected error: {0}', text), actions: ['showLog'] };
 }
 
 function describeHttp(error: HttpError, server: string): FormattedError {
-  if (error.maintenance) return { message: `${server} is in maintenance mode (503). Try again later.`, actions: ['retry'] };
+  if (error.maintenance) return { message: l10n.t('{0} is in maintenance mode (503). Try again later.', server), actions: ['retry'] };
   if (error.status >= 300 && error.status < 400 && error.location) {
     return {
-      message: `${server} redirects to ${error.location} (${error.status}) instead of answering. If that is your Unleash server, put that address in ${SERVER_URL}; if it is a login page, a proxy or single sign-on is in the way.`,
+      message: l10n.t(
+        '{0} redirects to {1} ({2}) instead of answering. If that is your Unleash server, put that address in {3}; if it is a login page, a proxy or single sign-on is in the way.',
+        server,
+        error.location,
+        error.status,
+        SERVER_URL,
+      ),
       actions: ['openSettings', 'showLog'],
       setting: SERVER_URL,
     };
   }
   if (error.status === 429) {
-    const wait = error.retryAfterSeconds ? ` in ${duration(error.retryAfterSeconds)}` : ' in a moment';
-    return { message: `${server} is limiting requests (429). Try again${wait}.`, actions: ['retry'] };
+    const message = error.retryAfterSeconds
+      ? l10n.t('{0} is limiting requests (429). Try again in {1}.', server, duration(error.retryAfterSeconds))
+      : l10n.t('{0} is limiting requests (429). Try again in a moment.', server);
+    return { message, actions: ['retry'] };
   }
   if (error.status >= 500) {
     return {
-      message: `${server} failed (${error.status}${error.serverMessage ? `: ${error.serverMessage}` : ''}). Try again; if it keeps failing, check the server's logs.`,
+      message: error.serverMessage
+        ? l10n.t("{0} failed ({1}: {2}). Try again; if it keeps failing, check the server's logs.", server, error.status, error.serverMessage)
+        : l10n.t("{0} failed ({1}). Try again; if it keeps failing, check the server's logs.", server, error.status),
       actions: ['retry', 'showLog'],
     };
   }
@@ -167,48 +189,60 @@ function describeNetwork(error: NetworkError, server: string): FormattedError {
   const code = error.code ?? '';
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
     return {
-      message: `The TLS certificate of ${server} was issued for another host name (${code}). Use the host name the certificate names in ${SERVER_URL}.`,
+      message: l10n.t('The TLS certificate of {0} was issued for another host name ({1}). Use the host name the certificate names in {2}.', server, code, SERVER_URL),
       actions: ['openSettings', 'showLog'],
       setting: SERVER_URL,
     };
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    const state = code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet';
     return {
-      message: `The TLS certificate of ${server} ${state} (${code}). Check this computer's clock, and ask the server's administrator to renew the certificate.`,
+      message:
+        code === 'CERT_HAS_EXPIRED'
+          ? l10n.t("The TLS certificate of {0} has expired ({1}). Check this computer's clock, and ask the server's administrator to renew the certificate.", server, code)
+          : l10n.t("The TLS certificate of {0} is not valid yet ({1}). Check this computer's clock, and ask the server's administrator to renew the certificate.", server, code),
       actions: ['retry', 'showLog'],
     };
   }
   if (/WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/i.test(`${code} ${error.message}`)) {
     return {
-      message: `${server} does not speak HTTPS at this address (${code || 'TLS error'}). Check the port in ${SERVER_URL}: use the https:// address you open Unleash at, or ask the server's administrator for it.`,
+      message: l10n.t(
+        "{0} does not speak HTTPS at this address ({1}). Check the port in {2}: use the https:// address you open Unleash at, or ask the server's administrator for it.",
+        server,
+        code || l10n.t('TLS error'),
+        SERVER_URL,
+      ),
       actions: ['openSettings', 'showLog'],
       setting: SERVER_URL,
     };
   }
   if (error.tls) {
     return {
-      message: `Could not verify the TLS certificate of ${server} (${error.code ?? 'TLS error'}). If it uses a private certificate authority, add its PEM file to ${CA}.`,
+      message: l10n.t(
+        'Could not verify the TLS certificate of {0} ({1}). If it uses a private certificate authority, add its PEM file to {2}.',
+        server,
+        error.code ?? l10n.t('TLS error'),
+        CA,
+      ),
       actions: ['openSettings', 'showLog'],
       setting: CA,
     };
   }
   if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
     return {
-      message: `Could not find the host of ${server} (${error.code}). Check ${SERVER_URL}.`,
+      message: l10n.t('Could not find the host of {0} ({1}). Check {2}.', server, error.code, SERVER_URL),
       actions: ['openSettings', 'retry'],
       setting: SERVER_URL,
     };
   }
   if (error.code === 'ECONNREFUSED') {
     return {
-      message: `Could not connect to ${server}: connection refused. Is the server running, and is ${SERVER_URL} right?`,
+      message: l10n.t('Could not connect to {0}: connection refused. Is the server running, and is {1} right?', server, SERVER_URL),
       actions: ['retry', 'openSettings'],
       setting: SERVER_URL,
     };
   }
   return {
-    message: `Lost the connection to ${server} (${error.code ?? 'network error'}). Try again.`,
+    message: l10n.t('Lost the connection to {0} ({1}). Try again.', server, error.code ?? l10n.t('network error')),
     actions: ['retry', 'showLog'],
   };
 }
@@ -224,21 +258,32 @@ function describeProxy(error: NetworkError, server: string, proxy: string): Form
   const status = error.proxyStatus;
   if (status === 407) {
     return {
-      message: `The proxy ${proxy} (${source}) asks for a user name and password (407). Put them in ${source} (http://user:password@host:port), or ask your network administrator.`,
+      message: l10n.t(
+        'The proxy {0} ({1}) asks for a user name and password (407). Put them in {1} (http://user:password@host:port), or ask your network administrator.',
+        proxy,
+        source,
+      ),
       actions: [...openSettings, 'showLog'],
       ...setting,
     };
   }
   if (status !== undefined) {
     return {
-      message: `The proxy ${proxy} (${source}) would not connect to ${server} (${status}). Check ${SERVER_URL} and ${source}, or ask your network administrator.`,
+      message: l10n.t(
+        'The proxy {0} ({1}) would not connect to {2} ({3}). Check {4} and {1}, or ask your network administrator.',
+        proxy,
+        source,
+        server,
+        status,
+        SERVER_URL,
+      ),
       actions: ['retry', ...openSettings, 'showLog'],
       ...setting,
     };
   }
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
     return {
-      message: `Could not connect to the proxy ${proxy} (${error.code}). Check ${source}, or clear it if this network needs no proxy.`,
+      message: l10n.t('Could not connect to the proxy {0} ({1}). Check {2}, or clear it if this network needs no proxy.', proxy, error.code, source),
       actions: [...openSettings, 'retry'],
       ...setting,
     };

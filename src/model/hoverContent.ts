@@ -7,13 +7,15 @@
  * (reveal in the Flags tree, copy the name). Every list is capped with `… and N more`, every text is cut, and the
  * whole hover stops adding projects past MAX_HOVER_LENGTH, so a hostile catalog cannot build a huge hover.
  */
+import * as l10n from '@vscode/l10n';
 import type { Feature, FeatureEnvironment, FeatureSummary, Strategy, Variant, StrategyVariant } from '../api/schemas';
 import { Commands } from '../constants';
 import { flagStatus } from './flagStatus';
+import { joinValues, pluralForm } from './intl';
 import { markdownLink, openableUrl, plainMarkdown } from './markdown';
 import {
   clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy, parseIsoUtc, utcDate,
-  describeVariant, DISABLED_MARK, ENABLED_MARK, formatList, plural, strategyBadges, strategyDisplayName,
+  describeVariant, DISABLED_MARK, ENABLED_MARK, formatList, strategyBadges, strategyCount, strategyDisplayName, variantCount,
   strategyTitle,
 } from './wording';
 
@@ -124,10 +126,17 @@ export function hoverMarkdown(input: HoverInput): string {
     shown += 1;
   }
   const rest = input.matches.length - shown;
-  if (rest > 0) sections.push(`… and ${plural(rest, 'more project')} with this name (see the Flags tree)`);
+  if (rest > 0) {
+    sections.push(
+      pluralForm(rest, {
+        one: l10n.t('… and {0} more project with this name (see the Flags tree)', rest),
+        other: l10n.t('… and {0} more projects with this name (see the Flags tree)', rest),
+      }),
+    );
+  }
   const source = plainMarkdown(input.sourceLabel, 120);
   const blocks = [sections.join('\n\n---\n\n')];
-  if (source !== '') blocks.push(`_Source: ${source}_`);
+  if (source !== '') blocks.push(l10n.t('_Source: {0}_', source));
   return blocks.join('\n\n');
 }
 
@@ -142,9 +151,13 @@ export function unknownFlagMarkdown(
   sourceKind: 'server' | 'files' = 'server',
 ): string {
   const where = plainMarkdown(sourceLabel, 120);
-  const head = `No flag named ${markdownCode(name, 200)} ${sourceKind === 'files' ? 'in' : 'on'} ${where === '' ? 'the server' : where}`;
-  const why = sdkCall === undefined || sdkCall.trim() === '' ? '' : `${markdownCode(sdkCall, 60)} reads a flag by this name. `;
-  return `${head}\n\n${why}Check the spelling; the flag may also be archived or in a project this workspace does not read.`;
+  const code = markdownCode(name, 200);
+  const head =
+    sourceKind === 'files'
+      ? l10n.t('No flag named {0} in {1}', code, where === '' ? l10n.t('the server') : where)
+      : l10n.t('No flag named {0} on {1}', code, where === '' ? l10n.t('the server') : where);
+  const check = l10n.t('Check the spelling; the flag may also be archived or in a project this workspace does not read.');
+  return `${head}\n\n${readsThisName(sdkCall)}${check}`;
 }
 
 /**
@@ -153,18 +166,22 @@ export function unknownFlagMarkdown(
  */
 export function archivedFlagMarkdown(flag: FeatureSummary, sdkCall: string | undefined, sourceLabel: string): string {
   const where = plainMarkdown(sourceLabel, 120);
-  const facts = [`**${plainMarkdown(flag.name, 200) || '(unnamed flag)'}** is archived`];
+  const facts = [l10n.t('**{0}** is archived', plainMarkdown(flag.name, 200) || l10n.t('(unnamed flag)'))];
   const project = plainMarkdown(flag.project ?? '', 60);
-  if (project !== '') facts.push(`project ${project}`);
+  if (project !== '') facts.push(l10n.t('project {0}', project));
   const at = flag.archivedAt ? parseIsoUtc(flag.archivedAt) : undefined;
-  if (at !== undefined) facts.push(`archived ${utcDate(at)}`);
-  const why = sdkCall === undefined || sdkCall.trim() === '' ? '' : `${markdownCode(sdkCall, 60)} reads a flag by this name. `;
+  if (at !== undefined) facts.push(l10n.t('archived {0}', utcDate(at)));
   const lines = [
     facts.join(' · '),
-    `${why}SDKs no longer receive archived flags, so this call gets its default value. Revive the flag in Unleash, or remove the call.`,
+    `${readsThisName(sdkCall)}${l10n.t('SDKs no longer receive archived flags, so this call gets its default value. Revive the flag in Unleash, or remove the call.')}`,
   ];
-  if (where !== '') lines.push(`_Source: ${where}_`);
+  if (where !== '') lines.push(l10n.t('_Source: {0}_', where));
   return lines.join('\n\n');
+}
+
+/** `` `isEnabled` reads a flag by this name. `` (with its trailing space), or '' without a call. */
+function readsThisName(sdkCall: string | undefined): string {
+  return sdkCall === undefined || sdkCall.trim() === '' ? '' : `${l10n.t('{0} reads a flag by this name.', markdownCode(sdkCall, 60))} `;
 }
 
 // ---------------------------------------------------------------------------
@@ -176,20 +193,20 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
   const blocks: string[] = [];
 
   // Name, type, project.
-  const shownName = plainMarkdown(name, 200) || '(unnamed flag)';
+  const shownName = plainMarkdown(name, 200) || l10n.t('(unnamed flag)');
   const head = [`**${shownName}**`];
   const type = plainMarkdown(details?.type ?? summary.type ?? '', 40);
   if (type !== '') head.push(type);
   const shownProject = plainMarkdown(project, 60);
-  if (shownProject !== '') head.push(`project ${shownProject}`);
+  if (shownProject !== '') head.push(l10n.t('project {0}', shownProject));
   blocks.push(head.join(' · '));
 
   // Stale, archived, lifecycle.
   const badges: string[] = [];
   const { stale, archived, lifecycle } = flagStatus(summary, details);
-  if (stale) badges.push('**Stale**');
-  if (archived) badges.push('**Archived**');
-  if (lifecycle) badges.push(`Lifecycle: ${plainMarkdown(describeLifecycle(lifecycle), 100)}`);
+  if (stale) badges.push(`**${l10n.t('Stale')}**`);
+  if (archived) badges.push(`**${l10n.t('Archived')}**`);
+  if (lifecycle) badges.push(l10n.t('Lifecycle: {0}', plainMarkdown(describeLifecycle(lifecycle), 100)));
   if (badges.length > 0) blocks.push(badges.join(' · '));
 
   const description = plainMarkdown(details?.description ?? summary.description ?? '', HOVER_LIMITS.description);
@@ -199,12 +216,12 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
   if (!details) {
     blocks.push(
       match.detailsState === 'unavailable'
-        ? '_Strategies and variants could not be read._'
-        : '_Loading strategies and variants… hover again to see them._',
+        ? l10n.t('_Strategies and variants could not be read._')
+        : l10n.t('_Loading strategies and variants… hover again to see them._'),
     );
   } else {
     const variants = variantLines(details);
-    if (variants.length > 0) blocks.push(`**Variants**\n\n${variants.join('\n')}`);
+    if (variants.length > 0) blocks.push(`**${l10n.t('Variants')}**\n\n${variants.join('\n')}`);
     const dependencies = dependencyLines(details);
     if (dependencies.length > 0) blocks.push(dependencies.join('  \n'));
   }
@@ -216,11 +233,11 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
       maxItem: 60,
       budget: 200,
     });
-    blocks.push(`**Tags:** ${plainMarkdown(text, 260)}`);
+    blocks.push(l10n.t('**Tags:** {0}', plainMarkdown(text, 260)));
   }
 
   const links = details?.links ?? [];
-  if (links.length > 0) blocks.push(`**Links:** ${linkList(links)}`);
+  if (links.length > 0) blocks.push(l10n.t('**Links:** {0}', linkList(links)));
 
   const actions = actionLine(project, name, input);
   if (actions !== '') blocks.push(actions);
@@ -246,18 +263,20 @@ const together = (text: string): string => text.replace(/ /g, NBSP);
  */
 function environmentTable(match: HoverMatch, now: Date): string {
   const { rows, total } = environmentRows(match, now, HOVER_LIMITS.environments);
-  if (total === 0) return '_No environments._';
-  const lines = [`| Environment | State | ${together('Last seen')} |`, '| --- | --- | --- |'];
+  if (total === 0) return l10n.t('_No environments._');
+  const lines = [`| ${l10n.t('Environment')} | ${l10n.t('State')} | ${together(l10n.t('Last seen'))} |`, '| --- | --- | --- |'];
   const strategies: string[] = [];
   for (const row of rows) {
     const state = `${row.enabled ? ENABLED_MARK : DISABLED_MARK}${NBSP}${describeEnvironmentState(row.enabled)}`;
-    const name = plainMarkdown(row.name, 40) || '(unnamed)';
+    const name = plainMarkdown(row.name, 40) || l10n.t('(unnamed)');
     lines.push(`| ${name} | ${state} | ${together(plainMarkdown(row.lastSeen, 40))} |`);
     strategies.push(`**${name}** · ${plainMarkdown(row.strategies, HOVER_LIMITS.strategyCell + 40)}`);
   }
   const rest = total - rows.length;
   const blocks = [lines.join('\n')];
-  if (rest > 0) blocks.push(`… and ${plural(rest, 'more environment')}`);
+  if (rest > 0) {
+    blocks.push(pluralForm(rest, { one: l10n.t('… and {0} more environment', rest), other: l10n.t('… and {0} more environments', rest) }));
+  }
   blocks.push(strategies.join('  \n'));
   return blocks.join('\n\n');
 }
@@ -278,15 +297,15 @@ function environmentRows(match: HoverMatch, now: Date, max: number): { rows: Env
   const rows = summaries.slice(0, max).map((env) => {
     const parts: string[] = [];
     if (env.hasStrategies === true) {
-      parts.push(env.hasEnabledStrategies === false ? 'strategies, all disabled' : 'has strategies');
+      parts.push(env.hasEnabledStrategies === false ? l10n.t('strategies, all disabled') : l10n.t('has strategies'));
     } else if (env.hasStrategies === false) {
-      parts.push('no strategies');
+      parts.push(l10n.t('no strategies'));
     }
-    if (env.variantCount !== undefined && env.variantCount > 0) parts.push(plural(env.variantCount, 'variant'));
+    if (env.variantCount !== undefined && env.variantCount > 0) parts.push(variantCount(env.variantCount));
     return {
       name: env.name,
       enabled: env.enabled === true,
-      strategies: parts.length > 0 ? parts.join(', ') : '—',
+      strategies: parts.length > 0 ? joinValues(parts) : '—',
       lastSeen: describeLastSeen(env.lastSeenAt, now),
     };
   });
@@ -299,8 +318,8 @@ function environmentRows(match: HoverMatch, now: Date, max: number): { rows: Env
  */
 export function strategySummary(env: Pick<FeatureEnvironment, 'strategies'>): string {
   const strategies = env.strategies ?? [];
-  if (strategies.length === 0) return 'no strategies';
-  const head = `${plural(strategies.length, 'strategy', 'strategies')}: `;
+  if (strategies.length === 0) return l10n.t('no strategies');
+  const head = l10n.t('{0}: ', strategyCount(strategies.length));
   let text = '';
   let shown = 0;
   for (const strategy of strategies) {
@@ -318,7 +337,7 @@ export function strategySummary(env: Pick<FeatureEnvironment, 'strategies'>): st
 /** `text … and N more` (`text… and N more` when `text` was cut, as `formatList` writes it); `text` when rest ≤ 0. */
 function andMore(text: string, rest: number): string {
   if (rest <= 0) return text;
-  return `${text}${text.endsWith('…') ? '' : ' …'} and ${rest} more`;
+  return text.endsWith('…') ? l10n.t('{0} and {1} more', text, rest) : l10n.t('{0} … and {1} more', text, rest);
 }
 
 function strategyLine(strategy: Strategy): string {
@@ -327,7 +346,7 @@ function strategyLine(strategy: Strategy): string {
   if (title !== undefined) extras.push(`“${clean(title, 60)}”`);
   extras.push(...strategyBadges(strategy));
   const summary = describeStrategy(strategy);
-  return extras.length > 0 ? `${summary} (${extras.join(', ')})` : summary;
+  return extras.length > 0 ? `${summary} (${joinValues(extras)})` : summary;
 }
 
 // ---- Variants, dependencies, links, actions --------------------------------
@@ -350,14 +369,15 @@ function variantLines(details: Feature): string[] {
   };
   for (const variant of details.variants ?? []) add(() => '', variant);
   for (const env of details.environments ?? []) {
-    const envName = () => (env.name.trim() === '' ? '(unnamed)' : clean(env.name, 40));
+    const envName = () => (env.name.trim() === '' ? l10n.t('(unnamed)') : clean(env.name, 40));
     for (const variant of env.variants ?? []) add(envName, variant);
     for (const strategy of env.strategies ?? []) {
       const scope = () => `${envName()} › ${clean(strategyTitle(strategy) ?? strategyDisplayName(strategy.name), 60)}`;
       for (const variant of strategy.variants ?? []) add(scope, variant);
     }
   }
-  if (total > lines.length) lines.push(`- … and ${plural(total - lines.length, 'more variant')}`);
+  const rest = total - lines.length;
+  if (rest > 0) lines.push(`- ${pluralForm(rest, { one: l10n.t('… and {0} more variant', rest), other: l10n.t('… and {0} more variants', rest) })}`);
   return lines;
 }
 
@@ -368,12 +388,12 @@ function dependencyLines(details: Feature): string[] {
     const shown = parents.slice(0, HOVER_LIMITS.parents).map(describeDependency).join('; ');
     const rest = parents.length - HOVER_LIMITS.parents;
     const text = andMore(clean(shown, 400), rest);
-    lines.push(`**Parents:** ${plainMarkdown(text, 440)}`);
+    lines.push(l10n.t('**Parents:** {0}', plainMarkdown(text, 440)));
   }
   const children = details.children ?? [];
   if (children.length > 0) {
     const text = formatList(children, { maxItems: HOVER_LIMITS.children, maxItem: 100, budget: 300 });
-    lines.push(`**Children:** ${plainMarkdown(text, 340)}`);
+    lines.push(l10n.t('**Children:** {0}', plainMarkdown(text, 340)));
   }
   return lines;
 }
@@ -383,7 +403,7 @@ function linkList(links: NonNullable<Feature['links']>): string {
     const href = openableUrl(link.url);
     const title = link.title?.trim() ? link.title : link.url;
     // Not http/https: the title as plain text, never a link.
-    if (href === undefined) return plainMarkdown(title, 80) || '(link)';
+    if (href === undefined) return plainMarkdown(title, 80) || l10n.t('(link)');
     // The host after the link, so that a title cannot pretend to go somewhere else.
     return `${markdownLink(title.trim() === '' ? href : title, href, 80)} (${plainMarkdown(new URL(href).host, 80)})`;
   });
@@ -399,12 +419,12 @@ function actionLine(project: string, name: string, input: HoverInput): string {
   } catch {
     web = undefined;
   }
-  if (web !== undefined && openableUrl(web) !== undefined) actions.push(markdownLink('Open in Unleash', web));
+  if (web !== undefined && openableUrl(web) !== undefined) actions.push(markdownLink(l10n.t('Open in Unleash'), web));
   const reveal = revealFlagUri({ project, name });
   const copy = copyFlagNameUri({ project, name });
-  if (reveal.length <= MAX_COMMAND_URI) actions.push(`[Reveal in Flags tree](${reveal})`);
-  if (copy.length <= MAX_COMMAND_URI) actions.push(`[Copy name](${copy})`);
+  if (reveal.length <= MAX_COMMAND_URI) actions.push(`[${l10n.t('Reveal in Flags tree')}](${reveal})`);
+  if (copy.length <= MAX_COMMAND_URI) actions.push(`[${l10n.t('Copy name')}](${copy})`);
   const details = flagDetailsUri({ project, name });
-  if (details.length <= MAX_COMMAND_URI) actions.push(`[Show details](${details})`);
+  if (details.length <= MAX_COMMAND_URI) actions.push(`[${l10n.t('Show details')}](${details})`);
   return actions.join(' · ');
 }

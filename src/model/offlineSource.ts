@@ -4,6 +4,8 @@
  * file that sorts last. Segments show with their constraints when the file holds their definitions (exports written
  * by this extension); older files name segments only, and that is said where segments show.
  */
+import * as l10n from '@vscode/l10n';
+import { joinValues } from './intl';
 import type { ExportResult, Feature, FeatureEnvironment, FeatureSummary, Segment, Strategy } from '../api/schemas';
 import { compare, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
@@ -33,7 +35,7 @@ export class OfflineSource implements FlagSource {
   private readonly environmentNames: string[];
 
   constructor(files: readonly ExportFile[]) {
-    this.label = files.length ? files.map((file) => file.path).sort(compare).join(', ') : 'no export files';
+    this.label = files.length ? joinValues(files.map((file) => file.path).sort(compare)) : l10n.t('no export files');
     this.fileCount = files.length;
     const environments = new Set<string>();
     for (const file of [...files].sort((a, b) => compare(a.path, b.path))) {
@@ -51,7 +53,7 @@ export class OfflineSource implements FlagSource {
 
   async getFeature(project: string, name: string): Promise<Feature> {
     const feature = this.details.get(flagKey(project, name));
-    if (!feature) throw new Error(`No flag named "${name}" in project "${project}" in the export files.`);
+    if (!feature) throw new Error(l10n.t('No flag named "{0}" in project "{1}" in the export files.', name, project));
     return feature;
   }
 

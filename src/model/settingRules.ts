@@ -7,6 +7,7 @@
  * names gets no token until the user has allowed that server's origin.
  */
 
+import * as l10n from '@vscode/l10n';
 import type { NameTransform } from './nameTransforms';
 
 /** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */
@@ -75,7 +76,10 @@ export function isLoopbackHost(hostname: string): boolean {
 /** The warning for a token about to go over plain `http://` to another machine; undefined when there is no risk. */
 export function plainHttpWarning(url: URL): string | undefined {
   if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
-  return `The API token goes to ${url.host} over plain http://, unencrypted: anyone on the network between you can read it. Use the server's https:// address if it has one.`;
+  return l10n.t(
+    "The API token goes to {0} over plain http://, unencrypted: anyone on the network between you can read it. Use the server's https:// address if it has one.",
+    url.host,
+  );
 }
 
 /** The question a user answers before a server that a workspace named gets a token. */
@@ -89,10 +93,12 @@ export function approvalQuestion(url: string): { message: string; detail: string
     }
   })();
   return {
-    message: `Send your Unleash API token to ${host}?`,
-    detail:
-      `This workspace's settings (unleash.serverUrl) name the server ${url}. A cloned repository can name any server: ` +
-      `allow it only if you know it. Your answer is remembered for ${origin}.`,
+    message: l10n.t('Send your Unleash API token to {0}?', host),
+    detail: l10n.t(
+      "This workspace's settings (unleash.serverUrl) name the server {0}. A cloned repository can name any server: allow it only if you know it. Your answer is remembered for {1}.",
+      url,
+      origin,
+    ),
   };
 }
 
@@ -112,13 +118,13 @@ export function validTransforms(raw: unknown, problems: string[] = [], depth = 0
     } else if (kind === 'prefix' || kind === 'suffix') {
       const value = (item as { value?: unknown }).value;
       if (typeof value === 'string' && value !== '') result.push({ kind, value });
-      else problems.push(`a "${kind}" transform needs a non-empty "value"`);
+      else problems.push(l10n.t('a "{0}" transform needs a non-empty "value"', kind));
     } else if (kind === 'chain' && depth < 4) {
       const transforms = validTransforms((item as { transforms?: unknown }).transforms, problems, depth + 1);
       if (transforms.length > 0) result.push({ kind: 'chain', transforms });
-      else problems.push('a "chain" transform needs "transforms"');
+      else problems.push(l10n.t('a "chain" transform needs "transforms"'));
     } else {
-      problems.push(`unknown transform ${JSON.stringify(item)?.slice(0, 80)}`);
+      problems.push(l10n.t('unknown transform {0}', String(JSON.stringify(item)?.slice(0, 80))));
     }
   }
   return result;

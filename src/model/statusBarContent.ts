@@ -3,10 +3,17 @@
  * should look. Source labels and error reasons are untrusted: `inertText` keeps `$(icon)` syntax shown as
  * written, and every text is one bounded line.
  */
+import * as l10n from '@vscode/l10n';
 import type { FlagSource } from './flagSource';
 import type { StoreState } from './flagStore';
 import { inertText } from './markdown';
-import { clean, plural } from './wording';
+import { pluralForm } from './intl';
+import { clean } from './wording';
+
+/** `1 flag`, `12 flags`. */
+function flags(count: number): string {
+  return pluralForm(count, { one: l10n.t('{0} flag', count), other: l10n.t('{0} flags', count) });
+}
 
 export interface StatusInput {
   state: StoreState;
@@ -30,64 +37,83 @@ export interface StatusContent {
 
 /** `unleash.example.com` or `offline: 2 export files`. */
 export function sourceText(source: StatusInput['source']): string {
-  if (!source) return 'no flag source';
-  if (source.kind === 'files') return `offline: ${plural(source.fileCount ?? 0, 'export file')}`;
+  if (!source) return l10n.t('no flag source');
+  if (source.kind === 'files') {
+    const count = source.fileCount ?? 0;
+    return pluralForm(count, { one: l10n.t('offline: {0} export file', count), other: l10n.t('offline: {0} export files', count) });
+  }
   return inertText(source.label, 60);
 }
 
 /** The minute of `at` in UTC: `2026-11-23 10:31 UTC`. */
 export function refreshedText(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return l10n.t('{0} UTC', at.toISOString().slice(0, 16).replace('T', ' '));
 }
 
 export function statusContent(input: StatusInput): StatusContent {
   const where = sourceText(input.source);
   const reason = input.reason ? inertText(input.reason, 300) : '';
-  const click = 'Click for Refresh, Test Connection, Connect and Show Log.';
+  const click = l10n.t('Click for Refresh, Test Connection, Connect and Show Log.');
   switch (input.state) {
     case 'noServer':
       return {
         visible: input.configured,
-        text: '$(circle-slash) Unleash: no flag source',
-        tooltip: `No server is set and the workspace has no .unleash/*.json export files.\n${click}`,
+        text: l10n.t('$(circle-slash) Unleash: no flag source'),
+        tooltip: `${l10n.t('No server is set and the workspace has no .unleash/*.json export files.')}\n${click}`,
         tone: 'warning',
       };
     case 'noToken':
-      return { visible: true, text: '$(key) Unleash: no token', tooltip: `No API token for the server. Run Unleash: Set API Token.\n${click}`, tone: 'warning' };
+      return {
+        visible: true,
+        text: l10n.t('$(key) Unleash: no token'),
+        tooltip: `${l10n.t('No API token for the server. Run Unleash: Set API Token.')}\n${click}`,
+        tone: 'warning',
+      };
     case 'unapproved':
       return {
         visible: true,
-        text: '$(shield) Unleash: server not allowed',
-        tooltip: `The workspace's settings name a server you have not allowed yet; no token is sent to it. Run Unleash: Allow the Workspace's Server….\n${click}`,
+        text: l10n.t('$(shield) Unleash: server not allowed'),
+        tooltip: `${l10n.t("The workspace's settings name a server you have not allowed yet; no token is sent to it. Run Unleash: Allow the Workspace's Server….")}\n${click}`,
         tone: 'warning',
       };
     case 'invalidSettings':
-      return { visible: true, text: '$(warning) Unleash: check settings', tooltip: `${reason || 'A setting is not valid.'}\n${click}`, tone: 'warning' };
+      return {
+        visible: true,
+        text: l10n.t('$(warning) Unleash: check settings'),
+        tooltip: `${reason || l10n.t('A setting is not valid.')}\n${click}`,
+        tone: 'warning',
+      };
     case 'loading':
       // Before the first source is known (start-up), only a configured server deserves an item.
-      if (!input.source) return { visible: input.configured, text: '$(sync~spin) Unleash', tooltip: `Starting…\n${click}`, tone: 'normal' };
-      return { visible: true, text: `$(sync~spin) Unleash: ${where}`, tooltip: `Loading flags from ${where}…\n${click}`, tone: 'normal' };
+      if (!input.source) return { visible: input.configured, text: l10n.t('$(sync~spin) Unleash'), tooltip: `${l10n.t('Starting…')}\n${click}`, tone: 'normal' };
+      return {
+        visible: true,
+        text: l10n.t('$(sync~spin) Unleash: {0}', where),
+        tooltip: `${l10n.t('Loading flags from {0}…', where)}\n${click}`,
+        tone: 'normal',
+      };
     case 'idle':
       // Nothing needed the flags yet, so nothing was read: no count to show.
       return {
         visible: true,
-        text: `$(circle-outline) Unleash: ${where}`,
-        tooltip: `Flags from ${where} are read when first needed: the Flags view, a flag name in code, or a command.\n${click}`,
+        text: l10n.t('$(circle-outline) Unleash: {0}', where),
+        tooltip: `${l10n.t('Flags from {0} are read when first needed: the Flags view, a flag name in code, or a command.', where)}\n${click}`,
         tone: 'normal',
       };
     case 'error':
       return {
         visible: true,
-        text: `$(error) Unleash: ${where}`,
-        tooltip: `Loading flags from ${where} failed: ${reason || 'unknown error'}\n${click}`,
+        text: l10n.t('$(error) Unleash: {0}', where),
+        tooltip: `${l10n.t('Loading flags from {0} failed: {1}', where, reason || l10n.t('unknown error'))}\n${click}`,
         tone: 'error',
       };
     case 'ready': {
-      const refreshed = input.lastRefreshed ? `\nLast refreshed ${refreshedText(input.lastRefreshed)}.` : '';
+      const refreshed = input.lastRefreshed ? `\n${l10n.t('Last refreshed {0}.', refreshedText(input.lastRefreshed))}` : '';
+      const from = clean(input.source?.kind === 'files' ? input.source.label : where, 300);
       return {
         visible: true,
-        text: `$(check) Unleash: ${where} · ${plural(input.flagCount, 'flag')}`,
-        tooltip: `${plural(input.flagCount, 'flag')} from ${clean(input.source?.kind === 'files' ? input.source.label : where, 300)}.${refreshed}\n${click}`,
+        text: l10n.t('$(check) Unleash: {0} · {1}', where, flags(input.flagCount)),
+        tooltip: `${l10n.t('{0} from {1}.', flags(input.flagCount), from)}${refreshed}\n${click}`,
         tone: 'normal',
       };
     }

@@ -6,6 +6,7 @@
  *
  * Nothing here imports 'vscode'.
  */
+import * as l10n from '@vscode/l10n';
 import type { Call, UnleashClient } from '../api/client';
 import { inertText } from './markdown';
 
@@ -19,17 +20,24 @@ export interface TagRef {
 
 export type TagParse = { ok: true; tag: TagRef; text: string } | { ok: false; message: string };
 
-export const TAG_FORMAT_HINT = 'Write the tag as type:value, e.g. team:payments.';
+export function tagFormatHint(): string {
+  return l10n.t('Write the tag as type:value, e.g. team:payments.');
+}
+
+/** The hint in English (as the tests read it). */
+export const TAG_FORMAT_HINT = tagFormatHint();
 
 /** `type:value`, as the answers and "Copy" show it. */
 export function formatTag(tag: TagRef): string {
   return `${tag.type}:${tag.value}`;
 }
 
-function lengthProblem(what: 'Tag type' | 'Tag value', part: string): string | undefined {
+function lengthProblem(what: 'type' | 'value', part: string): string | undefined {
   const length = part.length;
   if (length >= TAG_PART_MIN && length <= TAG_PART_MAX) return undefined;
-  return `${what} must be ${TAG_PART_MIN} to ${TAG_PART_MAX} characters (it has ${length}).`;
+  return what === 'type'
+    ? l10n.t('Tag type must be {0} to {1} characters (it has {2}).', TAG_PART_MIN, TAG_PART_MAX, length)
+    : l10n.t('Tag value must be {0} to {1} characters (it has {2}).', TAG_PART_MIN, TAG_PART_MAX, length);
 }
 
 /**
@@ -43,18 +51,18 @@ export function tagForMessage(tag: TagRef): string {
 
 /** Why `type` cannot be a tag type, or undefined when it can. */
 export function validateTagType(type: string): string | undefined {
-  return lengthProblem('Tag type', type.trim());
+  return lengthProblem('type', type.trim());
 }
 
 /** Why `value` cannot be a tag value, or undefined when it can. */
 export function validateTagValue(value: string): string | undefined {
-  return lengthProblem('Tag value', value.trim());
+  return lengthProblem('value', value.trim());
 }
 
 /** Parses `type:value`, split at the first colon; each part is trimmed and must be 2 to 50 characters. */
 export function parseTag(input: string): TagParse {
   const colon = input.indexOf(':');
-  if (input.trim() === '' || colon < 0) return { ok: false, message: TAG_FORMAT_HINT };
+  if (input.trim() === '' || colon < 0) return { ok: false, message: tagFormatHint() };
   const type = input.slice(0, colon).trim();
   const value = input.slice(colon + 1).trim();
   const problem = validateTagType(type) ?? validateTagValue(value);
@@ -84,7 +92,7 @@ export function tagFromArgument(argument: unknown): TagParse {
       return { ok: true, tag, text: formatTag(tag) };
     }
   }
-  return { ok: false, message: TAG_FORMAT_HINT };
+  return { ok: false, message: tagFormatHint() };
 }
 
 export type TagCheck = { ok: true; tag: TagRef; text: string; exists: boolean } | { ok: false; message: string };

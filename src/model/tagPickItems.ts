@@ -7,6 +7,7 @@
  * not a valid tag (a value too short), the only row says why, so Enter cannot take a listed tag instead. Tag types and tags come from the server: every label is `clean()`ed (no control or bidi characters,
  * one bounded line) and its `$(` escaped, so a row shows the tag that exists.
  */
+import * as l10n from '@vscode/l10n';
 import { pickText } from './markdown';
 import { formatTag, parseTag, validateTagType, type TagRef } from './tagInput';
 import { MAX_DETAIL } from './wording';
@@ -48,7 +49,7 @@ export function tagPickState(value: string, input: TagPickInput): TagPickState {
   if (value.includes(':')) {
     const parsed = parseTag(value);
     const typed: TagPickRow = parsed.ok
-      ? { pick: 'tag', tag: parsed.tag, label: `$(tag) ${pickText(parsed.text)}`, description: `${input.valueAction} this tag`, alwaysShow: true }
+      ? { pick: 'tag', tag: parsed.tag, label: `$(tag) ${pickText(parsed.text)}`, description: l10n.t('{0} this tag', input.valueAction), alwaysShow: true }
       : { pick: 'invalid', label: `$(error) ${parsed.message}`, alwaysShow: true };
     // While the typed text is not a tag, only why: a listed tag the filter would rank first could take Enter.
     if (!parsed.ok) return { rows: [typed], active: typed };
@@ -57,8 +58,8 @@ export function tagPickState(value: string, input: TagPickInput): TagPickState {
   }
   const separator = (label: string): TagPickRow => ({ pick: 'separator', label });
   const section = (label: string, rows: TagPickRow[]): TagPickRow[] => (rows.length ? [separator(label), ...rows] : []);
-  const typeSection = section('Tag types', input.types.map(typeRow));
-  const tagSection = section('Tags on flags in the Flags view', tagRows);
+  const typeSection = section(l10n.t('Tag types'), input.types.map(typeRow));
+  const tagSection = section(l10n.t('Tags on flags in the Flags view'), tagRows);
   const base = input.prefer === 'types' ? [...typeSection, ...tagSection] : [...tagSection, ...typeSection];
   // A type the lists do not hold: offered only when nothing listed matches, so Enter never picks it over a match.
   const trimmed = value.trim();
@@ -67,7 +68,7 @@ export function tagPickState(value: string, input: TagPickInput): TagPickState {
   if (!trimmed || listed.some((label) => label.toLowerCase().includes(needle))) return { rows: base };
   const problem = validateTagType(trimmed);
   const custom: TagPickRow = problem
-    ? { pick: 'invalid', label: `$(error) ${problem}`, description: 'or type the whole tag as type:value', alwaysShow: true }
-    : { pick: 'type', type: trimmed, label: `$(edit) ${pickText(trimmed)}`, description: 'Use as the tag type, then give the value', alwaysShow: true };
+    ? { pick: 'invalid', label: `$(error) ${problem}`, description: l10n.t('or type the whole tag as type:value'), alwaysShow: true }
+    : { pick: 'type', type: trimmed, label: `$(edit) ${pickText(trimmed)}`, description: l10n.t('Use as the tag type, then give the value'), alwaysShow: true };
   return { rows: [custom, ...base], active: custom };
 }

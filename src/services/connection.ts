@@ -30,7 +30,10 @@ export interface ConnectionState {
 
 /** Why a server that the workspace's settings name gets nothing yet, and what to do. */
 export function unapprovedProblem(host: string): string {
-  return `names ${host} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`;
+  return vscode.l10n.t(
+    'names {0} in this workspace\'s settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace\'s Server…".',
+    host,
+  );
 }
 
 /** Largest export file the offline mode reads (an export of 10,000 flags is about 23 MB). */

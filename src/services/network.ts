@@ -2,6 +2,7 @@
  * What a connection's network settings mean before any request: the PEM files of extra CAs (read safely), and the
  * warnings a user must see. Imports nothing from 'vscode' (tested in plain Node).
  */
+import * as l10n from '@vscode/l10n';
 import { ConfigError } from '../api/errors';
 import { settingId, Settings } from '../constants';
 import { plainHttpWarning } from '../model/settingRules';
@@ -12,7 +13,11 @@ export function connectionWarnings(baseUrl: URL, settings: { network: { rejectUn
   const warnings: string[] = [];
   if (!settings.network.rejectUnauthorized && baseUrl.protocol === 'https:') {
     warnings.push(
-      `Certificate checks are off for ${baseUrl.host} (${settingId(Settings.rejectUnauthorized)}). Anyone between you and the server can read your token.`,
+      l10n.t(
+        'Certificate checks are off for {0} ({1}). Anyone between you and the server can read your token.',
+        baseUrl.host,
+        settingId(Settings.rejectUnauthorized),
+      ),
     );
   }
   const plain = plainHttpWarning(baseUrl);
@@ -31,18 +36,18 @@ export async function readCaFiles(paths: string[]): Promise<string[]> {
   const texts: string[] = [];
   for (const path of paths) {
     const fail = (why: string): never => {
-      throw new ConfigError(settingId(Settings.caCertificates), `lists ${path}, which ${why}. Give the path of a PEM file.`);
+      throw new ConfigError(settingId(Settings.caCertificates), l10n.t('lists {0}, which {1}. Give the path of a PEM file.', path, why));
     };
     try {
       const bytes = await readRegularFile(path, { maxBytes: MAX_CA_FILE_BYTES, followLinks: true });
-      if (!bytes) fail('does not exist');
+      if (!bytes) fail(l10n.t('does not exist'));
       texts.push((bytes as Buffer).toString('utf8'));
     } catch (error) {
       if (error instanceof ConfigError) throw error;
       if (error instanceof UnsafeFileError) {
-        fail(error.code === 'EFBIG' ? `is larger than ${MAX_CA_FILE_BYTES / 1024} KB` : 'is not a regular file');
+        fail(error.code === 'EFBIG' ? l10n.t('is larger than {0} KB', MAX_CA_FILE_BYTES / 1024) : l10n.t('is not a regular file'));
       }
-      fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      fail(l10n.t('cannot be read ({0})', (error as NodeJS.ErrnoException).code ?? 'error'));
     }
   }
   return texts;

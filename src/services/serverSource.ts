@@ -2,6 +2,7 @@
  * The live FlagSource: an Unleash server through the Admin API client. The client is a true private field: the
  * store (which activate() hands to the in-editor tests) holds this source, and nothing may reach the token from it.
  */
+import * as l10n from '@vscode/l10n';
 import { baseUrlText } from '../api/baseUrl';
 import type { UnleashClient } from '../api/client';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
@@ -25,7 +26,7 @@ export class ServerSource implements FlagSource {
 
   async listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
     const result = await this.#client.listing({ projects: this.#projects, signal, onRows });
-    this.listingNote = result.unchecked && `The list may be incomplete: ${result.unchecked}. Refresh in a minute to check again.`;
+    this.listingNote = result.unchecked && l10n.t('The list may be incomplete: {0}. Refresh in a minute to check again.', result.unchecked);
     return result.features;
   }
 

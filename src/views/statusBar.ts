@@ -16,7 +16,7 @@ export interface StatusBar extends vscode.Disposable {
 
 export function registerStatusBar(store: FlagStore): StatusBar {
   const item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
-  item.name = 'Unleash';
+  item.name = vscode.l10n.t('Unleash');
   item.command = Commands.statusActions;
   let lastRefreshed: Date | undefined;
   let current: StatusContent;
@@ -59,11 +59,11 @@ export function registerStatusBar(store: FlagStore): StatusBar {
 
 async function showActions(): Promise<void> {
   const actions = [
-    { label: '$(refresh) Refresh Flags', command: Commands.refresh },
-    { label: '$(pulse) Test Connection', command: Commands.testConnection },
-    { label: '$(plug) Connect to Server…', command: Commands.connect },
-    { label: '$(output) Show Log', command: Commands.showLog },
+    { label: vscode.l10n.t('$(refresh) Refresh Flags'), command: Commands.refresh },
+    { label: vscode.l10n.t('$(pulse) Test Connection'), command: Commands.testConnection },
+    { label: vscode.l10n.t('$(plug) Connect to Server…'), command: Commands.connect },
+    { label: vscode.l10n.t('$(output) Show Log'), command: Commands.showLog },
   ];
-  const picked = await vscode.window.showQuickPick(actions, { title: 'Unleash' });
+  const picked = await vscode.window.showQuickPick(actions, { title: vscode.l10n.t('Unleash') });
   if (picked) await vscode.commands.executeCommand(picked.command);
 }

@@ -43,10 +43,10 @@ export function withTooltip(item: vscode.TreeItem, node: TreeNode): vscode.TreeI
 /** What selecting a row does: open its http(s) link, reveal the flag it points at, or retry a failed load. */
 function commandOf(node: TreeNode): vscode.Command | undefined {
   const url = openableUrl(node.url);
-  if (url !== undefined) return { command: 'vscode.open', title: 'Open Link', arguments: [vscode.Uri.parse(url, true)] };
+  if (url !== undefined) return { command: 'vscode.open', title: vscode.l10n.t('Open Link'), arguments: [vscode.Uri.parse(url, true)] };
   if (node.target) {
-    return { command: Commands.revealFlag, title: 'Show Flag', arguments: [node.target.project, node.target.name] };
+    return { command: Commands.revealFlag, title: vscode.l10n.t('Show Flag'), arguments: [node.target.project, node.target.name] };
   }
-  if (node.retry) return { command: Commands.refresh, title: 'Retry', arguments: [node.retry] };
+  if (node.retry) return { command: Commands.refresh, title: vscode.l10n.t('Retry'), arguments: [node.retry] };
   return undefined;
 }

@@ -12,6 +12,7 @@
 import { promises as fsp } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
 import * as classes from './vscodeClasses';
 import { Diagnostic, DisposableStub as Disposable, EventEmitter, Uri } from './vscodeClasses';
 
@@ -370,7 +371,10 @@ export function createFakeVscode(options: { folder?: string } = {}) {
         return record.commands.get(id)?.(...args);
       },
     },
+    /** English, as VS Code with no language pack: messages formatted, never translated. */
+    l10n: { t: l10n.t, bundle: undefined, uri: undefined },
     env: {
+      language: 'en',
       clipboard: {
         readText: async () => record.clipboard,
         writeText: async (text: string) => void (record.clipboard = text),

@@ -40,13 +40,16 @@ export interface TrustHarness {
 const HANG_BOUND_MS = 2_000;
 const root = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const nls: Record<string, string> = JSON.parse(readFileSync(path.join(root, 'package.nls.json'), 'utf8'));
 const EXPORT = JSON.parse(readFileSync(path.join(root, 'test', 'fixtures', 'export-development.json'), 'utf8')) as ExportResult;
 
 /** The Flags view's welcome text for a state, as package.json words it (its first line). */
 function welcome(state: string, extra = ''): string {
   const entry = manifest.contributes.viewsWelcome.find((item: { when: string }) => item.when === `unleash.state == ${state}${extra}`);
   assert.ok(entry, `no welcome content for ${state}`);
-  return (entry.contents as string).split('\n')[0] as string;
+  const key = /^%(.+)%$/.exec(entry.contents as string)?.[1];
+  const contents: string = key === undefined ? entry.contents : nls[key];
+  return contents.split('\n')[0] as string;
 }
 
 function page(offset: number, size: number, total: number): object {

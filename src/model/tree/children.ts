@@ -2,6 +2,7 @@
  * Walking the tree: the root, a node's children (failures become one error row, never an exception), and finding
  * a flag's row to reveal it.
  */
+import * as l10n from '@vscode/l10n';
 import type { CancellationLike } from '../../base/emitter';
 import { formatError } from '../formatError';
 import type { FlagStore } from '../flagStore';
@@ -33,9 +34,9 @@ export async function childrenOf(
 }
 
 function actionOf(node: TreeNode): string {
-  if (node.kind === 'feature') return 'read the flag';
-  if (node.contextValue === 'group:segments') return "read the strategy's segments";
-  return 'load this item';
+  if (node.kind === 'feature') return l10n.t('read the flag');
+  if (node.contextValue === 'group:segments') return l10n.t("read the strategy's segments");
+  return l10n.t('load this item');
 }
 
 /** The row shown instead of children that failed to load; selecting it asks for them again. */
@@ -44,8 +45,8 @@ export function errorNode(parent: TreeNode, message: string): TreeNode {
     id: `${parent.id}/error`,
     kind: 'error',
     label: clean(message, MAX_LABEL),
-    description: 'select to retry',
-    tooltip: paragraphs(escapeMarkdown(clean(message, MAX_DETAIL)), 'Select this row to try again, or run Refresh.'),
+    description: l10n.t('select to retry'),
+    tooltip: paragraphs(escapeMarkdown(clean(message, MAX_DETAIL)), l10n.t('Select this row to try again, or run Refresh.')),
     icon: { id: 'error', color: 'errorForeground' },
     contextValue: 'error',
     collapsible: 'none',

@@ -2,6 +2,7 @@
  * What the flag commands compute, without 'vscode': which flag an argument means, the Find in Files query for a
  * flag, the Find Flag quick pick items, and the view's description and message.
  */
+import * as l10n from '@vscode/l10n';
 import type { FlagStore } from '../flagStore';
 import { pickText } from '../markdown';
 import { clean, environmentStrip, MAX_DETAIL, MAX_LABEL } from '../wording';
@@ -70,7 +71,7 @@ export function flagPickItems(store: FlagStore): FlagPickItem[] {
     const project = projectOf(flag);
     const description = flag.description ? clean(flag.description, MAX_DETAIL).trim() : '';
     return {
-      label: flag.name.trim() === '' ? '(unnamed flag)' : pickText(flag.name, MAX_LABEL),
+      label: flag.name.trim() === '' ? l10n.t('(unnamed flag)') : pickText(flag.name, MAX_LABEL),
       description: pickText(dotted(clean(project, 60), environmentStrip(sortedEnvironments(flag, order))), MAX_DETAIL),
       detail: description === '' ? undefined : pickText(description, MAX_DETAIL),
       flag: { project, name: flag.name },
@@ -82,7 +83,7 @@ export function flagPickItems(store: FlagStore): FlagPickItem[] {
 export function viewDescription(store: FlagStore): string | undefined {
   const source = store.currentSource;
   if (!source) return undefined;
-  return clean(source.kind === 'files' ? `offline: ${source.label}` : source.label, 120);
+  return clean(source.kind === 'files' ? l10n.t('offline: {0}', source.label) : source.label, 120);
 }
 
 /**
@@ -94,12 +95,14 @@ export function viewMessage(store: FlagStore): string | undefined {
   if (store.state === 'error' || store.state === 'invalidSettings') {
     const formatted = formatError(
       store.error,
-      store.state === 'error' ? { action: 'load the flags', server: source?.label } : {},
+      store.state === 'error' ? { action: l10n.t('load the flags'), server: source?.label } : {},
     );
     return formatted.silent ? undefined : clean(formatted.message, MAX_DETAIL);
   }
   if (store.state === 'ready' && store.catalog.size === 0) {
-    return source?.kind === 'files' ? 'The export files hold no flags.' : `No flags found on ${clean(source?.label ?? 'the server', 120)}.`;
+    return source?.kind === 'files'
+      ? l10n.t('The export files hold no flags.')
+      : l10n.t('No flags found on {0}.', clean(source?.label ?? l10n.t('the server'), 120));
   }
   if (store.state === 'ready' && source?.listingNote) return clean(source.listingNote, MAX_DETAIL);
   return undefined;

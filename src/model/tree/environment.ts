@@ -1,6 +1,7 @@
 /**
  * An environment of a flag (on or off, strategy count, last seen) and its strategies, in order.
  */
+import * as l10n from '@vscode/l10n';
 import type { FeatureEnvironment, Strategy } from '../../api/schemas';
 import { escapeMarkdown } from '../markdown';
 import {
@@ -9,8 +10,8 @@ import {
   describeLastSeen,
   describeStrategy,
   MAX_DETAIL,
-  plural,
   strategyBadges,
+  strategyCount,
   strategyTitle,
 } from '../wording';
 import { dotted, listNodes, paragraphs, siblingIds, type NodeIcon, type TreeContext, type TreeNode } from './node';
@@ -21,15 +22,15 @@ type Ids = (kind: string, key: string) => string;
 /** `last seen 3 days ago`, `never seen`; nothing for export files, which do not say. */
 function lastSeen(env: FeatureEnvironment, context: TreeContext): string | undefined {
   if (context.store.currentSource?.kind === 'files') return undefined;
-  const when = describeLastSeen(env.lastSeenAt, context.now());
-  return when === 'never' ? 'never seen' : `last seen ${when}`;
+  if (env.lastSeenAt === null || env.lastSeenAt === undefined || env.lastSeenAt.trim() === '') return l10n.t('never seen');
+  return l10n.t('last seen {0}', describeLastSeen(env.lastSeenAt, context.now()));
 }
 
 export function environmentNode(env: FeatureEnvironment, parent: TreeNode, ids: Ids, context: TreeContext): TreeNode {
-  const label = env.name.trim() === '' ? '(unnamed environment)' : clean(env.name, 100);
+  const label = env.name.trim() === '' ? l10n.t('(unnamed environment)') : clean(env.name, 100);
   const strategies = env.strategies;
   const disabled = strategies?.filter((strategy) => strategy.disabled === true).length ?? 0;
-  const count = strategies === undefined ? undefined : plural(strategies.length, 'strategy', 'strategies');
+  const count = strategies === undefined ? undefined : strategyCount(strategies.length);
   const state = describeEnvironmentState(env.enabled);
   const seen = lastSeen(env, context);
   const description = clean(dotted(state, count, seen), MAX_DETAIL);
@@ -44,8 +45,8 @@ export function environmentNode(env: FeatureEnvironment, parent: TreeNode, ids: 
     tooltip: paragraphs(
       `**${escapeMarkdown(label)}** · ${state}`,
       dotted(
-        env.type !== undefined && env.type.trim() !== '' && `Environment type: ${escapeMarkdown(clean(env.type, 60))}`,
-        count !== undefined && escapeMarkdown(disabled > 0 ? `${count} (${disabled} disabled)` : count),
+        env.type !== undefined && env.type.trim() !== '' && l10n.t('Environment type: {0}', escapeMarkdown(clean(env.type, 60))),
+        count !== undefined && escapeMarkdown(disabled > 0 ? l10n.t('{0} ({1} disabled)', count, disabled) : count),
         seen !== undefined && escapeMarkdown(seen),
       ),
     ),
@@ -57,7 +58,7 @@ export function environmentNode(env: FeatureEnvironment, parent: TreeNode, ids: 
     environment: env.name,
     children: async () => {
       const childIds = siblingIds(node);
-      return listNodes(node, inOrder(strategies ?? []), childIds, { singular: 'strategy', plural: 'strategies' }, (strategy, index) =>
+      return listNodes(node, inOrder(strategies ?? []), childIds, 'strategy', (strategy, index) =>
         strategyNode(strategy, index, node, childIds, context),
       );
     },
@@ -108,7 +109,7 @@ export function strategyNode(strategy: Strategy, index: number, parent: TreeNode
       title !== undefined ? `**${escapeMarkdown(title)}**` : undefined,
       title !== undefined ? escapeMarkdown(summary) : `**${escapeMarkdown(summary)}**`,
       badges.length > 0 && escapeMarkdown(badges.join(' · ')),
-      disabled && 'This strategy is disabled: it is not evaluated.',
+      disabled && l10n.t('This strategy is disabled: it is not evaluated.'),
     ),
     icon: strategyIcon(strategy),
     contextValue: disabled ? 'strategy:disabled' : 'strategy',

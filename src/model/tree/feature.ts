@@ -2,6 +2,7 @@
  * A flag's rows, read with the get-feature operation when the flag is expanded: its environments, then its
  * variants (feature-level and per environment), tags, parent dependencies and children, lifecycle stage, links.
  */
+import * as l10n from '@vscode/l10n';
 import type { FeatureEnvironment, FeatureLink, FeatureSummary, ParentDependency, Tag } from '../../api/schemas';
 import type { CancellationLike } from '../../base/emitter';
 import { flagStatus } from '../flagStatus';
@@ -12,7 +13,7 @@ import {
   describeLifecycle,
   MAX_DETAIL,
   MAX_LABEL,
-  plural,
+  tagCount,
 } from '../wording';
 import { environmentNode } from './environment';
 import { variantGroup } from './variants';
@@ -27,17 +28,17 @@ export async function featureChildren(node: TreeNode, context: TreeContext, toke
   const feature = await context.store.feature(flag.project, flag.name, token);
   const ids = siblingIds(node);
   const environments = inOrder(feature.environments ?? []);
-  const nodes: TreeNode[] = listNodes(node, environments, ids, { singular: 'environment' }, (env) =>
+  const nodes: TreeNode[] = listNodes(node, environments, ids, 'environment', (env) =>
     environmentNode(env, node, ids, context),
   );
   // The feature-level list is deprecated: shown only by servers that do not give each environment its own.
   const perEnvironment = environments.some((env) => env.variants !== undefined);
   if (!perEnvironment && feature.variants && feature.variants.length > 0) {
-    nodes.push(variantGroup(node, ids('variants', ''), 'Variants', feature.variants, undefined));
+    nodes.push(variantGroup(node, ids('variants', ''), l10n.t('Variants'), feature.variants, undefined));
   }
   for (const env of environments) {
     if (env.variants && env.variants.length > 0) {
-      const label = `Variants in ${env.name.trim() === '' ? '(unnamed environment)' : clean(env.name, 60)}`;
+      const label = l10n.t('Variants in {0}', env.name.trim() === '' ? l10n.t('(unnamed environment)') : clean(env.name, 60));
       nodes.push(variantGroup(node, ids('variants', env.name), label, env.variants, env.name));
     }
   }
@@ -45,12 +46,12 @@ export async function featureChildren(node: TreeNode, context: TreeContext, toke
   const tags = feature.tags ?? listed(context, flag)?.tags ?? [];
   if (tags.length > 0) nodes.push(tagGroup(node, ids('tags', ''), tags));
   nodes.push(
-    ...listNodes(node, feature.dependencies ?? [], ids, { singular: 'dependency', plural: 'dependencies' }, (dep) =>
+    ...listNodes(node, feature.dependencies ?? [], ids, 'dependency', (dep) =>
       dependencyNode(dep, node, ids, context, flag),
     ),
   );
   nodes.push(
-    ...listNodes(node, feature.children ?? [], ids, { singular: 'child', plural: 'children' }, (child) =>
+    ...listNodes(node, feature.children ?? [], ids, 'child', (child) =>
       childNode(child, node, ids, context, flag),
     ),
   );
@@ -60,9 +61,9 @@ export async function featureChildren(node: TreeNode, context: TreeContext, toke
     nodes.push({
       id: ids('lifecycle', ''),
       kind: 'lifecycle',
-      label: 'Lifecycle',
+      label: l10n.t('Lifecycle'),
       description: text,
-      tooltip: paragraphs('**Lifecycle**', escapeMarkdown(text)),
+      tooltip: paragraphs(`**${l10n.t('Lifecycle')}**`, escapeMarkdown(text)),
       icon: { id: 'history' },
       contextValue: 'lifecycle',
       collapsible: 'none',
@@ -70,7 +71,7 @@ export async function featureChildren(node: TreeNode, context: TreeContext, toke
       flag,
     });
   }
-  nodes.push(...listNodes(node, feature.links ?? [], ids, { singular: 'link' }, (link) => linkNode(link, node, ids)));
+  nodes.push(...listNodes(node, feature.links ?? [], ids, 'link', (link) => linkNode(link, node, ids)));
   if (nodes.length === 0) nodes.push(infoNode(node, ids('info', 'empty'), 'No environments'));
   return nodes;
 }
@@ -86,22 +87,26 @@ function inOrder(environments: readonly FeatureEnvironment[]): FeatureEnvironmen
 function tagGroup(parent: TreeNode, id: string, tags: readonly Tag[]): TreeNode {
   return groupNode(parent, {
     id,
-    label: 'Tags',
-    count: plural(tags.length, 'tag'),
+    label: l10n.t('Tags'),
+    count: tagCount(tags.length),
     icon: 'tag',
     group: 'tags',
     children: async (node) => {
       const ids = siblingIds(node);
       // `type:value`, as hovers and Check Tag write a tag.
-      return listNodes(node, tags, ids, { singular: 'tag' }, (tag) => {
+      return listNodes(node, tags, ids, 'tag', (tag) => {
         const value = tag.value === '' ? '""' : clean(tag.value, MAX_LABEL);
-        const type = tag.type.trim() === '' ? '(no type)' : clean(tag.type, 60);
+        const type = tag.type.trim() === '' ? l10n.t('(no type)') : clean(tag.type, 60);
         const label = clean(`${type}:${value}`, MAX_LABEL);
         return {
           id: ids('tag', `${tag.type}:${tag.value}`),
           kind: 'tag',
           label,
-          tooltip: paragraphs(`**${escapeMarkdown(label)}**`, `Tag type: ${escapeMarkdown(type)}`, `Value: ${escapeMarkdown(value)}`),
+          tooltip: paragraphs(
+            `**${escapeMarkdown(label)}**`,
+            l10n.t('Tag type: {0}', escapeMarkdown(type)),
+            l10n.t('Value: {0}', escapeMarkdown(value)),
+          ),
           icon: { id: 'tag' },
           contextValue: 'tag',
           collapsible: 'none',
@@ -131,9 +136,9 @@ function dependencyNode(dep: ParentDependency, parent: TreeNode, ids: Ids, conte
     kind: 'dependency',
     label: text,
     tooltip: paragraphs(
-      `**Parent flag** ${escapeMarkdown(clean(dep.feature, MAX_LABEL))}`,
+      l10n.t('**Parent flag** {0}', escapeMarkdown(clean(dep.feature, MAX_LABEL))),
       escapeMarkdown(text),
-      target ? 'Select to show the parent flag.' : undefined,
+      target ? l10n.t('Select to show the parent flag.') : undefined,
     ),
     icon: { id: 'type-hierarchy-super' },
     contextValue: 'dependency',
@@ -145,17 +150,17 @@ function dependencyNode(dep: ParentDependency, parent: TreeNode, ids: Ids, conte
 }
 
 function childNode(child: string, parent: TreeNode, ids: Ids, context: TreeContext, flag: FlagRef): TreeNode {
-  const label = child.trim() === '' ? '(unnamed flag)' : clean(child, MAX_LABEL);
+  const label = child.trim() === '' ? l10n.t('(unnamed flag)') : clean(child, MAX_LABEL);
   const target = knownFlag(context, flag.project, child);
   return {
     id: ids('child', child),
     kind: 'child',
     label,
-    description: 'depends on this flag',
+    description: l10n.t('depends on this flag'),
     tooltip: paragraphs(
-      `**Child flag** ${escapeMarkdown(label)}`,
-      'It depends on this flag.',
-      target ? 'Select to show it.' : undefined,
+      l10n.t('**Child flag** {0}', escapeMarkdown(label)),
+      l10n.t('It depends on this flag.'),
+      target ? l10n.t('Select to show it.') : undefined,
     ),
     icon: { id: 'type-hierarchy-sub' },
     contextValue: 'child',
@@ -169,7 +174,7 @@ function childNode(child: string, parent: TreeNode, ids: Ids, context: TreeConte
 /** A link stored on the flag: opened only when it is an http or https address, else shown as text. */
 function linkNode(link: FeatureLink, parent: TreeNode, ids: Ids): TreeNode {
   const url = openableUrl(link.url);
-  const shownUrl = link.url.trim() === '' ? '(no address)' : clean(link.url, MAX_LABEL);
+  const shownUrl = link.url.trim() === '' ? l10n.t('(no address)') : clean(link.url, MAX_LABEL);
   const title = link.title && link.title.trim() !== '' ? clean(link.title, MAX_LABEL) : undefined;
   const label = title ?? shownUrl;
   return {
@@ -177,13 +182,13 @@ function linkNode(link: FeatureLink, parent: TreeNode, ids: Ids): TreeNode {
     kind: 'link',
     label,
     description: clean(
-      dotted(title !== undefined && shownUrl, url === undefined && 'not opened: not an http or https address'),
+      dotted(title !== undefined && shownUrl, url === undefined && l10n.t('not opened: not an http or https address')),
       MAX_DETAIL,
     ) || undefined,
     tooltip: paragraphs(
       `**${escapeMarkdown(label)}**`,
       url !== undefined ? markdownLink(shownUrl, url) : escapeMarkdown(shownUrl),
-      url === undefined && 'Only http and https links are opened.',
+      url === undefined && l10n.t('Only http and https links are opened.'),
     ),
     icon: url !== undefined ? { id: 'link-external' } : { id: 'link', color: 'disabledForeground' },
     contextValue: url !== undefined ? 'link:web' : 'link',

@@ -5,7 +5,7 @@
 import type { CancellationLike } from '../../base/emitter';
 import type { FlagStore } from '../flagStore';
 import { escapeMarkdown } from '../markdown';
-import { plural } from '../wording';
+import { andMore, type ListedKind } from '../wording';
 
 export type NodeKind =
   | 'project'
@@ -185,14 +185,11 @@ export function listNodes<T>(
   parent: TreeNode,
   items: readonly T[],
   ids: (kind: string, key: string) => string,
-  what: { singular: string; plural?: string },
+  what: ListedKind,
   build: (item: T, index: number) => TreeNode,
 ): TreeNode[] {
   const nodes = items.slice(0, MAX_CHILDREN).map(build);
   const rest = items.length - MAX_CHILDREN;
-  if (rest > 0) {
-    const more = plural(rest, `more ${what.singular}`, `more ${what.plural ?? `${what.singular}s`}`);
-    nodes.push(infoNode(parent, ids('more', what.singular), `… and ${more}`));
-  }
+  if (rest > 0) nodes.push(infoNode(parent, ids('more', what), andMore(what, rest)));
   return nodes;
 }

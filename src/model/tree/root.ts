@@ -2,14 +2,16 @@
  * The root of the Flags tree: every flag of the catalog, sorted by name, grouped under its project when the catalog
  * holds more than one. Built from the listing alone: nothing here reads a flag's details.
  */
+import * as l10n from '@vscode/l10n';
 import type { EnvironmentSummary, Feature, FeatureSummary } from '../../api/schemas';
 import { compare, type Catalog } from '../catalog';
 import type { FlagStore } from '../flagStore';
 import { escapeMarkdown, openableUrl, plainMarkdown } from '../markdown';
 import { flagStatus, type FlagStatus } from '../flagStatus';
+import { joinValues } from '../intl';
 import {
   clean, compactStrip, describeEnvironmentState, describeLifecycle, environmentStates, lifecycleStage, MAX_DETAIL, MAX_LABEL,
-  plural, shortEnvironmentNames,
+  flagCount, shortEnvironmentNames,
 } from '../wording';
 import { featureChildren } from './feature';
 import {
@@ -65,15 +67,15 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
   const ids = siblingIds(undefined);
   return [...byProject.keys()].sort(compare).map((project) => {
     const flags = byProject.get(project) ?? [];
-    const label = project.trim() === '' ? '(no project)' : clean(project, MAX_LABEL);
-    const count = plural(flags.length, 'flag');
+    const label = project.trim() === '' ? l10n.t('(no project)') : clean(project, MAX_LABEL);
+    const count = flagCount(flags.length);
     let children: TreeNode[] | undefined;
     const node: TreeNode = {
       id: ids('project', project),
       kind: 'project',
       label,
       description: count,
-      tooltip: paragraphs(`**Project ${escapeMarkdown(label)}**`, count),
+      tooltip: paragraphs(l10n.t('**Project {0}**', escapeMarkdown(label)), count),
       icon: { id: 'project' },
       contextValue: 'project',
       collapsible: 'collapsed',
@@ -115,12 +117,12 @@ function featureTooltip(flag: FeatureSummary, ref: FlagRef, label: string, envs:
   return paragraphs(
     `**${escapeMarkdown(label)}**`,
     description !== '' && escapeMarkdown(description),
-    dotted(`Project: ${plainMarkdown(ref.project, 100)}`, type && `Type: ${escapeMarkdown(type)}`),
-    envs.length > 0 && `Environments: ${escapeMarkdown(environmentStates(envs))}`,
+    dotted(l10n.t('Project: {0}', plainMarkdown(ref.project, 100)), type && l10n.t('Type: {0}', escapeMarkdown(type))),
+    envs.length > 0 && l10n.t('Environments: {0}', escapeMarkdown(environmentStates(envs))),
     dotted(
-      status.stale && 'Stale',
-      status.archived && 'Archived',
-      status.lifecycle ? `Lifecycle: ${escapeMarkdown(describeLifecycle(status.lifecycle))}` : undefined,
+      status.stale && l10n.t('Stale'),
+      status.archived && l10n.t('Archived'),
+      status.lifecycle ? l10n.t('Lifecycle: {0}', escapeMarkdown(describeLifecycle(status.lifecycle))) : undefined,
     ),
   );
 }
@@ -134,7 +136,7 @@ function featureNode(
   labels: ReadonlyMap<string, string>,
 ): TreeNode {
   const ref: FlagRef = { project: projectOf(flag), name: flag.name };
-  const label = flag.name.trim() === '' ? '(unnamed flag)' : clean(flag.name, MAX_LABEL);
+  const label = flag.name.trim() === '' ? l10n.t('(unnamed flag)') : clean(flag.name, MAX_LABEL);
   return new FeatureRow({ id: ids('flag', `${ref.project}/${ref.name}`), label, parent, flag: ref }, flag, order, labels, context);
 }
 
@@ -207,11 +209,11 @@ class FeatureRow implements TreeNode {
   get accessibleLabel(): string {
     const view = this.view();
     this.accessibleText ??= clean(
-      [
+      joinValues([
         this.label,
         ...this.environments().map((env) => `${clean(env.name, 40)} ${describeEnvironmentState(env.enabled)}`),
         ...view.badges,
-      ].join(', '),
+      ]),
       MAX_DETAIL,
     );
     return this.accessibleText;
@@ -239,8 +241,8 @@ class FeatureRow implements TreeNode {
     this.accessibleText = undefined;
     const status = flagStatus(this.summary, details);
     const badges = [
-      status.stale && 'stale',
-      status.archived && 'archived',
+      status.stale && l10n.t('stale'),
+      status.archived && l10n.t('archived'),
       // The stage `archived` is already said by the badge before it.
       status.lifecycle && !['', 'archived'].includes(status.lifecycle.stage.trim()) ? lifecycleStage(status.lifecycle) : undefined,
     ].filter((badge): badge is string => typeof badge === 'string');

@@ -2,6 +2,7 @@
  * Below a strategy: its constraints, parameters, variants and segments. Segments are read with the
  * strategy-segments operation only when their group is expanded; each segment lists its own constraints.
  */
+import * as l10n from '@vscode/l10n';
 import type { Constraint, Segment, Strategy } from '../../api/schemas';
 import { escapeMarkdown } from '../markdown';
 import { segmentDefinitionMissing } from '../offlineSource';
@@ -13,8 +14,9 @@ import {
   describeSegment,
   formatList,
   MAX_LABEL,
+  parameterCount,
   parametersInLabel,
-  plural,
+  segmentCount,
 } from '../wording';
 import { variantGroup } from './variants';
 import { groupNode, infoNode, listNodes, paragraphs, siblingIds, type NodeKind, type TreeContext, type TreeNode } from './node';
@@ -48,13 +50,13 @@ export async function strategyChildren(
   context: TreeContext,
 ): Promise<TreeNode[]> {
   const ids = siblingIds(node);
-  const nodes = listNodes(node, strategy.constraints ?? [], ids, { singular: 'constraint' }, (constraint, index) =>
+  const nodes = listNodes(node, strategy.constraints ?? [], ids, 'constraint', (constraint, index) =>
     constraintNode(constraint, index, node, ids, 'constraint'),
   );
   const parameters = listedParameters(strategy, node.flag?.name);
   if (parameters.length > 0) nodes.push(parameterGroup(node, ids('parameters', ''), parameters));
   if (strategy.variants && strategy.variants.length > 0) {
-    nodes.push(variantGroup(node, ids('variants', ''), 'Variants', strategy.variants, undefined));
+    nodes.push(variantGroup(node, ids('variants', ''), l10n.t('Variants'), strategy.variants, undefined));
   }
   if (showsSegments(strategy)) nodes.push(segmentGroup(strategy, node, ids('segments', ''), context));
   return nodes;
@@ -77,7 +79,7 @@ export function constraintNode(constraint: Constraint, index: number, parent: Tr
       `**${escapeMarkdown(parts.contextName)}** ${escapeMarkdown(
         [parts.phrase, parts.values].filter((part) => part !== '').join(' ') + parts.suffix,
       )}`,
-      all !== parts.values && `All values: ${escapeMarkdown(all)}`,
+      all !== parts.values && l10n.t('All values: {0}', escapeMarkdown(all)),
     ),
     icon: { id: 'filter' },
     contextValue: kind,
@@ -93,8 +95,8 @@ export function constraintNode(constraint: Constraint, index: number, parent: Tr
 function parameterGroup(parent: TreeNode, id: string, parameters: Array<{ name: string; value: string }>): TreeNode {
   return groupNode(parent, {
     id,
-    label: 'Parameters',
-    count: plural(parameters.length, 'parameter'),
+    label: l10n.t('Parameters'),
+    count: parameterCount(parameters.length),
     icon: 'symbol-parameter',
     group: 'parameters',
     children: async (node) => {
@@ -117,22 +119,22 @@ function parameterGroup(parent: TreeNode, id: string, parameters: Array<{ name: 
 }
 
 function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context: TreeContext): TreeNode {
-  const count = strategy.segments !== undefined ? plural(strategy.segments.length, 'segment') : undefined;
+  const count = strategy.segments !== undefined ? segmentCount(strategy.segments.length) : undefined;
   return groupNode(parent, {
     id,
-    label: 'Segments',
+    label: l10n.t('Segments'),
     count,
-    note: count ?? 'Expand to read the segments this strategy uses.',
+    note: count ?? l10n.t('Expand to read the segments this strategy uses.'),
     icon: 'organization',
     group: 'segments',
     children: async (node, token) => {
       const ids = siblingIds(node);
       if (strategy.id === undefined) {
-        return [infoNode(node, ids('info', 'no-id'), 'The server gave no id for this strategy: its segments cannot be read.')];
+        return [infoNode(node, ids('info', 'no-id'), l10n.t('The server gave no id for this strategy: its segments cannot be read.'))];
       }
       const segments = await context.store.strategySegments(strategy.id, token);
-      if (segments.length === 0) return [infoNode(node, ids('info', 'none'), 'No segments')];
-      return listNodes(node, segments, ids, { singular: 'segment' }, (segment) =>
+      if (segments.length === 0) return [infoNode(node, ids('info', 'none'), l10n.t('No segments'))];
+      return listNodes(node, segments, ids, 'segment', (segment) =>
         segmentNode(segment, node, ids, segmentDefinitionMissing(segment)),
       );
     },
@@ -140,18 +142,22 @@ function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context:
 }
 
 /** Export files written before `segmentDefinitions` name a strategy's segments but do not hold their constraints. */
-export const OFFLINE_SEGMENT_NOTE =
-  'This export file does not include segment constraints: export the environment again, or connect to a server, to see them.';
+export function offlineSegmentNote(): string {
+  return l10n.t('This export file does not include segment constraints: export the environment again, or connect to a server, to see them.');
+}
+
+/** The note in English (as the tests read it). */
+export const OFFLINE_SEGMENT_NOTE = offlineSegmentNote();
 
 function segmentNode(segment: Segment, parent: TreeNode, ids: Ids, offline: boolean): TreeNode {
   const text = describeSegment(segment);
-  const description = offline ? 'constraints not in this export file' : text.detail;
+  const description = offline ? l10n.t('constraints not in this export file') : text.detail;
   const node: TreeNode = {
     id: ids('segment', String(segment.id)),
     kind: 'segment',
     label: clean(text.label, MAX_LABEL),
     description,
-    tooltip: paragraphs(`**${escapeMarkdown(text.label)}**`, escapeMarkdown(offline ? OFFLINE_SEGMENT_NOTE : text.detail)),
+    tooltip: paragraphs(`**${escapeMarkdown(text.label)}**`, escapeMarkdown(offline ? offlineSegmentNote() : text.detail)),
     icon: { id: 'organization' },
     contextValue: 'segment',
     collapsible: offline || segment.constraints.length > 0 ? 'collapsed' : 'none',
@@ -160,8 +166,8 @@ function segmentNode(segment: Segment, parent: TreeNode, ids: Ids, offline: bool
     environment: parent.environment,
     children: async () => {
       const childIds = siblingIds(node);
-      if (offline) return [infoNode(node, childIds('info', 'offline'), OFFLINE_SEGMENT_NOTE)];
-      return listNodes(node, segment.constraints, childIds, { singular: 'constraint' }, (constraint, index) =>
+      if (offline) return [infoNode(node, childIds('info', 'offline'), offlineSegmentNote())];
+      return listNodes(node, segment.constraints, childIds, 'constraint', (constraint, index) =>
         constraintNode(constraint, index, node, childIds, 'segmentConstraint'),
       );
     },

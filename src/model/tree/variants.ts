@@ -3,7 +3,7 @@
  */
 import type { Payload, StrategyVariant, Variant } from '../../api/schemas';
 import { escapeMarkdown } from '../markdown';
-import { clean, describeVariant, MAX_LABEL, plural, prettyJson } from '../wording';
+import { clean, describeVariant, MAX_LABEL, prettyJson, variantCount } from '../wording';
 import { groupNode, listNodes, paragraphs, siblingIds, type TreeNode } from './node';
 
 type Ids = (kind: string, key: string) => string;
@@ -19,13 +19,13 @@ export function variantGroup(
   return groupNode(parent, {
     id,
     label,
-    count: plural(variants.length, 'variant'),
+    count: variantCount(variants.length),
     icon: 'symbol-enum',
     group: 'variants',
     environment,
     children: async (node) => {
       const ids = siblingIds(node);
-      return listNodes(node, variants, ids, { singular: 'variant' }, (variant, index) => variantNode(variant, index, node, ids));
+      return listNodes(node, variants, ids, 'variant', (variant, index) => variantNode(variant, index, node, ids));
     },
   });
 }

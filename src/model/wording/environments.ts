@@ -7,6 +7,7 @@
  * project has about 80 px for its description beside a 20-character flag name, 10 to 12 characters. `dev● prod○`
  * (10) was cut there in 3 of the seed's 8 rows when a lifecycle badge followed it; `d● p○ s● t○` (11) in 1 of 8.
  */
+import * as l10n from '@vscode/l10n';
 import { describeEnvironmentState, DISABLED_MARK, ENABLED_MARK } from './flags';
 import { clean, formatList, MAX_DETAIL } from './text';
 
@@ -35,7 +36,7 @@ function known(word: string): string | undefined {
  */
 export function shortEnvironmentName(name: string): string {
   const one = clean(name, 60).trim();
-  if (one === '') return '(unnamed)';
+  if (one === '') return l10n.t('(unnamed)');
   const whole = known(one);
   if (whole !== undefined) return whole;
   if (one.length <= 8) return one;
@@ -57,7 +58,7 @@ export function environmentInitials(name: string): string {
  */
 export function shortEnvironmentNames(names: readonly string[]): Map<string, string> {
   const labels = new Map(names.map((name) => [name, environmentInitials(name)]));
-  const fallbacks = [shortEnvironmentName, (name: string) => clean(name, 16).trim() || '(unnamed)'];
+  const fallbacks = [shortEnvironmentName, (name: string) => clean(name, 16).trim() || l10n.t('(unnamed)')];
   for (const fallback of fallbacks) {
     const uses = new Map<string, number>();
     for (const label of labels.values()) uses.set(label, (uses.get(label) ?? 0) + 1);
@@ -80,15 +81,15 @@ export function compactStrip(
     .join(' ');
   if (text.length <= STRIP_BUDGET) return text;
   const on = envs.filter((env) => env.enabled).length;
-  if (on === envs.length) return `all ${on} on`;
-  if (on === 0) return `all ${envs.length} off`;
-  return `${on} on, ${envs.length - on} off`;
+  if (on === envs.length) return l10n.t('all {0} on', on);
+  if (on === 0) return l10n.t('all {0} off', envs.length);
+  return l10n.t('{0} on, {1} off', on, envs.length - on);
 }
 
 /** `development ● enabled, production ○ disabled`, for tooltips; bounded by MAX_DETAIL. */
 export function environmentStates(envs: ReadonlyArray<{ name: string; enabled: boolean }>): string {
   const items = envs.map((env) => {
-    const name = env.name.trim() === '' ? '(unnamed)' : clean(env.name, 40);
+    const name = env.name.trim() === '' ? l10n.t('(unnamed)') : clean(env.name, 40);
     return `${name} ${env.enabled ? ENABLED_MARK : DISABLED_MARK} ${describeEnvironmentState(env.enabled)}`;
   });
   return clean(formatList(items, { maxItems: 20, maxItem: 60, budget: MAX_DETAIL - 20 }), MAX_DETAIL);

@@ -1,8 +1,11 @@
 /**
  * Segments, dependencies, lifecycle, environments and last-seen times.
  */
+import * as l10n from '@vscode/l10n';
 import type { Lifecycle, ParentDependency, Segment } from '../../api/schemas';
-import { clean, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, plural, showValue, utcDate } from './text';
+import { timeAgo } from '../intl';
+import { constraintCount } from './counts';
+import { clean, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, showValue, utcDate } from './text';
 
 const MAX_NAME = 100;
 const MAX_ENVIRONMENT_NAME = 40;
@@ -16,11 +19,11 @@ export interface SegmentText {
 
 /** Label and detail for a segment: scope (`project <id>` or `global`), constraint count, description. */
 export function describeSegment(seg: Segment): SegmentText {
-  const label = seg.name.trim() === '' ? '(unnamed segment)' : clean(seg.name, MAX_LABEL);
+  const label = seg.name.trim() === '' ? l10n.t('(unnamed segment)') : clean(seg.name, MAX_LABEL);
   const parts: string[] = [];
   const project = seg.project ?? '';
-  parts.push(project.trim() === '' ? 'global' : `project ${clean(project, 60)}`);
-  parts.push(plural(seg.constraints.length, 'constraint'));
+  parts.push(project.trim() === '' ? l10n.t('global') : l10n.t('project {0}', clean(project, 60)));
+  parts.push(constraintCount(seg.constraints.length));
   const description = clean(seg.description ?? '', MAX_DETAIL).trim();
   if (description !== '') parts.push(description);
   return { label, detail: clean(parts.join(' · '), MAX_DETAIL) };
@@ -32,11 +35,14 @@ export function describeSegment(seg: Segment): SegmentText {
  * are only mentioned for an enabled parent, the only case where Unleash uses them.
  */
 export function describeDependency(d: ParentDependency): string {
-  const feature = d.feature === '' ? '(unnamed flag)' : clean(d.feature, MAX_NAME);
-  if (d.enabled === false) return `requires ${feature} disabled`;
+  const feature = d.feature === '' ? l10n.t('(unnamed flag)') : clean(d.feature, MAX_NAME);
+  if (d.enabled === false) return l10n.t('requires {0} disabled', feature);
   const variants = d.variants ?? [];
-  const suffix = variants.length > 0 ? ` (variants: ${formatList(variants, { budget: 60 })})` : '';
-  return clean(`requires ${feature} enabled${suffix}`, MAX_LABEL);
+  const text =
+    variants.length > 0
+      ? l10n.t('requires {0} enabled (variants: {1})', feature, formatList(variants, { budget: 60 }))
+      : l10n.t('requires {0} enabled', feature);
+  return clean(text, MAX_LABEL);
 }
 
 /**
@@ -44,7 +50,7 @@ export function describeDependency(d: ParentDependency): string {
  * `status` a real server sends with it); `unknown stage` for an empty one.
  */
 export function lifecycleStage(l: Lifecycle): string {
-  const stage = l.stage.trim() === '' ? 'unknown stage' : clean(l.stage, 40);
+  const stage = l.stage.trim() === '' ? l10n.t('unknown stage') : clean(l.stage, 40);
   const status = typeof l.status === 'string' ? clean(l.status, 40).trim() : '';
   return status === '' ? stage : `${stage} (${status})`;
 }
@@ -57,12 +63,12 @@ export function describeLifecycle(l: Lifecycle): string {
   const stage = lifecycleStage(l);
   if (l.enteredStageAt.trim() === '') return stage;
   const ms = parseIsoUtc(l.enteredStageAt);
-  return `${stage} since ${ms === undefined ? showValue(l.enteredStageAt, 40) : utcDate(ms)}`;
+  return l10n.t('{0} since {1}', stage, ms === undefined ? showValue(l.enteredStageAt, 40) : utcDate(ms));
 }
 
 /** `enabled` / `disabled`. */
 export function describeEnvironmentState(enabled: boolean): string {
-  return enabled ? 'enabled' : 'disabled';
+  return enabled ? l10n.t('enabled') : l10n.t('disabled');
 }
 
 /** The marks `environmentStrip` uses. */
@@ -76,9 +82,10 @@ export const DISABLED_MARK = '○';
 export function environmentStrip(envs: ReadonlyArray<{ name: string; enabled: boolean }>): string {
   let text = '';
   let shown = 0;
-  const reserve = ' … +99999 more'.length;
+  const more = (count: number) => l10n.t('… +{0} more', count);
+  const reserve = ` ${more(99999)}`.length;
   for (const env of envs) {
-    const name = env.name.trim() === '' ? '(unnamed)' : clean(env.name, MAX_ENVIRONMENT_NAME);
+    const name = env.name.trim() === '' ? l10n.t('(unnamed)') : clean(env.name, MAX_ENVIRONMENT_NAME);
     const item = `${name} ${env.enabled ? ENABLED_MARK : DISABLED_MARK}`;
     const next = shown === 0 ? item : `${text} ${item}`;
     const last = shown === envs.length - 1;
@@ -87,7 +94,7 @@ export function environmentStrip(envs: ReadonlyArray<{ name: string; enabled: bo
     shown += 1;
   }
   const rest = envs.length - shown;
-  return rest > 0 ? `${text}${text === '' ? '' : ' '}… +${rest} more` : text;
+  return rest > 0 ? `${text}${text === '' ? '' : ' '}${more(rest)}` : text;
 }
 
 const MINUTE = 60_000;
@@ -100,15 +107,15 @@ const DAY = 24 * HOUR;
  * depends on nothing else. A time that does not parse is shown as given.
  */
 export function describeLastSeen(iso: string | null | undefined, now: Date): string {
-  if (iso === null || iso === undefined || iso.trim() === '') return 'never';
+  if (iso === null || iso === undefined || iso.trim() === '') return l10n.t('never');
   const ms = parseIsoUtc(iso);
   if (ms === undefined) return showValue(iso, 40);
   const elapsed = now.getTime() - ms;
-  if (!Number.isFinite(elapsed) || elapsed < MINUTE) return 'just now';
-  if (elapsed < HOUR) return `${plural(Math.floor(elapsed / MINUTE), 'minute')} ago`;
-  if (elapsed < DAY) return `${plural(Math.floor(elapsed / HOUR), 'hour')} ago`;
+  if (!Number.isFinite(elapsed) || elapsed < MINUTE) return l10n.t('just now');
+  if (elapsed < HOUR) return timeAgo(Math.floor(elapsed / MINUTE), 'minute');
+  if (elapsed < DAY) return timeAgo(Math.floor(elapsed / HOUR), 'hour');
   const days = Math.floor(elapsed / DAY);
-  if (days < 30) return `${plural(days, 'day')} ago`;
-  if (days < 365) return `${plural(Math.floor(days / 30), 'month')} ago`;
-  return `${plural(Math.floor(days / 365), 'year')} ago`;
+  if (days < 30) return timeAgo(days, 'day');
+  if (days < 365) return timeAgo(Math.floor(days / 30), 'month');
+  return timeAgo(Math.floor(days / 365), 'year');
 }

@@ -6,9 +6,13 @@
  */
 export {
   MAX_LABEL, MAX_DETAIL, MAX_VALUE, MAX_LIST_ITEMS,
-  singleLine, truncate, clean, visibleText, showValue, formatList, plural, oneDecimal, parseIsoUtc, utcDate, utcDateTime,
+  singleLine, truncate, clean, visibleText, showValue, formatList, oneDecimal, parseIsoUtc, utcDate, utcDateTime,
 } from './text';
 export type { ListOptions } from './text';
+export {
+  andMore, constraintCount, flagCount, parameterCount, segmentCount, strategyCount, tagCount, variantCount,
+} from './counts';
+export type { ListedKind } from './counts';
 export { describeConstraint, constraintParts } from './constraints';
 export type { ConstraintParts } from './constraints';
 export {

@@ -8,18 +8,22 @@
  * - `strategyBadges(s)`: short markers (`disabled`, `2 constraints`, …) for a tree description or a hover line.
  * - `describeParameters(s)`: every parameter, sorted by name, for a detailed list.
  */
+import * as l10n from '@vscode/l10n';
 import type { Strategy } from '../../api/schemas';
-import { clean, formatList, MAX_LABEL, oneDecimal, plural, showValue } from './text';
+import { pluralForm } from '../intl';
+import { constraintCount, segmentCount, variantCount } from './counts';
+import { clean, formatList, MAX_LABEL, oneDecimal, showValue } from './text';
 
-const DISPLAY_NAMES: Readonly<Record<string, string>> = {
-  default: 'Standard',
-  flexibleRollout: 'Gradual rollout',
-  remoteAddress: 'IPs',
-  applicationHostname: 'Hosts',
-  userWithId: 'User IDs',
-  gradualRolloutRandom: 'Gradual rollout (random)',
-  gradualRolloutSessionId: 'Gradual rollout (session ID)',
-  gradualRolloutUserId: 'Gradual rollout (user ID)',
+/** Read when asked, so they follow the language configured at activation. */
+const DISPLAY_NAMES: Readonly<Record<string, () => string>> = {
+  default: () => l10n.t('Standard'),
+  flexibleRollout: () => l10n.t('Gradual rollout'),
+  remoteAddress: () => l10n.t('IPs'),
+  applicationHostname: () => l10n.t('Hosts'),
+  userWithId: () => l10n.t('User IDs'),
+  gradualRolloutRandom: () => l10n.t('Gradual rollout (random)'),
+  gradualRolloutSessionId: () => l10n.t('Gradual rollout (session ID)'),
+  gradualRolloutUserId: () => l10n.t('Gradual rollout (user ID)'),
 };
 
 const MAX_NAME = 60;
@@ -32,8 +36,8 @@ function hasOwn(record: object, key: string): boolean {
 
 /** `Standard`, `Gradual rollout`, `IPs`, `Hosts`, `User IDs`, …; an unknown strategy keeps its own name. */
 export function strategyDisplayName(name: string): string {
-  if (hasOwn(DISPLAY_NAMES, name)) return DISPLAY_NAMES[name] as string;
-  return name.trim() === '' ? '(unnamed strategy)' : clean(name, MAX_NAME);
+  if (hasOwn(DISPLAY_NAMES, name)) return (DISPLAY_NAMES[name] as () => string)();
+  return name.trim() === '' ? l10n.t('(unnamed strategy)') : clean(name, MAX_NAME);
 }
 
 type ParameterValue = string | number | boolean;
@@ -47,25 +51,25 @@ function parameter(s: Strategy, name: string): string | undefined {
 
 /** `25%`, `33.3%`; a value that is not a number is shown as given. */
 function percentage(raw: string | undefined): string {
-  if (raw === undefined || raw.trim() === '') return 'rollout not set';
+  if (raw === undefined || raw.trim() === '') return l10n.t('rollout not set');
   const n = Number(raw);
-  return Number.isFinite(n) ? `${oneDecimal(n)}%` : `rollout ${showValue(raw, 40)}`;
+  return Number.isFinite(n) ? l10n.t('{0}%', oneDecimal(n)) : l10n.t('rollout {0}', showValue(raw, 40));
 }
 
 /** A comma-separated parameter (`IPs`, `hostNames`, `userIds`) as a bounded list. */
 function commaList(raw: string | undefined): string {
   const items = (raw ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
-  return items.length === 0 ? '(none)' : formatList(items, { budget: 120 });
+  return items.length === 0 ? l10n.t('(none)') : formatList(items, { budget: 120 });
 }
 
 function summary(s: Strategy): string {
   switch (s.name) {
     case 'default':
-      return 'on for everyone';
+      return l10n.t('on for everyone');
     case 'flexibleRollout': {
       const rollout = percentage(parameter(s, 'rollout'));
       const stickiness = parameter(s, 'stickiness');
-      return stickiness === undefined || stickiness.trim() === '' ? rollout : `${rollout} of ${clean(stickiness, 40)}`;
+      return stickiness === undefined || stickiness.trim() === '' ? rollout : l10n.t('{0} of {1}', rollout, clean(stickiness, 40));
     }
     case 'remoteAddress':
       return commaList(parameter(s, 'IPs'));
@@ -110,7 +114,7 @@ export function parametersInLabel(s: Strategy, flagName: string | undefined): Se
 export function describeStrategy(s: Strategy): string {
   const text = summary(s);
   const name = strategyDisplayName(s.name);
-  return clean(text === '' ? name : `${name}: ${text}`, MAX_LABEL);
+  return clean(text === '' ? name : l10n.t('{0}: {1}', name, text), MAX_LABEL);
 }
 
 /** The strategy's own title, cleaned, or undefined when it has none (null, empty or only spaces). */
@@ -126,13 +130,13 @@ export function strategyTitle(s: Strategy): string | undefined {
  */
 export function strategyBadges(s: Strategy): string[] {
   const badges: string[] = [];
-  if (s.disabled === true) badges.push('disabled');
+  if (s.disabled === true) badges.push(l10n.t('disabled'));
   const constraints = s.constraints?.length ?? 0;
-  if (constraints > 0) badges.push(plural(constraints, 'constraint'));
+  if (constraints > 0) badges.push(constraintCount(constraints));
   const segments = s.segments?.length ?? 0;
-  if (segments > 0) badges.push(plural(segments, 'segment'));
+  if (segments > 0) badges.push(segmentCount(segments));
   const variants = s.variants?.length ?? 0;
-  if (variants > 0) badges.push(plural(variants, 'variant'));
+  if (variants > 0) badges.push(variantCount(variants));
   return badges;
 }
 
@@ -149,7 +153,8 @@ export function describeParameters(s: Strategy): Array<{ name: string; value: st
     value: showValue(String(parameters[name]), MAX_LABEL),
   }));
   if (names.length > MAX_PARAMETERS) {
-    rows.push({ name: '…', value: plural(names.length - MAX_PARAMETERS, 'more parameter') });
+    const more = names.length - MAX_PARAMETERS;
+    rows.push({ name: '…', value: pluralForm(more, { one: l10n.t('{0} more parameter', more), other: l10n.t('{0} more parameters', more) }) });
   }
   return rows;
 }

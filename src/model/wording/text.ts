@@ -6,6 +6,8 @@
  * `clean()` (or is built only from cleaned pieces), so it is one line, free of those characters, and bounded.
  * Nothing here escapes markdown: callers that render markdown escape the plain text themselves.
  */
+import * as l10n from '@vscode/l10n';
+import { joinValues } from '../intl';
 
 /** Longest label (tree label, description, one-line summary) any wording function returns. */
 export const MAX_LABEL = 200;
@@ -142,25 +144,22 @@ export function formatList(values: readonly string[], options: ListOptions = {})
   const maxItems = Math.max(1, options.maxItems ?? MAX_LIST_ITEMS);
   const maxItem = options.maxItem ?? MAX_VALUE;
   const budget = options.budget ?? 120;
-  let text = '';
-  let shown = 0;
+  const items: string[] = [];
+  // The budget counts `, ` between items (the English list); the locale's list words are put in once, at the end.
+  let length = 0;
   for (const value of values) {
-    if (shown >= maxItems) break;
+    if (items.length >= maxItems) break;
     const item = showValue(value, Math.min(maxItem, budget));
-    const next = shown === 0 ? item : `${text}, ${item}`;
-    if (shown > 0 && next.length > budget) break;
-    text = next;
-    shown += 1;
+    const next = items.length === 0 ? item.length : length + 2 + item.length;
+    if (items.length > 0 && next > budget) break;
+    items.push(item);
+    length = next;
   }
-  const rest = values.length - shown;
+  const text = joinValues(items);
+  const rest = values.length - items.length;
   if (rest === 0) return text;
   // A cut last value already ends with `…`: do not print two in a row.
-  return text.endsWith('…') ? `${text} and ${rest} more` : `${text} … and ${rest} more`;
-}
-
-/** `N thing` / `N things`. */
-export function plural(count: number, singular: string, pluralForm: string = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
+  return text.endsWith('…') ? l10n.t('{0} and {1} more', text, rest) : l10n.t('{0} … and {1} more', text, rest);
 }
 
 /** A number with at most one decimal and no trailing `.0`: 33.3, 50, 0.1. */
@@ -222,5 +221,5 @@ export function utcDateTime(ms: number): string {
   let time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
   if (d.getUTCSeconds() !== 0 || d.getUTCMilliseconds() !== 0) time += `:${pad(d.getUTCSeconds())}`;
   if (d.getUTCMilliseconds() !== 0) time += `.${pad(d.getUTCMilliseconds(), 3)}`;
-  return `${utcDate(ms)} ${time} UTC`;
+  return l10n.t('{0} {1} UTC', utcDate(ms), time);
 }

@@ -1,6 +1,7 @@
 /**
  * Variants (feature, environment and strategy level) and their payloads.
  */
+import * as l10n from '@vscode/l10n';
 import type { Override, Payload, StrategyVariant, Variant } from '../../api/schemas';
 import { clean, formatList, MAX_DETAIL, oneDecimal } from './text';
 
@@ -12,7 +13,7 @@ const MAX_NAME = 100;
 
 /** A weight (0–1000) as a percentage with at most one decimal: 500 → `50%`, 333 → `33.3%`, 0 → `0%`. */
 export function weightPercent(weight: number): string {
-  return Number.isFinite(weight) ? `${oneDecimal(weight / 10)}%` : 'weight unknown';
+  return Number.isFinite(weight) ? l10n.t('{0}%', oneDecimal(weight / 10)) : l10n.t('weight unknown');
 }
 
 /** Valid JSON without the whitespace between tokens; the text itself is never re-serialised (big numbers stay). */
@@ -108,7 +109,7 @@ export function prettyJson(text: string): string | undefined {
  * as data: `<type>: <value>`. The value is single-line and cut at MAX_PAYLOAD characters.
  */
 export function describePayload(p: Payload): string {
-  const type = p.type.trim() === '' ? '(no type)' : clean(p.type, 30);
+  const type = p.type.trim() === '' ? l10n.t('(no type)') : clean(p.type, 30);
   if (p.type === 'string') return `string: "${clean(p.value, MAX_PAYLOAD)}"`;
   if (p.type === 'json') return `json: ${clean(compactJson(p.value) ?? p.value, MAX_PAYLOAD)}`;
   const value = p.value === '' ? '""' : clean(p.value, MAX_PAYLOAD);
@@ -117,8 +118,8 @@ export function describePayload(p: Payload): string {
 
 /** `userId: 1, 2` for one override. */
 export function describeOverride(o: Override): string {
-  const values = o.values.length === 0 ? '(no values)' : formatList(o.values, { budget: 80 });
-  return `${o.contextName.trim() === '' ? '(no context field)' : clean(o.contextName, 60)}: ${values}`;
+  const values = o.values.length === 0 ? l10n.t('(no values)') : formatList(o.values, { budget: 80 });
+  return l10n.t('{0}: {1}', o.contextName.trim() === '' ? l10n.t('(no context field)') : clean(o.contextName, 60), values);
 }
 
 function isOverride(o: unknown): o is Override {
@@ -148,17 +149,21 @@ export interface VariantText {
  * `variable` weights), so no sibling variants are needed.
  */
 export function describeVariant(v: Variant | StrategyVariant): VariantText {
-  const name = v.name === '' ? '(unnamed variant)' : clean(v.name, MAX_NAME);
+  const name = v.name === '' ? l10n.t('(unnamed variant)') : clean(v.name, MAX_NAME);
   const label = `${name} — ${weightPercent(v.weight)}`;
   const parts: string[] = [];
   if (v.weightType !== undefined && v.weightType !== '') parts.push(clean(v.weightType, 30));
-  if (v.stickiness !== undefined && v.stickiness !== '') parts.push(`stickiness: ${clean(v.stickiness, 40)}`);
+  if (v.stickiness !== undefined && v.stickiness !== '') parts.push(l10n.t('stickiness: {0}', clean(v.stickiness, 40)));
   if (v.payload !== undefined) parts.push(describePayload(v.payload));
   const overrides = overridesOf(v);
   if (overrides.length > 0) {
     const shown = overrides.slice(0, 5).map(describeOverride);
-    const more = overrides.length > 5 ? ` … and ${overrides.length - 5} more` : '';
-    parts.push(`overrides ${shown.join('; ')}${more}`);
+    const list = shown.join('; ');
+    parts.push(
+      overrides.length > 5
+        ? l10n.t('overrides {0} … and {1} more', list, overrides.length - 5)
+        : l10n.t('overrides {0}', list),
+    );
   }
   return { label, detail: clean(parts.join(' · '), MAX_DETAIL) };
 }

@@ -1,0 +1,63 @@
+/**
+ * Plurals, lists and relative times through `Intl`, in the editor's display language. The extension sets the locale
+ * once at activation (`setLocale(vscode.env.language)`); until then, and in plain Node tests, it is English, whose
+ * output is the same text the extension has always shown (`3 days ago`, `a, b, c`, `1 flag` / `2 flags`).
+ *
+ * The words themselves are translated by the caller (`l10n.t`); these helpers only choose the form and join.
+ */
+
+export type PluralForms = { readonly other: string } & Partial<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>;
+
+const FALLBACK = 'en';
+let locale = FALLBACK;
+let plurals = new Intl.PluralRules(FALLBACK);
+let units = new Intl.ListFormat(FALLBACK, { type: 'unit', style: 'short' });
+let alternatives = new Intl.ListFormat(FALLBACK, { type: 'disjunction' });
+let relative = new Intl.RelativeTimeFormat(FALLBACK, { numeric: 'always' });
+
+/** Uses `language` (a BCP 47 tag such as `de` or `pt-br`) from now on; an unknown or malformed tag leaves English. */
+export function setLocale(language: string | undefined): void {
+  let next = FALLBACK;
+  try {
+    if (language && Intl.getCanonicalLocales(language).length > 0) next = language;
+  } catch {
+    // not a locale tag: keep English
+  }
+  locale = next;
+  plurals = new Intl.PluralRules(next);
+  units = new Intl.ListFormat(next, { type: 'unit', style: 'short' });
+  alternatives = new Intl.ListFormat(next, { type: 'disjunction' });
+  relative = new Intl.RelativeTimeFormat(next, { numeric: 'always' });
+}
+
+/** The locale the helpers use now. */
+export function currentLocale(): string {
+  return locale;
+}
+
+/**
+ * The form of `forms` that the locale's plural rules choose for `count` (`one`, `few`, `many`…), or `other` when
+ * that form is not given. Each form is a translated message with its own `{0}`, e.g.
+ * `pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) })`.
+ */
+export function pluralForm(count: number, forms: PluralForms): string {
+  const rule = plurals.select(count);
+  return (rule === 'other' ? undefined : forms[rule]) ?? forms.other;
+}
+
+/** Values joined as a list of items (`a, b, c` in English): the items are data, not words of a sentence. */
+export function joinValues(values: readonly string[]): string {
+  return units.format(values);
+}
+
+/** Alternatives: `a or b`, `a, b, or c` in English. */
+export function joinAlternatives(values: readonly string[]): string {
+  return alternatives.format(values);
+}
+
+export type TimeUnit = 'minute' | 'hour' | 'day' | 'month' | 'year';
+
+/** `3 days ago`, `1 hour ago` (always numeric: never `yesterday`). */
+export function timeAgo(count: number, unit: TimeUnit): string {
+  return relative.format(-Math.abs(count), unit);
+}
