@@ -132,16 +132,6 @@ describe('system certificates', () => {
     assert.deepEqual(folder.certificates, []);
   });
 
-  it('on macOS and Windows, uses Node\'s reader of the store where this Node has one, and says when it has none', async () => {
-    const result = await loadSystemCertificates({ platform: 'darwin' });
-    if (typeof (tls as { getCACertificates?: unknown }).getCACertificates === 'function') {
-      assert.ok(result.certificates.length > 0);
-    } else {
-      assert.deepEqual(result.certificates, []);
-      assert.match(result.problem ?? '', /cannot read the macOS keychain/);
-    }
-  });
-
   it('adds only what Node\'s bundled roots lack, in one secure context', { skip: opensslAvailable() ? false : 'openssl is not installed' }, () => {
     assert.equal(trustStore([...tls.rootCertificates]), undefined, 'the same roots again add nothing');
     assert.equal(trustStore([`${tls.rootCertificates[0]}\n${tls.rootCertificates[1]}`]), undefined, 'a bundle is split into its certificates');
