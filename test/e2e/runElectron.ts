@@ -11,17 +11,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runTests, TestRunFailedError } from '@vscode/test-electron';
+import type { RunSuiteOptions } from './host';
 
 /** Same VS Code as code-server 4.100.3 in test/e2e/host. */
 export const VSCODE_VERSION = '1.100.3';
 
-export interface ElectronSuiteOptions {
-  extensionDevelopmentPath: string;
-  /** Module exporting run(): Promise<void>. */
-  suitePath: string;
-  workspace: string;
-  env?: Record<string, string>;
-  settings?: Record<string, unknown>;
+/** What runSuiteInEditor() takes, less its code-server bounds, and the VS Code version to download. */
+export interface ElectronSuiteOptions extends Pick<RunSuiteOptions, 'extensionDevelopmentPath' | 'suitePath' | 'workspace' | 'env' | 'settings'> {
   /** VS Code version to download; default VSCODE_VERSION. */
   version?: string;
 }
