@@ -6,7 +6,7 @@ import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '
 import { approvalQuestion } from '../model/settingRules';
 import type { ServerApprovals } from '../services/approvals';
 import type { Connection } from '../services/connection';
-import { readSettings } from '../services/settings';
+import { readServerUrl, readSettings } from '../services/settings';
 import type { TokenStore } from '../services/tokens';
 import type { Logger } from '../util/logger';
 import { failWith, requireServer, withCancellableProgress } from './commandHelpers';
@@ -57,7 +57,7 @@ async function connect(deps: ConnectionCommandDeps): Promise<void> {
   const url = await vscode.window.showInputBox({
     title: vscode.l10n.t('Connect to Unleash (1/2): server address'),
     prompt: vscode.l10n.t('The address you open Unleash at, e.g. https://unleash.example.com'),
-    value: readSettings().serverUrl,
+    value: readServerUrl(),
     placeHolder: 'https://unleash.example.com',
     ignoreFocusOut: true,
     validateInput: validateServerUrl,
@@ -143,7 +143,7 @@ async function setToken(deps: ConnectionCommandDeps, given?: string, title = vsc
 }
 
 async function forgetToken(deps: ConnectionCommandDeps): Promise<void> {
-  const serverUrl = readSettings().serverUrl;
+  const serverUrl = readServerUrl();
   if (!serverUrl) return;
   await deps.tokens.delete(serverUrl);
   const stillFromEnv = (await deps.tokens.source(serverUrl)) === 'env';
@@ -157,7 +157,7 @@ async function forgetToken(deps: ConnectionCommandDeps): Promise<void> {
 
 async function testConnection(deps: ConnectionCommandDeps): Promise<ConnectionReport> {
   await deps.connection.update();
-  const serverUrl = readSettings().serverUrl;
+  const serverUrl = readServerUrl();
   const client = requireServer(deps, { action: 'connect', retry: () => testConnection(deps) }, (offline) =>
     offline ? vscode.l10n.t('No server is configured: the Flags view reads the export files of the workspace.') : vscode.l10n.t('No server is configured.'),
   );

@@ -7,11 +7,11 @@ import { ContextKeys } from '../constants';
 import { sourceMode } from '../model/flagSource';
 import type { FlagStore } from '../model/flagStore';
 import type { Connection } from './connection';
-import { onDidChangeSettings, readSettings } from './settings';
+import { onDidChangeSettings, readRefreshIntervalMinutes } from './settings';
 
 export function bindStoreToConnection(connection: Connection, store: FlagStore): vscode.Disposable {
   const showState = () => void vscode.commands.executeCommand('setContext', ContextKeys.state, store.state);
-  const applyInterval = () => store.setRefreshInterval(readSettings().refreshIntervalMinutes);
+  const applyInterval = () => store.setRefreshInterval(readRefreshIntervalMinutes());
   const showMode = () => {
     const mode = sourceMode(connection.state.state, connection.state.source);
     if (mode) void vscode.commands.executeCommand('setContext', ContextKeys.mode, mode);

@@ -12,7 +12,7 @@ import type { NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../util/logger';
-import { hoverRegistration, readSettings, type HoverSettingsByFolder } from './settings';
+import { hoverRegistration, readCodeSettings, type HoverSettingsByFolder } from './settings';
 
 export interface CodeOptions {
   /** The window's (no folder's) SDK calls and transforms; a document's own are `naming(document)`. */
@@ -116,7 +116,7 @@ export class CodeFlags implements vscode.Disposable {
   }
 
   private read(): CodeOptions {
-    const settings = readSettings();
+    const settings = readCodeSettings();
     const severityProblems: string[] = [];
     const severities = severitiesFrom(settings.diagnostics.severity, severityProblems);
     for (const problem of severityProblems) this.logger.warn(`Setting ${SETTINGS_SECTION}.diagnostics.severity: ${problem}; ignored.`);

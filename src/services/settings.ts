@@ -105,6 +105,7 @@ export function readSettings(): ExtensionSettings {
   const http = vscode.workspace.getConfiguration('http');
   const server = chooseServer(config.inspect<string>(Settings.serverUrl), vscode.workspace.isTrusted);
   return {
+    ...readCodeSettings(),
     serverUrl: server.url,
     serverUrlFromWorkspace: server.fromWorkspace,
     // The web UI address goes with the server: the user's beside the user's server, the workspace's beside the
@@ -113,13 +114,7 @@ export function readSettings(): ExtensionSettings {
     // One Flags view for the window: the union of the folders' project lists (see unionOfProjects).
     projects: unionOfProjects(folderScopes().map((scope) => vscode.workspace.getConfiguration(SETTINGS_SECTION, scope).get<unknown>(Settings.projects, []))),
     requestTimeoutMs: clampSetting(config.get<number>(Settings.requestTimeoutSeconds), SETTING_LIMITS.requestTimeoutSeconds) * 1000,
-    refreshIntervalMinutes: clampSetting(config.get<number>(Settings.refreshIntervalMinutes), SETTING_LIMITS.refreshIntervalMinutes),
-    hover: readHoverSettings(),
-    completion: { enabled: config.get<boolean>(Settings.completionEnabled, true) },
-    diagnostics: {
-      enabled: config.get<boolean>(Settings.diagnosticsEnabled, true),
-      severity: config.get<unknown>(Settings.diagnosticsSeverity, {}),
-    },
+    refreshIntervalMinutes: readRefreshIntervalMinutes(),
     network: {
       // How TLS is checked is the user's (or the machine's) decision, never a workspace's.
       caCertificates: userValue(config.inspect<string[]>(Settings.caCertificates), []),
@@ -131,6 +126,33 @@ export function readSettings(): ExtensionSettings {
       proxyAuthorization: stringOrUndefined(userValue(http.inspect<unknown>('proxyAuthorization'), undefined)),
       proxySupport: proxySupportOf(userValue(http.inspect<unknown>('proxySupport'), 'override')),
       systemCertificates: userValue(http.inspect<boolean>('systemCertificates'), true) !== false,
+    },
+  };
+}
+
+/*
+ * Parts of readSettings() for callers that need only them, so that they do not read (and inspect) every setting:
+ * activate() wires four such callers, and the whole read costs a few milliseconds in the extension host.
+ */
+
+/** The server address, decided as readSettings() decides it (offline mode: ''). */
+export function readServerUrl(): string {
+  return chooseServer(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<string>(Settings.serverUrl), vscode.workspace.isTrusted).url;
+}
+
+export function readRefreshIntervalMinutes(): number {
+  return clampSetting(vscode.workspace.getConfiguration(SETTINGS_SECTION).get<number>(Settings.refreshIntervalMinutes), SETTING_LIMITS.refreshIntervalMinutes);
+}
+
+/** What code features read: the window's hover settings, completion and diagnostics. */
+export function readCodeSettings(): Pick<ExtensionSettings, 'hover' | 'completion' | 'diagnostics'> {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return {
+    hover: readHoverSettings(),
+    completion: { enabled: config.get<boolean>(Settings.completionEnabled, true) },
+    diagnostics: {
+      enabled: config.get<boolean>(Settings.diagnosticsEnabled, true),
+      severity: config.get<unknown>(Settings.diagnosticsSeverity, {}),
     },
   };
 }
@@ -161,7 +183,7 @@ function proxySupportOf(value: unknown): ProxySupport {
 
 /** The configured server's host, for messages; undefined in offline mode. */
 export function serverHost(): string | undefined {
-  const url = readSettings().serverUrl;
+  const url = readServerUrl();
   if (!url) return undefined;
   try {
     return new URL(url).host || url;

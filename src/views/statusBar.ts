@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { Commands, STATUS_BAR_ID } from '../constants';
 import type { FlagStore } from '../model/flagStore';
 import { statusContent, type StatusContent } from '../model/statusBarContent';
-import { readSettings } from '../services/settings';
+import { readServerUrl } from '../services/settings';
 import { formatError } from '../model/formatError';
 
 export interface StatusBar extends vscode.Disposable {
@@ -30,7 +30,7 @@ export function registerStatusBar(store: FlagStore): StatusBar {
       flagCount: store.catalog.size,
       reason: failed ? formatError(store.error, {}).message : undefined,
       lastRefreshed,
-      configured: readSettings().serverUrl !== '',
+      configured: readServerUrl() !== '',
     });
     item.text = current.text;
     item.tooltip = current.tooltip;
