@@ -21,7 +21,7 @@ import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '.
 import { hoverMayNameFlag } from '../model/flagDemand';
 import type { FlagStore } from '../model/flagStore';
 import { archivedFlagMarkdown, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
-import { hoverRegistration, type HoverSettingsByFolder } from '../services/settings';
+import type { HoverSettingsByFolder } from '../services/settings';
 import type { Logger } from '../util/logger';
 
 /** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
@@ -223,7 +223,7 @@ export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSett
   const apply = () => {
     registration?.dispose();
     registration = undefined;
-    const { languages, enabled, problems } = hoverRegistration();
+    const { languages, enabled, problems } = settings.registration();
     for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
     if (!enabled) {
       logger.info('Hovers are off (unleash.hover.enabled).');

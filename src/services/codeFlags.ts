@@ -12,7 +12,7 @@ import type { NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../util/logger';
-import { hoverRegistration, readCodeSettings, type HoverSettingsByFolder } from './settings';
+import { readCodeSettings, type HoverSettingsByFolder } from './settings';
 
 export interface CodeOptions {
   /** The window's (no folder's) SDK calls and transforms; a document's own are `naming(document)`. */
@@ -123,7 +123,7 @@ export class CodeFlags implements vscode.Disposable {
     return {
       sdkCalls: settings.hover.sdkCalls,
       transforms: settings.hover.nameTransforms,
-      selector: hoverRegistration().languages,
+      selector: this.hoverSettings.registration().languages,
       completion: settings.completion.enabled,
       diagnostics: settings.diagnostics.enabled,
       severities,

@@ -86,13 +86,10 @@ function folderScopes(): Array<vscode.Uri | undefined> {
  * What providers are registered for: the documents any folder's `unleash.hover.languages` covers, and whether any
  * folder has hovers on. Each document then follows its own folder's settings.
  */
-export function hoverRegistration(): { languages: LanguageFilter[]; enabled: boolean; problems: string[] } {
-  const all = folderScopes().map((scope) => readHoverSettings(scope));
-  return {
-    languages: unionOfFilters(all.map((settings) => settings.languages)),
-    enabled: all.some((settings) => settings.enabled),
-    problems: [...new Set(all.flatMap((settings) => settings.problems))],
-  };
+export interface HoverRegistration {
+  languages: LanguageFilter[];
+  enabled: boolean;
+  problems: string[];
 }
 
 /** `unleash.export.path` of the folder the export goes to (each folder of a multi-root workspace may have its own). */
@@ -198,6 +195,7 @@ export function serverHost(): string | undefined {
  */
 export class HoverSettingsByFolder implements vscode.Disposable {
   private readonly cache = new Map<string, HoverSettings>();
+  private registrationValue: HoverRegistration | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** A `unleash.hover.*` setting or the workspace folders changed. */
   readonly onDidChange = this.changed.event;
@@ -206,6 +204,7 @@ export class HoverSettingsByFolder implements vscode.Disposable {
   constructor() {
     const reset = () => {
       this.cache.clear();
+      this.registrationValue = undefined;
       this.changed.fire();
     };
     this.subscriptions = [
@@ -218,11 +217,28 @@ export class HoverSettingsByFolder implements vscode.Disposable {
 
   /** The settings that apply to `document` (its folder's; the window's for a document outside every folder). */
   of(document: { readonly uri: vscode.Uri }): HoverSettings {
-    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
-    const key = folder?.uri.toString() ?? '';
+    return this.read(vscode.workspace.getWorkspaceFolder(document.uri)?.uri);
+  }
+
+  /** What the providers are registered for, from every folder's settings (read once until they change). */
+  registration(): HoverRegistration {
+    if (!this.registrationValue) {
+      const all = folderScopes().map((folder) => this.read(folder));
+      this.registrationValue = {
+        languages: unionOfFilters(all.map((settings) => settings.languages)),
+        enabled: all.some((settings) => settings.enabled),
+        problems: [...new Set(all.flatMap((settings) => settings.problems))],
+      };
+    }
+    return this.registrationValue;
+  }
+
+  /** The settings of `folder` (undefined: the window's), cached until a hover setting or the folders change. */
+  private read(folder: vscode.Uri | undefined): HoverSettings {
+    const key = folder?.toString() ?? '';
     let settings = this.cache.get(key);
     if (!settings) {
-      settings = readHoverSettings(folder?.uri);
+      settings = readHoverSettings(folder);
       this.cache.set(key, settings);
     }
     return settings;
