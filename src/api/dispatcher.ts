@@ -19,6 +19,7 @@ import * as l10n from '@vscode/l10n';
 import * as tls from 'node:tls';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { ConfigError } from './errors';
+import { pemBlocks, pemKey, uniquePems } from './pem';
 import { chooseProxy, type ProxySettings } from './proxy';
 
 /** The extension's setting for extra certificate authorities; named when one of its files is not PEM. */
@@ -65,13 +66,6 @@ export function createDispatcher(baseUrl: URL, options: NetworkOptions = {}): Di
   });
 }
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
-
-/** A certificate's identity for comparing: its base64 body without line breaks. */
-function pemKey(pem: string): string {
-  return pem.replace(/-----[A-Z ]+-----|\s+/g, '');
-}
-
 let bundledKeys: Set<string> | undefined;
 
 /**
@@ -86,14 +80,8 @@ let bundledKeys: Set<string> | undefined;
  */
 export function trustStore(additional: string[]): { ca: string[]; secureContext: tls.SecureContext } | undefined {
   bundledKeys ??= new Set(tls.rootCertificates.map(pemKey));
-  const seen = new Set<string>();
-  const fresh: string[] = [];
-  for (const pem of additional.flatMap((text) => text.match(PEM_BLOCK) ?? [])) {
-    const key = pemKey(pem);
-    if (bundledKeys.has(key) || seen.has(key)) continue;
-    seen.add(key);
-    fresh.push(pem);
-  }
+  const known = bundledKeys;
+  const fresh = uniquePems(additional.flatMap(pemBlocks)).filter((pem) => !known.has(pemKey(pem)));
   if (!fresh.length) return undefined;
   const ca = [...tls.rootCertificates, ...fresh];
   const secureContext = tls.createSecureContext();

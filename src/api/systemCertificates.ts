@@ -27,6 +27,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { readRegularFile, UnsafeFileError } from '../base/safeRead';
+import { pemBlocks, uniquePems } from './pem';
 
 /** Usual bundle files, first found wins (the list VS Code's loader uses). */
 export const LINUX_BUNDLES = [
@@ -43,7 +44,6 @@ const MAX_DIR_FILE_BYTES = 64 * 1024;
 const MAX_DIR_FILES = 2_000;
 /** OpenSSL's names in a hashed folder: `5ed36f99.0`. */
 const HASHED = /^[0-9a-f]{8}\.\d+$/;
-const PEM = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
 /** The keychains macOS's store is read from: the system roots, then the admin-installed CAs. */
 export const MACOS_KEYCHAINS = ['/System/Library/Keychains/SystemRootCertificates.keychain', '/Library/Keychains/System.keychain'];
@@ -126,7 +126,7 @@ export async function loadSystemCertificates(options: SystemCertificateOptions =
     }
   }
   sources.push(...new Set(files.filter((file) => file.inDir).map((file) => path.dirname(file.path))));
-  const certificates = unique(texts.flatMap((text) => text.match(PEM) ?? []));
+  const certificates = uniquePems(texts.flatMap(pemBlocks));
   const result = { certificates, sources: certificates.length ? sources : [], problem: certificates.length ? undefined : problem ?? 'no system certificate bundle found' };
   cache.set(key, result);
   return finish(result, false);
@@ -138,7 +138,7 @@ async function readStore(platform: 'darwin' | 'win32', options: SystemCertificat
   let nodeProblem: string | undefined;
   if (nodeReader) {
     try {
-      const certificates = unique(nodeReader('system'));
+      const certificates = uniquePems(nodeReader('system'));
       if (certificates.length) return { certificates, sources: ['node:tls system store'] };
     } catch (error) {
       nodeProblem = `tls.getCACertificates: ${reasonOf(error)}`;
@@ -157,14 +157,14 @@ async function readKeychains(run: CommandRunner, limits: { timeoutMs: number; ma
   const failures: string[] = [];
   for (const keychain of MACOS_KEYCHAINS) {
     try {
-      const found = (await run(MACOS_SECURITY, ['find-certificate', '-a', '-p', keychain], limits)).match(PEM) ?? [];
+      const found = pemBlocks(await run(MACOS_SECURITY, ['find-certificate', '-a', '-p', keychain], limits));
       pems.push(...found);
       if (found.length) sources.push(keychain);
     } catch (error) {
       failures.push(`${keychain}: ${reasonOf(error)}`);
     }
   }
-  const certificates = unique(pems);
+  const certificates = uniquePems(pems);
   if (certificates.length) return { certificates, sources };
   return { certificates: [], sources: [], problem: failures.length ? `security find-certificate failed (${failures.join('; ')})` : 'no certificate in the macOS keychains' };
 }
@@ -183,7 +183,7 @@ async function readWindowsStores(run: CommandRunner, limits: { timeoutMs: number
     return { certificates: [], sources: [], problem: `powershell.exe failed (${reasonOf(error)})` };
   }
   const { pems, sources } = parseWindowsOutput(output);
-  const certificates = unique(pems);
+  const certificates = uniquePems(pems);
   if (certificates.length) return { certificates, sources };
   return { certificates: [], sources: [], problem: 'no certificate in the Windows certificate store' };
 }
@@ -316,14 +316,3 @@ async function stampOf(file: string): Promise<string | undefined> {
   }
 }
 
-function unique(pems: string[]): string[] {
-  const seen = new Set<string>();
-  const result: string[] = [];
-  for (const pem of pems) {
-    const key = pem.replace(/\s+/g, '');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    result.push(pem.trim());
-  }
-  return result;
-}
