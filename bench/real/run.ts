@@ -82,6 +82,8 @@ interface Candidate {
   expectComplete: boolean;
   /** True when it is told the projects (from the bench's own data): a client cannot know them up front. */
   knowsProjects?: boolean;
+  /** Run once before the first repetition, untimed (a refresh's previous listing). */
+  setup?(): Promise<void>;
   run(): Promise<Read>;
 }
 
@@ -212,18 +214,31 @@ function newClient(S: Subject, url: string, token: string): Client {
 
 /**
  * `client.listFeatures()`, with an `onRows` callback: a client that offers one (rows as they arrive) calls it, and
- * the time of its first call is the time to the first rows; a client without it ignores the option.
+ * the time of its first call is the time to the first rows; a client without it ignores the option. `refresh`: the
+ * listing is told the projects of a previous listing (`knownProjects`), as ServerSource does on a refresh.
  */
-function clientCandidate(client: Client): Candidate & { offersRows: () => boolean; how: () => string } {
+function clientCandidate(client: Client, refresh = false): Candidate & { offersRows: () => boolean; how: () => string } {
   let called = false;
   let how = '';
+  let knownProjects: string[] = [];
   // `listing()` (where the client has it) is listFeatures() plus how the rows were read.
-  const withHow = client as unknown as { listing?: (options: Record<string, unknown>) => Promise<{ features: unknown[]; method: string; requests: number }> };
+  type Listing = { features: Array<{ project?: string }>; method: string; requests: number };
+  const withHow = client as unknown as { listing?: (options: Record<string, unknown>) => Promise<Listing> };
+  const name = refresh
+    ? 'ours: a refresh (UnleashClient.listFeatures() told the projects of the last listing)'
+    : 'ours: UnleashClient.listFeatures() (bundled as shipped)';
   return {
-    name: 'ours: UnleashClient.listFeatures() (bundled as shipped)',
+    name,
     expectComplete: true,
     offersRows: () => called,
     how: () => how,
+    setup: refresh
+      ? async () => {
+          if (typeof withHow.listing !== 'function') return;
+          const last = await withHow.listing.call(client, {});
+          knownProjects = [...new Set(last.features.map((feature) => feature.project ?? 'default'))];
+        }
+      : undefined,
     async run() {
       const started = performance.now();
       let first: number | undefined;
@@ -233,7 +248,7 @@ function clientCandidate(client: Client): Candidate & { offersRows: () => boolea
       };
       let rows: number;
       if (typeof withHow.listing === 'function') {
-        const result = await withHow.listing.call(client, { onRows });
+        const result = await withHow.listing.call(client, { onRows, ...(refresh ? { knownProjects } : {}) });
         rows = result.features.length;
         how = `${result.method}, ${result.requests} requests`;
       } else {
@@ -280,6 +295,7 @@ async function runCandidates(candidates: Candidate[], reps: number, expected: nu
   const totals = candidates.map(() => [] as number[]);
   const firsts = candidates.map(() => [] as number[]);
   const rows = candidates.map(() => 0);
+  for (const candidate of candidates) await candidate.setup?.();
   for (let round = reps > 1 ? -1 : 0; round < reps; round++) {
     for (let k = 0; k < candidates.length; k++) {
       const index = (k + Math.max(round, 0)) % candidates.length;
@@ -483,7 +499,7 @@ export interface SizeResult {
   fastestBareFirst: { name: string; ms: number };
   /** One search request: the first page of the 1-in-flight search. */
   oneRequestMs: number;
-  ours: { ms: number; firstMs: number; ratio: number; ratioDiscoverable: number };
+  ours: { ms: number; firstMs: number; ratio: number; ratioDiscoverable: number; refreshMs: number; refreshRatio: number; refreshHow: string };
   export: ExportFigures;
   memory?: MemoryFigures;
 }
@@ -497,13 +513,15 @@ async function benchSize(S: Subject, running: FilledUnleash, projects: string[],
     const reps = large ? options.repsLarge : options.reps;
     const bare = bareCandidates(url, token, pool, projects).filter((c) => !large || !options.skipLarge.some((skip) => c.name.includes(skip)));
     const ours = clientCandidate(client);
-    log(`  reading the flag list (${reps} repetition(s) of ${bare.length + 2} candidates)`);
-    const candidates = await runCandidates([...bare, ours, storeCandidate(S, client)], reps, running.flags, log);
+    const refresh = clientCandidate(client, true);
+    log(`  reading the flag list (${reps} repetition(s) of ${bare.length + 3} candidates)`);
+    const candidates = await runCandidates([...bare, ours, refresh, storeCandidate(S, client)], reps, running.flags, log);
     const completeBare = candidates.filter((c) => !c.ours && c.complete);
     const fastest = completeBare.reduce((a, b) => (b.total.median < a.total.median ? b : a));
     const fastestFirst = completeBare.reduce((a, b) => (b.first.median < a.first.median ? b : a));
     const discoverable = completeBare.filter((c) => !c.knowsProjects).reduce((a, b) => (b.total.median < a.total.median ? b : a));
     const mine = candidates.find((c) => c.name === ours.name)!;
+    const mineRefresh = candidates.find((c) => c.name === refresh.name)!;
     log(`  export of development (${Math.max(reps, 3)} repetitions)`);
     const exported = await benchExport(S, client, url, token, pool, running.flags, Math.max(reps, 3));
     let memory: MemoryFigures | undefined;
@@ -530,6 +548,9 @@ async function benchSize(S: Subject, running: FilledUnleash, projects: string[],
         firstMs: mine.first.median,
         ratio: round(mine.total.median / fastest.total.median, 3),
         ratioDiscoverable: round(mine.total.median / discoverable.total.median, 3),
+        refreshMs: mineRefresh.total.median,
+        refreshRatio: round(mineRefresh.total.median / fastest.total.median, 3),
+        refreshHow: refresh.how(),
       },
       export: exported,
       memory,
@@ -579,6 +600,14 @@ export function summaryTable(results: SizeResult[]): string {
       times(r.ours.ratio),
       '≤ 1.2×',
       r.ours.ratio <= 1.2 ? 'yes' : 'NO',
+    ]);
+    rows.push([
+      `catalog load, ${n(r.flags)} flags, a refresh (projects known)`,
+      `${ms(r.ours.refreshMs)} (listFeatures: ${r.ours.refreshHow})`,
+      `${ms(r.fastestBare.ms)} (${r.fastestBare.name})`,
+      times(r.ours.refreshRatio),
+      '≤ 1.2×',
+      r.ours.refreshRatio <= 1.2 ? 'yes' : 'NO',
     ]);
     rows.push([
       `catalog load, ${n(r.flags)} flags, vs what a client can discover`,

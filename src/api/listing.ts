@@ -1,22 +1,28 @@
 /**
  * Reading the whole flag list the fastest way a real server allows, and proving it complete.
  *
- * A real Unleash charges about 170 ms for every page of its search endpoint, whatever the page size, and pages hold
- * at most 100 rows: 10,000 flags take 100 pages, about 7 s with 4 in flight. Its per-project listing answers every
- * flag of a project in one request (10,000 flags in about 0.3 s) but knows nothing of the search's `total`, and the
- * open-source server's project list names only `default`. So (bench/README.md has the figures):
+ * A real Unleash answers every flag of a project in one request (10,000 flags in about 0.3 s), but its search
+ * endpoint, the only one that can say how many flags there are, costs more the more flags match: a page of 100 out of
+ * 10,000 takes about 0.9 s, the same page filtered down to nothing about 15 ms. The open-source server's project list
+ * names only `default`. So (bench/README.md has the figures):
  *
- *   1. the first search page and the project list are asked for together; the first page is shown at once and its
- *      `total` is the count the listing must reach;
- *   2. every known project (listed, seen on the first page, or configured) is listed in one request each, in
- *      parallel, each shown as it arrives;
- *   3. when those rows fall short of `total` (a project the project list leaves out, a project listing the token may
- *      not read or the server does not have), the search is paged for the flags outside the projects already listed;
- *   4. a server without search is listed per project alone (nothing to prove completeness against), and so is one
+ *   1. at once, in parallel: the listings of the projects already known (`default`, those of the last listing, or the
+ *      configured ones), the project list, and a search for the flags *outside* those projects
+ *      (`project=IS_NONE_OF:…`), whose `total` is what the listings cannot see; each listing is shown as it arrives;
+ *   2. projects the project list adds are listed too, and the search restarts excluding them (while it is still out:
+ *      cheap when nothing is left outside);
+ *   3. the listing is complete when the rows outside the excluded projects reach the search's `total`. Otherwise the
+ *      search page names projects no listing covered (open source lists only `default`): they are listed, and the
+ *      search asked again without them; a project whose listing the token may not read (or the server does not
+ *      offer) is read through the search instead;
+ *   4. a catalog of one search page is then read through that page as well, for what only search rows carry
+ *      (lifecycle, tags, segments, dependency type);
+ *   5. a server without search is listed per project alone (nothing to prove completeness against), and so is one
  *      whose search refuses for now: Unleash 8 allows 15 searches a minute per client address
  *      (SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE) and answers 429 with `Retry-After` beyond that. The result then says
  *      what it could not check (`unchecked`), never silently.
  *
+ * A project's listing has no pages: it is every flag of the project, so flags inside listed projects need no count.
  * Every step is bounded: pages are asked for one window at a time (never from the server's `total` up front), at
  * most `limits.pages` of them, paging stops on a short, empty or repeated page, and the whole listing has
  * `limits.ms`. Imports nothing from 'vscode'.
@@ -43,6 +49,8 @@ export interface ListingRequests {
 export interface ListingOptions {
   /** Projects to list; empty means all. */
   projects?: string[];
+  /** Projects the last listing found, listed at once beside `default` (all projects only). */
+  knownProjects?: string[];
   signal?: AbortSignal;
   /** Called with every batch of rows as it arrives (a search page, a project), before the listing is complete. */
   onRows?: (rows: FeatureSummary[]) => void;
@@ -66,7 +74,7 @@ const PROJECTS_SETTING = 'unleash.projects';
 
 export interface ListingResult {
   features: FeatureSummary[];
-  /** What the search reported, when there is a search endpoint. */
+  /** How many flags the search proved there are, when it could prove it. */
   total?: number;
   /** How the rows were read, for the log: `search`, `projects`, `projects+search`. */
   method: string;
@@ -94,8 +102,22 @@ export async function listAllFeatures(requests: ListingRequests, options: Listin
   }
 }
 
+/** A search for the flags outside `excluded` (every project known to be listed or read), one page of it. */
+interface Proof {
+  excluded: string[];
+  page: Promise<ListingPage>;
+  settled: boolean;
+  stop: AbortController;
+}
+
 class Listing {
   private readonly rows = new Map<string, FeatureSummary>();
+  /** Rows a search page gave (they carry lifecycle, tags, segments, dependency type). */
+  private readonly searched = new Set<string>();
+  /** Rows first seen in a project listing / a search page (for `method`). */
+  private readonly firstFrom = { listing: 0, search: 0 };
+  /** Flags the search counted outside the projects covered that no request has given yet. */
+  private shortfall: number | undefined;
   private readonly pageSize: number;
   private readonly concurrency: number;
   private readonly maxPages: number;
@@ -114,108 +136,155 @@ class Listing {
   }
 
   async run(): Promise<ListingResult> {
-    const signal = this.options.signal;
-    const wanted = this.options.projects ?? [];
-    // The project list and the projects' listings start beside the first search page (on a server with many flags
-    // the search page is the slow request), and stop when that page turns out to hold every flag.
-    const early = new AbortController();
-    const earlySignal = signal ? AbortSignal.any([signal, early.signal]) : early.signal;
-    const projectList = wanted.length ? Promise.resolve(wanted) : this.count(this.requests.projects(earlySignal));
-    projectList.catch(() => undefined);
-    const firstPage = this.count(this.requests.searchPage(0, this.pageSize, anyOf(wanted), signal));
-    firstPage.catch(() => undefined);
-    const attempted = new Set<string>();
-    const listedEarly = projectList.then(
-      (projects) => {
-        if (projects.length > MAX_PROJECT_LISTINGS) return new Set<string>();
-        for (const project of projects) attempted.add(project);
-        return this.listProjects(projects, earlySignal);
-      },
-      () => new Set<string>(),
-    );
-    listedEarly.catch(() => undefined);
+    const wanted = unique(this.options.projects ?? []);
+    return wanted.length ? this.listWanted(wanted) : this.listAll();
+  }
 
-    let first: ListingPage;
+  /** Configured projects: their listings are the answer; the search reads only those it cannot list. */
+  private async listWanted(wanted: string[]): Promise<ListingResult> {
+    const done = await this.listProjects(wanted);
+    const unlisted = wanted.filter((project) => !done.has(project));
     try {
-      first = await firstPage;
+      if (unlisted.length) await this.pageSearch(anyOf(unlisted));
+      const proven = await this.completeSmall(anyOf(wanted));
+      return this.result(this.method(), proven ? this.rows.size : undefined);
     } catch (error) {
       const refusal = searchRefusal(error);
       if (!refusal) throw error;
-      // No search (or none for now): per project only, with nothing to prove completeness against.
-      this.unchecked = refusal;
-      const projects = await projectList;
-      if (projects.length > MAX_PROJECT_LISTINGS) throw tooManyProjects(projects.length);
-      await listedEarly;
-      return this.result('projects');
+      this.unchecked = unlisted.length ? l10n.t('{0}; the projects {1} could not be read', refusal, unlisted.join(', ')) : refusal;
+      return this.result(this.method());
     }
-    this.add(first.features);
-    const total = validTotal(first.total);
-    if (first.features.length < this.pageSize || (total !== undefined && this.rows.size >= total)) {
-      early.abort();
-      return this.result('search', total);
-    }
-    if (total === undefined) {
-      early.abort();
-      await this.pageSearch(anyOf(wanted), first);
-      return this.result('search');
-    }
-
-    const done = await listedEarly;
-    // Projects the first page names that the project list left out (open source lists only `default`).
-    const seen = wanted.length ? [] : projectsOf(first.features).filter((project) => !attempted.has(project));
-    await this.listMore(seen, attempted, done);
-    if (this.rows.size >= total) return this.result('projects', total);
-
-    // Flags outside every project listed: each round reads one search page of them, and lists the projects it names.
-    try {
-      await this.findTheRest(wanted, total, attempted, done, done.size ? undefined : first);
-    } catch (error) {
-      const refusal = searchRefusal(error);
-      if (!refusal || !done.size) throw error;
-      // The projects listed are shown; what the search would have added is named, not dropped silently.
-      this.unchecked = l10n.t('{0}; {1} of {2} flags are outside the projects listed', refusal, total - this.rows.size, total);
-    }
-    return this.result(done.size ? 'projects+search' : 'search', total);
   }
 
-  /** Lists `projects` (recording them as attempted), adding the ones listed to `done`. */
-  private async listMore(projects: string[], attempted: Set<string>, done: Set<string>): Promise<void> {
-    const fresh = projects.filter((project) => !attempted.has(project)).slice(0, Math.max(0, MAX_PROJECT_LISTINGS - attempted.size));
-    for (const project of fresh) attempted.add(project);
-    for (const project of await this.listProjects(fresh, this.options.signal)) done.add(project);
+  private async listAll(): Promise<ListingResult> {
+    const signal = this.options.signal;
+    const initial = unique(['default', ...(this.options.knownProjects ?? [])]).slice(0, MAX_PROJECT_LISTINGS);
+    const attempted = new Set(initial);
+    let proof = this.startProof(initial);
+    const listed = this.listProjects(initial);
+    listed.catch(() => undefined);
+    // Projects the server lists that were not known: listed too, and the search restarted without them.
+    const more = this.count(this.requests.projects(signal)).then(
+      (projects) => {
+        if (projects.length > MAX_PROJECT_LISTINGS) return new Set<string>();
+        const fresh = projects.filter((project) => !attempted.has(project));
+        for (const project of fresh) attempted.add(project);
+        if (fresh.length && !proof.settled) {
+          proof.stop.abort();
+          proof = this.startProof([...attempted]);
+        }
+        return this.listProjects(fresh);
+      },
+      (error: unknown) => {
+        if (isAbort(error, signal)) throw error;
+        return new Set<string>();
+      },
+    );
+    more.catch(() => undefined);
+    const done = new Set([...(await listed), ...(await more)]);
+
+    let page: ListingPage;
+    try {
+      page = await proof.page;
+    } catch (error) {
+      const refusal = searchRefusal(error);
+      if (!refusal) throw error;
+      // No search (or none for now): the projects listed, with nothing to prove completeness against.
+      this.unchecked = refusal;
+      return this.result('projects');
+    }
+    try {
+      // Projects the token may not list (or a server without per-project listings): read through the search.
+      const unlisted = proof.excluded.filter((project) => !done.has(project));
+      if (unlisted.length && !done.size) {
+        await this.pageSearch(undefined);
+        return this.result('search', this.rows.size);
+      }
+      if (unlisted.length) await this.pageSearch(anyOf(unlisted));
+      await this.findTheRest(proof.excluded, page, attempted);
+      await this.completeSmall(undefined);
+    } catch (error) {
+      const refusal = searchRefusal(error);
+      if (!refusal) throw error;
+      // The projects listed are shown; what the search would have added is named, not dropped silently.
+      this.unchecked = this.shortfall
+        ? l10n.t('{0}; {1} of {2} flags are outside the projects listed', refusal, this.shortfall, this.rows.size + this.shortfall)
+        : l10n.t('{0}; flags outside the projects listed may be missing', refusal);
+      return this.result(this.method());
+    }
+    return this.result(this.method(), this.rows.size);
+  }
+
+  private startProof(excluded: string[]): Proof {
+    const stop = new AbortController();
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, stop.signal]) : stop.signal;
+    const proof: Proof = { excluded, stop, settled: false, page: this.count(this.requests.searchPage(0, this.pageSize, noneOf(excluded), signal)) };
+    proof.page.then(
+      () => (proof.settled = true),
+      () => (proof.settled = true),
+    );
+    return proof;
   }
 
   /**
-   * Reads the flags no project listing reached, until the search's total is reached: a search page of the flags
-   * outside the projects listed, then the listings of the projects it names (one request each, however large), for
-   * at most MAX_ROUNDS rounds; a page that names no new project (projects the token may not list) means the search
-   * is paged for them. `first`, when no project was listed, is the first page of the same query, already read.
+   * Reads the flags outside `excluded` (all of whose projects are listed or read) until there are as many as the
+   * search counts: the projects a page of them names are listed (one request each, however large), and the search
+   * asked again without them, for at most MAX_ROUNDS rounds; a page that names no new project (flags the listings
+   * should have held, or projects beyond the bounds) means the search is paged for them.
    */
-  private async findTheRest(wanted: string[], total: number, attempted: Set<string>, done: Set<string>, first?: ListingPage): Promise<void> {
-    let known = first;
-    for (let round = 0; this.rows.size < total; round++) {
-      const filter = wanted.length ? anyOf(wanted.filter((project) => !done.has(project))) : noneOf([...done]);
-      if (wanted.length && !filter) return;
-      const page = known ?? (await this.count(this.requests.searchPage(0, this.pageSize, filter, this.options.signal)));
-      known = undefined;
-      this.add(page.features);
-      if (page.features.length < this.pageSize) return;
-      const named = projectsOf(page.features).filter((project) => !attempted.has(project));
-      if (!named.length || round >= MAX_ROUNDS) return this.pageSearch(filter, page);
-      await this.listMore(named, attempted, done);
+  private async findTheRest(excluded: string[], first: ListingPage, attempted: Set<string>): Promise<void> {
+    let page = first;
+    let outsideOf = new Set(excluded);
+    const covered = new Set(excluded);
+    /**
+     * Whether the rows outside the projects the page left out reach its total (all rows, when the server ignored the
+     * filter: its page holds rows of those projects); keeps the shortfall for the note.
+     */
+    const complete = (total: number | undefined): boolean => {
+      const unfiltered = page.features.some((row) => outsideOf.has(projectOf(row)));
+      const have = unfiltered ? this.rows.size : this.countOutside(outsideOf);
+      this.shortfall = total === undefined ? undefined : Math.max(0, total - have);
+      return total !== undefined && have >= total;
+    };
+    for (let round = 0; ; round++) {
+      this.add(page.features, true);
+      const total = validTotal(page.total);
+      if (page.features.length < this.pageSize || complete(total)) return;
+      const named = projectsOf(page.features).filter((project) => !attempted.has(project)).slice(0, Math.max(0, MAX_PROJECT_LISTINGS - attempted.size));
+      if (!named.length || round >= MAX_ROUNDS || total === undefined) return this.pageSearch(noneOf([...outsideOf]), page);
+      for (const project of named) attempted.add(project);
+      const done = await this.listProjects(named);
+      const unlisted = named.filter((project) => !done.has(project));
+      if (unlisted.length) await this.pageSearch(anyOf(unlisted));
+      // The listings may hold every flag the page counted: no further search needed then.
+      if (complete(total)) return;
+      for (const project of named) covered.add(project);
+      outsideOf = new Set(covered);
+      page = await this.count(this.requests.searchPage(0, this.pageSize, noneOf([...covered]), this.options.signal));
     }
+  }
+
+  /**
+   * A catalog that fits one search page is read through that page as well: search rows carry what project listings
+   * do not. Its total also proves the count. Answers whether it did.
+   */
+  private async completeSmall(filter: string | undefined): Promise<boolean> {
+    if (this.rows.size > this.pageSize || this.searched.size >= this.rows.size) return false;
+    const page = await this.count(this.requests.searchPage(0, this.pageSize, filter, this.options.signal));
+    this.add(page.features, true);
+    return validTotal(page.total) === this.rows.size;
   }
 
   /**
    * Lists projects in parallel, each shown as it arrives. A project the token may not read, or that the server cannot
    * list per project, is left to the search; the answer is the set of projects listed.
    */
-  private async listProjects(projects: string[], signal: AbortSignal | undefined): Promise<Set<string>> {
+  private async listProjects(projects: string[]): Promise<Set<string>> {
     const done = new Set<string>();
     await mapLimited(projects, this.concurrency, async (project) => {
       try {
-        const rows = await this.count(this.requests.projectFeatures(project, signal));
-        this.add(rows.map((row) => ({ ...row, project: row.project ?? project })));
+        const rows = await this.count(this.requests.projectFeatures(project, this.options.signal));
+        this.add(rows.map((row) => ({ ...row, project: row.project ?? project })), false);
         if (this.rows.size > this.maxPages * this.pageSize) throw tooManyFlags(this.maxPages * this.pageSize);
         done.add(project);
       } catch (error) {
@@ -233,7 +302,7 @@ class Listing {
   private async pageSearch(filter: string | undefined, first?: ListingPage): Promise<void> {
     const { signal } = this.options;
     const head = first ?? (await this.count(this.requests.searchPage(0, this.pageSize, filter, signal)));
-    if (!first) this.add(head.features);
+    this.add(head.features, true);
     const total = validTotal(head.total);
     let previous = pageKey(head.features);
     let pages = 1;
@@ -251,30 +320,45 @@ class Listing {
         const key = pageKey(answer.features);
         if (answer.features.length === 0 || key === previous) return;
         previous = key;
-        this.add(answer.features);
+        this.add(answer.features, true);
         if (answer.features.length < this.pageSize) return;
       }
     }
   }
 
-  private add(rows: FeatureSummary[]): void {
-    // Listings stopped early may still answer after the result is out: they change nothing then.
+  /** Adds rows, de-duplicated by project and name; `fromSearch` rows carry more (lifecycle, segments…) and win. */
+  private add(rows: FeatureSummary[], fromSearch: boolean): void {
+    // Requests stopped early may still answer after the result is out: they change nothing then.
     if (this.closed) return;
     const fresh: FeatureSummary[] = [];
     for (const row of rows) {
       const key = `${projectOf(row)}\u0000${row.name}`;
       const known = this.rows.get(key);
-      // A search row carries more (lifecycle, segments, dependency type): it wins over a project row's fields.
-      const merged = known ? ('lifecycle' in known ? { ...row, ...known } : { ...known, ...row }) : row;
+      const merged = !known ? row : fromSearch ? { ...known, ...row } : this.searched.has(key) ? { ...row, ...known } : { ...known, ...row };
       this.rows.set(key, merged);
+      if (fromSearch) this.searched.add(key);
       if (!known) fresh.push(merged);
+      if (!known) this.firstFrom[fromSearch ? 'search' : 'listing']++;
     }
     if (fresh.length) this.options.onRows?.(fresh);
+  }
+
+  /** Rows outside the given projects. */
+  private countOutside(projects: Set<string>): number {
+    let count = 0;
+    for (const row of this.rows.values()) if (!projects.has(projectOf(row))) count++;
+    return count;
   }
 
   private count<T>(request: Promise<T>): Promise<T> {
     this.requestCount++;
     return request;
+  }
+
+  /** How the rows were read: `projects`, `search`, or `projects+search` when both gave rows the other did not. */
+  private method(): string {
+    const { listing, search } = this.firstFrom;
+    return listing && search ? 'projects+search' : search ? 'search' : 'projects';
   }
 
   private result(method: string, total?: number): ListingResult {
@@ -286,10 +370,6 @@ class Listing {
 
 function tooManyFlags(limit: number): ConfigError {
   return new ConfigError(PROJECTS_SETTING, l10n.t('takes in more than {0} flags, more than the extension lists. Name fewer projects to show.', limit.toLocaleString('en-US')));
-}
-
-function tooManyProjects(count: number): ConfigError {
-  return new ConfigError(PROJECTS_SETTING, l10n.t('is empty and the server lists {0} projects, more than the extension reads one by one. Name the projects to show.', count.toLocaleString('en-US')));
 }
 
 /** Why the search cannot be used, when the error says it is missing or refuses for now; undefined otherwise. */
@@ -314,6 +394,14 @@ function anyOf(projects: string[]): string | undefined {
 
 function noneOf(projects: string[]): string | undefined {
   return projects.length ? `IS_NONE_OF:${projects.join(',')}` : undefined;
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
 }
 
 function projectsOf(rows: FeatureSummary[]): string[] {

@@ -16,6 +16,8 @@ export class ServerSource implements FlagSource {
   readonly #client: UnleashClient;
   readonly #projects: string[];
   readonly #webUrlSetting: string;
+  /** The projects of the last listing: listed at once on the next one (a refresh), before the project list answers. */
+  #knownProjects: string[] = [];
 
   constructor(client: UnleashClient, projects: string[], webUrlSetting: string) {
     this.#client = client;
@@ -25,7 +27,8 @@ export class ServerSource implements FlagSource {
   }
 
   async listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
-    const result = await this.#client.listing({ projects: this.#projects, signal, onRows });
+    const result = await this.#client.listing({ projects: this.#projects, knownProjects: this.#knownProjects, signal, onRows });
+    this.#knownProjects = [...new Set(result.features.map((feature) => feature.project ?? 'default'))];
     this.listingNote = result.unchecked && l10n.t('The list may be incomplete: {0}. Refresh in a minute to check again.', result.unchecked);
     return result.features;
   }

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { UnleashClient } from '../../src/api';
+import { ServerSource } from '../../src/services/serverSource';
 import { startForwardingProxy, type ForwardingProxy, type ProxyRule } from '../support/forwardingProxy';
 import { useRealUnleash } from './env';
 import { SEED } from './harness';
@@ -42,15 +43,20 @@ const notAvailable = { name: 'NotFoundError', message: 'The path you were lookin
 const PROJECT_LISTING = /^\/api\/admin\/projects\/[^/]+\/features(\?|$)/;
 
 describe('listing (real server)', () => {
-  it('lists each project in one request, the projects the first page names included', async () => {
+  it('lists default in one request, and the flags outside it from the search: the count proved', async () => {
     const proxy = await proxied();
     const batches: number[] = [];
     const result = await client(proxy.url).listing({ pageSize: PAGE, onRows: (rows) => batches.push(rows.length) });
     assert.equal(result.total, await searchTotal());
     assert.deepEqual(names(result.features), live);
-    assert.equal(result.method, 'projects', 'the first page (sorted by name) holds a checkout flag, so checkout is listed too');
-    assert.equal(batches[0], PAGE, 'the first page is handed over before anything else');
-    assert.deepEqual(proxy.requests.filter((url) => PROJECT_LISTING.test(url)).sort(), ['/api/admin/projects/checkout/features', '/api/admin/projects/default/features']);
+    assert.equal(result.method, 'projects+search');
+    assert.ok(batches.length >= 2 && batches[0]! < live.length, `rows are handed over as they arrive: ${batches.join(', ')}`);
+    assert.deepEqual(proxy.requests.filter((url) => PROJECT_LISTING.test(url)), ['/api/admin/projects/default/features']);
+    assert.deepEqual(
+      proxy.requests.filter((url) => url.startsWith('/api/admin/search/features')).map((url) => new URL(url, 'http://x').searchParams.get('project')),
+      ['IS_NONE_OF:default'],
+      'the two checkout flags fit the one page of flags outside default',
+    );
   });
 
   it('is complete when the project list leaves a project out (open source lists only default): the search finds it', async () => {
@@ -62,15 +68,30 @@ describe('listing (real server)', () => {
     assert.deepEqual(names(result.features), live);
     assert.equal(result.method, 'projects+search');
     assert.ok(proxy.requests.some((url) => url.startsWith('/api/admin/projects/default/features')), 'default is listed in one request');
+    assert.ok(proxy.requests.some((url) => url.startsWith('/api/admin/projects/checkout/features')), 'checkout, which the search names, too');
     assert.ok(proxy.requests.some((url) => url.includes('IS_NONE_OF%3Adefault')), 'the rest comes from the search, filtered');
   });
 
+  it('a refresh lists the projects of the last listing at once, and asks the search only for the rest', async () => {
+    const proxy = await proxied();
+    const source = new ServerSource(client(proxy.url), [], '');
+    await source.listFeatures();
+    const before = proxy.requests.length;
+    const features = await source.listFeatures();
+    assert.deepEqual(names(features), live);
+    const refresh = proxy.requests.slice(before);
+    assert.deepEqual(refresh.filter((url) => PROJECT_LISTING.test(url)).sort(), ['/api/admin/projects/checkout/features', '/api/admin/projects/default/features']);
+    assert.ok(refresh.some((url) => url.includes('IS_NONE_OF%3Adefault%2Ccheckout')), refresh.join('\n'));
+  });
+
   it('is complete when the token may not list a project: the search reads it', async () => {
-    const proxy = await proxied({ path: /^\/api\/admin\/projects\/default\/features/, status: 403, body: { message: 'no access to default' } });
-    const result = await client(proxy.url).listing({ pageSize: PAGE });
+    const proxy = await proxied({ path: /^\/api\/admin\/projects\/checkout\/features/, status: 403, body: { message: 'no access to checkout' } });
+    const result = await client(proxy.url).listing({ pageSize: 1 });
     assert.deepEqual(names(result.features), live);
-    assert.equal(result.method, 'projects+search', 'checkout is listed in one request, default through the search');
-    assert.ok(proxy.requests.some((url) => url.includes('IS_NONE_OF%3Acheckout')), proxy.requests.join('\n'));
+    assert.equal(result.total, await searchTotal());
+    assert.equal(result.method, 'projects+search', 'default is listed in one request, checkout through the search');
+    assert.ok(proxy.requests.some((url) => url.startsWith('/api/admin/projects/checkout/features')), 'the search named checkout');
+    assert.ok(proxy.requests.some((url) => url.includes('IS_ANY_OF%3Acheckout')), proxy.requests.join('\n'));
   });
 
   it('is complete on a server without the per-project listing: the search is paged', async () => {
@@ -78,14 +99,17 @@ describe('listing (real server)', () => {
     const result = await client(proxy.url).listing({ pageSize: PAGE });
     assert.deepEqual(names(result.features), live);
     assert.equal(result.method, 'search');
-    assert.equal(proxy.requests.filter((url) => url.startsWith('/api/admin/search/features')).length, Math.ceil(live.length / PAGE), 'pages of 2 up to the total');
+    assert.equal(result.total, await searchTotal());
+    const searches = proxy.requests.filter((url) => url.startsWith('/api/admin/search/features'));
+    assert.equal(searches.length, 1 + Math.ceil(live.length / PAGE), 'the search outside default, then pages of 2 up to the total');
   });
 
-  it('lists per project on a server without search, and can then only see the projects it lists', async () => {
+  it('lists per project on a server without search, and says it could not check', async () => {
     const proxy = await proxied({ path: /^\/api\/admin\/search\/features/, status: 404, body: notAvailable });
     const result = await client(proxy.url).listing({ pageSize: PAGE });
     assert.equal(result.method, 'projects');
     assert.equal(result.total, undefined);
+    assert.equal(result.unchecked, 'the server has no flag search');
     assert.deepEqual(names(result.features), live.filter((flag) => flag.startsWith('default/')), 'open-source Unleash lists only the default project');
   });
 
@@ -96,11 +120,12 @@ describe('listing (real server)', () => {
     assert.ok(proxy.requests.every((url) => !url.startsWith('/api/admin/projects/default')), proxy.requests.join('\n'));
   });
 
-  it('at the default page size, the seed fits the first search page: one request', async () => {
+  it('at the default page size, a catalog of one search page is read through that page too: rows carry lifecycle', async () => {
     const proxy = await proxied();
     const result = await client(proxy.url).listing();
     assert.deepEqual(names(result.features), live);
-    assert.equal(result.method, 'search');
-    assert.deepEqual(proxy.requests.filter((url) => url.startsWith('/api/admin/search')).length, 1);
+    assert.equal(result.total, live.length);
+    assert.ok(result.features.every((feature) => feature.lifecycle?.stage), JSON.stringify(result.features.map((feature) => feature.lifecycle)));
+    assert.equal(proxy.requests.filter((url) => url.startsWith('/api/admin/search')).length, 2, 'the search outside default, then the one page of all');
   });
 });

@@ -26,6 +26,8 @@ interface Server {
   repeatPages?: boolean;
   /** Searches allowed before the server answers 429 (Unleash 8 allows 15 a minute). */
   searchesAllowed?: number;
+  /** The search answers after this many ms (the other requests at once), as a real server's does at many flags. */
+  searchDelayMs?: number;
 }
 
 function fake(server: Server): ListingRequests & { log: string[] } {
@@ -35,8 +37,9 @@ function fake(server: Server): ListingRequests & { log: string[] } {
   const notFound = (request: string) => new NotFoundError({ status: 404, request, serverMessage: 'The path you were looking for is not available.' });
   return {
     log,
-    async searchPage(offset, limit, filter): Promise<ListingPage> {
+    async searchPage(offset, limit, filter, signal): Promise<ListingPage> {
       log.push(`search ${offset}${filter ? ` ${filter}` : ''}`);
+      if (server.searchDelayMs) await delay(server.searchDelayMs, signal);
       if (server.noSearch) throw notFound('GET /api/admin/search/features');
       if (server.searchesAllowed !== undefined && server.searchesAllowed-- <= 0) {
         throw new HttpError({ status: 429, request: 'GET /api/admin/search/features', serverMessage: 'Too many requests, please try again later.', retryAfterSeconds: 57 });
@@ -61,25 +64,53 @@ function fake(server: Server): ListingRequests & { log: string[] } {
   };
 }
 
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    });
+  });
+}
+
 const names = (rows: FeatureSummary[]) => rows.map((row) => `${row.project}/${row.name}`);
 
 describe('listing', () => {
-  it('answers from the first search page alone when it holds every flag', async () => {
+  it('a small catalog: default listed beside a search for the rest, then its one search page for what search rows carry', async () => {
     const server = fake({ flags: { default: ['b', 'a'] } });
+    const searchPage = server.searchPage.bind(server);
+    server.searchPage = async (...args) => {
+      const page = await searchPage(...args);
+      return { ...page, features: page.features.map((row) => ({ ...row, lifecycle: { stage: 'live', enteredStageAt: '2026-01-01T00:00:00.000Z' } })) };
+    };
     const result = await listAllFeatures(server, { pageSize: PAGE });
-    assert.deepEqual(names(result.features), ['default/a', 'default/b']);
-    assert.equal(result.method, 'search');
-    assert.deepEqual(server.log, ['projects', 'search 0', 'project default'], 'the project listing starts beside the search, and is stopped');
+    assert.deepEqual(result.features.map((row) => `${row.project}/${row.name}:${row.lifecycle?.stage ?? '-'}`), ['default/a:live', 'default/b:live']);
+    assert.equal(result.total, 2);
+    assert.deepEqual(server.log, ['search 0 IS_NONE_OF:default', 'project default', 'projects', 'search 0']);
   });
 
-  it('lists each project in one request once the first page falls short of the total', async () => {
-    const server = fake({ flags: { default: ['a', 'c', 'e'], checkout: ['b', 'd'] } });
+  it('lists every project the project list names, each as it arrives, and proves nothing is outside them', async () => {
+    const server = fake({ flags: { default: ['a', 'c', 'e'], checkout: ['b', 'd'] }, searchDelayMs: 20 });
     const batches: string[][] = [];
     const result = await listAllFeatures(server, { pageSize: PAGE, onRows: (rows) => batches.push(names(rows)) });
     assert.deepEqual(names(result.features), ['default/a', 'checkout/b', 'default/c', 'checkout/d', 'default/e']);
     assert.equal(result.method, 'projects');
-    assert.deepEqual(server.log, ['projects', 'search 0', 'project default', 'project checkout']);
-    assert.deepEqual(batches, [['default/a', 'checkout/b'], ['default/c', 'default/e'], ['checkout/d']], 'the first page, then each project as it arrives, without repeats');
+    assert.equal(result.total, 5);
+    assert.deepEqual(server.log, [
+      'search 0 IS_NONE_OF:default', 'project default', 'projects',
+      // the project list names checkout: it is listed, and the search (still out) asked again without it
+      'search 0 IS_NONE_OF:default,checkout', 'project checkout',
+    ]);
+    assert.deepEqual(batches, [['default/a', 'default/c', 'default/e'], ['checkout/b', 'checkout/d']], 'each project as it arrives');
+  });
+
+  it('projects known from the last listing are listed at once, before the project list answers', async () => {
+    const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'], hidden: ['z'] }, listed: ['default'] });
+    const result = await listAllFeatures(server, { pageSize: PAGE, knownProjects: ['checkout', 'hidden'] });
+    assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y', 'hidden/z']);
+    assert.equal(result.total, 6);
+    assert.deepEqual(server.log, ['search 0 IS_NONE_OF:default,checkout,hidden', 'project default', 'project checkout', 'project hidden', 'projects']);
   });
 
   it('finds the flags of a project the project list leaves out (open-source Unleash lists only default)', async () => {
@@ -87,18 +118,21 @@ describe('listing', () => {
     const result = await listAllFeatures(server, { pageSize: PAGE });
     assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y', 'hidden/z']);
     assert.equal(result.method, 'projects+search');
+    assert.equal(result.total, 6);
     assert.deepEqual(server.log, [
-      'projects', 'search 0', 'project default',
-      // a page of the rest names checkout, which is then listed in one request; the next page of the rest is short
-      'search 0 IS_NONE_OF:default', 'project checkout', 'search 0 IS_NONE_OF:default,checkout',
+      'search 0 IS_NONE_OF:default', 'project default', 'projects',
+      // the page of the rest names checkout, which is then listed in one request; the next page of the rest is short
+      'project checkout', 'search 0 IS_NONE_OF:default,checkout',
     ]);
   });
 
-  it('leaves a project the token may not list to the search', async () => {
-    const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'] }, forbidden: ['checkout'] });
+  it('reads a project the token may not list through the search', async () => {
+    const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'] }, forbidden: ['default'] });
     const result = await listAllFeatures(server, { pageSize: PAGE });
     assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y']);
-    assert.ok(server.log.includes('search 0 IS_NONE_OF:default'), server.log.join(', '));
+    assert.equal(result.method, 'projects+search');
+    assert.equal(result.total, 5);
+    assert.deepEqual(server.log.filter((line) => line.startsWith('search')), ['search 0 IS_NONE_OF:default', 'search 0 IS_ANY_OF:default', 'search 2 IS_ANY_OF:default']);
   });
 
   it('pages the search when the server has no per-project listing', async () => {
@@ -106,33 +140,31 @@ describe('listing', () => {
     const result = await listAllFeatures(server, { pageSize: PAGE });
     assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'default/d', 'default/e']);
     assert.equal(result.method, 'search');
-    assert.deepEqual(server.log.filter((line) => line.startsWith('search')), ['search 0', 'search 2', 'search 4']);
+    assert.equal(result.total, 5);
+    assert.deepEqual(server.log.filter((line) => line.startsWith('search')), ['search 0 IS_NONE_OF:default', 'search 0', 'search 2', 'search 4']);
   });
 
-  it('lists per project when the server has no search', async () => {
+  it('lists per project when the server has no search, and says it could not check', async () => {
     const server = fake({ flags: { default: ['b', 'a'], checkout: ['c'] }, noSearch: true });
     const result = await listAllFeatures(server, { pageSize: PAGE });
     assert.deepEqual(names(result.features), ['default/a', 'default/b', 'checkout/c']);
     assert.equal(result.method, 'projects');
     assert.equal(result.total, undefined);
+    assert.equal(result.unchecked, 'the server has no flag search');
   });
 
-  it('narrows every request to the configured projects', async () => {
+  it('with projects configured, lists only those and searches for nothing else', async () => {
     const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'], other: ['o'] } });
     const result = await listAllFeatures(server, { pageSize: PAGE, projects: ['default', 'checkout'] });
     assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y']);
-    assert.deepEqual(server.log, ['search 0 IS_ANY_OF:default,checkout', 'project default', 'project checkout']);
+    assert.deepEqual(server.log, ['project default', 'project checkout']);
   });
 
-  it('keeps what a search row carries over a project row of the same flag', async () => {
-    const server = fake({ flags: { default: ['a', 'b', 'c'] } });
-    const searchPage = server.searchPage.bind(server);
-    server.searchPage = async (...args) => {
-      const page = await searchPage(...args);
-      return { ...page, features: page.features.map((row) => ({ ...row, lifecycle: { stage: 'live', enteredStageAt: '2026-01-01T00:00:00.000Z' } })) };
-    };
-    const result = await listAllFeatures(server, { pageSize: PAGE });
-    assert.deepEqual(result.features.map((row) => `${row.name}:${row.lifecycle?.stage ?? '-'}`), ['a:live', 'b:live', 'c:-']);
+  it('with a configured project the token may not list, reads it through the search', async () => {
+    const server = fake({ flags: { default: ['a'], checkout: ['x', 'y', 'z'] }, forbidden: ['checkout'] });
+    const result = await listAllFeatures(server, { pageSize: PAGE, projects: ['default', 'checkout'] });
+    assert.deepEqual(names(result.features), ['default/a', 'checkout/x', 'checkout/y', 'checkout/z']);
+    assert.deepEqual(server.log, ['project default', 'project checkout', 'search 0 IS_ANY_OF:checkout', 'search 2 IS_ANY_OF:checkout']);
   });
 
   describe('a server that limits searches (Unleash 8: 15 a minute, then 429)', () => {
@@ -145,10 +177,11 @@ describe('listing', () => {
     });
 
     it('the first search allowed, the rest refused: what was listed, and how many flags are missing', async () => {
-      const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'] }, listed: ['default'], searchesAllowed: 1 });
+      const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'], hidden: ['z'] }, listed: ['default'], searchesAllowed: 1 });
       const result = await listAllFeatures(server, { pageSize: PAGE });
-      assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c']);
-      assert.equal(result.unchecked, 'the server refuses more searches for 57 s (429: it limits searches per minute); 2 of 5 flags are outside the projects listed');
+      assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y']);
+      assert.equal(result.total, undefined);
+      assert.equal(result.unchecked, 'the server refuses more searches for 57 s (429: it limits searches per minute); 1 of 6 flags are outside the projects listed');
     });
 
     it('lists 10,000 flags in two projects with one search', async () => {
@@ -157,7 +190,7 @@ describe('listing', () => {
       const result = await listAllFeatures(server);
       assert.equal(result.features.length, 10_000);
       assert.equal(result.unchecked, undefined);
-      assert.deepEqual(server.log.filter((line) => line.startsWith('search')), ['search 0']);
+      assert.deepEqual(server.log.filter((line) => line.startsWith('search')), ['search 0 IS_NONE_OF:default']);
     });
   });
 

@@ -800,7 +800,7 @@ describe('tree: 10,000 flags', () => {
     assert.deepEqual(source.calls.getFeature, ['default/flag-04711']);
   });
 
-  it('served by the fake server: the first search page and the project listing, then one get-feature request', async () => {
+  it('served by a server whose search ignores the project filter: its total, the project listing, then one get-feature request', async () => {
     const summaries = bigCatalog(10_000);
     const server = await startFaultServer({ handler: (request) => {
       if (request.path === '/api/admin/search/features') {
@@ -825,7 +825,7 @@ describe('tree: 10,000 flags', () => {
       assert.deepEqual(
         server.requests.map((request) => request.path).sort(),
         ['/api/admin/projects', '/api/admin/projects/default/features', '/api/admin/search/features'],
-        'one search page for the total, and the whole project in one request',
+        'one search page (its total counts every flag), and the whole project in one request',
       );
 
       const rows = await expand(roots[9999], store);
