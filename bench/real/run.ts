@@ -23,7 +23,7 @@ import { Pool, request } from 'undici';
 import { gc, machine, mapLimited, retainedBytes, round, stats, type Stats } from '../measure';
 import { loadSubject, type Subject } from '../subject-build';
 import { profileExport, type ExportProfile } from './profile';
-import { startFilled, type FilledUnleash } from './server';
+import { startFilled, type FilledUnleash, type Layout } from './server';
 
 const RESULTS = path.resolve(__dirname, '..', 'results');
 const PAGE = 100;
@@ -39,10 +39,12 @@ export interface RealOptions {
   skipLarge: string[];
   profile: boolean;
   write: boolean;
+  /** How the flags sit in projects (real/server.ts). */
+  layout: Layout;
 }
 
 export function parseRealArgs(argv: readonly string[]): RealOptions {
-  const options: RealOptions = { sizes: [1_000, 10_000], reps: 3, repsLarge: 0, skipLarge: [], profile: true, write: true };
+  const options: RealOptions = { sizes: [1_000, 10_000], reps: 3, repsLarge: 0, skipLarge: [], profile: true, write: true, layout: 'six-projects' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -53,12 +55,13 @@ export function parseRealArgs(argv: readonly string[]): RealOptions {
     if (arg === '--real') continue;
     else if (arg === '--no-profile') options.profile = false;
     else if (arg === '--no-write') options.write = false;
+    else if (arg === '--one-project') options.layout = 'one-project';
     else if (arg === '--quick') options.reps = 1;
     else if (arg.startsWith('--sizes')) options.sizes = value().split(',').map(Number);
     else if (arg.startsWith('--reps-large')) options.repsLarge = Number(value());
     else if (arg.startsWith('--skip-large')) options.skipLarge = value().split(',').filter(Boolean);
     else if (arg.startsWith('--reps')) options.reps = Number(value());
-    else throw new Error(`--real: unknown option ${arg} (use --sizes 1000,10000 --reps 3 --reps-large 1 --skip-large "1 in flight" --no-profile --no-write --quick)`);
+    else throw new Error(`--real: unknown option ${arg} (use --sizes 1000,10000 --reps 3 --reps-large 1 --skip-large "1 in flight" --no-profile --no-write --quick --one-project)`);
   }
   if (!options.repsLarge) options.repsLarge = options.reps;
   if (!options.sizes.every((n) => Number.isInteger(n) && n > 0 && n <= 50_000)) throw new Error('--sizes: flag counts from 1 to 50,000');
@@ -710,7 +713,7 @@ export async function runReal(argv: readonly string[]): Promise<void> {
     console.log(`\n${n(flags)} flags: starting a real Unleash (cached database or import)…`);
     const running = await startFilled(flags, (line) => {
       if (/^(bench|fill|postgres):/.test(line) || /unleash: pid/.test(line)) log(`  ${line}`);
-    });
+    }, options.layout);
     try {
       console.log(`  unleash-server ${running.version} at ${running.unleash.url} (pid ${running.unleash.pids.unleash}, postgres ${running.unleash.pids.postgres})`);
       const projects = (await running.unleash.postgres.psql("SELECT DISTINCT project FROM features WHERE archived_at IS NULL ORDER BY 1;")).split('\n').filter(Boolean);

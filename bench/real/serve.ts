@@ -1,7 +1,7 @@
 /**
  * Keeps a filled real Unleash up for hand experiments (curl, one-off scripts), until Ctrl-C or SIGTERM:
  *
- *   npx tsx bench/real/serve.ts [--flags 10000]          # UNLEASH_CONTRACT_SERVER=8.2.0 for the other generation
+ *   npx tsx bench/real/serve.ts [--flags 10000] [--one-project]   # UNLEASH_CONTRACT_SERVER=8.2.0: the other generation
  *
  * Writes `{url, token, version, flags}` to bench/results/real-serve-<version>.json (git-ignored; the token is a
  * throw-away admin token of a loopback server) and stops the server by its pid on exit.
@@ -13,7 +13,7 @@ import { startFilled } from './server';
 async function main(): Promise<void> {
   const at = process.argv.indexOf('--flags');
   const flags = at > 0 ? Number(process.argv[at + 1]) : 10_000;
-  const filled = await startFilled(flags, (line) => console.log(line));
+  const filled = await startFilled(flags, (line) => console.log(line), process.argv.includes('--one-project') ? 'one-project' : 'six-projects');
   const file = path.resolve(__dirname, '..', 'results', `real-serve-${filled.version}.json`);
   fs.writeFileSync(file, JSON.stringify({ url: filled.unleash.url, token: filled.unleash.adminToken, version: filled.version, flags }, null, 2));
   console.log(`serving ${flags} flags on ${filled.unleash.url} (unleash-server ${filled.version}); details in ${path.relative(process.cwd(), file)}`);

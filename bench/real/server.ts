@@ -33,9 +33,23 @@ export function serverVersion(): ServerVersion {
 /** Sets above this many flags are copies of the imported set of this size (see `multiply`). */
 export const IMPORTED = 1_000;
 
-export async function startFilled(flags: number, log: (line: string) => void): Promise<FilledUnleash> {
+/**
+ * How the flags sit in projects: `six-projects` as filled (five of them inserted in SQL, so an open-source server's
+ * project list leaves them out: a client finds them through the search), or `one-project`, every flag moved into
+ * `default` after the restore (an open-source server as people run it: it cannot create projects).
+ */
+export type Layout = 'six-projects' | 'one-project';
+
+/** Moves every flag into `default` (strategies carry their project too). */
+const ONE_PROJECT_SQL = "UPDATE features SET project = 'default'; UPDATE feature_strategies SET project_name = 'default';";
+
+export async function startFilled(flags: number, log: (line: string) => void, layout: Layout = 'six-projects'): Promise<FilledUnleash> {
   const version = serverVersion();
   const dump = cacheFile(version, flags);
+  if (layout !== 'six-projects' && !fs.existsSync(dump)) {
+    // The cached set first (the dump is always of the layout as filled), then this layout from it.
+    await (await startFilled(flags, log)).unleash.stop();
+  }
   const cached = fs.existsSync(dump);
   const copies = !cached && flags > IMPORTED;
   if (copies && flags % IMPORTED !== 0) throw new Error(`bench: a set above ${IMPORTED} flags must be a multiple of it (got ${flags})`);
@@ -55,6 +69,7 @@ export async function startFilled(flags: number, log: (line: string) => void): P
           const t = Date.now();
           await restoreDump(pg, cached ? dump : cacheFile(version, IMPORTED));
           if (copies) await multiply(pg.psql, flags / IMPORTED);
+          if (layout === 'one-project') await pg.psql(ONE_PROJECT_SQL);
           restoreMs = Date.now() - t;
         }
       : undefined,

@@ -42,3 +42,10 @@ export function parseBaseUrl(raw: string | undefined): URL {
 export function baseUrlText(url: URL): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** Whether `url` names this machine (`localhost`, `127.0.0.1`, `::1`). */
+export function isLoopback(url: URL): boolean {
+  return LOOPBACK.has(url.hostname.replace(/^\[|\]$/g, '').toLowerCase());
+}

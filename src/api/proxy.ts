@@ -15,6 +15,7 @@
 import * as l10n from '@vscode/l10n';
 import * as net from 'node:net';
 import { ConfigError } from './errors';
+import { isLoopback } from './baseUrl';
 
 /** VS Code's proxy setting; named in every message about the proxy. */
 export const PROXY_SETTING = 'http.proxy';
@@ -50,7 +51,6 @@ export type ProxyChoice =
 const PROXY_PROTOCOLS = new Set(['http:', 'https:', 'socks:', 'socks5:']);
 const ENV_PROXY = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
 const ENV_NO_PROXY = ['no_proxy', 'NO_PROXY'] as const;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * The proxy URL to use, or undefined when none is set. `proxy.corp:8080` (no scheme, as curl and many users write
@@ -90,7 +90,7 @@ export function chooseProxy(target: URL, settings: ProxySettings = {}): ProxyCho
   if (settings.proxySupport === 'off') return { kind: 'direct', reason: 'off' };
   const env = settings.env ?? {};
   const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (settings.directLoopback && LOOPBACK.has(host)) return { kind: 'direct', reason: 'loopback' };
+  if (settings.directLoopback && isLoopback(target)) return { kind: 'direct', reason: 'loopback' };
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   const configured = (settings.noProxy ?? []).map((entry) => entry.trim()).filter(Boolean);
   const noProxy = configured.length ? configured : firstEnv(env, ENV_NO_PROXY)?.value.split(',') ?? [];

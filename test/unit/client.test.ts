@@ -19,6 +19,7 @@ import {
   type ClientOptions,
 } from '../../src/api';
 import { routes, startFaultServer, type FaultServer } from '../support/faultServer';
+import { acceptEncoding } from '../../src/api/http';
 
 const TOKEN = '*:*.0123456789abcdef0123456789abcdef';
 const fixture = (name: string) => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
@@ -314,13 +315,20 @@ describe('listing', () => {
     assert.equal(features.length, 250);
     assert.equal(features[249]?.name, 'flag-249');
     const searches = server.requests.filter((r) => r.path === '/api/admin/search/features');
-    assert.deepEqual(searches.map((r) => r.query.get('offset')).sort(), ['0', '100', '200']);
+    assert.deepEqual(
+      searches.map((r) => `${r.query.get('offset')} ${r.query.get('project') ?? 'all'}`).sort(),
+      ['0 IS_NONE_OF:default', '0 all', '100 all', '200 all'],
+      'the flags outside default (the project cannot be listed), then every page',
+    );
   });
 
-  it('narrows the search to the configured projects', async () => {
+  it('narrows the listing to the configured projects', async () => {
     server.handle(() => ({ body: fixture('search-page.json') }));
     await client().listFeatures({ projects: ['default', 'checkout'] });
-    assert.equal(server.requests[0]?.query.get('project'), 'IS_ANY_OF:default,checkout');
+    assert.deepEqual(
+      server.requests.map((r) => `${r.path} ${r.query.get('project') ?? ''}`.trim()),
+      ['/api/admin/projects/default/features', '/api/admin/projects/checkout/features', '/api/admin/search/features IS_ANY_OF:default,checkout'],
+    );
   });
 
   it('falls back to the per-project listing where search is missing', async () => {
@@ -410,7 +418,15 @@ describe('failures', () => {
       res.end(gzipSync(JSON.stringify(fixture('segments.json'))));
     });
     assert.equal((await client().getStrategySegments('s')).length, 2);
-    assert.match(String(server.requests[0]?.headers['accept-encoding']), /gzip/);
+    assert.equal(server.requests[0]?.headers['accept-encoding'], 'identity', 'a server on this machine is not asked to compress');
+  });
+
+  it('asks a remote server for gzip or brotli, a server on this machine for nothing', () => {
+    assert.equal(acceptEncoding(new URL('https://unleash.example.com')), 'gzip, br');
+    assert.equal(acceptEncoding(new URL('http://10.0.0.5:4242')), 'gzip, br');
+    for (const local of ['http://localhost:4242', 'http://127.0.0.1:4242', 'http://[::1]:4242', 'http://LOCALHOST']) {
+      assert.equal(acceptEncoding(new URL(local)), 'identity', local);
+    }
   });
 
   it('times out a stalled server after the configured timeout', async () => {

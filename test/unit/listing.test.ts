@@ -184,6 +184,14 @@ describe('listing', () => {
       assert.equal(result.unchecked, 'the server refuses more searches for 57 s (429: it limits searches per minute); 1 of 6 flags are outside the projects listed');
     });
 
+    it('configured projects need no search: a refused one leaves the listing complete, with no note', async () => {
+      const server = fake({ flags: { default: ['a'], checkout: ['x'] }, searchesAllowed: 0 });
+      const result = await listAllFeatures(server, { pageSize: PAGE, projects: ['default', 'checkout'] });
+      assert.deepEqual(names(result.features), ['default/a', 'checkout/x']);
+      assert.equal(result.unchecked, undefined);
+      assert.deepEqual(server.log, ['project default', 'project checkout', 'search 0 IS_ANY_OF:default,checkout']);
+    });
+
     it('lists 10,000 flags in two projects with one search', async () => {
       const many = (prefix: string) => Array.from({ length: 5_000 }, (_, i) => `${prefix}-${String(i).padStart(4, '0')}`);
       const server = fake({ flags: { default: many('d'), checkout: many('c') }, searchesAllowed: 1 });
