@@ -114,8 +114,8 @@ class Listing {
   private readonly rows = new Map<string, FeatureSummary>();
   /** Rows a search page gave (they carry lifecycle, tags, segments, dependency type). */
   private readonly searched = new Set<string>();
-  /** Rows first seen in a project listing / a search page (for `method`). */
-  private readonly firstFrom = { listing: 0, search: 0 };
+  /** Rows project listings / search pages brought (for `method`). */
+  private readonly brought = { listing: 0, search: 0 };
   /** Flags the search counted outside the projects covered that no request has given yet. */
   private shortfall: number | undefined;
   private readonly pageSize: number;
@@ -220,7 +220,11 @@ class Listing {
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, stop.signal]) : stop.signal;
     const proof: Proof = { excluded, stop, settled: false, page: this.count(this.requests.searchPage(0, this.pageSize, noneOf(excluded), signal)) };
     proof.page.then(
-      () => (proof.settled = true),
+      (page) => {
+        proof.settled = true;
+        // Shown as it arrives, like a project listing: while the projects' listings are still on their way.
+        this.add(page.features, true);
+      },
       () => (proof.settled = true),
     );
     return proof;
@@ -346,8 +350,8 @@ class Listing {
       this.rows.set(key, merged);
       if (fromSearch) this.searched.add(key);
       if (!known) fresh.push(merged);
-      if (!known) this.firstFrom[fromSearch ? 'search' : 'listing']++;
     }
+    this.brought[fromSearch ? 'search' : 'listing'] += rows.length;
     if (fresh.length) this.options.onRows?.(fresh);
   }
 
@@ -363,9 +367,9 @@ class Listing {
     return request;
   }
 
-  /** How the rows were read: `projects`, `search`, or `projects+search` when both gave rows the other did not. */
+  /** How the rows were read: `projects`, `search`, or `projects+search` when both brought rows. */
   private method(): string {
-    const { listing, search } = this.firstFrom;
+    const { listing, search } = this.brought;
     return listing && search ? 'projects+search' : search ? 'search' : 'projects';
   }
 

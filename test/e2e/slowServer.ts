@@ -1,7 +1,8 @@
 /**
- * A slow stand-in for Unleash for the e2e `slow` phase: 250 flags in two projects, whose first search page answers
- * at once while each project listing takes SLOW_MS. The tree must show the first page's rows while the rest is on
- * its way (the real server's seed fits in one page, so it cannot show this).
+ * A slow stand-in for Unleash for the e2e `slow` phase: 250 flags in two projects, whose search answers at once
+ * (ignoring the `project` filter, so the page the listing asks for outside the projects it lists holds the first 100
+ * flags) while each project listing takes SLOW_MS. The tree must show that page's rows while the rest is on its way
+ * (the real server's seed fits in one page and answers at once, so it cannot show this).
  */
 import { startFaultServer, type FaultServer } from '../support/faultServer';
 

@@ -105,6 +105,19 @@ describe('listing', () => {
     assert.deepEqual(batches, [['default/a', 'default/c', 'default/e'], ['checkout/b', 'checkout/d']], 'each project as it arrives');
   });
 
+  it('shows the search page of the rest as it arrives, while slow project listings are still out', async () => {
+    const server = fake({ flags: { default: ['a'], checkout: ['x', 'y', 'z'] }, listed: ['default'] });
+    const projectFeatures = server.projectFeatures.bind(server);
+    server.projectFeatures = async (project, signal) => {
+      await delay(30, signal);
+      return projectFeatures(project, signal);
+    };
+    const batches: string[][] = [];
+    const result = await listAllFeatures(server, { pageSize: PAGE, onRows: (rows) => batches.push(names(rows)) });
+    assert.deepEqual(names(result.features), ['default/a', 'checkout/x', 'checkout/y', 'checkout/z']);
+    assert.deepEqual(batches[0], ['checkout/x', 'checkout/y'], 'the search page first, before any listing answered');
+  });
+
   it('projects known from the last listing are listed at once, before the project list answers', async () => {
     const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'], hidden: ['z'] }, listed: ['default'] });
     const result = await listAllFeatures(server, { pageSize: PAGE, knownProjects: ['checkout', 'hidden'] });
