@@ -44,6 +44,7 @@ export class FlagStore {
   private stateValue: StoreState = 'loading';
   private errorValue: unknown;
   private catalogValue = Catalog.empty;
+  private partialValue = false;
   private readonly details = new Map<string, Feature>();
   private detailsVersionValue = 0;
   private readonly pendingDetails = new SharedReads<Feature>();
@@ -145,6 +146,7 @@ export class FlagStore {
     const started = performance.now();
     const partial = showsCatalog ? undefined : new PartialRows((rows) => {
       if (controller.signal.aborted) return;
+      this.partialValue = true;
       this.catalogValue = new Catalog(rows);
       this.changed.fire(undefined);
     });
@@ -152,6 +154,7 @@ export class FlagStore {
       const features = await source.listFeatures(controller.signal, partial && ((rows) => partial.add(rows)));
       partial?.stop();
       if (controller.signal.aborted) return;
+      this.partialValue = false;
       this.catalogValue = new Catalog(features);
       this.logger.info(`Loaded ${features.length} flags from ${source.label} in ${Math.round(performance.now() - started)} ms.`);
       if (source.listingNote) this.logger.error(source.listingNote);
@@ -159,10 +162,19 @@ export class FlagStore {
     } catch (error) {
       partial?.stop();
       if (controller.signal.aborted) return;
+      this.partialValue = false;
       this.logger.error(`Loading flags from ${source.label} failed: ${error instanceof Error ? error.message : error}`);
       this.catalogValue = Catalog.empty;
       this.setState('error', error);
     }
+  }
+
+  /**
+   * Whether the catalog is a first load's rows so far (the listing goes on): which projects are still to come is not
+   * known yet, so the tree groups by project until it is complete.
+   */
+  get partial(): boolean {
+    return this.partialValue;
   }
 
   /** Changes whenever a flag's details are added or forgotten: lets a tree row skip looking when nothing changed. */

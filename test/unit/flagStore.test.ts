@@ -4,6 +4,7 @@ import { CancelledError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore, PARTIAL_MS } from '../../src/model/flagStore';
+import { rootNodes } from '../../src/model/tree';
 import type { CancellationLike } from '../../src/base/emitter';
 
 const silent = { info: () => undefined, error: () => undefined };
@@ -93,6 +94,20 @@ describe('FlagStore while a listing arrives', () => {
     await loading;
     assert.equal(shown(store), 'a,b,c,d');
     assert.equal(store.state, 'ready');
+  });
+
+  it('groups the rows so far by project while they arrive, and shows one project flat only once complete', async () => {
+    const source = new StreamingSource(rows('a', 'b'));
+    const store = new FlagStore(silent);
+    void store.load(); // the flags are needed from the start
+    const loading = store.setSource(source, 'ready');
+    source.onRows?.(rows('a'));
+    assert.equal(store.partial, true);
+    assert.deepEqual(rootNodes(store).map((node) => `${node.kind} ${node.label}`), ['project p'], 'the next batch may be another project');
+    source.release();
+    await loading;
+    assert.equal(store.partial, false);
+    assert.deepEqual(rootNodes(store).map((node) => `${node.kind} ${node.label}`), ['feature a', 'feature b'], 'complete: one project, flat');
   });
 
   it('a refresh keeps showing the previous catalog until the new one is complete', async () => {

@@ -43,8 +43,9 @@ export function flagTypeIcon(type: string | undefined): string {
 }
 
 /**
- * The top level of the tree: features, or project nodes when the catalog spans several projects. Empty unless the
- * store is ready (or reloading a catalog it already shows), so the view's welcome content shows instead.
+ * The top level of the tree: features, or project nodes when the catalog spans several projects (or may: a first
+ * load's rows so far are always grouped). Empty unless the store is ready (or reloading a catalog it already shows),
+ * so the view's welcome content shows instead.
  */
 export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode[] {
   if (store.state !== 'ready' && store.state !== 'loading') return [];
@@ -53,7 +54,9 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
   const order = environmentOrder(catalog);
   const labels = shortEnvironmentNames([...order.keys()]);
   const projects = catalog.projects();
-  if (projects.length <= 1) {
+  // One project is shown flat, but only once the list is complete: rows that arrive project by project would
+  // otherwise jump from a flat list to project groups when the second project comes.
+  if (projects.length <= 1 && !store.partial) {
     const ids = siblingIds(undefined);
     return catalog.flags.map((flag) => featureNode(flag, undefined, ids, context, order, labels));
   }
