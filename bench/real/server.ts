@@ -40,8 +40,12 @@ export const IMPORTED = 1_000;
  */
 export type Layout = 'six-projects' | 'one-project';
 
-/** Moves every flag into `default` (strategies carry their project too). */
-const ONE_PROJECT_SQL = "UPDATE features SET project = 'default'; UPDATE feature_strategies SET project_name = 'default';";
+/**
+ * Moves every flag into `default` (strategies carry their project too), and refreshes the planner's statistics of
+ * the rewritten tables (without them the first listing took 15 s).
+ */
+const ONE_PROJECT_SQL =
+  "UPDATE features SET project = 'default'; UPDATE feature_strategies SET project_name = 'default'; ANALYZE features; ANALYZE feature_strategies;";
 
 export async function startFilled(flags: number, log: (line: string) => void, layout: Layout = 'six-projects'): Promise<FilledUnleash> {
   const version = serverVersion();

@@ -298,13 +298,8 @@ function parseJson(
 }
 
 /**
- * Reads the body up to `limit` bytes. An answer given up on is destroyed before it is complete, so undici closes its
- * connection instead of returning it to the pool: a declared length over the limit stops before the first byte, a
- * longer stream at the limit.
- */
-/**
  * What the client asks the server to compress with. Compression trades CPU on both ends for bytes on the wire: a
- * 10,000-flag project listing is 5.3 MB plain, a tenth of that compressed, which pays over any real network; on this
+ * 10,000-flag project listing is 5.3 MB plain and several times smaller compressed, which pays over any network; on this
  * machine (a local Unleash) nothing is saved, and the server's compression and our decompression are pure cost
  * (measured 30 ms + 35–50 ms at 10,000 flags: bench/README.md). A compressed answer is decoded either way.
  */
@@ -312,6 +307,11 @@ export function acceptEncoding(baseUrl: URL): string {
   return isLoopback(baseUrl) ? 'identity' : 'gzip, br';
 }
 
+/**
+ * Reads the body up to `limit` bytes. An answer given up on is destroyed before it is complete, so undici closes its
+ * connection instead of returning it to the pool: a declared length over the limit stops before the first byte, a
+ * longer stream at the limit.
+ */
 async function readBody(response: Dispatcher.ResponseData, limit: number, request: string): Promise<Buffer> {
   const { body } = response;
   const declared = Number(headerText(response.headers['content-length']));

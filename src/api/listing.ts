@@ -346,7 +346,8 @@ class Listing {
     for (const row of rows) {
       const key = `${projectOf(row)}\u0000${row.name}`;
       const known = this.rows.get(key);
-      const merged = !known ? row : fromSearch ? { ...known, ...row } : this.searched.has(key) ? { ...row, ...known } : { ...known, ...row };
+      // A search row carries more (lifecycle, segments, dependency type): its fields win, whichever arrives first.
+      const merged = !known ? row : fromSearch || !this.searched.has(key) ? { ...known, ...row } : { ...row, ...known };
       this.rows.set(key, merged);
       if (fromSearch) this.searched.add(key);
       if (!known) fresh.push(merged);

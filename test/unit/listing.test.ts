@@ -139,6 +139,17 @@ describe('listing', () => {
     ]);
   });
 
+  it('keeps what a search row carries when the project listing of the same flags comes after it', async () => {
+    const server = fake({ flags: { default: ['a'], checkout: ['x', 'y', 'z'] }, listed: ['default'] });
+    const searchPage = server.searchPage.bind(server);
+    server.searchPage = async (...args) => {
+      const page = await searchPage(...args);
+      return { ...page, features: page.features.map((row) => ({ ...row, lifecycle: { stage: 'live', enteredStageAt: '2026-01-01T00:00:00.000Z' } })) };
+    };
+    const result = await listAllFeatures(server, { pageSize: PAGE });
+    assert.deepEqual(result.features.map((row) => `${row.name}:${row.lifecycle?.stage ?? '-'}`), ['a:-', 'x:live', 'y:live', 'z:-']);
+  });
+
   it('reads a project the token may not list through the search', async () => {
     const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'] }, forbidden: ['default'] });
     const result = await listAllFeatures(server, { pageSize: PAGE });
