@@ -118,12 +118,20 @@ describe('listing', () => {
     assert.deepEqual(batches[0], ['checkout/x', 'checkout/y'], 'the search page first, before any listing answered');
   });
 
-  it('projects known from the last listing are listed at once, before the project list answers', async () => {
+  it('a refresh lists the projects of the last listing at once, without the project list', async () => {
     const server = fake({ flags: { default: ['a', 'b', 'c'], checkout: ['x', 'y'], hidden: ['z'] }, listed: ['default'] });
     const result = await listAllFeatures(server, { pageSize: PAGE, knownProjects: ['checkout', 'hidden'] });
     assert.deepEqual(names(result.features), ['default/a', 'default/b', 'default/c', 'checkout/x', 'checkout/y', 'hidden/z']);
     assert.equal(result.total, 6);
-    assert.deepEqual(server.log, ['search 0 IS_NONE_OF:default,checkout,hidden', 'project default', 'project checkout', 'project hidden', 'projects']);
+    assert.deepEqual(server.log, ['search 0 IS_NONE_OF:default,checkout,hidden', 'project default', 'project checkout', 'project hidden']);
+  });
+
+  it('a refresh still finds a project created since the last listing: the search outside the known ones names it', async () => {
+    const server = fake({ flags: { default: ['a'], checkout: ['x'], fresh: ['n1', 'n2', 'n3'] } });
+    const result = await listAllFeatures(server, { pageSize: PAGE, knownProjects: ['checkout'] });
+    assert.deepEqual(names(result.features), ['default/a', 'fresh/n1', 'fresh/n2', 'fresh/n3', 'checkout/x']);
+    assert.equal(result.total, 5);
+    assert.deepEqual(server.log, ['search 0 IS_NONE_OF:default,checkout', 'project default', 'project checkout', 'project fresh']);
   });
 
   it('finds the flags of a project the project list leaves out (open-source Unleash lists only default)', async () => {
