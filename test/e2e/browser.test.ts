@@ -85,12 +85,24 @@ function treeRow(page: Page, label: string) {
   return treeRows(page, label).first();
 }
 
-/** Clicks a collapsed row (by its visible label) and waits until VS Code shows it expanded. */
+/**
+ * Clicks a collapsed row (by its visible label) and waits until VS Code shows it expanded. A first load redraws the
+ * rows as each project arrives; a click that lands on a row while it is being replaced is lost, so a row still
+ * collapsed after 6 s is clicked again (at most 5 times: 30 s in all, as before).
+ */
 async function expand(page: Page, label: string): Promise<void> {
   const row = treeRow(page, label);
   await row.waitFor({ state: 'visible', timeout: 30_000 });
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await treeRows(page, label, '[aria-expanded="true"]').first().waitFor({ state: 'visible', timeout: 30_000 });
+  const expanded = treeRows(page, label, '[aria-expanded="true"]').first();
+  for (let attempt = 1; ; attempt++) {
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    try {
+      await expanded.waitFor({ state: 'visible', timeout: 6_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
 }
 
 /** The visible rows of the Flags tree: `label  description` per row. */
