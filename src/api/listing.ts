@@ -181,7 +181,7 @@ class Listing {
         return this.listProjects(fresh);
       },
       (error: unknown) => {
-        if (isAbort(error, signal)) throw error;
+        if (signal?.aborted) throw error;
         return new Set<string>();
       },
     );
@@ -239,7 +239,8 @@ class Listing {
    * Reads the flags outside `excluded` (all of whose projects are listed or read) until there are as many as the
    * search counts: the projects a page of them names are listed (one request each, however large), and the search
    * asked again without them, for at most MAX_ROUNDS rounds; a page that names no new project (flags the listings
-   * should have held, or projects beyond the bounds) means the search is paged for them.
+   * should have held, or projects beyond the bounds) means the search is paged for them. `first` is the proof's page,
+   * whose rows were added when it arrived.
    */
   private async findTheRest(excluded: string[], first: ListingPage, attempted: Set<string>): Promise<void> {
     let page = first;
@@ -256,7 +257,6 @@ class Listing {
       return total !== undefined && have >= total;
     };
     for (let round = 0; ; round++) {
-      this.add(page.features, true);
       const total = validTotal(page.total);
       if (page.features.length < this.pageSize || complete(total)) return;
       const named = projectsOf(page.features).filter((project) => !attempted.has(project)).slice(0, Math.max(0, MAX_PROJECT_LISTINGS - attempted.size));
@@ -270,6 +270,7 @@ class Listing {
       for (const project of named) covered.add(project);
       outsideOf = new Set(covered);
       page = await this.count(this.requests.searchPage(0, this.pageSize, noneOf([...covered]), this.options.signal));
+      this.add(page.features, true);
     }
   }
 
@@ -313,13 +314,13 @@ class Listing {
 
   /**
    * Pages the search (filtered by `filter`) to its end: the first page alone (unless `first`, the page at offset 0 of
-   * the same query, was already read), then windows of pages in parallel, never past the page's `total` and never
+   * the same query, was already read and added), then windows of pages in parallel, never past the page's `total` and never
    * more than `maxPages` in all. Paging also stops on a short or empty page and on a page that repeats the one before.
    */
   private async pageSearch(filter: string | undefined, first?: ListingPage): Promise<void> {
     const { signal } = this.options;
     const head = first ?? (await this.count(this.requests.searchPage(0, this.pageSize, filter, signal)));
-    this.add(head.features, true);
+    if (!first) this.add(head.features, true);
     const total = validTotal(head.total);
     let previous = pageKey(head.features);
     let pages = 1;
@@ -419,10 +420,6 @@ function noneOf(projects: string[]): string | undefined {
 
 function unique(items: string[]): string[] {
   return [...new Set(items)];
-}
-
-function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
 }
 
 function projectsOf(rows: FeatureSummary[]): string[] {

@@ -16,7 +16,7 @@ export class ServerSource implements FlagSource {
   readonly #client: UnleashClient;
   readonly #projects: string[];
   readonly #webUrlSetting: string;
-  /** The projects of the last listing: listed at once on the next one (a refresh), before the project list answers. */
+  /** The projects of the last listing: listed at once on the next one (a refresh), which asks no project list. */
   #knownProjects: string[] = [];
 
   constructor(client: UnleashClient, projects: string[], webUrlSetting: string) {
