@@ -45,7 +45,12 @@ export function baseUrlText(url: URL): string {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
+/** The host of `url` as host rules compare it: lower case, an IPv6 address without its brackets. */
+export function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
 /** Whether `url` names this machine (`localhost`, `127.0.0.1`, `::1`). */
 export function isLoopback(url: URL): boolean {
-  return LOOPBACK.has(url.hostname.replace(/^\[|\]$/g, '').toLowerCase());
+  return LOOPBACK.has(bareHost(url));
 }

@@ -15,7 +15,7 @@
 import * as l10n from '@vscode/l10n';
 import * as net from 'node:net';
 import { ConfigError } from './errors';
-import { isLoopback } from './baseUrl';
+import { bareHost, isLoopback } from './baseUrl';
 
 /** VS Code's proxy setting; named in every message about the proxy. */
 export const PROXY_SETTING = 'http.proxy';
@@ -89,7 +89,7 @@ export function proxyLabel(raw: string | undefined): string | undefined {
 export function chooseProxy(target: URL, settings: ProxySettings = {}): ProxyChoice {
   if (settings.proxySupport === 'off') return { kind: 'direct', reason: 'off' };
   const env = settings.env ?? {};
-  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const host = bareHost(target);
   if (settings.directLoopback && isLoopback(target)) return { kind: 'direct', reason: 'loopback' };
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   const configured = (settings.noProxy ?? []).map((entry) => entry.trim()).filter(Boolean);
