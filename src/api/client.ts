@@ -1,6 +1,7 @@
 /**
  * The Unleash Admin API client: the four operations of the spec, plus the listings the tree and hovers need.
- * Every answer is parsed with zod; every failure is a typed error from ./errors. Imports nothing from 'vscode'.
+ * Every answer is checked against its zod schema (./validate: zod's verdict, without its copy); every failure is a
+ * typed error from ./errors. Imports nothing from 'vscode'.
  */
 import * as l10n from '@vscode/l10n';
 import type { Dispatcher } from 'undici';
@@ -10,6 +11,7 @@ import { createDispatcher, type NetworkOptions } from './dispatcher';
 import { chooseProxy } from './proxy';
 import { NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
+import { validate } from './validate';
 import { listAllFeatures, SEARCH_PAGE, type ListingOptions, type ListingResult, type ListLimits } from './listing';
 import {
   environmentsSchema,
@@ -241,7 +243,7 @@ export class UnleashClient {
 
 /** Parses an answer, turning a mismatch into a SchemaError naming the first field that did not match. */
 function parse<S extends z.ZodType>(schema: S, response: JsonResponse, request: string): z.infer<S> {
-  const result = schema.safeParse(response.body);
+  const result = validate(schema, response.body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';

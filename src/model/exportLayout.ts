@@ -15,6 +15,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { exportResultSchema, type ExportResult } from '../api/schemas';
+import { validate } from '../api/validate';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Canonical layout
@@ -455,7 +456,7 @@ export function parseExportFile(text: string): ExportResult {
     const detail = error instanceof Error ? error.message : String(error);
     throw new InvalidExportFileError(l10n.t('The export file is not valid JSON: {0}', detail), '');
   }
-  const parsed = exportResultSchema.safeParse(data);
+  const parsed = validate(exportResultSchema, data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const fieldPath = issue ? formatIssuePath(issue.path) : '';

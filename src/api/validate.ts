@@ -1,0 +1,129 @@
+/**
+ * zod's verdict on a parsed JSON payload, without zod's copy of it.
+ *
+ * zod builds a new object for every object and array it accepts: for a 10,000-flag listing that is a second graph of
+ * the whole answer (40 ms, about 80 ms with the garbage collection it causes; bench/README.md), for an export of
+ * 14 MB another 14 MB. The schemas here keep every field (`looseObject`) and transform nothing, so what zod returns
+ * is the input's content again. So each schema is also compiled, once, into a check that walks the input and answers
+ * zod's yes or no: when it says yes the input itself is the result; when it says no, zod parses as before and its
+ * error is the one reported. The check covers only what it can decide exactly (loose objects, arrays, optional,
+ * nullable, unknown; leaves such as strings, numbers, unions and records are asked of zod itself, without a copy
+ * where there is nothing to copy); a schema holding anything else (a stripping or strict object, a transform, a
+ * default, a refinement of a container) is always parsed by zod. test/unit/validate.test.ts compares both on
+ * thousands of mutated payloads.
+ *
+ * Imports nothing from 'vscode'.
+ */
+import type { z } from 'zod';
+
+type Check = (value: unknown) => boolean;
+
+/** A schema's definition, as far as the check reads it (zod 4's `def`). */
+interface Def {
+  type: string;
+  checks?: unknown[];
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+}
+
+const compiled = new WeakMap<z.ZodType, Check | null>();
+
+/** zod's `safeParse`, answered from the input itself when the compiled check accepts it. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
+  if (checkFor(schema)?.(value)) return { success: true, data: value as z.output<S> };
+  return schema.safeParse(value);
+}
+
+/** The compiled check of a schema, or null when it holds something the check cannot decide exactly. */
+function checkFor(schema: z.ZodType): Check | null {
+  let check = compiled.get(schema);
+  if (check === undefined) {
+    check = compile(schema);
+    compiled.set(schema, check);
+  }
+  return check;
+}
+
+function compile(schema: z.ZodType): Check | null {
+  const def = schema.def as Def;
+  const refined = Boolean(def.checks?.length);
+  switch (def.type) {
+    case 'string':
+      return refined ? zodSays(schema) : (value) => typeof value === 'string';
+    case 'number':
+      return refined ? zodSays(schema) : (value) => typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return refined ? zodSays(schema) : (value) => typeof value === 'boolean';
+    case 'unknown':
+    case 'any':
+      return () => true;
+    case 'literal':
+    case 'enum':
+    case 'null':
+      return zodSays(schema);
+    case 'union':
+    case 'record':
+      return leavesOnly(schema) ? zodSays(schema) : null;
+    case 'optional':
+      return wrap(def.innerType, (inner) => (value) => value === undefined || inner(value));
+    case 'nullable':
+      return wrap(def.innerType, (inner) => (value) => value === null || inner(value));
+    case 'array':
+      return refined ? null : wrap(def.element, (element) => (value) => Array.isArray(value) && value.every(element));
+    case 'object':
+      return refined ? null : looseObject(def);
+    default:
+      return null;
+  }
+}
+
+function wrap(inner: z.ZodType | undefined, make: (check: Check) => Check): Check | null {
+  const check = inner ? compile(inner) : null;
+  return check ? make(check) : null;
+}
+
+/** An object whose unknown fields zod keeps as they are (`looseObject`); a stripping or strict one is not decided. */
+function looseObject(def: Def): Check | null {
+  if (!def.shape || (def.catchall?.def as Def | undefined)?.type !== 'unknown') return null;
+  const fields: Array<[string, Check]> = [];
+  for (const [key, field] of Object.entries(def.shape)) {
+    const check = compile(field);
+    // zod skips a declared `__proto__`; no schema here declares one.
+    if (!check || key === '__proto__') return null;
+    fields.push([key, check]);
+  }
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const record = value as Record<string, unknown>;
+    for (const [key, check] of fields) if (!check(record[key])) return false;
+    return true;
+  };
+}
+
+/** zod's own verdict, for a part whose result is its input (primitives, and unions and records of them). */
+function zodSays(schema: z.ZodType): Check {
+  return (value) => schema.safeParse(value).success;
+}
+
+/** Whether a union or record holds only primitives (so zod's result for it is a copy of the input, not a change). */
+function leavesOnly(schema: z.ZodType): boolean {
+  const def = schema.def as Def & { options?: z.ZodType[]; keyType?: z.ZodType; valueType?: z.ZodType };
+  switch (def.type) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'literal':
+    case 'enum':
+    case 'null':
+    case 'unknown':
+      return true;
+    case 'union':
+      return (def.options ?? []).every(leavesOnly);
+    case 'record':
+      return Boolean(def.keyType && def.valueType && leavesOnly(def.keyType) && leavesOnly(def.valueType));
+    default:
+      return false;
+  }
+}
