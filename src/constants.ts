@@ -74,6 +74,14 @@ export function settingId(key: (typeof Settings)[keyof typeof Settings]): string
   return `${SETTINGS_SECTION}.${key}`;
 }
 
+/** Keys of the extension's global state (`context.globalState`: the user's, never the workspace's). */
+export const StateKeys = {
+  /** Origins of servers the user allowed although a workspace's settings named them (services/approvals.ts). */
+  approvedServerOrigins: 'unleash.approvedServerOrigins',
+  /** The projects each server's last listing found (services/knownProjects.ts). */
+  knownProjects: 'unleash.knownProjects',
+} as const;
+
 /** SecretStorage key of the token for one server URL. */
 export function tokenSecretKey(serverUrl: string): string {
   return `unleash.token:${serverUrl}`;

@@ -21,6 +21,7 @@ import { LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
 import { ServerApprovals } from './services/approvals';
+import { KnownProjects } from './services/knownProjects';
 import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { Connection } from './services/connection';
@@ -47,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const logger = createLogger(channel);
   const tokens = new TokenStore(context.secrets);
   const approvals = new ServerApprovals(context.globalState);
-  const connection = new Connection(tokens, approvals, logger.child('connection'));
+  const connection = new Connection(tokens, approvals, logger.child('connection'), new KnownProjects(context.globalState));
   const store = new FlagStore(logger.child('store'));
   const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
   const hoverSettings = new HoverSettingsByFolder();

@@ -2,18 +2,14 @@
  * The servers the user allowed although a workspace's settings named them: kept per origin in the extension's
  * global state (not in the workspace, which could forge it), so the question is asked once per server.
  */
+import { StateKeys } from '../constants';
 import { originOf } from '../model/settingRules';
+import type { StateMemento } from './stateMemento';
 
-/** The part of `vscode.Memento` used here (globalState). */
-export interface ApprovalMemento {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
-}
-
-const KEY = 'unleash.approvedServerOrigins';
+const KEY = StateKeys.approvedServerOrigins;
 
 export class ServerApprovals {
-  constructor(private readonly memento: ApprovalMemento) {}
+  constructor(private readonly memento: StateMemento) {}
 
   isApproved(url: string): boolean {
     const origin = originOf(url);

@@ -14,6 +14,7 @@ import type { FlagSource } from '../model/flagSource';
 import type { StoreState } from '../model/flagStore';
 import { OfflineSource, type ExportFile } from '../model/offlineSource';
 import type { ServerApprovals } from './approvals';
+import type { KnownProjects } from './knownProjects';
 import { connectionWarnings, readCaFiles } from './network';
 import type { Logger } from '../util/logger';
 import { onDidChangeSettings, readSettings, type ExtensionSettings } from './settings';
@@ -67,6 +68,7 @@ export class Connection implements vscode.Disposable {
     private readonly tokens: TokenStore,
     private readonly approvals: ServerApprovals,
     private readonly logger: Logger,
+    private readonly knownProjects?: KnownProjects,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
     const onFiles = () => {
@@ -172,7 +174,7 @@ export class Connection implements vscode.Disposable {
             : this.logger.debug(`${event.request} → ${event.status} in ${Math.round(event.ms)} ms`),
       });
       return {
-        next: { state: 'ready', source: new ServerSource(client, settings.projects, settings.webUrl) },
+        next: { state: 'ready', source: new ServerSource(client, settings.projects, settings.webUrl, this.knownProjects) },
         client,
         warnings: connectionWarnings(baseUrl, settings),
       };

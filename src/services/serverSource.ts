@@ -7,6 +7,7 @@ import { baseUrlText } from '../api/baseUrl';
 import type { UnleashClient } from '../api/client';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 import type { FlagSource } from '../model/flagSource';
+import type { KnownProjects } from './knownProjects';
 
 export class ServerSource implements FlagSource {
   readonly kind = 'server' as const;
@@ -16,19 +17,28 @@ export class ServerSource implements FlagSource {
   readonly #client: UnleashClient;
   readonly #projects: string[];
   readonly #webUrlSetting: string;
-  /** The projects of the last listing: listed at once on the next one (a refresh), which asks no project list. */
-  #knownProjects: string[] = [];
+  /**
+   * The projects of the last listing, listed at once on the next one, which asks no project list: a refresh, and the
+   * first listing of a window when an earlier window remembered them (`known`).
+   */
+  #knownProjects: string[];
+  readonly #known: KnownProjects | undefined;
+  readonly #server: string;
 
-  constructor(client: UnleashClient, projects: string[], webUrlSetting: string) {
+  constructor(client: UnleashClient, projects: string[], webUrlSetting: string, known?: KnownProjects) {
     this.#client = client;
     this.#projects = projects;
     this.#webUrlSetting = webUrlSetting;
+    this.#known = known;
+    this.#server = baseUrlText(client.baseUrl);
+    this.#knownProjects = known?.get(this.#server) ?? [];
     this.label = client.baseUrl.host + client.baseUrl.pathname.replace(/\/$/, '');
   }
 
   async listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
     const result = await this.#client.listing({ projects: this.#projects, knownProjects: this.#knownProjects, signal, onRows });
     this.#knownProjects = [...new Set(result.features.map((feature) => feature.project ?? 'default'))];
+    if (!this.#projects.length) void this.#known?.remember(this.#server, this.#knownProjects);
     this.listingNote = result.unchecked && l10n.t('The list may be incomplete: {0}. Refresh in a minute to check again.', result.unchecked);
     return result.features;
   }
