@@ -4,6 +4,8 @@
  * Rules, so that a newer server never breaks the extension:
  * - fields the spec marks required are required; everything else is optional (or nullable where the spec says so);
  * - unknown fields are kept (`looseObject`), so an export written to disk holds whatever the server sent;
+ * - nothing is transformed or defaulted: `validate()` (./validate.ts) answers for these schemas without zod's copy,
+ *   and leaves a schema that changes its input (or strips fields) to zod;
  * - enumerations (operators, lifecycle stages, payload and flag types) are plain strings: an unknown value is data to
  *   show, not an error.
  */

@@ -22,13 +22,20 @@ export class KnownProjects {
     return this.entries().find(([url]) => url === server)?.[1] ?? [];
   }
 
-  /** Keeps the projects of a listing of this server; the server becomes the most recent. */
+  /**
+   * Keeps the projects of a listing of this server; the server becomes the most recent. Never fails: a write that
+   * does not happen only costs the next window the project list.
+   */
   async remember(server: string, projects: string[]): Promise<void> {
     const kept = projects.filter(isName).slice(0, MAX_PROJECTS);
     const entries = this.entries();
     if (sameList(entries[0], server, kept)) return;
     const rest = entries.filter(([url]) => url !== server);
-    await this.memento.update(StateKeys.knownProjects, [[server, kept], ...rest].slice(0, MAX_SERVERS));
+    try {
+      await this.memento.update(StateKeys.knownProjects, [[server, kept], ...rest].slice(0, MAX_SERVERS));
+    } catch {
+      // The hint is lost, nothing else.
+    }
   }
 
   private entries(): Entry[] {

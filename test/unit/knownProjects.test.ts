@@ -57,6 +57,14 @@ describe('KnownProjects', () => {
     assert.deepEqual(known.get('https://s0.example'), []);
   });
 
+  it('a write that fails loses the hint and nothing else', async () => {
+    const state = memento();
+    state.update = () => Promise.reject(new Error('the state database is locked'));
+    const known = new KnownProjects(state);
+    await known.remember('https://a.example', ['default']);
+    assert.deepEqual(known.get('https://a.example'), []);
+  });
+
   it('ignores what it did not write: other shapes, non-strings, empty and over-long names', () => {
     assert.deepEqual(new KnownProjects(memento('default')).get('https://a.example'), []);
     assert.deepEqual(new KnownProjects(memento({ 'https://a.example': ['x'] })).get('https://a.example'), []);
