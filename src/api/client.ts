@@ -176,6 +176,7 @@ export class UnleashClient {
           return parse(projectFeaturesSchema, response, 'GET project features').features;
         },
         projects: (signal) => this.listProjects({ signal }),
+        openSource: (signal) => this.isOpenSource({ signal }),
       },
       { limits: this.listLimits, ...options },
     );
@@ -218,9 +219,18 @@ export class UnleashClient {
 
   /** The server's version; needs a token that can read the Admin API, so it doubles as a connection test. */
   async getServerInfo(call: Call = {}): Promise<ServerInfo> {
-    const response = await this.http.get('/api/admin/ui-config', call);
-    const config = parse(uiConfigSchema, response, 'GET ui-config');
+    const config = await this.uiConfig(call);
     return { version: config.version ?? config.versionInfo?.current?.oss, edition: config.environment };
+  }
+
+  /** Open-source Unleash: its ui-config says so and names no enterprise version. Its project list is `default` alone. */
+  private async isOpenSource(call: Call): Promise<boolean> {
+    const config = await this.uiConfig(call);
+    return config.environment === 'Open Source' && !config.versionInfo?.current?.enterprise;
+  }
+
+  private async uiConfig(call: Call): Promise<z.infer<typeof uiConfigSchema>> {
+    return parse(uiConfigSchema, await this.http.get('/api/admin/ui-config', call), 'GET ui-config');
   }
 
   async close(): Promise<void> {

@@ -298,7 +298,7 @@ export const uiConfigSchema = z.looseObject({
   environment: z.string().optional(),
   unleashUrl: z.string().optional(),
   baseUriPath: z.string().optional(),
-  versionInfo: z.looseObject({ current: z.looseObject({ oss: z.string().optional() }).optional() }).optional(),
+  versionInfo: z.looseObject({ current: z.looseObject({ oss: z.string().optional(), enterprise: z.string().optional() }).optional() }).optional(),
 });
 
 export type Payload = z.infer<typeof payloadSchema>;

@@ -57,6 +57,9 @@ describe('listing (real server)', () => {
       ['IS_NONE_OF:default'],
       'the two checkout flags fit the one page of flags outside default',
     );
+    // The server's ui-config says "Open Source": its project list (`default` alone, whatever exists) is not asked.
+    assert.ok(proxy.requests.includes('/api/admin/ui-config'), proxy.requests.join('\n'));
+    assert.ok(!proxy.requests.includes('/api/admin/projects'), proxy.requests.join('\n'));
   });
 
   it('is complete when the project list leaves a project out (open source lists only default): the search finds it', async () => {
@@ -82,6 +85,15 @@ describe('listing (real server)', () => {
     const refresh = proxy.requests.slice(before);
     assert.deepEqual(refresh.filter((url) => PROJECT_LISTING.test(url)).sort(), ['/api/admin/projects/checkout/features', '/api/admin/projects/default/features']);
     assert.ok(refresh.some((url) => url.includes('IS_NONE_OF%3Adefault%2Ccheckout')), refresh.join('\n'));
+  });
+
+  it('asks the project list of a server that is not open source, and is complete the same', async () => {
+    const enterprise = { version: '7.5.1', environment: 'Enterprise', versionInfo: { current: { enterprise: '7.5.1' } } };
+    const proxy = await proxied({ path: /^\/api\/admin\/ui-config/, status: 200, body: enterprise });
+    const result = await client(proxy.url).listing({ pageSize: PAGE });
+    assert.deepEqual(names(result.features), live);
+    assert.equal(result.total, await searchTotal());
+    assert.ok(proxy.requests.includes('/api/admin/projects'), proxy.requests.join('\n'));
   });
 
   it('is complete when the token may not list a project: the search reads it', async () => {

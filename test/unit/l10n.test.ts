@@ -245,6 +245,8 @@ const PHRASES_ALLOWED = new Set([
   'model/exportToFile.ts: `${dir} leads to ${real}`',
   // The name of the listing request, as TimeoutError.request (the message does not include it).
   "api/listing.ts: 'list the flags'",
+  // What an open-source server's ui-config says it is (`environment`), compared, never shown.
+  "api/client.ts: 'Open Source'",
   // Why no system certificate was added (and the runner's reasons inside it): only logged (services/connection.ts).
   "api/systemCertificates.ts: `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`",
   "api/systemCertificates.ts: 'no system certificate bundle found'",

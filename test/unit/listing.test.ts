@@ -28,6 +28,8 @@ interface Server {
   searchesAllowed?: number;
   /** The search answers after this many ms (the other requests at once), as a real server's does at many flags. */
   searchDelayMs?: number;
+  /** What the server's ui-config says it is; absent, the listing cannot ask. */
+  openSource?: boolean | 'fails';
 }
 
 function fake(server: Server): ListingRequests & { log: string[] } {
@@ -61,6 +63,15 @@ function fake(server: Server): ListingRequests & { log: string[] } {
       log.push('projects');
       return server.listed ?? Object.keys(server.flags);
     },
+    ...(server.openSource === undefined
+      ? {}
+      : {
+          async openSource() {
+            log.push('ui-config');
+            if (server.openSource === 'fails') throw new HttpError({ status: 500, request: 'GET ui-config' });
+            return server.openSource === true;
+          },
+        }),
   };
 }
 
@@ -103,6 +114,23 @@ describe('listing', () => {
       'search 0 IS_NONE_OF:default,checkout', 'project checkout',
     ]);
     assert.deepEqual(batches, [['default/a', 'default/c', 'default/e'], ['checkout/b', 'checkout/d']], 'each project as it arrives');
+  });
+
+  it('asks an open-source server no project list (it names only default); any other, or one that cannot say, is asked', async () => {
+    const flags = { default: ['a', 'c', 'e'], checkout: ['b', 'd'] };
+    const oss = fake({ flags, listed: ['default'], openSource: true });
+    const result = await listAllFeatures(oss, { pageSize: PAGE });
+    assert.deepEqual(names(result.features), ['default/a', 'checkout/b', 'default/c', 'checkout/d', 'default/e']);
+    assert.equal(result.total, 5);
+    assert.ok(!oss.log.includes('projects'), oss.log.join(', '));
+    assert.deepEqual(oss.log.slice(0, 3), ['search 0 IS_NONE_OF:default', 'project default', 'ui-config']);
+
+    for (const openSource of [false, 'fails'] as const) {
+      const server = fake({ flags, openSource });
+      const listed = await listAllFeatures(server, { pageSize: PAGE });
+      assert.equal(listed.features.length, 5);
+      assert.deepEqual(server.log.slice(0, 4), ['search 0 IS_NONE_OF:default', 'project default', 'ui-config', 'projects'], `openSource: ${openSource}`);
+    }
   });
 
   it('shows the search page of the rest as it arrives, while slow project listings are still out', async () => {

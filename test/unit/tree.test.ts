@@ -809,6 +809,7 @@ describe('tree: 10,000 flags', () => {
         return { body: { features: summaries.slice(offset, offset + limit), total: summaries.length } };
       }
       if (request.path === '/api/admin/projects') return { body: { version: 1, projects: [{ id: 'default' }] } };
+      if (request.path === '/api/admin/ui-config') return { body: { version: '7.5.1', environment: 'Open Source' } };
       if (request.path === '/api/admin/projects/default/features') return { body: { version: 2, features: summaries } };
       const match = /^\/api\/admin\/projects\/([^/]+)\/features\/([^/]+)$/.exec(request.path);
       if (match) {
@@ -824,8 +825,8 @@ describe('tree: 10,000 flags', () => {
       const isDetail = (p: string) => /^\/api\/admin\/projects\/[^/]+\/features\/[^/]+$/.test(p);
       assert.deepEqual(
         server.requests.map((request) => request.path).sort(),
-        ['/api/admin/projects', '/api/admin/projects/default/features', '/api/admin/search/features'],
-        'one search page (its total counts every flag), and the whole project in one request',
+        ['/api/admin/projects/default/features', '/api/admin/search/features', '/api/admin/ui-config'],
+        'one search page (its total counts every flag), the whole project in one request, and no project list (open source)',
       );
 
       const rows = await expand(roots[9999], store);
