@@ -7,7 +7,8 @@
  * names only `default`. So (bench/README.md has the figures):
  *
  *   1. at once, in parallel: the listings of the projects already known (`default`, those of the last listing, or the
- *      configured ones), the project list (not on a refresh), and a search for the flags *outside* those projects
+ *      configured ones), the project list (not on a refresh, nor of an open-source server: its ui-config says so,
+ *      and its project list names only `default`), and a search for the flags *outside* those projects
  *      (`project=IS_NONE_OF:…`), whose `total` is what the listings cannot see; each listing is shown as it arrives;
  *   2. projects the project list adds are listed too, and the search restarts excluding them (while it is still out:
  *      cheap when nothing is left outside);
