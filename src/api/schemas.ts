@@ -298,7 +298,8 @@ export const uiConfigSchema = z.looseObject({
   environment: z.string().optional(),
   unleashUrl: z.string().optional(),
   baseUriPath: z.string().optional(),
-  versionInfo: z.looseObject({ current: z.looseObject({ oss: z.string().optional(), enterprise: z.string().optional() }).optional() }).optional(),
+  /** `current.enterprise` is the version of an enterprise server, whatever its shape: only its presence is read. */
+  versionInfo: z.looseObject({ current: z.looseObject({ oss: z.string().optional(), enterprise: z.unknown() }).optional() }).optional(),
 });
 
 export type Payload = z.infer<typeof payloadSchema>;
