@@ -87,20 +87,24 @@ function treeRow(page: Page, label: string) {
 
 /**
  * Clicks a collapsed row (by its visible label) and waits until VS Code shows it expanded. A first load redraws the
- * rows as each project arrives; a click that lands on a row while it is being replaced is lost, so a row still
- * collapsed after 6 s is clicked again (at most 5 times: 30 s in all, as before).
+ * rows as each project arrives; a click that lands on a row while it is being replaced is lost, and a row tooltip
+ * left open (the mouse rested on a row during a drag) covers the rows below it. So each attempt first moves any
+ * tooltip out of the way, and a row still collapsed after 6 s is clicked again (at most 5 times: 30 s in all).
  */
 async function expand(page: Page, label: string): Promise<void> {
   const row = treeRow(page, label);
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   const expanded = treeRows(page, label, '[aria-expanded="true"]').first();
   for (let attempt = 1; ; attempt++) {
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
     try {
+      if ((await row.getAttribute('aria-expanded')) !== 'true') {
+        if ((await page.locator(HOVERS).locator('visible=true').count()) > 0) await noTooltip(page);
+        await row.click({ timeout: 6_000 });
+      }
       await expanded.waitFor({ state: 'visible', timeout: 6_000 });
       return;
     } catch (error) {
-      if (attempt >= 5) throw error;
+      if (attempt >= 5) throw new Error(`"${label}" did not expand after ${attempt} clicks; the tree shows:\n${(await visibleRows(page)).join('\n')}`, { cause: error });
     }
   }
 }
@@ -182,11 +186,14 @@ async function wrappedCells(page: Page): Promise<string[]> {
   });
 }
 
+/** A row tooltip (the workbench's hover) or an editor hover. */
+const HOVERS = '.workbench-hover, .monaco-hover';
+
 /** Moves the mouse off the tree and waits until no row tooltip shows, for a screenshot of the rows. */
 async function noTooltip(page: Page): Promise<void> {
   await page.mouse.move(900, 700);
   await page.keyboard.press('Escape');
-  await page.locator('.workbench-hover, .monaco-hover').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  await page.locator(HOVERS).first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
   await page.waitForTimeout(500);
 }
 
