@@ -87,9 +87,9 @@ function treeRow(page: Page, label: string) {
 
 /**
  * Clicks a collapsed row (by its visible label) and waits until VS Code shows it expanded. A first load redraws the
- * rows as each project arrives; a click that lands on a row while it is being replaced is lost, and a row tooltip
- * left open (the mouse rested on a row during a drag) covers the rows below it. So each attempt first moves any
- * tooltip out of the way, and a row still collapsed after 6 s is clicked again (at most 5 times: 30 s in all).
+ * rows as each project arrives; a click that lands on a row while it is being replaced is lost, and a flag row's
+ * tooltip left open covers the rows below it (Playwright: "… subtree intercepts pointer events"). So each attempt
+ * first moves a shown tooltip out of the way, and a row still collapsed after 6 s is tried again (5 attempts).
  */
 async function expand(page: Page, label: string): Promise<void> {
   const row = treeRow(page, label);
@@ -104,7 +104,7 @@ async function expand(page: Page, label: string): Promise<void> {
       await expanded.waitFor({ state: 'visible', timeout: 6_000 });
       return;
     } catch (error) {
-      if (attempt >= 5) throw new Error(`"${label}" did not expand after ${attempt} clicks; the tree shows:\n${(await visibleRows(page)).join('\n')}`, { cause: error });
+      if (attempt >= 5) throw new Error(`"${label}" did not expand in ${attempt} attempts; the tree shows:\n${(await visibleRows(page)).join('\n')}`, { cause: error });
     }
   }
 }
