@@ -1,0 +1,43 @@
+/**
+ * Runs one hostile scenario's operation in this (fresh) process and prints one JSON line: what the user sees, the
+ * time it took, the peak heap sampled every 5 ms and at the end, and the longest event-loop block. Started by
+ * `run.ts` as `node --max-old-space-size=256 --import tsx measureOne.ts <scenario file> <dir> <context JSON>`.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { HostileScenario } from './scenario';
+
+async function main(): Promise<void> {
+  const [file, dir, contextJson] = process.argv.slice(2) as [string, string, string];
+  const scenario = ((await import(pathToFileURL(file).href)) as { scenario: HostileScenario }).scenario;
+  const context: unknown = JSON.parse(contextJson);
+  let peak = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  // The monitor records the gap between two of its ticks: it must have ticked once before the operation starts.
+  delay.enable();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = performance.now();
+  let seen: string;
+  try {
+    seen = await scenario.run(dir, context);
+  } catch (error) {
+    seen = `threw: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const ms = performance.now() - started;
+  // One more turn so a block at the very end is recorded.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  delay.disable();
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().heapUsed);
+  const blockMs = delay.max / 1e6;
+  process.stdout.write(`${JSON.stringify({ seen, ms, peakHeapMb: peak / 2 ** 20, blockMs })}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
