@@ -4,15 +4,20 @@
  *
  *   npm run bench:hostile                 every scenario, a table of the figures
  *   npm run bench:hostile -- fatPage      scenarios whose file name contains "fatPage"
+ *   npm run bench:hostile -- --write-docs also writes the table into docs/reliability.md ("Hostile inputs")
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HostileScenario } from './scenario';
 
 export const HEAP_LIMIT_MB = 256;
+/** The bounds of the section of docs/reliability.md this bench writes (the reliability test keeps it as it is). */
+export const HOSTILE_START = '<!-- hostile inputs: written by `npm run bench:hostile -- --write-docs` -->';
+export const HOSTILE_END = '<!-- end of hostile inputs -->';
+const DOC = path.join(__dirname, '..', '..', 'docs', 'reliability.md');
 /** One scenario's operation may take this long before it is killed and reported as hung. */
 const RUN_TIMEOUT_MS = 120_000;
 
@@ -79,16 +84,53 @@ function figure(value: number | undefined, digits = 0): string {
   return value === undefined ? '—' : value.toFixed(digits);
 }
 
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function section(header: string, rows: Measured[]): string {
+  return [
+    HOSTILE_START,
+    '## Hostile inputs (measured)',
+    '',
+    'Each row is a file in `bench/hostile/`: the input is built in one process, and the operation a user would trigger',
+    `runs in a fresh Node with a ${HEAP_LIMIT_MB} MB heap (\`--max-old-space-size\`: needing more is a crash, not a figure).`,
+    'Peak heap is sampled every 5 ms and at the end; the longest event-loop block is `monitorEventLoopDelay`\'s maximum.',
+    '`test/unit/hostileInputs.test.ts` runs every row in the unit layer and checks what the user sees; the figures are',
+    'this bench\'s, from the run named below (`npm run bench:hostile -- --write-docs` writes this section).',
+    '',
+    header,
+    '',
+    '| Finding | Input | What the user sees | Time | Peak heap | Longest block |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map((m) =>
+      `| ${m.scenario.finding} | ${cell(m.scenario.input)} | ${cell(m.failure ? `FAILED: ${m.failure}` : m.seen ?? '')} | ${figure(m.ms)} ms | ${figure(m.peakHeapMb, 1)} MB | ${figure(m.blockMs)} ms |`,
+    ),
+    HOSTILE_END,
+  ].join('\n');
+}
+
+function writeDocs(text: string): void {
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(HOSTILE_START);
+  const end = doc.indexOf(HOSTILE_END, start);
+  const next = start >= 0 && end > start ? doc.slice(0, start) + text + doc.slice(end + HOSTILE_END.length) : `${doc.trimEnd()}\n\n${text}\n`;
+  writeFileSync(DOC, next);
+}
+
 async function main(): Promise<void> {
-  const files = scenarioFiles(process.argv[2] ?? '');
-  console.log(`Hostile inputs, ${new Date().toISOString().slice(0, 16)}Z, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load ${os.loadavg()[0]?.toFixed(1)}`);
-  console.log('| Finding | Input | What the user sees | Time (ms) | Peak heap (MB) | Longest event-loop block (ms) |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
+  const args = process.argv.slice(2);
+  const files = scenarioFiles(args.find((arg) => !arg.startsWith('--')) ?? '');
+  const header = `Measured ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}, load ${os.loadavg()[0]?.toFixed(1)}.`;
+  const rows: Measured[] = [];
   for (const file of files) {
     const m = await measure(file);
-    const seen = m.failure ? `FAILED: ${m.failure}` : m.seen ?? '';
-    console.log(`| ${m.scenario.finding} | ${m.scenario.input} | ${seen.replace(/\|/g, '\\|')} | ${figure(m.ms)} | ${figure(m.peakHeapMb, 1)} | ${figure(m.blockMs)} |`);
+    rows.push(m);
+    console.log(`${m.file}: ${m.failure ? `FAILED: ${m.failure}` : `${m.seen} | ${figure(m.ms)} ms, heap ${figure(m.peakHeapMb, 1)} MB, block ${figure(m.blockMs)} ms`}`);
   }
+  const text = section(header, rows);
+  console.log(`\n${text}`);
+  if (args.includes('--write-docs')) writeDocs(text);
 }
 
 if (require.main === module) void main();
