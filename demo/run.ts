@@ -9,13 +9,15 @@
  *   npm run demo -- --package         repackage even when dist/*.vsix is current
  *
  * Ctrl+C stops everything it started, by pid (code-server and, with --live, Unleash and PostgreSQL), and removes
- * the temporary folders. Needs `apt-get install ripgrep libkrb5-dev` (code-server's install builds native modules
- * with them) and, for --live, `postgresql`; not Chromium: the demo is opened in your own browser.
+ * the temporary folders. The Debian packages it needs (ripgrep and libkrb5-dev for code-server's install, postgresql
+ * for --live; not Chromium: the demo is opened in your own browser) are installed when missing, or named with the
+ * command to run (scripts/debianPackages.mjs).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_WORKSPACE, ROOT, VSIX_PATH, copyDemoWorkspace, ensureHost, ensureVsix, seconds, vsixStaleness, type Log } from '../test/e2e/support';
 import type { CodeServer } from '../test/e2e/host/index';
+import { ensurePackages } from '../scripts/debianPackages.mjs';
 
 export interface DemoOptions {
   /** Start a real, seeded Unleash and connect to it (else offline mode on the export files). */
@@ -45,6 +47,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     throw new Error('demo/workspace/.unleash/development.json is missing: run npx tsx demo/make-exports.ts');
   }
 
+  const problem = options.live ? ensurePackages(['live'], { log }) : undefined;
+  if (problem) throw new Error(problem);
   log('Installing the e2e host if needed (code-server 4.100.3; ~1.5 min the first time)…');
   await ensureHost({ browser: false });
   const host = (await import('../test/e2e/host/index')) as typeof import('../test/e2e/host/index');

@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensurePackages } from '../../../scripts/debianPackages.mjs';
 
 const HOST = path.dirname(fileURLToPath(import.meta.url));
 const NM = path.join(HOST, 'node_modules');
@@ -86,19 +87,11 @@ function isComplete() {
 }
 
 function preflight() {
-  const problems = [];
   const major = Number(process.versions.node.split('.')[0]);
-  if (major !== 20) problems.push(`code-server 4.100.3 needs Node.js 20 (this is ${process.version}).`);
-  const chromium = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
-  if (!process.argv.includes('--no-browser') && !fs.existsSync(chromium)) problems.push(`Chromium not found at ${chromium}: apt-get install chromium`);
-  if (!which('rg')) problems.push('ripgrep (rg) not found: apt-get install ripgrep');
-  if (!fs.existsSync('/usr/include/krb5.h') && !fs.existsSync('/usr/include/gssapi/gssapi.h') && !which('krb5-config')) {
-    problems.push('Kerberos headers (krb5.h) not found, needed to build VS Code\'s "kerberos" module: apt-get install libkrb5-dev');
-  }
-  for (const [cmd, pkg] of [['make', 'make'], ['g++', 'g++'], ['python3', 'python3'], ['tar', 'tar']]) {
-    if (!which(cmd)) problems.push(`${cmd} not found (native modules are compiled): apt-get install ${pkg}`);
-  }
-  if (problems.length) fail(`missing prerequisites:\n  - ${problems.join('\n  - ')}`);
+  if (major !== 20) fail(`code-server 4.100.3 needs Node.js 20 (this is ${process.version}).`);
+  // Debian packages the build needs (and Chromium for the browser tests), installed here when this process may.
+  const problem = ensurePackages(['host', ...(process.argv.includes('--no-browser') ? [] : ['e2e'])], { log });
+  if (problem) fail(`missing prerequisites: ${problem}`);
 }
 
 /** How long one install step may take (about 1.5 min on 2 cores): then it is killed with its children, a failure. */
