@@ -99,7 +99,10 @@ export const LOG_CHANNEL_NAME = 'Unleash';
 /** Id of the status bar item (users can hide it by this name). */
 export const STATUS_BAR_ID = 'unleash.status';
 
+const SOURCE_EXTENSIONS = 'ts,tsx,mts,cts,js,jsx,mjs,cjs,py,go,java,kt,kts,rb,php,cs,swift,rs,dart,vue,svelte,scala,groovy,ex,exs';
 /** Files the "Check Workspace for Flag References" command reads. */
-export const SOURCE_FILES_GLOB = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,go,java,kt,kts,rb,php,cs,swift,rs,dart,vue,svelte,scala,groovy,ex,exs}';
+export const SOURCE_FILES_GLOB = `**/*.{${SOURCE_EXTENSIONS}}`;
+/** Files Find Usages reads: source files, and configuration files that name flags as plain values. */
+export const USAGE_FILES_GLOB = `**/*.{${SOURCE_EXTENSIONS},yaml,yml,properties,toml,env}`;
 /** Left out of the workspace check besides `files.exclude`. */
 export const SOURCE_FILES_EXCLUDE = '**/{node_modules,dist,out,build,vendor,.git}/**';

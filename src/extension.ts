@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       view: flagsView,
       logger: logger.child('flags'),
       flagAtCursor: () => flagAtCursor(codeFlags),
-      nameTransforms: () => codeFlags.options.transforms,
+      codeFlags,
     }),
     registerFlagDetails({ store, view: flagsView, logger: logger.child('details') }),
     registerFlagHovers({ store, settings: hoverSettings, logger: logger.child('hovers') }),

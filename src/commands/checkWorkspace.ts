@@ -3,15 +3,12 @@
  * the catalog in memory, with progress and cancellation, and puts the findings in the Problems panel.
  */
 import * as vscode from 'vscode';
-import { Commands, SOURCE_FILES_EXCLUDE, SOURCE_FILES_GLOB } from '../constants';
+import { Commands, SOURCE_FILES_GLOB } from '../constants';
 import type { FlagDiagnosticsPublisher } from '../code/flagDiagnosticsPublisher';
 import type { CodeFlags } from '../services/codeFlags';
 import type { Logger } from '../util/logger';
 import { pluralForm } from '../model/intl';
-
-/** At most this many files are read; larger files are skipped. */
-export const MAX_CHECKED_FILES = 20_000;
-export const MAX_CHECKED_FILE_BYTES = 2_000_000;
+import { visitWorkspaceFiles } from '../services/workspaceFiles';
 
 export interface WorkspaceCheck {
   files: number;
@@ -39,37 +36,24 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking flag references'), cancellable: true },
     async (progress, token) => {
-      const uris = await vscode.workspace.findFiles(SOURCE_FILES_GLOB, SOURCE_FILES_EXCLUDE, MAX_CHECKED_FILES, token);
       const analyzer = flags.analyzer();
-      const open = new Map(vscode.workspace.textDocuments.map((document) => [document.uri.toString(), document]));
-      for (const uri of uris) {
-        if (token.isCancellationRequested) {
-          result.cancelled = true;
-          break;
-        }
-        progress.report({ message: vscode.workspace.asRelativePath(uri), increment: 100 / uris.length });
-        let text: string;
-        const document = open.get(uri.toString());
-        if (document) text = document.getText();
-        else {
-          try {
-            const stat = await vscode.workspace.fs.stat(uri);
-            if (stat.size > MAX_CHECKED_FILE_BYTES) continue;
-            text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-          } catch (error) {
-            logger.warn(`Skipped ${vscode.workspace.asRelativePath(uri)}: ${error instanceof Error ? error.message : error}`);
-            continue;
+      const visited = await visitWorkspaceFiles(
+        SOURCE_FILES_GLOB,
+        token,
+        logger,
+        (uri, text) => {
+          // Each file as its folder's settings name flags.
+          const found = analyzer.analyse(text, flags.analysisOptions({ uri }));
+          if (found.length > 0) {
+            result.filesWithProblems += 1;
+            result.problems += found.length;
           }
-        }
-        // Each file as its folder's settings name flags.
-        const found = analyzer.analyse(text, flags.analysisOptions({ uri }));
-        result.files += 1;
-        if (found.length > 0) {
-          result.filesWithProblems += 1;
-          result.problems += found.length;
-        }
-        publisher.publish(uri, found, true);
-      }
+          publisher.publish(uri, found, true);
+        },
+        (uri, increment) => progress.report({ message: vscode.workspace.asRelativePath(uri), increment }),
+      );
+      result.files = visited.files;
+      result.cancelled = visited.cancelled;
     },
   );
   const files = (n: number) => pluralForm(n, { one: vscode.l10n.t('{0} file', n), other: vscode.l10n.t('{0} files', n) });

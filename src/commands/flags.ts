@@ -5,8 +5,6 @@
  */
 import * as vscode from 'vscode';
 import { Commands, settingId, Settings } from '../constants';
-import type { NameTransform } from '../model/flagNames';
-import { usageSearchArgs, type UsageSearchArgs } from '../model/flagSpellings';
 import type { FlagStore, StoreState } from '../model/flagStore';
 import { inertText, openableUrl } from '../model/markdown';
 import {
@@ -15,7 +13,11 @@ import {
   isTreeNode,
   type FlagRef,
 } from '../model/tree';
+import { pluralForm } from '../model/intl';
+import type { CodeFlags } from '../services/codeFlags';
+import { searchFlagUsages, type UsageSearch } from '../services/flagUsageSearch';
 import type { Logger } from '../util/logger';
+import { showUsages } from '../views/usagesView';
 import type { FlagsView } from '../views/flagsTree';
 
 export interface FlagCommandDeps {
@@ -24,8 +26,8 @@ export interface FlagCommandDeps {
   logger: Logger;
   /** The flag under the editor's cursor (Find Usages from the editor's context menu). */
   flagAtCursor?: () => FlagRef | undefined;
-  /** How code spells flag names (`unleash.hover.nameTransforms`): Find Usages searches every spelling. */
-  nameTransforms?: () => readonly NameTransform[];
+  /** How each folder's code names flags, and the catalog's name index: Find Usages reads the workspace with them. */
+  codeFlags?: CodeFlags;
 }
 
 export function registerFlagCommands(deps: FlagCommandDeps): vscode.Disposable {
@@ -113,18 +115,30 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
 }
 
 /**
- * Searches the workspace for the flag name and every spelling the name transforms map to it; returns the search's
- * arguments. From the editor's context menu (an URI argument), the flag is the one under the cursor.
+ * Every use of the flag in the workspace, by the rule the hovers follow (never a longer name that contains it, nor a
+ * comment word), shown in the References view. From the editor's context menu, the flag is the one under the cursor.
+ * Answers what was found (for keybindings and tests).
  */
-async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<UsageSearchArgs | undefined> {
+async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<UsageSearch | undefined> {
   const flag = flagOf(deps, arg, name);
   if (!flag) {
     void vscode.window.showInformationMessage(noFlagMessage(arg));
     return undefined;
   }
-  const args = usageSearchArgs(flag.name, deps.nameTransforms?.() ?? []);
-  await vscode.commands.executeCommand('workbench.action.findInFiles', args);
-  return args;
+  const { codeFlags } = deps;
+  if (!codeFlags) return undefined;
+  const search = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Finding uses of {0}', shown(flag.name)), cancellable: true },
+    (_progress, token) => searchFlagUsages(flag.name, codeFlags, deps.logger, token),
+  );
+  if (search.cancelled) return search;
+  if (!search.files.length) {
+    const files = pluralForm(search.searched, { one: vscode.l10n.t('{0} file', search.searched), other: vscode.l10n.t('{0} files', search.searched) });
+    void vscode.window.showInformationMessage(vscode.l10n.t('No use of the flag "{0}" in {1} of the workspace.', shown(flag.name), files));
+    return search;
+  }
+  await showUsages(vscode.l10n.t('Uses of the flag {0}', shown(flag.name)), search.files);
+  return search;
 }
 
 /** The editor's context menu passes the document's URI. */

@@ -41,26 +41,3 @@ export function flagSpellings(name: string, transforms: readonly NameTransform[]
   }
   return spellings;
 }
-
-/** Arguments of `workbench.action.findInFiles` that find every spelling. */
-export interface UsageSearchArgs {
-  query: string;
-  isRegex: boolean;
-  isCaseSensitive: true;
-  matchWholeWord: boolean;
-  triggerSearch: true;
-}
-
-export function usageSearchArgs(name: string, transforms: readonly NameTransform[]): UsageSearchArgs {
-  const spellings = flagSpellings(name, transforms);
-  if (spellings.length === 1) {
-    return { query: name, isRegex: false, isCaseSensitive: true, matchWholeWord: /^\w/.test(name) && /\w$/.test(name), triggerSearch: true };
-  }
-  // Longest first, so that a spelling that is a prefix of another does not win the alternation.
-  const alternatives = [...spellings].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return { query: `(?<![\\w-])(?:${alternatives.join('|')})(?![\\w-])`, isRegex: true, isCaseSensitive: true, matchWholeWord: false, triggerSearch: true };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-}

@@ -64,6 +64,12 @@ export class CodeFlags implements vscode.Disposable {
     return { sdkCalls: own.sdkCalls, transforms: own.nameTransforms };
   }
 
+  /** How Find Usages reads a file: its folder's naming, and whether its hovers match names anywhere. */
+  usageOptions(uri: vscode.Uri): { sdkCalls: string[] | undefined; transforms: NameTransform[]; matchAnywhere: boolean } {
+    const own = this.hoverSettings.of({ uri });
+    return { sdkCalls: own.sdkCalls, transforms: own.nameTransforms, matchAnywhere: own.matchAnywhere };
+  }
+
   get options(): CodeOptions {
     return this.optionsValue;
   }

@@ -141,6 +141,8 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     documentOpened: new EventEmitter<unknown>(),
     documentChanged: new EventEmitter<unknown>(),
     documentClosed: new EventEmitter<unknown>(),
+    /** What the References view was given (`setInput` of the references-view extension); undefined: not installed. */
+    referencesView: { inputs: [] as unknown[] } as { inputs: unknown[] } | undefined,
     providers: {
       hover: [] as ProviderRegistration[],
       completion: [] as ProviderRegistration[],
@@ -178,6 +180,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     CancellationTokenSource: classes.CancellationTokenSource,
     Position: classes.Position,
     Range: classes.Range,
+    Location: classes.Location,
     MarkdownString: classes.MarkdownString,
     Hover: classes.Hover,
     Diagnostic,
@@ -245,6 +248,20 @@ export function createFakeVscode(options: { folder?: string } = {}) {
         onDidDelete: new EventEmitter<void>().event,
         dispose() {},
       }),
+      /** The folder's files whose name ends in one of the glob's `{a,b}` extensions (the form this extension uses). */
+      async findFiles(glob: string, _exclude: string, max: number) {
+        const extensions = /\{([^}]*)\}/.exec(glob)?.[1]?.split(',') ?? [];
+        const found: Uri[] = [];
+        const walk = async (dir: string): Promise<void> => {
+          for (const entry of await fsp.readdir(dir, { withFileTypes: true })) {
+            const full = path.join(dir, entry.name);
+            if (entry.isDirectory() && entry.name !== 'node_modules') await walk(full);
+            else if (entry.isFile() && extensions.some((extension) => entry.name.endsWith(`.${extension}`))) found.push(Uri.file(full));
+          }
+        };
+        if (options.folder) await walk(options.folder);
+        return found.sort((a, b) => a.fsPath.localeCompare(b.fsPath)).slice(0, max);
+      },
       asRelativePath: (uri: Uri) => (options.folder ? path.relative(options.folder, uri.fsPath).split(path.sep).join('/') : uri.fsPath),
       registerTextDocumentContentProvider(scheme: string, provider: ContentProvider) {
         record.contentProviders.set(scheme, provider);
@@ -357,6 +374,13 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       },
       async showTextDocument(document: { uri: Uri }) {
         record.shownDocuments.push(document.uri.toString());
+      },
+    },
+    extensions: {
+      getExtension(id: string) {
+        const view = record.referencesView;
+        if (id !== 'vscode.references-view' || !view) return undefined;
+        return { activate: async () => ({ setInput: (input: unknown) => view.inputs.push(input) }) };
       },
     },
     commands: {

@@ -78,6 +78,16 @@ export class Position {
 }
 
 /** vscode.Range: from two positions or four numbers, start never after end. */
+export class Location {
+  readonly range: Range;
+  constructor(
+    readonly uri: { readonly fsPath: string },
+    rangeOrPosition: Range | Position,
+  ) {
+    this.range = rangeOrPosition instanceof Range ? rangeOrPosition : new Range(rangeOrPosition, rangeOrPosition);
+  }
+}
+
 export class Range {
   readonly start: Position;
   readonly end: Position;
@@ -245,10 +255,16 @@ export class TreeItem {
   iconPath?: ThemeIcon;
   command?: { command: string; title: string; arguments?: unknown[] };
   accessibilityInformation?: { label: string; role?: string };
+  /** As VS Code: a Uri given instead of a label is the item's resource (its label is the file's name). */
+  resourceUri?: Uri;
+  label: string;
   constructor(
-    public label: string,
+    labelOrUri: string | Uri,
     public collapsibleState: number = TreeItemCollapsibleState.None,
-  ) {}
+  ) {
+    if (labelOrUri instanceof Uri) this.resourceUri = labelOrUri;
+    this.label = labelOrUri instanceof Uri ? '' : labelOrUri;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { findInFilesArgs, flagPickItems, flagRefOf } from '../../src/model/tree';
+import { flagPickItems, flagRefOf } from '../../src/model/tree';
 import { MAX_DETAIL, MAX_LABEL } from '../../src/model/wording';
 import { byLabel, expand, mainSource, storeOver } from '../support/flagCatalog';
 import { assertClean, hostileSource } from '../support/hostileFlags';
@@ -25,18 +25,6 @@ describe('flag commands: arguments, Find in Files, quick pick', () => {
     // An environment row belongs to its flag.
     const development = (await expand(byLabel(await expand(undefined, store), 'new-checkout-flow'), store))[0];
     assert.deepEqual(flagRefOf(store, development), { project: 'default', name: 'new-checkout-flow' });
-  });
-
-  it('search for the exact name, whole word only where the name allows it', () => {
-    assert.deepEqual(findInFilesArgs('new-checkout-flow'), {
-      query: 'new-checkout-flow',
-      isRegex: false,
-      isCaseSensitive: true,
-      matchWholeWord: true,
-      triggerSearch: true,
-    });
-    assert.equal(findInFilesArgs('.dotted.').matchWholeWord, false);
-    assert.equal(findInFilesArgs('a.*b').isRegex, false);
   });
 
   it('the quick pick lists every flag with project, environments and description', async () => {

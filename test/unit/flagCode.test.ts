@@ -11,7 +11,9 @@ import { completionDetail, completionSpotAt, FlagCompletions } from '../../src/m
 import { DEFAULT_SEVERITIES, FlagAnalyzer, severitiesFrom, type AnalysisOptions } from '../../src/model/flagDiagnostics';
 import { sdkCallLiterals } from '../../src/model/sdkCalls';
 import { flagQuickFixes } from '../../src/model/flagQuickFixes';
-import { flagSpellings, usageSearchArgs } from '../../src/model/flagSpellings';
+import { flagSpellings } from '../../src/model/flagSpellings';
+import { findFlagUsages } from '../../src/model/flagUsages';
+import { FlagNameIndex } from '../../src/model/flagNames';
 import { FlagSuggester } from '../../src/model/flagSuggestions';
 import { statusContent } from '../../src/model/statusBarContent';
 
@@ -315,24 +317,48 @@ describe('status bar', () => {
   });
 });
 
-describe('Find Usages spellings', () => {
+describe('Find Usages: the uses of one flag in a text', () => {
   const transforms = [
     { kind: 'chain' as const, transforms: [{ kind: 'prefix' as const, value: 'FLAG_' }, { kind: 'screamingSnakeToKebab' as const }] },
     { kind: 'camelToKebab' as const },
     { kind: 'snakeToKebab' as const },
   ];
-  it('searches the name and every spelling that maps back to it', () => {
+  const index = FlagNameIndex.from(['pay', 'pay-later', 'apple-pay', 'checkout-express-pay', 'q', 'new-checkout']);
+  const uses = (text: string, name: string, options = {}) =>
+    findFlagUsages(text, name, index, options).map((use) => `${use.line}:${use.start}-${use.end} ${use.lineText.slice(use.start, use.end)}`);
+
+  it('every spelling a transform maps back to the name', () => {
     assert.deepEqual(flagSpellings('new-checkout', transforms), ['new-checkout', 'FLAG_NEW_CHECKOUT', 'newCheckout', 'NewCheckout', 'new_checkout']);
-    assert.deepEqual(usageSearchArgs('new-checkout', transforms), {
-      query: '(?<![\\w-])(?:FLAG_NEW_CHECKOUT|new\\-checkout|new_checkout|newCheckout|NewCheckout)(?![\\w-])',
-      isRegex: true,
-      isCaseSensitive: true,
-      matchWholeWord: false,
-      triggerSearch: true,
-    });
-  });
-  it('without transforms (or none applying): the exact name, as before', () => {
-    assert.deepEqual(usageSearchArgs('a.b', []), { query: 'a.b', isRegex: false, isCaseSensitive: true, matchWholeWord: true, triggerSearch: true });
     assert.deepEqual(flagSpellings('Mixed_Case', [{ kind: 'camelToKebab' }]), ['Mixed_Case']);
+  });
+
+  it('a short name that prefixes others: only its exact uses, never inside a longer name or a comment word', () => {
+    const text = [
+      "if (unleash.isEnabled('pay')) {}",
+      "if (unleash.isEnabled('pay-later')) {}",
+      'const a = "apple-pay"; const b = `checkout-express-pay`;',
+      '// pay with the pay flag, q is a variable',
+      "const flags = ['pay', \"q\"]; const pay = 1;",
+      "useFlag('q') // q",
+    ].join('\n');
+    assert.deepEqual(uses(text, 'pay'), ['0:23-26 pay', '4:16-19 pay']);
+    assert.deepEqual(uses(text, 'q'), ['4:23-24 q', '5:9-10 q']);
+  });
+
+  it('identifiers through the name transforms, as the hovers read them; with matchAnywhere, comment words too', () => {
+    const text = 'if (flags[FLAG_NEW_CHECKOUT] || newCheckout) {}\r\n// new-checkout is on';
+    assert.deepEqual(uses(text, 'new-checkout', { transforms }), ['0:10-27 FLAG_NEW_CHECKOUT', '0:32-43 newCheckout']);
+    assert.deepEqual(uses(text, 'new-checkout', { transforms, matchAnywhere: true }), ['0:10-27 FLAG_NEW_CHECKOUT', '0:32-43 newCheckout', '1:3-15 new-checkout']);
+  });
+
+  it('plain values in configuration files only when read as such', () => {
+    const text = 'features:\n  - pay\n  checkout: pay-later\n';
+    assert.deepEqual(uses(text, 'pay', { plainScalars: true }), ['1:4-7 pay']);
+    assert.deepEqual(uses(text, 'pay'), []);
+  });
+
+  it('a line of one name repeated stays linear: at most 1,000 occurrences a line are looked at', () => {
+    const line = "'q', ".repeat(3_000);
+    assert.equal(findFlagUsages(line, 'q', index).length, 1_000);
   });
 });

@@ -284,19 +284,6 @@ describe('flag commands', () => {
     }
   });
 
-  it('find usages: searches the workspace for the exact name', async () => {
-    const t = await setUp([flag('alpha.beta')]);
-    try {
-      const [node] = await t.view.provider.getChildren();
-      const args = await t.run(Commands.findUsages, node);
-      const expected = { query: 'alpha.beta', isRegex: false, isCaseSensitive: true, matchWholeWord: true, triggerSearch: true };
-      assert.deepEqual(args, expected);
-      assert.deepEqual(fake.executed.at(-1), { id: 'workbench.action.findInFiles', args: [expected] });
-    } finally {
-      t.dispose();
-    }
-  });
-
   it('find flag: a quick pick over every flag reveals the chosen one, inside its project group', async () => {
     const t = await setUp([flag('alpha', 'web'), flag('beta', 'default'), flag('gamma', 'web')]);
     try {

@@ -37,26 +37,6 @@ export function flagRefOf(store: FlagStore, arg: unknown, name?: unknown): FlagR
   return undefined;
 }
 
-/** The arguments of `workbench.action.findInFiles` for a flag name. */
-export interface FindInFilesArgs {
-  query: string;
-  isRegex: false;
-  isCaseSensitive: true;
-  /** Only when the name starts and ends with a word character (else a whole-word search could never match). */
-  matchWholeWord: boolean;
-  triggerSearch: true;
-}
-
-export function findInFilesArgs(name: string): FindInFilesArgs {
-  return {
-    query: name,
-    isRegex: false,
-    isCaseSensitive: true,
-    matchWholeWord: /^\w/.test(name) && /\w$/.test(name),
-    triggerSearch: true,
-  };
-}
-
 export interface FlagPickItem {
   label: string;
   description: string;

@@ -15,12 +15,10 @@ export {
 export { flagTypeIcon, rootNodes } from './root';
 export { OFFLINE_SEGMENT_NOTE } from './strategy';
 export {
-  findInFilesArgs,
   flagPickItems,
   flagRefOf,
   isTreeNode,
   viewDescription,
   viewMessage,
-  type FindInFilesArgs,
   type FlagPickItem,
 } from './commandData';
