@@ -65,6 +65,7 @@ export const Settings = {
   completionEnabled: 'completion.enabled',
   diagnosticsEnabled: 'diagnostics.enabled',
   diagnosticsSeverity: 'diagnostics.severity',
+  inlayHintsEnabled: 'inlayHints.enabled',
   caCertificates: 'network.caCertificates',
   rejectUnauthorized: 'network.rejectUnauthorized',
 } as const;

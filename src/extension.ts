@@ -11,6 +11,8 @@ import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
 import { registerFlagCodeActions } from './code/flagCodeActions';
 import { registerFlagCompletion } from './code/flagCompletionProvider';
 import { FlagDiagnosticsPublisher } from './code/flagDiagnosticsPublisher';
+import { registerFlagInlayHints } from './code/flagInlayHints';
+import { registerFlagNavigation } from './code/flagNavigation';
 import { registerCheckTagCommand } from './commands/checkTag';
 import { registerCheckWorkspaceCommand } from './commands/checkWorkspace';
 import { registerConnectionCommands } from './commands/connection';
@@ -80,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     diagnostics,
     registerFlagCompletion(codeFlags),
     registerFlagCodeActions(codeFlags, diagnostics),
+    registerFlagInlayHints(codeFlags),
+    registerFlagNavigation(codeFlags, logger.child('navigation')),
     registerFlagAtCursorContext(codeFlags),
     registerCheckWorkspaceCommand({ flags: codeFlags, publisher: diagnostics, logger: logger.child('check') }),
     statusBar,

@@ -1,26 +1,30 @@
 /**
- * The known flag name under the active editor's cursor (recognised as hovers do), and the `unleash.flagAtCursor`
+ * The known flag name under the active editor's cursor (recognised as the hovers of its folder do), and the `unleash.flagAtCursor`
  * context key that shows Find Usages in the editor's context menu. One line is scanned per cursor move.
  */
 import * as vscode from 'vscode';
 import { ContextKeys } from '../constants';
-import { findFlagAt } from '../model/flagNames';
+import { flagNameAt, isPlainScalarFile } from '../model/flagUsages';
 import type { FlagRef } from '../model/tree';
 import type { CodeFlags } from '../services/codeFlags';
 
+/** Lines longer than this are not looked at (minified code). */
 const MAX_LINE = 20_000;
 
-export function flagAtCursor(flags: CodeFlags, editor = vscode.window.activeTextEditor): FlagRef | undefined {
-  if (!editor || !flags.ready) return undefined;
-  const position = editor.selection.active;
-  const line = editor.document.lineAt(position.line).text;
+/** The known flag named at the position, as the hover there would show it. */
+export function flagAtPosition(flags: CodeFlags, document: vscode.TextDocument, position: vscode.Position): FlagRef | undefined {
+  if (!flags.ready) return undefined;
+  const line = document.lineAt(position.line).text;
   if (line.length > MAX_LINE) return undefined;
-  const match = findFlagAt(line, position.character, flags.analyzer().nameIndex, {
-    ...flags.naming(editor.document),
-  });
+  const options = { ...flags.usageOptions(document.uri), plainScalars: isPlainScalarFile(document.uri.path) };
+  const match = flagNameAt(line, position.character, flags.analyzer().nameIndex, options);
   if (!match?.known) return undefined;
   const flag = flags.store.catalog.byName(match.name)[0];
   return flag ? { project: flag.project ?? '', name: flag.name } : undefined;
+}
+
+export function flagAtCursor(flags: CodeFlags, editor = vscode.window.activeTextEditor): FlagRef | undefined {
+  return editor ? flagAtPosition(flags, editor.document, editor.selection.active) : undefined;
 }
 
 export function registerFlagAtCursorContext(flags: CodeFlags): vscode.Disposable {

@@ -4,6 +4,7 @@
  * documentation only for the focused item.
  */
 import * as vscode from 'vscode';
+import { registerForCodeLanguages } from './languageRegistration';
 import { Commands } from '../constants';
 import { completionSpotAt } from '../model/flagCompletion';
 import { findFlagReferences } from '../model/flagReferences';
@@ -81,19 +82,8 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
  */
 export function registerFlagCompletion(flags: CodeFlags): vscode.Disposable {
   const provider = new FlagCompletionProvider(flags);
-  let registration: vscode.Disposable | undefined;
-  const apply = () => {
-    registration?.dispose();
-    registration = vscode.languages.registerCompletionItemProvider(flags.options.selector, provider, '"', "'", '`');
-  };
-  apply();
-  const subscription = flags.onDidChangeOptions(apply);
-  const command = vscode.commands.registerCommand(Commands.recordFlagUse, (name: unknown) => flags.recordUse(name));
-  return {
-    dispose() {
-      subscription.dispose();
-      command.dispose();
-      registration?.dispose();
-    },
-  };
+  return vscode.Disposable.from(
+    registerForCodeLanguages(flags, (selector) => vscode.languages.registerCompletionItemProvider(selector, provider, '"', "'", '`')),
+    vscode.commands.registerCommand(Commands.recordFlagUse, (name: unknown) => flags.recordUse(name)),
+  );
 }

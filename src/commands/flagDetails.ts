@@ -11,9 +11,9 @@ import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
 import { flagDocument } from '../model/flagDocument';
 import type { FlagStore } from '../model/flagStore';
 import { inertText } from '../model/markdown';
-import { flagPickItems, flagRefOf, isTreeNode, projectOf, type FlagRef } from '../model/tree';
-import { clean } from '../model/wording';
+import { flagPickItems, flagRefOf, isTreeNode, projectOf } from '../model/tree';
 import { formatError } from '../model/formatError';
+import { flagDetailsUri, flagOfUri } from '../services/flagDetailsAddress';
 import type { Logger } from '../util/logger';
 import type { FlagsView } from '../views/flagsTree';
 
@@ -21,20 +21,6 @@ export interface FlagDetailsDeps {
   store: FlagStore;
   view: Pick<FlagsView, 'selected'>;
   logger: Logger;
-}
-
-/** The document of a flag: the flag name as the tab's title, project and name in the query. */
-export function flagDetailsUri(flag: FlagRef): vscode.Uri {
-  const title = clean(flag.name, 80).replace(/[/\\]/g, '∕') || 'flag';
-  const query = new URLSearchParams({ project: flag.project, name: flag.name }).toString();
-  return vscode.Uri.from({ scheme: FLAG_DETAILS_SCHEME, path: `/${title}.txt`, query });
-}
-
-function flagOfUri(uri: vscode.Uri): FlagRef | undefined {
-  const params = new URLSearchParams(uri.query);
-  const project = params.get('project');
-  const name = params.get('name');
-  return project !== null && name !== null ? { project, name } : undefined;
 }
 
 /** Writes the documents; they are read again when the store reloads (Refresh). */

@@ -5,7 +5,7 @@
  * `pay` never matches inside `pay-later` or `apple-pay`, nor a comment word unless hovers match anywhere.
  */
 import { isIdentCode } from './codeLine';
-import { findFlagAt, findFlagInCode, FlagNameIndex, MAX_FLAG_NAME_LENGTH, type NameTransform } from './flagNames';
+import { findFlagAt, findFlagInCode, FlagNameIndex, MAX_FLAG_NAME_LENGTH, type FlagMatch, type NameTransform } from './flagNames';
 import { flagSpellings } from './flagSpellings';
 import { MAX_ANALYSED_LINE } from './flagReferences';
 
@@ -66,7 +66,7 @@ function collect(line: string, lineNumber: number, spellings: string[], name: st
       // A use is a whole token or a whole literal: text inside a longer name (`apple-pay`, `pay-later`) is not.
       if (continuesName(line, at - 1) || continuesName(line, at + spelling.length)) continue;
       looked++;
-      const match = recognise(line, at + Math.min(1, spelling.length), index, options);
+      const match = flagNameAt(line, at + Math.min(1, spelling.length), index, options);
       if (match?.name !== name || match.start > at || match.end < at + spelling.length || starts.has(match.start)) continue;
       starts.add(match.start);
       found.push({ line: lineNumber, start: match.start, end: match.end, lineText: line });
@@ -83,7 +83,8 @@ function continuesName(line: string, i: number): boolean {
   return isIdentCode(c) || c === 45;
 }
 
-function recognise(line: string, character: number, index: FlagNameIndex, options: UsageOptions) {
+/** The flag named at `character` of `line`, by the hovers' rule for these options. */
+export function flagNameAt(line: string, character: number, index: FlagNameIndex, options: UsageOptions): FlagMatch | undefined {
   const find = { transforms: options.transforms, sdkCalls: options.sdkCalls };
   return options.matchAnywhere === true
     ? findFlagAt(line, character, index, find)

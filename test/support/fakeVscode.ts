@@ -147,6 +147,9 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       hover: [] as ProviderRegistration[],
       completion: [] as ProviderRegistration[],
       codeActions: [] as ProviderRegistration[],
+      inlayHints: [] as ProviderRegistration[],
+      definition: [] as ProviderRegistration[],
+      references: [] as ProviderRegistration[],
     },
   };
 
@@ -181,6 +184,8 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     Position: classes.Position,
     Range: classes.Range,
     Location: classes.Location,
+    InlayHint: classes.InlayHint,
+    InlayHintLabelPart: classes.InlayHintLabelPart,
     MarkdownString: classes.MarkdownString,
     Hover: classes.Hover,
     Diagnostic,
@@ -313,6 +318,9 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       registerHoverProvider: register(record.providers.hover),
       registerCompletionItemProvider: register(record.providers.completion),
       registerCodeActionsProvider: register(record.providers.codeActions),
+      registerInlayHintsProvider: register(record.providers.inlayHints),
+      registerDefinitionProvider: register(record.providers.definition),
+      registerReferenceProvider: register(record.providers.references),
     },
     window: {
       showInformationMessage: show('info'),

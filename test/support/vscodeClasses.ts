@@ -78,6 +78,21 @@ export class Position {
 }
 
 /** vscode.Range: from two positions or four numbers, start never after end. */
+export class InlayHintLabelPart {
+  tooltip?: string | MarkdownString;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  constructor(public value: string) {}
+}
+
+export class InlayHint {
+  paddingLeft?: boolean;
+  tooltip?: string | MarkdownString;
+  constructor(
+    public position: Position,
+    public label: string | InlayHintLabelPart[],
+  ) {}
+}
+
 export class Location {
   readonly range: Range;
   constructor(
