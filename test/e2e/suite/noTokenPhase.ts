@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { SEED } from '../../contract/harness/seed-data';
 import { codeChecks } from './codePhase';
+import { navigationChecks } from './navigationChecks';
 import { hoverOn, row, rows, shown, waitFor, waitForState, type Steps } from './util';
 
 export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<void> {
@@ -68,6 +69,7 @@ export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<voi
   });
 
   await codeChecks(api, steps, 'offline', 'offline: 2 export files');
+  await navigationChecks(steps, 'offline');
 
   await steps.step('offline: Check Tag answers from the export files', async () => {
     const answer = await vscode.commands.executeCommand<{ exists?: boolean; source?: string; flags?: string[] }>('unleash.checkTag', 'team:payments');

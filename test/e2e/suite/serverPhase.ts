@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } from '../../contract/harness/seed-data';
 import { codeChecks } from './codePhase';
+import { navigationChecks } from './navigationChecks';
 import { hoverOn, row, rows, shown, waitFor, waitForState, workspaceUri, type Row, type Steps } from './util';
 
 const LIVE = SEED.flags.filter((flag) => !flag.archived);
@@ -30,6 +31,7 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
   await treeWalk(api, steps);
   await hovers(api, steps, host);
   await codeChecks(api, steps, 'server', host);
+  await navigationChecks(steps, 'server');
   await checkTag(steps, host);
   await exportEnvironment(steps);
   await codeHovers(steps);
