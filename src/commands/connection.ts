@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
 import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '../constants';
-import { approvalQuestion } from '../model/settingRules';
+import { approvalQuestion, serverKey } from '../model/settingRules';
 import type { ServerApprovals } from '../services/approvals';
 import type { Connection } from '../services/connection';
-import { readServerUrl, readSettings } from '../services/settings';
+import { readServerUrl, readSettings, readUserServerUrl } from '../services/settings';
 import type { TokenStore } from '../services/tokens';
 import type { Logger } from '../util/logger';
 import { failWith, requireServer, withCancellableProgress } from './commandHelpers';
@@ -52,18 +52,26 @@ export function validateServerUrl(value: string): string | undefined {
 /**
  * Connect to Server…: the address the user types is the one saved (user settings), allowed, and given the token. When
  * a workspace setting overrides it, that is said, and nothing is sent to the workspace's server.
+ *
+ * The box holds the user's own address (the setting it edits), never the workspace's: a workspace's address there
+ * would be one Enter away from being saved as the user's choice. An address the workspace names and the user has not
+ * allowed, typed or pasted, gets the approval question first; nothing is saved or sent without an Allow.
  */
 async function connect(deps: ConnectionCommandDeps): Promise<void> {
   const url = await vscode.window.showInputBox({
     title: vscode.l10n.t('Connect to Unleash (1/2): server address'),
     prompt: vscode.l10n.t('The address you open Unleash at, e.g. https://unleash.example.com'),
-    value: readServerUrl(),
+    value: readUserServerUrl(),
     placeHolder: 'https://unleash.example.com',
     ignoreFocusOut: true,
     validateInput: validateServerUrl,
   });
   if (url === undefined) return;
   const typed = url.trim();
+  const settings = readSettings();
+  const key = serverKey(typed);
+  const workspaceNamed = settings.serverUrlFromWorkspace && key !== undefined && key === serverKey(settings.serverUrl);
+  if (workspaceNamed && !deps.approvals.isApproved(typed) && !(await approveServer(deps))) return;
   await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(Settings.serverUrl, typed, vscode.ConfigurationTarget.Global);
   if (!typed) return;
   await deps.approvals.approve(typed);
@@ -100,7 +108,7 @@ async function approveServer(deps: ConnectionCommandDeps): Promise<boolean> {
     );
     return Boolean(settings.serverUrl);
   }
-  const question = approvalQuestion(settings.serverUrl);
+  const question = approvalQuestion(settings.serverUrl, settings.webUrlFromWorkspace ? settings.webUrl : undefined);
   const allow = vscode.l10n.t('Allow');
   const picked = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, allow);
   if (picked !== allow) return false;

@@ -123,7 +123,7 @@ export function trustRows(h: TrustHarness): void {
       const checkTag = formatError(state.problem, { action: 'check the tag team:payments' }).message;
       assert.equal(
         checkTag,
-        `Could not check the tag team:payments. The setting \`unleash.serverUrl\` names ${new URL(server.url).host} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`,
+        `Could not check the tag team:payments. The setting \`unleash.serverUrl\` names ${server.url} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`,
       );
       assert.equal(server.requests.length, 0);
       return {
@@ -148,7 +148,7 @@ export function trustRows(h: TrustHarness): void {
       return { result: 'still no token sent', message: `${modal?.message} ${modal?.detail}`, steps: 'Allow (modal)', requests: 'none' };
     });
 
-    h.row('… Allow: remembered for the origin, in the global state (not the workspace)', async () => {
+    h.row('… Allow: remembered for the address (origin and path), in the global state (not the workspace)', async () => {
       const server = await h.fault();
       server.script(faults.json({ version: 1, environments: [{ name: 'development', type: 'development', enabled: true }] }));
       const first = await editor({ env: env() });
@@ -165,6 +165,93 @@ export function trustRows(h: TrustHarness): void {
       assert.equal((await second.connection.update()).state, 'ready');
       assert.deepEqual(first.globalState.get('unleash.approvedServerOrigins'), [new URL(server.url).origin]);
       return { result: 'ready; the token goes only after Allow', requests: { note: 'after the approval' } };
+    });
+
+    h.row('… another path on an allowed server; an approval stored as an origin (before the path counted)', async () => {
+      const server = await h.fault();
+      const { fake, connection, globalState } = await editor({ env: env() });
+      // What an earlier version stored on Allow: the origin alone.
+      await globalState.update('unleash.approvedServerOrigins', [new URL(server.url).origin]);
+      fake.set('workspace', 'unleash.serverUrl', `${server.url}/other/`);
+      const state = await connection.update();
+      assert.equal(state.state, 'unapproved');
+      const formatted = formatError(state.problem, { action: 'connect' });
+      const message = formatted.message;
+      assert.equal(
+        message,
+        `Could not connect. The setting \`unleash.serverUrl\` names ${server.url}/other in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`,
+      );
+      fake.set('workspace', 'unleash.serverUrl', `${server.url}/`);
+      assert.equal((await connection.update()).state, 'ready', 'the origin allows its root path');
+      assert.equal(server.requests.length, 0);
+      return {
+        result: 'another path asks again (view state `unapproved`); the stored origin allows its root path only',
+        message,
+        steps: h.stepsOf(formatted),
+        requests: 'none',
+      };
+    });
+
+    h.row('… the workspace\'s address holds U+202E and the workspace sets `unleash.webUrl`; Review the Server…', async () => {
+      const server = await h.fault();
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('workspace', 'unleash.serverUrl', `${server.url}/\u202egnp.exe`);
+      fake.set('workspace', 'unleash.webUrl', 'https://flags.example.com/ui');
+      await connection.update();
+      fake.answers.push(undefined);
+      assert.equal(await fake.vscode.commands.executeCommand('unleash.approveServer'), false);
+      const modal = fake.messages.find((message) => message.modal);
+      assert.equal(modal?.message, `Send your Unleash API token to ${new URL(server.url).host}?`);
+      assert.equal(
+        modal?.detail,
+        `This workspace's settings (unleash.serverUrl) name the server ${server.url}/%E2%80%AEgnp.exe. A cloned repository can name any server: allow it only if you know it. Your answer is remembered for this address only. They also set unleash.webUrl to https://flags.example.com/ui: links to flags will open there.`,
+      );
+      assert.equal(server.requests.length, 0);
+      return {
+        result: 'the modal shows the address requests use (U+202E percent-encoded) and names the web UI address',
+        message: `${modal?.message} ${modal?.detail}`,
+        steps: 'Allow (modal)',
+        requests: 'none',
+      };
+    });
+
+    /** A user with their own server, a workspace naming another; Connect to Server…, the workspace's address entered. */
+    async function connectToWorkspaceServer(approval: string | undefined) {
+      const server = await h.fault();
+      server.script(faults.json({ version: '7.5.1', environment: 'Open Source' }));
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('user', 'unleash.serverUrl', 'https://unleash.mine.example');
+      fake.set('workspace', 'unleash.serverUrl', server.url);
+      await connection.update();
+      fake.answers.push(server.url, approval);
+      await fake.vscode.commands.executeCommand('unleash.connect');
+      const saved = fake.vscode.workspace.getConfiguration('unleash').inspect<string>('serverUrl').globalValue;
+      const modal = fake.messages.find((message) => message.modal);
+      assert.deepEqual(fake.inputBoxes.map((box) => box.value), ['https://unleash.mine.example'], "the box holds the user's own address");
+      assert.deepEqual(modal && { message: modal.message, detail: modal.detail }, approvalQuestion(server.url), 'the approval comes first');
+      return { server, fake, saved, modal };
+    }
+
+    h.row("Connect to Server… while the workspace names a server not allowed yet; its address entered; Cancel", async () => {
+      const { server, fake, saved, modal } = await connectToWorkspaceServer(undefined);
+      assert.equal(saved, 'https://unleash.mine.example', 'nothing saved');
+      assert.equal(fake.secrets.size, 0);
+      assert.equal(server.requests.length, 0);
+      return {
+        result: "the box holds the user's own address; the workspace's asks the approval before it is saved: nothing saved, no token sent",
+        message: `${modal?.message} ${modal?.detail}`,
+        steps: 'Allow (modal)',
+        requests: 'none',
+      };
+    });
+
+    h.row("… Allow: saved in the user settings, then Test Connection with the token", async () => {
+      const { server, fake, saved } = await connectToWorkspaceServer('Allow');
+      assert.equal(saved, server.url);
+      assert.equal(server.requests[0]?.headers.authorization, h.token);
+      const info = fake.texts('info').at(-1);
+      assert.match(info ?? '', /^Connected to Unleash 7\.5\.1/);
+      return { result: 'saved and connected, the token sent only after Allow', message: info, requests: { note: 'after the approval' } };
     });
 
     h.row('Connect to Server… while a workspace setting overrides the typed address', async () => {
