@@ -17,7 +17,8 @@ import { tokenSecretKey } from '../../src/constants';
 import { exportToFile, ExportWriteError } from '../../src/model/exportToFile';
 import { FlagStore } from '../../src/model/flagStore';
 import { OfflineSource } from '../../src/model/offlineSource';
-import { approvalQuestion } from '../../src/model/settingRules';
+import { approvalQuestion, MAX_PROJECTS } from '../../src/model/settingRules';
+import { viewMessage } from '../../src/model/tree/commandData';
 import { MAX_CA_FILE_BYTES, readCaFiles } from '../../src/services/network';
 import { formatError, type FormattedError } from '../../src/model/formatError';
 import { faults, type FaultServer, type startFaultServer } from '../support/faultServer';
@@ -388,6 +389,27 @@ export function trustRows(h: TrustHarness): void {
       walk({ store }, 'api', 0);
       assert.deepEqual(found, []);
       return { result: 'no client and no token reachable from the store (private `#client`)', requests: { note: 'the listing' } };
+    });
+
+    h.row('workspace `unleash.projects` names 5,000 projects', async () => {
+      const server = await h.fault();
+      // Each project's listing holds one flag of that project.
+      server.script(faults.json((request) => ({ features: [{ name: `flag-of-${/projects\/([^/]+)\/features/.exec(request.path)?.[1]}` }] })));
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('user', 'unleash.serverUrl', server.url);
+      fake.set('workspace', 'unleash.projects', Array.from({ length: 5_000 }, (_, i) => `project-${i}`));
+      const state = await connection.update();
+      const store = new FlagStore(logger);
+      void store.load(); // needed from the start: setSource reads the list
+      await store.setSource(state.source, state.state);
+      const message = viewMessage(store);
+      assert.equal(
+        message,
+        `unleash.projects names 5000 projects, more than the ${MAX_PROJECTS} the Flags view lists (each is one request on every refresh): only the first ${MAX_PROJECTS} are shown. Name at most ${MAX_PROJECTS} projects, or leave the setting empty to list every project.`,
+      );
+      assert.equal(store.catalog.flags.length, MAX_PROJECTS);
+      assert.equal(server.requests.length, MAX_PROJECTS, 'one listing per project shown, none for the rest');
+      return { result: `the first ${MAX_PROJECTS} projects listed, one request each; the view says why`, message: `Flags view: ${message}` };
     });
 
     h.row('refresh interval `0.0001` min, request timeout `5e6` s', async () => {
