@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
 import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '../constants';
-import { approvalQuestion, serverKey } from '../model/settingRules';
+import { approvalQuestion, serverKey, shownAddress } from '../model/settingRules';
 import type { ServerApprovals } from '../services/approvals';
 import type { Connection } from '../services/connection';
 import { readServerUrl, readSettings, readUserServerUrl } from '../services/settings';
@@ -89,13 +89,13 @@ async function connect(deps: ConnectionCommandDeps): Promise<void> {
   await testConnection(deps);
 }
 
-/** Said when the user's choice is saved but a workspace setting wins. */
+/** Said when the user's choice is saved but a workspace setting wins (both addresses as requests would use them). */
 export function overriddenMessage(typed: string, workspaceUrl: string): string {
   return vscode.l10n.t(
     "Saved {0} in your user settings, but this workspace's {1} ({2}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use {0}.",
-    typed,
+    shownAddress(typed),
     settingId(Settings.serverUrl),
-    workspaceUrl,
+    shownAddress(workspaceUrl),
   );
 }
 
@@ -104,7 +104,7 @@ async function approveServer(deps: ConnectionCommandDeps): Promise<boolean> {
   const settings = readSettings();
   if (!settings.serverUrl || !settings.serverUrlFromWorkspace || deps.approvals.isApproved(settings.serverUrl)) {
     void vscode.window.showInformationMessage(
-      settings.serverUrl ? vscode.l10n.t('{0} is already allowed.', settings.serverUrl) : vscode.l10n.t('No server is configured: nothing to allow.'),
+      settings.serverUrl ? vscode.l10n.t('{0} is already allowed.', shownAddress(settings.serverUrl)) : vscode.l10n.t('No server is configured: nothing to allow.'),
     );
     return Boolean(settings.serverUrl);
   }
@@ -113,7 +113,7 @@ async function approveServer(deps: ConnectionCommandDeps): Promise<boolean> {
   const picked = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, allow);
   if (picked !== allow) return false;
   await deps.approvals.approve(settings.serverUrl);
-  deps.logger.info(`Allowed the server ${settings.serverUrl}, named by this workspace's settings.`);
+  deps.logger.info(`Allowed the server ${shownAddress(settings.serverUrl)}, named by this workspace's settings.`);
   await deps.connection.update();
   return true;
 }
@@ -136,8 +136,8 @@ async function setToken(deps: ConnectionCommandDeps, given?: string, title = vsc
     (await vscode.window.showInputBox({
       title,
       prompt: fromWorkspace
-        ? vscode.l10n.t("An admin token or a personal access token for {0} (the server this workspace's settings name). It is kept in VS Code's secret storage.", serverUrl)
-        : vscode.l10n.t("An admin token or a personal access token for {0}. It is kept in VS Code's secret storage.", serverUrl),
+        ? vscode.l10n.t("An admin token or a personal access token for {0} (the server this workspace's settings name). It is kept in VS Code's secret storage.", shownAddress(serverUrl))
+        : vscode.l10n.t("An admin token or a personal access token for {0}. It is kept in VS Code's secret storage.", shownAddress(serverUrl)),
       password: true,
       ignoreFocusOut: true,
       placeHolder: vscode.l10n.t('*:*.0123abcd… or user:0123abcd…'),
@@ -145,7 +145,7 @@ async function setToken(deps: ConnectionCommandDeps, given?: string, title = vsc
     }));
   if (!token?.trim()) return false;
   await deps.tokens.set(serverUrl, token);
-  deps.logger.info(`API token stored for ${serverUrl}.`);
+  deps.logger.info(`API token stored for ${shownAddress(serverUrl)}.`);
   await deps.connection.update();
   return true;
 }
@@ -157,8 +157,8 @@ async function forgetToken(deps: ConnectionCommandDeps): Promise<void> {
   const stillFromEnv = (await deps.tokens.source(serverUrl)) === 'env';
   void vscode.window.showInformationMessage(
     stillFromEnv
-      ? vscode.l10n.t('Forgot the stored token for {0}. The {1} environment variable still provides one.', serverUrl, TOKEN_ENV_VAR)
-      : vscode.l10n.t('Forgot the stored token for {0}.', serverUrl),
+      ? vscode.l10n.t('Forgot the stored token for {0}. The {1} environment variable still provides one.', shownAddress(serverUrl), TOKEN_ENV_VAR)
+      : vscode.l10n.t('Forgot the stored token for {0}.', shownAddress(serverUrl)),
   );
   await deps.connection.update();
 }

@@ -102,7 +102,7 @@ export function plainHttpWarning(url: URL): string | undefined {
  */
 export function approvalQuestion(url: string, workspaceWebUrl?: string): { message: string; detail: string } {
   const parsed = parsedOrUndefined(url);
-  const address = clean(parsed ? baseUrlText(parsed) : url);
+  const address = shownAddress(url);
   const server = l10n.t(
     "This workspace's settings ({0}) name the server {1}. A cloned repository can name any server: allow it only if you know it. Your answer is remembered for this address only.",
     settingId(Settings.serverUrl),
@@ -115,6 +115,14 @@ export function approvalQuestion(url: string, workspaceWebUrl?: string): { messa
       ? `${server} ${l10n.t('They also set {0} to {1}: links to flags will open there.', settingId(Settings.webUrl), clean(hrefOf(web) ?? web))}`
       : server,
   };
+}
+
+/**
+ * A server address as messages show it: the address requests use (`serverKey`), or the setting's text when it does
+ * not parse; cleaned (a bidi or invisible character cannot make it read as another) and bounded.
+ */
+export function shownAddress(url: string): string {
+  return clean(serverKey(url) ?? url);
 }
 
 function parsedOrUndefined(url: string): URL | undefined {

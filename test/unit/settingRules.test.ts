@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  chooseServer, clampSetting, isLoopbackHost, languageFilters, approvalQuestion, capProjects, MAX_PROJECTS, serverKey, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms,
+  chooseServer, clampSetting, isLoopbackHost, languageFilters, approvalQuestion, capProjects, MAX_PROJECTS, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms,
 } from '../../src/model/settingRules';
 import { readRegularFile } from '../../src/base/safeRead';
 
@@ -75,6 +75,9 @@ describe('addresses', () => {
     const host = approvalQuestion('https://ex\u200bample.com\u00ad');
     assert.equal(host.message, 'Send your Unleash API token to example.com?');
     assert.match(host.detail, /name the server https:\/\/example\.com\. /);
+    // Every message naming a server (Connect, Set Token, Forget Token) shows it so.
+    assert.equal(shownAddress('https://unleash.example.com/\u202etxt.exe/'), 'https://unleash.example.com/%E2%80%AEtxt.exe');
+    assert.equal(shownAddress('not\u202ea url'), 'not a url');
     // What does not parse is shown cleaned and bounded, never raw.
     const raw = approvalQuestion(`x\u202e${'y'.repeat(5_000)}`);
     assert.ok(!/[\u202e]/.test(raw.message + raw.detail) && raw.message.length < 300, raw.message);
