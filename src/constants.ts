@@ -77,8 +77,11 @@ export function settingId(key: (typeof Settings)[keyof typeof Settings]): string
 
 /** Keys of the extension's global state (`context.globalState`: the user's, never the workspace's). */
 export const StateKeys = {
-  /** Origins of servers the user allowed although a workspace's settings named them (services/approvals.ts). */
-  approvedServerOrigins: 'unleash.approvedServerOrigins',
+  /**
+   * Addresses (origin and base path) of servers the user allowed although a workspace's settings named them
+   * (services/approvals.ts). The key's name is from when only the origin was kept; those entries still read.
+   */
+  approvedServers: 'unleash.approvedServerOrigins',
   /** The projects each server's last listing found (services/knownProjects.ts). */
   knownProjects: 'unleash.knownProjects',
 } as const;

@@ -1,6 +1,6 @@
 /**
  * The connection pool a client sends through: a keep-alive Pool for the server's origin, or a ProxyAgent when a proxy
- * applies (proxy.ts decides which, as VS Code does). Extra CA certificates are added to Node's own roots, never
+ * applies (a Socks5ProxyAgent for `socks5://`; proxy.ts decides which, as VS Code does). Extra CA certificates are added to Node's own roots, never
  * instead of them.
  *
  * Why the extension does this itself: VS Code 1.100's extension host (@vscode/proxy-agent 0.32) gives extensions
@@ -17,7 +17,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as tls from 'node:tls';
-import { Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { Pool, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
 import { ConfigError } from './errors';
 import { pemBlocks, pemKey, uniquePems } from './pem';
 import { chooseProxy, type ProxySettings } from './proxy';
@@ -49,6 +49,13 @@ export function createDispatcher(baseUrl: URL, options: NetworkOptions = {}): Di
   const trust = trustStore([...(options.systemCaCertificates ?? []), ...extra]);
   const tlsOptions = { ...trust, rejectUnauthorized: options.rejectUnauthorized ?? true };
   const choice = chooseProxy(baseUrl, options);
+  if (choice.kind === 'proxy' && isSocks(choice.url)) {
+    // SOCKS5 is spoken in the clear to the proxy (undici's ProxyAgent would wrap it in TLS whenever proxy TLS options
+    // are given); the server's TLS runs inside the tunnel, checked as without a proxy. The proxy resolves the host
+    // name; a user name and password in the proxy URL are sent as SOCKS5 credentials.
+    // (undici's types leave out `requestTls`, which the agent reads.)
+    return new Socks5ProxyAgent(choice.url, { requestTls: tlsOptions } as Socks5ProxyAgent.Options);
+  }
   if (choice.kind === 'proxy') {
     const token = options.proxyAuthorization?.trim();
     return new ProxyAgent({
@@ -64,6 +71,10 @@ export function createDispatcher(baseUrl: URL, options: NetworkOptions = {}): Di
     keepAliveTimeout: 10_000,
     connect: tlsOptions,
   });
+}
+
+function isSocks(url: URL): boolean {
+  return url.protocol === 'socks5:' || url.protocol === 'socks:';
 }
 
 let bundledKeys: Set<string> | undefined;

@@ -298,8 +298,11 @@ export const uiConfigSchema = z.looseObject({
   environment: z.string().optional(),
   unleashUrl: z.string().optional(),
   baseUriPath: z.string().optional(),
-  /** `current.enterprise` is the version of an enterprise server, whatever its shape: only its presence is read. */
-  versionInfo: z.looseObject({ current: z.looseObject({ oss: z.string().optional(), enterprise: z.unknown() }).optional() }).optional(),
+  /**
+   * `current.enterprise` is the version of an enterprise server, whatever its shape: only its presence is read. An
+   * open-source server leaves it out.
+   */
+  versionInfo: z.looseObject({ current: z.looseObject({ oss: z.string().optional(), enterprise: z.unknown().optional() }).optional() }).optional(),
 });
 
 export type Payload = z.infer<typeof payloadSchema>;

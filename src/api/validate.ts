@@ -5,18 +5,28 @@
  * the whole answer (40 ms, about 80 ms with the garbage collection it causes; bench/README.md), for an export of
  * 14 MB another 14 MB. The schemas here keep every field (`looseObject`) and transform nothing, so what zod returns
  * is the input's content again. So each schema is also compiled, once, into a check that walks the input and answers
- * zod's yes or no: when it says yes the input itself is the result; when it says no, zod parses as before and its
- * error is the one reported. The check covers only what it can decide exactly: loose objects, arrays, optional,
- * nullable, unknown, strings, finite numbers and booleans itself; refined leaves (`.int()`), literals, and unions and
- * records of primitives are asked of zod (whose copy of a primitive is the primitive). A schema holding anything else
- * (a stripping or strict object, a transform, a default, a refined container) is always parsed by zod.
- * test/unit/validate.test.ts compares both on the recorded payloads of real servers and thousands of mutations.
+ * yes only where zod would accept it and return a copy equal to it: then the input itself is the result; otherwise
+ * zod parses as before, and its verdict and error are the ones reported. The check covers only what it can decide
+ * exactly: loose objects, arrays, optional, nullable, unknown, strings, finite numbers and booleans itself; refined
+ * leaves (`.int()`), literals, and unions and records of primitives are asked of zod (whose copy of a primitive is
+ * the primitive). A key is absent as zod sees it (`key in object`): zod accepts that only for a field that is
+ * optional on both its input and output side (`optional()`, `nullish()`), whatever the field would say of
+ * `undefined` (a required `z.unknown()` must be there). An object holding its own `__proto__` key is left to zod,
+ * whose copy leaves that key out. A schema holding anything else (a stripping or strict object, a transform, a
+ * default, a refined container) is always parsed by zod. test/unit/validate.test.ts compares both on the recorded
+ * payloads of real servers and thousands of mutations; test/unit/validateProperty.test.ts on generated payloads.
  *
  * Imports nothing from 'vscode'.
  */
 import type { z } from 'zod';
 
 type Check = (value: unknown) => boolean;
+
+/** Whether zod lets a field be absent: zod 4's `optin` / `optout` (`optional` on both sides for `.optional()`). */
+interface Optionality {
+  optin?: string;
+  optout?: string;
+}
 
 /** A schema's definition, as far as the check reads it (zod 4's `def`). */
 interface Def {
@@ -71,12 +81,18 @@ function compile(schema: z.ZodType): Check | null {
     case 'nullable':
       return wrap(def.innerType, (inner) => (value) => value === null || inner(value));
     case 'array':
-      return refined ? null : wrap(def.element, (element) => (value) => Array.isArray(value) && value.every(element));
+      return refined ? null : wrap(def.element, (element) => (value) => Array.isArray(value) && everyElement(value, element));
     case 'object':
       return refined ? null : looseObject(def);
     default:
       return null;
   }
+}
+
+/** Every index, holes included (zod reads a hole as `undefined`; `Array.prototype.every` would skip it). */
+function everyElement(items: unknown[], element: Check): boolean {
+  for (let i = 0; i < items.length; i++) if (!element(items[i])) return false;
+  return true;
 }
 
 function wrap(inner: z.ZodType | undefined, make: (check: Check) => Check): Check | null {
@@ -87,24 +103,47 @@ function wrap(inner: z.ZodType | undefined, make: (check: Check) => Check): Chec
 /** An object whose unknown fields zod keeps as they are (`looseObject`); a stripping or strict one is not decided. */
 function looseObject(def: Def): Check | null {
   if (!def.shape || (def.catchall?.def as Def | undefined)?.type !== 'unknown') return null;
-  const fields: Array<[string, Check]> = [];
+  const fields: Array<[string, Check, boolean]> = [];
   for (const [key, field] of Object.entries(def.shape)) {
     const check = compile(field);
+    const absence = absentAllowed(field);
     // zod skips a declared `__proto__`; no schema here declares one.
-    if (!check || key === '__proto__') return null;
-    fields.push([key, check]);
+    if (!check || absence === undefined || key === '__proto__') return null;
+    fields.push([key, check, absence]);
   }
   return (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    if (!plainRecord(value)) return false;
     const record = value as Record<string, unknown>;
-    for (const [key, check] of fields) if (!check(record[key])) return false;
+    for (const [key, check, absence] of fields) {
+      if (!(key in record)) {
+        if (!absence) return false;
+      } else if (!check(record[key])) return false;
+    }
     return true;
   };
 }
 
-/** zod's own verdict, for a part whose result is its input (primitives, and unions and records of them). */
+/**
+ * Whether zod accepts a field's key being absent: never for a field required on its input side (`optin` unset, even
+ * `z.unknown()`), always for one optional on both sides; undefined (not decided here) for a defaulted field.
+ */
+function absentAllowed(field: z.ZodType): boolean | undefined {
+  const { optin, optout } = field._zod as Optionality;
+  if (optin === undefined) return false;
+  return optin === 'optional' && optout === 'optional' ? true : undefined;
+}
+
+/** An object zod would read and copy key for key: not null, not an array, and without an own `__proto__` key. */
+function plainRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Object.hasOwn(value, '__proto__');
+}
+
+/**
+ * zod's own verdict, for a part whose result is its input (primitives, and unions and records of them); a record
+ * with its own `__proto__` key is left to zod, whose copy leaves that key out.
+ */
 function zodSays(schema: z.ZodType): Check {
-  return (value) => schema.safeParse(value).success;
+  return (value) => schema.safeParse(value).success && (typeof value !== 'object' || value === null || plainRecord(value));
 }
 
 /** Whether a union or record holds only primitives (so zod's result for it is a copy of the input, not a change). */

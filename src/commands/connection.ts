@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
 import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '../constants';
-import { approvalQuestion } from '../model/settingRules';
+import { approvalQuestion, serverKey, shownAddress } from '../model/settingRules';
 import type { ServerApprovals } from '../services/approvals';
 import type { Connection } from '../services/connection';
-import { readServerUrl, readSettings } from '../services/settings';
+import { readServerUrl, readSettings, readUserServerUrl } from '../services/settings';
 import type { TokenStore } from '../services/tokens';
 import type { Logger } from '../util/logger';
 import { failWith, requireServer, withCancellableProgress } from './commandHelpers';
@@ -52,18 +52,26 @@ export function validateServerUrl(value: string): string | undefined {
 /**
  * Connect to Server…: the address the user types is the one saved (user settings), allowed, and given the token. When
  * a workspace setting overrides it, that is said, and nothing is sent to the workspace's server.
+ *
+ * The box holds the user's own address (the setting it edits), never the workspace's: a workspace's address there
+ * would be one Enter away from being saved as the user's choice. An address the workspace names and the user has not
+ * allowed, typed or pasted, gets the approval question first; nothing is saved or sent without an Allow.
  */
 async function connect(deps: ConnectionCommandDeps): Promise<void> {
   const url = await vscode.window.showInputBox({
     title: vscode.l10n.t('Connect to Unleash (1/2): server address'),
     prompt: vscode.l10n.t('The address you open Unleash at, e.g. https://unleash.example.com'),
-    value: readServerUrl(),
+    value: readUserServerUrl(),
     placeHolder: 'https://unleash.example.com',
     ignoreFocusOut: true,
     validateInput: validateServerUrl,
   });
   if (url === undefined) return;
   const typed = url.trim();
+  const settings = readSettings();
+  const key = serverKey(typed);
+  const workspaceNamed = settings.serverUrlFromWorkspace && key !== undefined && key === serverKey(settings.serverUrl);
+  if (workspaceNamed && !deps.approvals.isApproved(typed) && !(await approveServer(deps))) return;
   await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(Settings.serverUrl, typed, vscode.ConfigurationTarget.Global);
   if (!typed) return;
   await deps.approvals.approve(typed);
@@ -81,13 +89,13 @@ async function connect(deps: ConnectionCommandDeps): Promise<void> {
   await testConnection(deps);
 }
 
-/** Said when the user's choice is saved but a workspace setting wins. */
+/** Said when the user's choice is saved but a workspace setting wins (both addresses as requests would use them). */
 export function overriddenMessage(typed: string, workspaceUrl: string): string {
   return vscode.l10n.t(
     "Saved {0} in your user settings, but this workspace's {1} ({2}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use {0}.",
-    typed,
+    shownAddress(typed),
     settingId(Settings.serverUrl),
-    workspaceUrl,
+    shownAddress(workspaceUrl),
   );
 }
 
@@ -96,16 +104,16 @@ async function approveServer(deps: ConnectionCommandDeps): Promise<boolean> {
   const settings = readSettings();
   if (!settings.serverUrl || !settings.serverUrlFromWorkspace || deps.approvals.isApproved(settings.serverUrl)) {
     void vscode.window.showInformationMessage(
-      settings.serverUrl ? vscode.l10n.t('{0} is already allowed.', settings.serverUrl) : vscode.l10n.t('No server is configured: nothing to allow.'),
+      settings.serverUrl ? vscode.l10n.t('{0} is already allowed.', shownAddress(settings.serverUrl)) : vscode.l10n.t('No server is configured: nothing to allow.'),
     );
     return Boolean(settings.serverUrl);
   }
-  const question = approvalQuestion(settings.serverUrl);
+  const question = approvalQuestion(settings.serverUrl, settings.webUrlFromWorkspace ? settings.webUrl : undefined);
   const allow = vscode.l10n.t('Allow');
   const picked = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, allow);
   if (picked !== allow) return false;
   await deps.approvals.approve(settings.serverUrl);
-  deps.logger.info(`Allowed the server ${settings.serverUrl}, named by this workspace's settings.`);
+  deps.logger.info(`Allowed the server ${shownAddress(settings.serverUrl)}, named by this workspace's settings.`);
   await deps.connection.update();
   return true;
 }
@@ -128,8 +136,8 @@ async function setToken(deps: ConnectionCommandDeps, given?: string, title = vsc
     (await vscode.window.showInputBox({
       title,
       prompt: fromWorkspace
-        ? vscode.l10n.t("An admin token or a personal access token for {0} (the server this workspace's settings name). It is kept in VS Code's secret storage.", serverUrl)
-        : vscode.l10n.t("An admin token or a personal access token for {0}. It is kept in VS Code's secret storage.", serverUrl),
+        ? vscode.l10n.t("An admin token or a personal access token for {0} (the server this workspace's settings name). It is kept in VS Code's secret storage.", shownAddress(serverUrl))
+        : vscode.l10n.t("An admin token or a personal access token for {0}. It is kept in VS Code's secret storage.", shownAddress(serverUrl)),
       password: true,
       ignoreFocusOut: true,
       placeHolder: vscode.l10n.t('*:*.0123abcd… or user:0123abcd…'),
@@ -137,7 +145,7 @@ async function setToken(deps: ConnectionCommandDeps, given?: string, title = vsc
     }));
   if (!token?.trim()) return false;
   await deps.tokens.set(serverUrl, token);
-  deps.logger.info(`API token stored for ${serverUrl}.`);
+  deps.logger.info(`API token stored for ${shownAddress(serverUrl)}.`);
   await deps.connection.update();
   return true;
 }
@@ -149,8 +157,8 @@ async function forgetToken(deps: ConnectionCommandDeps): Promise<void> {
   const stillFromEnv = (await deps.tokens.source(serverUrl)) === 'env';
   void vscode.window.showInformationMessage(
     stillFromEnv
-      ? vscode.l10n.t('Forgot the stored token for {0}. The {1} environment variable still provides one.', serverUrl, TOKEN_ENV_VAR)
-      : vscode.l10n.t('Forgot the stored token for {0}.', serverUrl),
+      ? vscode.l10n.t('Forgot the stored token for {0}. The {1} environment variable still provides one.', shownAddress(serverUrl), TOKEN_ENV_VAR)
+      : vscode.l10n.t('Forgot the stored token for {0}.', shownAddress(serverUrl)),
   );
   await deps.connection.update();
 }

@@ -281,6 +281,8 @@ function describeProxy(error: NetworkError, server: string, proxy: string): Form
       ...setting,
     };
   }
+  const socks = describeSocks(error.code ?? '', server, proxy, source);
+  if (socks) return { message: socks.message, actions: [...(socks.retry ? (['retry'] as const) : []), ...openSettings, 'showLog'], ...setting };
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
     return {
       message: l10n.t('Could not connect to the proxy {0} ({1}). Check {2}, or clear it if this network needs no proxy.', proxy, error.code, source),
@@ -289,6 +291,32 @@ function describeProxy(error: NetworkError, server: string, proxy: string): Form
     };
   }
   return undefined;
+}
+
+/** A SOCKS5 proxy's refusal (undici's `UND_ERR_SOCKS5_…` codes), in words; undefined for any other failure. */
+function describeSocks(code: string, server: string, proxy: string, source: string): { message: string; retry: boolean } | undefined {
+  if (!code.startsWith('UND_ERR_SOCKS5')) return undefined;
+  if (code === 'UND_ERR_SOCKS5_AUTH_FAILED' || code === 'UND_ERR_SOCKS5_AUTH_REJECTED') {
+    return {
+      message: l10n.t(
+        'The SOCKS5 proxy {0} ({1}) refused the user name and password, or asks for them ({2}). Put the right ones in {1} (socks5://user:password@host:port), or ask your network administrator.',
+        proxy,
+        source,
+        code,
+      ),
+      retry: false,
+    };
+  }
+  if (code.startsWith('UND_ERR_SOCKS5_REPLY_')) {
+    return {
+      message: l10n.t('The proxy {0} ({1}) would not connect to {2} ({3}). Check {4} and {1}, or ask your network administrator.', proxy, source, server, code, SERVER_URL),
+      retry: true,
+    };
+  }
+  return {
+    message: l10n.t('The proxy {0} ({1}) did not answer as a SOCKS5 proxy ({2}). Check the address and port in {1}, or use an http:// proxy.', proxy, source, code),
+    retry: false,
+  };
 }
 
 /** Ends a message with one full stop. */

@@ -4,11 +4,14 @@
  * server address risks.
  *
  * A cloned repository's `.vscode/settings.json` is untrusted: it never decides how TLS is checked, and a server it
- * names gets no token until the user has allowed that server's origin.
+ * names gets no token until the user has allowed that server's address (`serverKey`).
  */
 
 import * as l10n from '@vscode/l10n';
+import { baseUrlText, parseBaseUrl } from '../api/baseUrl';
+import { settingId, Settings } from '../constants';
 import type { NameTransform } from './nameTransforms';
+import { clean } from './wording';
 
 /** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */
 export interface ScopedValues<T> {
@@ -36,16 +39,25 @@ export interface ServerChoice {
  */
 export function chooseServer(values: ScopedValues<string> | undefined, trusted: boolean): ServerChoice {
   const user = (values?.globalValue ?? '').trim();
-  const workspace = trusted ? (values?.workspaceFolderValue ?? values?.workspaceValue)?.trim() : undefined;
+  const workspace = trusted ? workspaceValue(values) : undefined;
   if (workspace === undefined || workspace === user) return { url: user, fromWorkspace: false };
   return { url: workspace, fromWorkspace: true };
 }
 
-/** `https://host:port` of an address, the unit a user allows; undefined when it does not parse. */
-export function originOf(url: string): string | undefined {
+/** What a workspace (a folder's settings, else the workspace's) sets, trimmed; undefined when it sets nothing. */
+export function workspaceValue(values: ScopedValues<string> | undefined): string | undefined {
+  return (values?.workspaceFolderValue ?? values?.workspaceValue)?.trim();
+}
+
+/**
+ * The unit a user allows and a token is kept for: the server's base URL as requests use it (origin and path prefix,
+ * `https://host:8443/unleash`; parseBaseUrl drops a trailing slash and `/api/admin`). Undefined when it does not
+ * parse. Approvals stored as origins (before the path counted) are the keys of the origins' root paths: they allow
+ * that path only, never another path on the same host.
+ */
+export function serverKey(url: string): string | undefined {
   try {
-    const origin = new URL(url.trim()).origin;
-    return origin === 'null' ? undefined : origin;
+    return baseUrlText(parseBaseUrl(url));
   } catch {
     return undefined;
   }
@@ -82,24 +94,51 @@ export function plainHttpWarning(url: URL): string | undefined {
   );
 }
 
-/** The question a user answers before a server that a workspace named gets a token. */
-export function approvalQuestion(url: string): { message: string; detail: string } {
-  const origin = originOf(url) ?? url;
-  const host = (() => {
-    try {
-      return new URL(url).host;
-    } catch {
-      return url;
-    }
-  })();
+/**
+ * The question a user answers before a server that a workspace named gets a token. It shows what will be contacted:
+ * the address as requests use it (parsed: a bidi or invisible character of the setting is percent-encoded there, an
+ * international host name is in its ASCII form), cleaned and bounded; and the web UI's address when the workspace
+ * sets that too, since links to flags open there.
+ */
+export function approvalQuestion(url: string, workspaceWebUrl?: string): { message: string; detail: string } {
+  const parsed = parsedOrUndefined(url);
+  const address = shownAddress(url);
+  const server = l10n.t(
+    "This workspace's settings ({0}) name the server {1}. A cloned repository can name any server: allow it only if you know it. Your answer is remembered for this address only.",
+    settingId(Settings.serverUrl),
+    address,
+  );
+  const web = workspaceWebUrl?.trim();
   return {
-    message: l10n.t('Send your Unleash API token to {0}?', host),
-    detail: l10n.t(
-      "This workspace's settings (unleash.serverUrl) name the server {0}. A cloned repository can name any server: allow it only if you know it. Your answer is remembered for {1}.",
-      url,
-      origin,
-    ),
+    message: l10n.t('Send your Unleash API token to {0}?', clean(parsed?.host ?? url)),
+    detail: web
+      ? `${server} ${l10n.t('They also set {0} to {1}: links to flags will open there.', settingId(Settings.webUrl), clean(hrefOf(web) ?? web))}`
+      : server,
   };
+}
+
+/**
+ * A server address as messages show it: the address requests use (`serverKey`), or the setting's text when it does
+ * not parse; cleaned (a bidi or invisible character cannot make it read as another) and bounded.
+ */
+export function shownAddress(url: string): string {
+  return clean(serverKey(url) ?? url);
+}
+
+function parsedOrUndefined(url: string): URL | undefined {
+  try {
+    return parseBaseUrl(url);
+  } catch {
+    return undefined;
+  }
+}
+
+function hrefOf(url: string): string | undefined {
+  try {
+    return new URL(url).href;
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -178,4 +217,24 @@ export function unionOfProjects(lists: readonly unknown[]): string[] {
     for (const project of list) if (typeof project === 'string' && project.trim()) projects.add(project.trim());
   }
   return [...projects];
+}
+
+/**
+ * Most projects `unleash.projects` may name: each is one request on every listing and refresh. As many as the listing
+ * reads one request each when no projects are named.
+ */
+export const MAX_PROJECTS = 200;
+
+/** The projects the Flags view lists: the first MAX_PROJECTS named, and when more were named, what to tell the user. */
+export function capProjects(projects: readonly string[]): { projects: string[]; note?: string } {
+  if (projects.length <= MAX_PROJECTS) return { projects: [...projects] };
+  return {
+    projects: projects.slice(0, MAX_PROJECTS),
+    note: l10n.t(
+      '{0} names {1} projects, more than the {2} the Flags view lists (each is one request on every refresh): only the first {2} are shown. Name at most {2} projects, or leave the setting empty to list every project.',
+      settingId(Settings.projects),
+      projects.length,
+      MAX_PROJECTS,
+    ),
+  };
 }

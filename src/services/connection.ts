@@ -4,7 +4,7 @@
  * that shapes it changes, and says why nothing can be shown when that is the case.
  */
 import * as vscode from 'vscode';
-import { parseBaseUrl, SERVER_URL_SETTING } from '../api/baseUrl';
+import { baseUrlText, parseBaseUrl, SERVER_URL_SETTING } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
 import { UnleashClient } from '../api/client';
 import { loadSystemCertificates } from '../api/systemCertificates';
@@ -29,11 +29,11 @@ export interface ConnectionState {
   problem?: unknown;
 }
 
-/** Why a server that the workspace's settings name gets nothing yet, and what to do. */
-export function unapprovedProblem(host: string): string {
+/** Why a server that the workspace's settings name gets nothing yet, and what to do; `address` as serverKey gives it. */
+export function unapprovedProblem(address: string): string {
   return vscode.l10n.t(
     'names {0} in this workspace\'s settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace\'s Server…".',
-    host,
+    address,
   );
 }
 
@@ -144,7 +144,7 @@ export class Connection implements vscode.Disposable {
     try {
       const baseUrl = parseBaseUrl(settings.serverUrl);
       if (settings.serverUrlFromWorkspace && !this.approvals.isApproved(settings.serverUrl)) {
-        const problem = new ConfigError(SERVER_URL_SETTING, unapprovedProblem(baseUrl.host));
+        const problem = new ConfigError(SERVER_URL_SETTING, unapprovedProblem(baseUrlText(baseUrl)));
         this.logger.warn(problem.message);
         return { next: { state: 'unapproved', problem } };
       }
@@ -174,7 +174,7 @@ export class Connection implements vscode.Disposable {
             : this.logger.debug(`${event.request} → ${event.status} in ${Math.round(event.ms)} ms`),
       });
       return {
-        next: { state: 'ready', source: new ServerSource(client, settings.projects, settings.webUrl, this.knownProjects) },
+        next: { state: 'ready', source: new ServerSource(client, settings.projects, settings.webUrl, this.knownProjects, settings.projectsNote) },
         client,
         warnings: connectionWarnings(baseUrl, settings),
       };

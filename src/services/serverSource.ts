@@ -24,10 +24,13 @@ export class ServerSource implements FlagSource {
   #knownProjects: string[];
   readonly #known: KnownProjects | undefined;
   readonly #server: string;
+  /** Why fewer projects are listed than `unleash.projects` names (settingRules.ts capProjects), shown with every listing. */
+  readonly #projectsNote: string | undefined;
 
-  constructor(client: UnleashClient, projects: string[], webUrlSetting: string, known?: KnownProjects) {
+  constructor(client: UnleashClient, projects: string[], webUrlSetting: string, known?: KnownProjects, projectsNote?: string) {
     this.#client = client;
     this.#projects = projects;
+    this.#projectsNote = projectsNote;
     this.#webUrlSetting = webUrlSetting;
     this.#known = known;
     this.#server = baseUrlText(client.baseUrl);
@@ -39,7 +42,8 @@ export class ServerSource implements FlagSource {
     const result = await this.#client.listing({ projects: this.#projects, knownProjects: this.#knownProjects, signal, onRows });
     this.#knownProjects = [...new Set(result.features.map((feature) => feature.project ?? 'default'))];
     if (!this.#projects.length) void this.#known?.remember(this.#server, this.#knownProjects);
-    this.listingNote = result.unchecked && l10n.t('The list may be incomplete: {0}. Refresh in a minute to check again.', result.unchecked);
+    const unchecked = result.unchecked && l10n.t('The list may be incomplete: {0}. Refresh in a minute to check again.', result.unchecked);
+    this.listingNote = [this.#projectsNote, unchecked].filter(Boolean).join(' ') || undefined;
     return result.features;
   }
 

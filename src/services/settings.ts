@@ -9,8 +9,8 @@ import { SETTINGS_SECTION, Settings } from '../constants';
 import type { ProxySupport } from '../api/proxy';
 import type { NameTransform } from '../model/flagNames';
 import {
-  chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfFilters, unionOfProjects, userValue, validSdkCalls, validTransforms,
-  type LanguageFilter,
+  capProjects, chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfFilters, unionOfProjects, userValue, validSdkCalls, validTransforms,
+  workspaceValue, type LanguageFilter,
 } from '../model/settingRules';
 
 /** The export path when no setting names one. */
@@ -22,7 +22,11 @@ export interface ExtensionSettings {
   serverUrlFromWorkspace: boolean;
   /** The web UI's address, when it differs from the API's. */
   webUrl: string;
+  /** True when `webUrl` is the workspace's own value (beside a workspace's server): the approval names it. */
+  webUrlFromWorkspace: boolean;
+  /** At most MAX_PROJECTS (settingRules.ts); `projectsNote` says so when more were named. */
   projects: string[];
+  projectsNote?: string;
   requestTimeoutMs: number;
   refreshIntervalMinutes: number;
   /** The window's (no folder's) hover settings; a document's are `readHoverSettings(document.uri)`. */
@@ -101,15 +105,20 @@ export function readSettings(): ExtensionSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const http = vscode.workspace.getConfiguration('http');
   const server = chooseServer(config.inspect<string>(Settings.serverUrl), vscode.workspace.isTrusted);
+  // One Flags view for the window: the union of the folders' project lists (see unionOfProjects), capped.
+  const projects = capProjects(
+    unionOfProjects(folderScopes().map((scope) => vscode.workspace.getConfiguration(SETTINGS_SECTION, scope).get<unknown>(Settings.projects, []))),
+  );
   return {
     ...readCodeSettings(),
     serverUrl: server.url,
     serverUrlFromWorkspace: server.fromWorkspace,
     // The web UI address goes with the server: the user's beside the user's server, the workspace's beside the
-    // workspace's (which needs the user's approval before anything is shown).
+    // workspace's (which needs the user's approval before anything is shown, and the approval names it).
     webUrl: (server.fromWorkspace ? config.get<string>(Settings.webUrl, '') : userValue(config.inspect<string>(Settings.webUrl), '')).trim(),
-    // One Flags view for the window: the union of the folders' project lists (see unionOfProjects).
-    projects: unionOfProjects(folderScopes().map((scope) => vscode.workspace.getConfiguration(SETTINGS_SECTION, scope).get<unknown>(Settings.projects, []))),
+    webUrlFromWorkspace: server.fromWorkspace && Boolean(workspaceValue(config.inspect<string>(Settings.webUrl))),
+    projects: projects.projects,
+    projectsNote: projects.note,
     requestTimeoutMs: clampSetting(config.get<number>(Settings.requestTimeoutSeconds), SETTING_LIMITS.requestTimeoutSeconds) * 1000,
     refreshIntervalMinutes: readRefreshIntervalMinutes(),
     network: {
@@ -131,6 +140,11 @@ export function readSettings(): ExtensionSettings {
  * Parts of readSettings() for callers that need only them, so that they do not read (and inspect) every setting:
  * activate() wires four such callers, and the whole read costs a few milliseconds in the extension host.
  */
+
+/** The server address in the user's own settings (what Connect to Server… edits): never a workspace's. */
+export function readUserServerUrl(): string {
+  return userValue(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<string>(Settings.serverUrl), '').trim();
+}
 
 /** The server address, decided as readSettings() decides it (offline mode: ''). */
 export function readServerUrl(): string {

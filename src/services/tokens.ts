@@ -3,8 +3,8 @@
  * fallback. It is never written to settings or logs.
  */
 import * as vscode from 'vscode';
-import { baseUrlText, parseBaseUrl } from '../api/baseUrl';
 import { TOKEN_ENV_VAR, tokenSecretKey } from '../constants';
+import { serverKey } from '../model/settingRules';
 
 export type TokenSource = 'secret' | 'env' | 'none';
 
@@ -45,13 +45,10 @@ export class TokenStore implements vscode.Disposable {
   }
 }
 
-/** Tokens are kept per server, under its normalised URL, so `https://x/` and `https://x` share one. */
+/**
+ * Tokens are kept per server under the key approvals use (`serverKey`), so `https://x/` and `https://x` share one;
+ * an invalid URL still gets a key (its text), and the connection reports the setting.
+ */
 function key(serverUrl: string): string {
-  let normalised = serverUrl.trim();
-  try {
-    normalised = baseUrlText(parseBaseUrl(serverUrl));
-  } catch {
-    // an invalid URL still gets a key; the connection reports the setting
-  }
-  return tokenSecretKey(normalised);
+  return tokenSecretKey(serverKey(serverUrl) ?? serverUrl.trim());
 }

@@ -121,6 +121,8 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     /** The item a quick pick returns (the first by default; undefined = dismissed). */
     pick: (items: readonly unknown[]): unknown => items[0],
     quickPicks: [] as Array<{ items: unknown[]; options: unknown }>,
+    /** Every input box shown: its title and the value it held when it opened. */
+    inputBoxes: [] as Array<{ title?: string; value?: string }>,
     /** Every file read through `workspace.fs.readFile`. */
     reads: [] as string[],
     commands: new Map<string, (...args: unknown[]) => unknown>(),
@@ -326,7 +328,8 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       showInformationMessage: show('info'),
       showWarningMessage: show('warning'),
       showErrorMessage: show('error'),
-      async showInputBox(box: { validateInput?: (value: string) => string | undefined }) {
+      async showInputBox(box: { title?: string; value?: string; validateInput?: (value: string) => string | undefined }) {
+        record.inputBoxes.push({ title: box.title, value: box.value });
         const answer = record.answers.shift();
         if (answer !== undefined && box.validateInput?.(answer)) throw new Error(`input box refused ${answer}`);
         return answer;

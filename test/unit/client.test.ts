@@ -351,6 +351,17 @@ describe('listing', () => {
     server.handle(routes({ 'GET /api/admin/ui-config': { body: { version: '7.5.1', environment: 'Open Source' } } }));
     assert.deepEqual(await client().getServerInfo(), { version: '7.5.1', edition: 'Open Source' });
   });
+
+  it('reads a ui-config whose versionInfo names no enterprise version (open source, as 7.5.1 sends it), and one that does', async () => {
+    const versionInfo = (current: object) => ({ current, latest: {}, isLatest: true });
+    const answers = [
+      { version: '7.5.1', environment: 'Open Source', versionInfo: versionInfo({ oss: '7.5.1' }) },
+      { version: '7.5.1', environment: 'Open Source', versionInfo: versionInfo({ oss: '7.5.1', enterprise: '7.5.1' }) },
+    ];
+    server.handle(() => ({ body: answers.shift() }));
+    assert.deepEqual(await client().getServerInfo(), { version: '7.5.1', edition: 'Open Source' });
+    assert.deepEqual(await client().getServerInfo(), { version: '7.5.1', edition: 'Open Source' });
+  });
 });
 
 describe('failures', () => {

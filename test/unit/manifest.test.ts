@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Commands, ContextKeys, Views } from '../../src/constants';
-import { SETTING_LIMITS } from '../../src/model/settingRules';
+import { MAX_PROJECTS, SETTING_LIMITS } from '../../src/model/settingRules';
 
 const root = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -93,6 +93,7 @@ describe('manifest: trust and limits', () => {
       const declared = properties[`unleash.${key}`];
       assert.deepEqual([declared?.minimum, declared?.maximum, declared?.default], [limits.minimum, limits.maximum, limits.default], key);
     }
+    assert.equal((properties['unleash.projects'] as { maxItems?: number } | undefined)?.maxItems, MAX_PROJECTS, 'unleash.projects');
   });
 });
 

@@ -20,6 +20,7 @@ import { closedPort, faults, opensslAvailable, testCertificates } from '../suppo
 import { installFakeVscode } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
 import { startProxyServer, type ProxyServer } from '../support/proxyServer';
+import { startSocksServer, type SocksServer } from '../support/socksServer';
 import type { TrustHarness } from './trustCases';
 
 const ENVIRONMENTS = { version: 1, environments: [{ name: 'development', type: 'development', enabled: true, sortOrder: 1 }] };
@@ -29,7 +30,7 @@ const CREDENTIALS = 'me:hunter2';
 const BASIC = `Basic ${Buffer.from(CREDENTIALS).toString('base64')}`;
 
 export function networkRows(h: TrustHarness): void {
-  const proxies: ProxyServer[] = [];
+  const proxies: Array<ProxyServer | SocksServer> = [];
   let dir: string;
   const { logger, lines: logged } = recordingLogger();
   const disposables: Array<{ dispose(): unknown }> = [];
@@ -54,6 +55,12 @@ export function networkRows(h: TrustHarness): void {
     const server = await h.fault();
     server.script(faults.json(ENVIRONMENTS));
     return { server, client: h.client(server.url, { network }) };
+  }
+
+  async function socks(credentials?: { user: string; password: string }): Promise<SocksServer> {
+    const started = await startSocksServer({ credentials });
+    proxies.push(started);
+    return started;
   }
 
   const seen = (via: ProxyServer) => via.seen.map((s) => `${s.method} ${s.target}`);
@@ -129,6 +136,58 @@ export function networkRows(h: TrustHarness): void {
       assert.equal(message, 'Could not load the environments. The proxy 127.0.0.1:PORT (HTTPS_PROXY) asks for a user name and password (407). Put them in HTTPS_PROXY (http://user:password@host:port), or ask your network administrator.');
       assert.equal(server.requests.length, 0);
       return { result: 'NetworkError (proxy 407), named after the variable', message, steps: h.stepsOf(formatted) };
+    });
+
+    h.row('`http.proxy` is a SOCKS5 proxy (`socks5://`)', async () => {
+      const via = await socks();
+      const { server, client } = await serverAndClient({ proxy: via.url });
+      await succeeds(client);
+      assert.deepEqual(via.seen, [{ target: `127.0.0.1:${server.port}` }]);
+      assert.equal(server.requests.length, 1);
+      return { result: 'through the proxy: it saw the SOCKS5 CONNECT, the server the request' };
+    });
+
+    h.row('… an https server with an internal CA, through `socks5://user:password@…`', async () => {
+      const via = await socks({ user: 'me', password: 'hunter2' });
+      const server = await h.fault({ tls: testCertificates().caSigned });
+      server.script(faults.json(ENVIRONMENTS));
+      const client = h.client(`https://127.0.0.1:${server.port}`, {
+        network: { proxy: `socks5://me:hunter2@127.0.0.1:${via.port}`, extraCaCertificates: [testCertificates().caCert] },
+      });
+      await succeeds(client);
+      assert.deepEqual(via.seen, [{ target: `127.0.0.1:${server.port}`, user: 'me' }]);
+      return { result: 'succeeds: credentials sent as SOCKS5 authentication, the server\'s TLS checked inside the tunnel' };
+    }, { skip: opensslAvailable() ? false : 'openssl is not installed' });
+
+    h.row('… the SOCKS5 proxy refuses the credentials', async () => {
+      const via = await socks({ user: 'me', password: 'hunter2' });
+      const { server, client } = await serverAndClient({ proxy: `socks5://me:wrong@127.0.0.1:${via.port}` });
+      const error = await client.listEnvironments().then(() => assert.fail('expected a refusal'), (e: unknown) => e);
+      assert.ok(error instanceof NetworkError);
+      const formatted = formatError(error, { server: SERVER, action: LOAD });
+      const message = formatted.message.replace(String(via.port), 'PORT');
+      assert.equal(
+        message,
+        'Could not load the environments. The SOCKS5 proxy 127.0.0.1:PORT (http.proxy) refused the user name and password, or asks for them (UND_ERR_SOCKS5_AUTH_FAILED). Put the right ones in http.proxy (socks5://user:password@host:port), or ask your network administrator.',
+      );
+      assert.equal(server.requests.length, 0);
+      return { result: 'NetworkError (SOCKS5 authentication), the password never shown', message, steps: h.stepsOf(formatted) };
+    });
+
+    h.row('… the SOCKS5 proxy cannot reach the server', async () => {
+      const via = await socks();
+      const nowhere = await closedPort();
+      const client = h.client(`http://127.0.0.1:${nowhere}`, { network: { proxy: via.url } });
+      const error = await client.listEnvironments().then(() => assert.fail('expected a refusal'), (e: unknown) => e);
+      assert.ok(error instanceof NetworkError);
+      const formatted = formatError(error, { server: SERVER, action: LOAD });
+      const message = formatted.message.replace(String(via.port), 'PORT');
+      assert.equal(
+        message,
+        'Could not load the environments. The proxy 127.0.0.1:PORT (http.proxy) would not connect to unleash.example.com (UND_ERR_SOCKS5_REPLY_5). Check unleash.serverUrl and http.proxy, or ask your network administrator.',
+      );
+      assert.deepEqual(via.seen, [{ target: `127.0.0.1:${nowhere}` }]);
+      return { result: 'NetworkError (the proxy\'s refusal, named as the proxy\'s)', message, steps: h.stepsOf(formatted) };
     });
 
     h.row('`http.proxySupport: off` with `http.proxy` and `HTTPS_PROXY` set', async () => {

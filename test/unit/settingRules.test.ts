@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  chooseServer, clampSetting, isLoopbackHost, languageFilters, originOf, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms,
+  chooseServer, clampSetting, isLoopbackHost, languageFilters, approvalQuestion, capProjects, MAX_PROJECTS, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms,
 } from '../../src/model/settingRules';
 import { readRegularFile } from '../../src/base/safeRead';
 
@@ -56,9 +56,44 @@ describe('addresses', () => {
     );
   });
 
-  it('approves by origin', () => {
-    assert.equal(originOf('https://Unleash.Example.com:443/prefix/'), 'https://unleash.example.com');
-    assert.equal(originOf('not a url'), undefined);
+  it('allows and keeps tokens by origin and base path: one key for both', () => {
+    assert.equal(serverKey('https://Unleash.Example.com:443/prefix/'), 'https://unleash.example.com/prefix');
+    assert.equal(serverKey(' https://unleash.example.com/prefix/api/admin?x=1#y '), 'https://unleash.example.com/prefix');
+    // An approval stored as an origin (before the path counted) is the key of the root path, and of no other.
+    assert.equal(serverKey('https://unleash.example.com/'), 'https://unleash.example.com');
+    assert.notEqual(serverKey('https://unleash.example.com/other'), 'https://unleash.example.com');
+    assert.equal(serverKey('not a url'), undefined);
+  });
+
+  it('asks about the address requests will use: bidi and invisible characters shown encoded, the web UI named', () => {
+    const question = approvalQuestion('https://unleash.example.com/\u202etxt.exe/', ' https://flags.example.com/ui ');
+    assert.deepEqual(question, {
+      message: 'Send your Unleash API token to unleash.example.com?',
+      detail:
+        "This workspace's settings (unleash.serverUrl) name the server https://unleash.example.com/%E2%80%AEtxt.exe. A cloned repository can name any server: allow it only if you know it. Your answer is remembered for this address only. They also set unleash.webUrl to https://flags.example.com/ui: links to flags will open there.",
+    });
+    const host = approvalQuestion('https://ex\u200bample.com\u00ad');
+    assert.equal(host.message, 'Send your Unleash API token to example.com?');
+    assert.match(host.detail, /name the server https:\/\/example\.com\. /);
+    // Every message naming a server (Connect, Set Token, Forget Token) shows it so.
+    assert.equal(shownAddress('https://unleash.example.com/\u202etxt.exe/'), 'https://unleash.example.com/%E2%80%AEtxt.exe');
+    assert.equal(shownAddress('not\u202ea url'), 'not a url');
+    // What does not parse is shown cleaned and bounded, never raw.
+    const raw = approvalQuestion(`x\u202e${'y'.repeat(5_000)}`);
+    assert.ok(!/[\u202e]/.test(raw.message + raw.detail) && raw.message.length < 300, raw.message);
+  });
+});
+
+describe('unleash.projects', () => {
+  it(`lists at most ${MAX_PROJECTS} projects and says why, with the count and what to do`, () => {
+    const named = Array.from({ length: 5_000 }, (_, i) => `project-${i}`);
+    assert.deepEqual(capProjects(named.slice(0, MAX_PROJECTS)), { projects: named.slice(0, MAX_PROJECTS) });
+    const capped = capProjects(named);
+    assert.deepEqual(capped.projects, named.slice(0, MAX_PROJECTS));
+    assert.equal(
+      capped.note,
+      'unleash.projects names 5000 projects, more than the 200 the Flags view lists (each is one request on every refresh): only the first 200 are shown. Name at most 200 projects, or leave the setting empty to list every project.',
+    );
   });
 });
 

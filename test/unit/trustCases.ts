@@ -17,7 +17,8 @@ import { tokenSecretKey } from '../../src/constants';
 import { exportToFile, ExportWriteError } from '../../src/model/exportToFile';
 import { FlagStore } from '../../src/model/flagStore';
 import { OfflineSource } from '../../src/model/offlineSource';
-import { approvalQuestion } from '../../src/model/settingRules';
+import { approvalQuestion, MAX_PROJECTS } from '../../src/model/settingRules';
+import { viewMessage } from '../../src/model/tree/commandData';
 import { MAX_CA_FILE_BYTES, readCaFiles } from '../../src/services/network';
 import { formatError, type FormattedError } from '../../src/model/formatError';
 import { faults, type FaultServer, type startFaultServer } from '../support/faultServer';
@@ -123,7 +124,7 @@ export function trustRows(h: TrustHarness): void {
       const checkTag = formatError(state.problem, { action: 'check the tag team:payments' }).message;
       assert.equal(
         checkTag,
-        `Could not check the tag team:payments. The setting \`unleash.serverUrl\` names ${new URL(server.url).host} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`,
+        `Could not check the tag team:payments. The setting \`unleash.serverUrl\` names ${server.url} in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`,
       );
       assert.equal(server.requests.length, 0);
       return {
@@ -148,7 +149,7 @@ export function trustRows(h: TrustHarness): void {
       return { result: 'still no token sent', message: `${modal?.message} ${modal?.detail}`, steps: 'Allow (modal)', requests: 'none' };
     });
 
-    h.row('… Allow: remembered for the origin, in the global state (not the workspace)', async () => {
+    h.row('… Allow: remembered for the address (origin and path), in the global state (not the workspace)', async () => {
       const server = await h.fault();
       server.script(faults.json({ version: 1, environments: [{ name: 'development', type: 'development', enabled: true }] }));
       const first = await editor({ env: env() });
@@ -165,6 +166,93 @@ export function trustRows(h: TrustHarness): void {
       assert.equal((await second.connection.update()).state, 'ready');
       assert.deepEqual(first.globalState.get('unleash.approvedServerOrigins'), [new URL(server.url).origin]);
       return { result: 'ready; the token goes only after Allow', requests: { note: 'after the approval' } };
+    });
+
+    h.row('… another path on an allowed server; an approval stored as an origin (before the path counted)', async () => {
+      const server = await h.fault();
+      const { fake, connection, globalState } = await editor({ env: env() });
+      // What an earlier version stored on Allow: the origin alone.
+      await globalState.update('unleash.approvedServerOrigins', [new URL(server.url).origin]);
+      fake.set('workspace', 'unleash.serverUrl', `${server.url}/other/`);
+      const state = await connection.update();
+      assert.equal(state.state, 'unapproved');
+      const formatted = formatError(state.problem, { action: 'connect' });
+      const message = formatted.message;
+      assert.equal(
+        message,
+        `Could not connect. The setting \`unleash.serverUrl\` names ${server.url}/other in this workspace's settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace's Server…".`,
+      );
+      fake.set('workspace', 'unleash.serverUrl', `${server.url}/`);
+      assert.equal((await connection.update()).state, 'ready', 'the origin allows its root path');
+      assert.equal(server.requests.length, 0);
+      return {
+        result: 'another path asks again (view state `unapproved`); the stored origin allows its root path only',
+        message,
+        steps: h.stepsOf(formatted),
+        requests: 'none',
+      };
+    });
+
+    h.row('… the workspace\'s address holds U+202E and the workspace sets `unleash.webUrl`; Review the Server…', async () => {
+      const server = await h.fault();
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('workspace', 'unleash.serverUrl', `${server.url}/\u202egnp.exe`);
+      fake.set('workspace', 'unleash.webUrl', 'https://flags.example.com/ui');
+      await connection.update();
+      fake.answers.push(undefined);
+      assert.equal(await fake.vscode.commands.executeCommand('unleash.approveServer'), false);
+      const modal = fake.messages.find((message) => message.modal);
+      assert.equal(modal?.message, `Send your Unleash API token to ${new URL(server.url).host}?`);
+      assert.equal(
+        modal?.detail,
+        `This workspace's settings (unleash.serverUrl) name the server ${server.url}/%E2%80%AEgnp.exe. A cloned repository can name any server: allow it only if you know it. Your answer is remembered for this address only. They also set unleash.webUrl to https://flags.example.com/ui: links to flags will open there.`,
+      );
+      assert.equal(server.requests.length, 0);
+      return {
+        result: 'the modal shows the address requests use (U+202E percent-encoded) and names the web UI address',
+        message: `${modal?.message} ${modal?.detail}`,
+        steps: 'Allow (modal)',
+        requests: 'none',
+      };
+    });
+
+    /** A user with their own server, a workspace naming another; Connect to Server…, the workspace's address entered. */
+    async function connectToWorkspaceServer(approval: string | undefined) {
+      const server = await h.fault();
+      server.script(faults.json({ version: '7.5.1', environment: 'Open Source' }));
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('user', 'unleash.serverUrl', 'https://unleash.mine.example');
+      fake.set('workspace', 'unleash.serverUrl', server.url);
+      await connection.update();
+      fake.answers.push(server.url, approval);
+      await fake.vscode.commands.executeCommand('unleash.connect');
+      const saved = fake.vscode.workspace.getConfiguration('unleash').inspect<string>('serverUrl').globalValue;
+      const modal = fake.messages.find((message) => message.modal);
+      assert.deepEqual(fake.inputBoxes.map((box) => box.value), ['https://unleash.mine.example'], "the box holds the user's own address");
+      assert.deepEqual(modal && { message: modal.message, detail: modal.detail }, approvalQuestion(server.url), 'the approval comes first');
+      return { server, fake, saved, modal };
+    }
+
+    h.row("Connect to Server… while the workspace names a server not allowed yet; its address entered; Cancel", async () => {
+      const { server, fake, saved, modal } = await connectToWorkspaceServer(undefined);
+      assert.equal(saved, 'https://unleash.mine.example', 'nothing saved');
+      assert.equal(fake.secrets.size, 0);
+      assert.equal(server.requests.length, 0);
+      return {
+        result: "the box holds the user's own address; the workspace's asks the approval before it is saved: nothing saved, no token sent",
+        message: `${modal?.message} ${modal?.detail}`,
+        steps: 'Allow (modal)',
+        requests: 'none',
+      };
+    });
+
+    h.row("… Allow: saved in the user settings, then Test Connection with the token", async () => {
+      const { server, fake, saved } = await connectToWorkspaceServer('Allow');
+      assert.equal(saved, server.url);
+      assert.equal(server.requests[0]?.headers.authorization, h.token);
+      const info = fake.texts('info').at(-1);
+      assert.match(info ?? '', /^Connected to Unleash 7\.5\.1/);
+      return { result: 'saved and connected, the token sent only after Allow', message: info, requests: { note: 'after the approval' } };
     });
 
     h.row('Connect to Server… while a workspace setting overrides the typed address', async () => {
@@ -301,6 +389,27 @@ export function trustRows(h: TrustHarness): void {
       walk({ store }, 'api', 0);
       assert.deepEqual(found, []);
       return { result: 'no client and no token reachable from the store (private `#client`)', requests: { note: 'the listing' } };
+    });
+
+    h.row('workspace `unleash.projects` names 5,000 projects', async () => {
+      const server = await h.fault();
+      // Each project's listing holds one flag of that project.
+      server.script(faults.json((request) => ({ features: [{ name: `flag-of-${/projects\/([^/]+)\/features/.exec(request.path)?.[1]}` }] })));
+      const { fake, connection } = await editor({ env: env() });
+      fake.set('user', 'unleash.serverUrl', server.url);
+      fake.set('workspace', 'unleash.projects', Array.from({ length: 5_000 }, (_, i) => `project-${i}`));
+      const state = await connection.update();
+      const store = new FlagStore(logger);
+      void store.load(); // needed from the start: setSource reads the list
+      await store.setSource(state.source, state.state);
+      const message = viewMessage(store);
+      assert.equal(
+        message,
+        `unleash.projects names 5000 projects, more than the ${MAX_PROJECTS} the Flags view lists (each is one request on every refresh): only the first ${MAX_PROJECTS} are shown. Name at most ${MAX_PROJECTS} projects, or leave the setting empty to list every project.`,
+      );
+      assert.equal(store.catalog.flags.length, MAX_PROJECTS);
+      assert.equal(server.requests.length, MAX_PROJECTS, 'one listing per project shown, none for the rest');
+      return { result: `the first ${MAX_PROJECTS} projects listed, one request each; the view says why`, message: `Flags view: ${message}` };
     });
 
     h.row('refresh interval `0.0001` min, request timeout `5e6` s', async () => {
