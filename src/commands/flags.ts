@@ -127,6 +127,12 @@ async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): P
   }
   const { codeFlags } = deps;
   if (!codeFlags) return undefined;
+  // Uses are names of the catalog (a longer name wins its own literal): it must have loaded.
+  await deps.store.load();
+  if (!codeFlags.ready) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('The flags have not loaded, so their uses cannot be told apart yet. Try again once the Flags view shows them.'));
+    return undefined;
+  }
   const search = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Finding uses of {0}', shown(flag.name)), cancellable: true },
     (_progress, token) => searchFlagUsages(flag.name, codeFlags, deps.logger, token),

@@ -85,10 +85,10 @@ async function referencesView(input: Input): Promise<string[]> {
   return lines;
 }
 
-async function setUp() {
+async function setUp(options: { loaded?: boolean } = {}) {
   const { logger } = recordingLogger();
   const store = new FlagStore(logger);
-  void store.load();
+  if (options.loaded !== false) void store.load();
   await store.setSource(new Source(), 'ready');
   const hoverSettings = new HoverSettingsByFolder();
   const codeFlags = new CodeFlags(store, logger, hoverSettings);
@@ -120,6 +120,16 @@ describe('Find Usages', () => {
         'src/checkout.ts (1)',
         "  if (unleash.isEnabled('[pay]')) pay(); · line 1",
       ]);
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('run before anything needed the flags: it loads them first, then finds the uses', async () => {
+    const t = await setUp({ loaded: false });
+    try {
+      const search = (await t.run({ project: 'default', name: 'pay' })) as { files: unknown[] } | undefined;
+      assert.equal(search?.files.length, 3);
     } finally {
       t.dispose();
     }
