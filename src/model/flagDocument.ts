@@ -5,8 +5,9 @@
  * read, searched and copied in full.
  *
  * Values are written with `visibleText`: nothing is left out, and control, bidi and other invisible characters are
- * written as `\u{…}` escapes, so the document shows exactly what the server holds and nothing can reorder it. No
- * 'vscode' here.
+ * written as `\u{…}` escapes, so the document shows exactly what the server holds and nothing can reorder it. A JSON
+ * payload is indented by `prettyJson`, its invisible characters written as JSON escapes (`\u202e`), so it stays
+ * valid JSON. No 'vscode' here.
  */
 import * as l10n from '@vscode/l10n';
 import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../api/schemas';
