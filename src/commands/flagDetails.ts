@@ -12,7 +12,7 @@ import { flagDocument } from '../model/flagDocument';
 import type { FlagStore } from '../model/flagStore';
 import { inertText } from '../model/markdown';
 import { flagPickItems, flagRefOf, isTreeNode, projectOf, type FlagRef } from '../model/tree';
-import { clean } from '../model/wording';
+import { flagName } from '../model/wording';
 import { formatError } from '../model/formatError';
 import type { Logger } from '../util/logger';
 import type { FlagsView } from '../views/flagsTree';
@@ -25,7 +25,7 @@ export interface FlagDetailsDeps {
 
 /** The document of a flag: the flag name as the tab's title, project and name in the query. */
 export function flagDetailsUri(flag: FlagRef): vscode.Uri {
-  const title = clean(flag.name, 80).replace(/[/\\]/g, '∕') || 'flag';
+  const title = flagName(flag.name, 80).replace(/[/\\]/g, '∕') || 'flag';
   const query = new URLSearchParams({ project: flag.project, name: flag.name }).toString();
   return vscode.Uri.from({ scheme: FLAG_DETAILS_SCHEME, path: `/${title}.txt`, query });
 }

@@ -22,7 +22,7 @@ export { MAX_PAYLOAD, weightPercent, describePayload, describeOverride, describe
 export { isJson, jsonPreview, MAX_INDENT_ADDED, MAX_JSON_DEPTH, MAX_JSON_TO_INDENT, prettyJson } from './json';
 export type { VariantText } from './variants';
 export {
-  ENABLED_MARK, DISABLED_MARK, describeSegment, describeDependency, describeLifecycle, lifecycleStage, describeEnvironmentState,
+  ENABLED_MARK, DISABLED_MARK, flagName, invalidNameMark, quotedFlagName, describeSegment, describeDependency, describeLifecycle, lifecycleStage, describeEnvironmentState,
   environmentStrip, describeLastSeen,
 } from './flags';
 export type { SegmentText } from './flags';
