@@ -42,6 +42,8 @@ function trimSpacesEnd(text: string): string {
  * trailing spaces, are kept. Linear in the length of the text.
  */
 export function singleLine(text: string): string {
+  // Lone surrogates are invisible characters too: text without any is returned at once.
+  if (!hasInvisible(text)) return text;
   const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
   if (!hasInvisible(wellFormed)) return wellFormed;
   const out: string[] = [];
