@@ -5,8 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { Commands, settingId, Settings } from '../constants';
+import { isValidFlagName } from '../model/flagNameRule';
 import type { FlagStore, StoreState } from '../model/flagStore';
 import { inertText, openableUrl } from '../model/markdown';
+import { flagName } from '../model/wording';
 import {
   flagPickItems,
   flagRefOf,
@@ -58,6 +60,22 @@ function shown(name: string): string {
 }
 
 /**
+ * False, after saying why, for a name that breaks Unleash's naming rule: it is not copied, searched for or opened
+ * as it is (it may hide bidi or zero-width characters, or be megabytes long).
+ */
+function usableName(name: string, refused: string): boolean {
+  if (isValidFlagName(name)) return true;
+  void vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      "{0}: \"{1}\" breaks Unleash's naming rule (1 to 100 letters, digits and - _ . ! ~ * ' ( )). Show Flag Details shows the name with its hidden characters made visible.",
+      refused,
+      shown(name),
+    ),
+  );
+  return false;
+}
+
+/**
  * Without a node: re-reads the flag list (and forgets every cached detail). With a node (a failed load's Retry):
  * asks for that node's children again. Returns the store's state afterwards.
  */
@@ -77,6 +95,7 @@ async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown):
     void vscode.window.showInformationMessage(noFlagMessage(arg));
     return undefined;
   }
+  if (!usableName(flag.name, vscode.l10n.t('Not copied'))) return undefined;
   await vscode.env.clipboard.writeText(flag.name);
   vscode.window.setStatusBarMessage(vscode.l10n.t('Copied flag name "{0}"', shown(flag.name)), 3000);
   return flag.name;
@@ -96,6 +115,7 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
     );
     return undefined;
   }
+  if (!usableName(flag.name, vscode.l10n.t('Not opened'))) return undefined;
   const address = source.webUrl(flag.project, flag.name);
   const url = openableUrl(address);
   if (url === undefined) {
@@ -125,6 +145,7 @@ async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): P
     void vscode.window.showInformationMessage(noFlagMessage(arg));
     return undefined;
   }
+  if (!usableName(flag.name, vscode.l10n.t('Not searched'))) return undefined;
   const { codeFlags } = deps;
   if (!codeFlags) return undefined;
   // Uses are names of the catalog (a longer name wins its own literal): it must have loaded.
@@ -191,7 +212,7 @@ async function revealFlag(deps: FlagCommandDeps, arg: unknown, name?: unknown): 
   const revealed = await deps.view.reveal(flag.project, flag.name);
   if (!revealed) {
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('The flag "{0}" (project {1}) is not among the flags loaded.', shown(flag.name), shown(flag.project)),
+      vscode.l10n.t('The flag "{0}" (project {1}) is not among the flags loaded.', inertText(flagName(flag.name, 80)), shown(flag.project)),
     );
   }
   return revealed;

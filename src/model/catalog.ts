@@ -3,12 +3,14 @@
  * quick pick. A name can exist in several projects, so lookups by name answer a list.
  */
 import type { FeatureSummary } from '../api/schemas';
+import { isValidFlagName } from './flagNameRule';
 
 export class Catalog {
   static readonly empty = new Catalog([]);
 
   readonly flags: readonly FeatureSummary[];
   private readonly index = new Map<string, FeatureSummary[]>();
+  private invalidCount: number | undefined;
 
   constructor(features: readonly FeatureSummary[]) {
     this.flags = [...features].sort((a, b) => compare(a.name, b.name) || compare(a.project ?? '', b.project ?? ''));
@@ -21,6 +23,12 @@ export class Catalog {
 
   get size(): number {
     return this.flags.length;
+  }
+
+  /** How many flags have a name that breaks Unleash's naming rule (`isValidFlagName`); counted once. */
+  get invalidNames(): number {
+    this.invalidCount ??= this.flags.reduce((count, flag) => (isValidFlagName(flag.name) ? count : count + 1), 0);
+    return this.invalidCount;
   }
 
   /** Distinct flag names, for the name index of hovers. */

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
+import { INVISIBLE } from '../base/invisible';
 
 /** The setting that holds the export path template; named in every path error. */
 export const EXPORT_PATH_SETTING = 'unleash.export.path';
@@ -29,8 +30,8 @@ export class ExportPathError extends Error {
   }
 }
 
-// Control characters (C0, DEL, C1), bidirectional overrides/isolates, path separators and characters Windows forbids.
-const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069/\\<>:"|?*]/g;
+// Path separators and the characters Windows forbids (invisible characters are replaced too: INVISIBLE).
+const UNSAFE_CHARS = /[/\\<>:"|?*]/g;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
 
 function utf8Length(text: string): number {
@@ -50,19 +51,26 @@ function truncateUtf8(text: string, maxBytes: number): string {
   return out;
 }
 
+/** `text` without trailing dots and white space; a loop, as `/[\s.]+$/` is quadratic on a long run of dots. */
+function trimDotsAndSpacesEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && /[\s.]/.test(text[end - 1] as string)) end--;
+  return text.slice(0, end);
+}
+
 /**
- * Turns any value (an environment, project…) into one safe file-name component: no separators, NUL, control or
- * bidi characters, none of `<>:"|?*`, no leading dots (so no `..` or hidden files), no trailing dots or spaces,
- * no Windows device name (`CON`, `nul.txt` → `_CON`, `_nul.txt`), at most `maxBytes` UTF-8 bytes (a longer
+ * Turns any value (an environment, project…) into one safe file-name component: no separators, NUL, control,
+ * bidi or other invisible characters, none of `<>:"|?*`, no leading dots (so no `..` or hidden files), no trailing
+ * dots or spaces, no Windows device name (`CON`, `nul.txt` → `_CON`, `_nul.txt`), at most `maxBytes` UTF-8 bytes (a longer
  * value is cut and gets `~` plus 8 hex digits of its SHA-256 so two long values stay distinct), never empty (`_`).
  */
 export function sanitizeFileComponent(value: string, maxBytes: number = MAX_FILE_COMPONENT_BYTES): string {
-  let name = value.normalize('NFC').replace(UNSAFE_CHARS, '_');
-  name = name.replace(/^[\s.]+/u, '').replace(/[\s.]+$/u, '');
+  let name = value.normalize('NFC').replace(INVISIBLE, '_').replace(UNSAFE_CHARS, '_');
+  name = trimDotsAndSpacesEnd(name.replace(/^[\s.]+/u, ''));
   if (utf8Length(name) > maxBytes) {
     const hash = createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
     const suffix = `~${hash}`;
-    name = truncateUtf8(name, Math.max(1, maxBytes - suffix.length)).replace(/[\s.]+$/u, '') + suffix;
+    name = trimDotsAndSpacesEnd(truncateUtf8(name, Math.max(1, maxBytes - suffix.length))) + suffix;
   }
   const stem = name.split('.')[0] ?? '';
   if (WINDOWS_RESERVED.test(stem.trim())) name = `_${name}`;

@@ -8,9 +8,10 @@ import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../api/schemas';
 import type { Catalog } from './catalog';
 import { sdkCallLiterals } from './sdkCalls';
-import { plainMarkdown } from './markdown';
+import { isValidFlagName } from './flagNameRule';
+import { escapeMarkdown, plainMarkdown } from './markdown';
 import { pluralForm } from './intl';
-import { clean, describeEnvironmentState, describeLifecycle, environmentStrip } from './wording';
+import { clean, describeEnvironmentState, describeLifecycle, environmentStrip, flagName } from './wording';
 
 /** Where a flag name is being typed: the literal's content [start, end) and what is typed before the cursor. */
 export interface CompletionSpot {
@@ -57,22 +58,24 @@ interface Entry {
   lower: string;
   projects: Set<string>;
   detail: string;
-  /** Quote characters the name cannot be written between as it is (it holds that quote, a backslash, …). */
+  /** The quote the name cannot be written between as it is (it holds that quote). */
   unsafeIn: string;
 }
 
-/** Characters that no inserted name may carry: it would have to be escaped, or would break the line. */
-const NEVER_INSERTED = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** The items of one catalog. */
+/**
+ * The items of one catalog. Names that break Unleash's naming rule (`isValidFlagName`) are left out, not offered
+ * with a cleaned label: an item must insert the name the code needs, and that name would carry what the label hides
+ * (bidi or zero-width characters, 10 MB of text). The Flags view counts and marks them (`Catalog.invalidNames`).
+ */
 export class FlagCompletions {
   private readonly entries: Entry[] = [];
 
   constructor(readonly catalog: Catalog) {
     for (const name of catalog.names()) {
-      if (name === '' || NEVER_INSERTED.test(name)) continue;
+      if (!isValidFlagName(name)) continue;
       const flags = catalog.byName(name);
-      const unsafeIn = ['"', "'", '`'].filter((quote) => name.includes(quote) || (quote === '`' && name.includes('${'))).join('');
+      // Of the quotes, a valid name can hold only `'`.
+      const unsafeIn = name.includes("'") ? "'" : '';
       this.entries.push({
         name,
         lower: name.toLowerCase(),
@@ -131,7 +134,7 @@ export function completionDetail(flags: readonly FeatureSummary[]): string {
 /** The documentation markdown: per project, the name, type, badges, description and each environment's state. */
 export function completionDocumentation(flags: readonly FeatureSummary[]): string {
   const sections = flags.slice(0, 3).map((flag) => {
-    const head = [`**${plainMarkdown(flag.name, 200) || l10n.t('(unnamed flag)')}**`];
+    const head = [`**${escapeMarkdown(flagName(flag.name, 200))}**`];
     if (flag.type) head.push(plainMarkdown(flag.type, 40));
     if (flag.project) head.push(l10n.t('project {0}', plainMarkdown(flag.project, 60)));
     const blocks = [head.join(' · ')];

@@ -10,7 +10,7 @@ import { FlagNameIndex } from './flagNames';
 import { findFlagReferences, type FlagReference, type ReferenceOptions } from './flagReferences';
 import { FlagSuggester } from './flagSuggestions';
 import { joinAlternatives, pluralForm } from './intl';
-import { clean, formatList } from './wording';
+import { clean, formatList, jsonPreview, quotedFlagName } from './wording';
 
 export type FlagDiagnosticKind = 'unknown' | 'archived' | 'completed' | 'stale' | 'disabled';
 
@@ -54,7 +54,7 @@ export function severitiesFrom(raw: unknown, problems: string[] = []): Severitie
     if (!(DIAGNOSTIC_KINDS as readonly string[]).includes(key)) {
       problems.push(l10n.t('unknown kind {0} (use {1})', JSON.stringify(clean(key, 40)), DIAGNOSTIC_KINDS.join(', ')));
     } else if (typeof value !== 'string' || !SEVERITY_NAMES.has(value)) {
-      problems.push(l10n.t('{0}: {1} is not one of error, warning, information, hint, off', key, String(JSON.stringify(value)?.slice(0, 40))));
+      problems.push(l10n.t('{0}: {1} is not one of error, warning, information, hint, off', key, jsonPreview(value, 40)));
     } else {
       result[key as FlagDiagnosticKind] = value as SeverityName;
     }
@@ -155,10 +155,6 @@ function applies(kind: FlagDiagnosticKind, flags: readonly FeatureSummary[]): bo
   }
 }
 
-/** A name or label in a message: one line, bounded, in double quotes. */
-function quoted(text: string, max = 100): string {
-  return `"${clean(text, max)}"`;
-}
 
 function projectsOf(flags: readonly FeatureSummary[]): string {
   const projects = [...new Set(flags.map((flag) => flag.project ?? ''))].filter((project) => project !== '');
@@ -174,7 +170,7 @@ export function diagnosticMessage(
   suggestions: readonly string[],
   options: Pick<AnalysisOptions, 'sourceLabel' | 'sourceKind'>,
 ): string {
-  const name = quoted(flags[0]?.name ?? reference.text);
+  const name = quotedFlagName(flags[0]?.name ?? reference.text);
   const where = clean(options.sourceLabel, 80);
   switch (kind) {
     case 'unknown': {
@@ -182,7 +178,7 @@ export function diagnosticMessage(
       const head = options.sourceKind === 'files' ? l10n.t('No flag named {0} in {1}.', name, server) : l10n.t('No flag named {0} on {1}.', name, server);
       const hint =
         suggestions.length > 0
-          ? l10n.t('Did you mean {0}?', joinAlternatives(suggestions.map((s) => quoted(s))))
+          ? l10n.t('Did you mean {0}?', joinAlternatives(suggestions.map((s) => quotedFlagName(s))))
           : l10n.t('Check the spelling; the flag may also be archived or in a project this workspace does not read.');
       return `${head} ${hint}`;
     }

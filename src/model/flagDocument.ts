@@ -5,11 +5,13 @@
  * read, searched and copied in full.
  *
  * Values are written with `visibleText`: nothing is left out, and control, bidi and other invisible characters are
- * written as `\u{…}` escapes, so the document shows exactly what the server holds and nothing can reorder it. No
- * 'vscode' here.
+ * written as `\u{…}` escapes, so the document shows exactly what the server holds and nothing can reorder it. A JSON
+ * payload is indented by `prettyJson`, its invisible characters written as JSON escapes (`\u202e`), so it stays
+ * valid JSON. No 'vscode' here.
  */
 import * as l10n from '@vscode/l10n';
 import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../api/schemas';
+import { isValidFlagName } from './flagNameRule';
 import { flagStatus } from './flagStatus';
 import { joinValues, pluralForm } from './intl';
 import { segmentDefinitionMissing } from './offlineSource';
@@ -18,8 +20,11 @@ import {
   describeLastSeen,
   describeLifecycle,
   describeStrategy,
+  invalidNameMark,
+  MAX_LABEL,
   parseIsoUtc,
   prettyJson,
+  truncate,
   utcDateTime,
   visibleText,
   weightPercent,
@@ -43,6 +48,14 @@ function one(text: string): string {
   return text === '' ? '""' : visibleText(text);
 }
 
+/**
+ * A flag's name: in full when it keeps Unleash's naming rule, else (a 10 MB name, bidi characters) its first
+ * MAX_LABEL characters, escapes visible, and the mark.
+ */
+function flagNameText(name: string): string {
+  return isValidFlagName(name) ? name : `${one(truncate(name, MAX_LABEL))} ${invalidNameMark()}`;
+}
+
 /** A value that may span lines, in full, each further line indented by `indent`. */
 function block(text: string, indent: string): string {
   return visibleText(text, { multiline: true }).split('\n').join(`\n${indent}`);
@@ -60,7 +73,7 @@ function time(iso: string | null | undefined): string | undefined {
 
 export function flagDocument(input: FlagDocumentInput): string {
   const { details, summary } = input;
-  const name = one(details.name);
+  const name = flagNameText(details.name);
   const lines: string[] = [name, '='.repeat(Math.max(3, Math.min(name.length, 80)))];
   const status = flagStatus(summary, details);
   const field = (label: string, value: string | undefined) => {
@@ -112,12 +125,12 @@ export function flagDocument(input: FlagDocumentInput): string {
   if (parents.length > 0 || children.length > 0) {
     lines.push(...heading(l10n.t('Dependencies')));
     for (const dep of parents) {
-      const feature = one(dep.feature);
+      const feature = flagNameText(dep.feature);
       if (dep.enabled === false) lines.push(l10n.t('requires {0} disabled', feature));
       else if (dep.variants && dep.variants.length > 0) lines.push(l10n.t('requires {0} enabled (variants: {1})', feature, joinValues(dep.variants.map(one))));
       else lines.push(l10n.t('requires {0} enabled', feature));
     }
-    for (const child of children) lines.push(l10n.t('{0} depends on this flag', one(child)));
+    for (const child of children) lines.push(l10n.t('{0} depends on this flag', flagNameText(child)));
   }
 
   const links = details.links ?? [];

@@ -1,22 +1,22 @@
 /**
  * The quick fixes offered on a flag diagnostic, as plain data (no 'vscode'): replace a typo with a suggested name,
  * reveal the flag in the Flags tree, show its details, open it in Unleash (only an http/https address), copy its name. Titles carry
- * untrusted names, so they are one bounded line with `$(icon)` syntax shown as written.
+ * untrusted names, so they are one bounded line with `$(icon)` syntax shown as written. A name that breaks Unleash's
+ * naming rule is never suggested, inserted, opened or copied.
  */
 import * as l10n from '@vscode/l10n';
 import { Commands } from '../constants';
 import type { FlagDiagnostic } from './flagDiagnostics';
+import { isValidFlagName } from './flagNameRule';
 import { inertText, openableUrl } from './markdown';
+import { quotedFlagName } from './wording';
 
 export type FlagQuickFix =
   | { title: string; kind: 'replace'; replacement: string; preferred: boolean }
   | { title: string; kind: 'command'; command: string; args: unknown[] };
 
-/** Characters a replacement never carries (it would have to be escaped to stay one string). */
-const NOT_INSERTABLE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
 function shown(name: string): string {
-  return `"${inertText(name, 80)}"`;
+  return inertText(quotedFlagName(name, 80));
 }
 
 /**
@@ -30,7 +30,8 @@ export function flagQuickFixes(
   const fixes: FlagQuickFix[] = [];
   if (diagnostic.kind === 'unknown') {
     for (const name of diagnostic.suggestions) {
-      if (NOT_INSERTABLE.test(name) || name.includes(context.quote) || (context.quote === '`' && name.includes('${'))) continue;
+      // Never a name that breaks Unleash's naming rule; of the quotes, a valid name can hold only `'`.
+      if (!isValidFlagName(name) || name.includes(context.quote)) continue;
       fixes.push({ title: l10n.t('Change to {0}', shown(name)), kind: 'replace', replacement: name, preferred: fixes.length === 0 });
     }
     return fixes;
@@ -40,6 +41,8 @@ export function flagQuickFixes(
   const args = [{ project: flag.project, name: flag.name }];
   fixes.push({ title: l10n.t('Reveal {0} in the Flags tree', shown(flag.name)), kind: 'command', command: Commands.revealFlag, args });
   fixes.push({ title: l10n.t('Show details of {0}', shown(flag.name)), kind: 'command', command: Commands.showFlagDetails, args });
+  // A name that breaks the naming rule is neither opened in Unleash nor copied.
+  if (!isValidFlagName(flag.name)) return fixes;
   if (openableUrl(context.webUrl?.(flag.project, flag.name)) !== undefined) {
     fixes.push({ title: l10n.t('Open {0} in Unleash', shown(flag.name)), kind: 'command', command: Commands.openInWebUi, args });
   }

@@ -1,8 +1,10 @@
 /**
  * "Did you mean …" for a flag name no flag has: the known names at most a few edits away (ignoring case), closest
- * first. Pure; no 'vscode'. Answers are cached per name, so a typo repeated a thousand times costs one search.
+ * first, of those that keep Unleash's naming rule. Pure; no 'vscode'. Answers are cached per name, so a typo
+ * repeated a thousand times costs one search.
  */
 import { compare } from './catalog';
+import { isValidFlagName } from './flagNameRule';
 import { editDistance } from './tagInput';
 
 /** At most this many suggestions per name. */
@@ -31,7 +33,8 @@ export class FlagSuggester {
   private readonly cache = new Map<string, readonly string[]>();
 
   constructor(names: Iterable<string>) {
-    const list = [...names];
+    // Only names that keep Unleash's naming rule are suggested (a quick fix would insert them).
+    const list = [...names].filter(isValidFlagName);
     this.counts = new Uint8Array(list.length * BUCKETS);
     list.forEach((name, n) => {
       const lower = name.toLowerCase();

@@ -12,10 +12,11 @@ import type { Feature, FeatureEnvironment, FeatureSummary, Strategy, Variant, St
 import { Commands } from '../constants';
 import { flagStatus } from './flagStatus';
 import { joinValues, pluralForm } from './intl';
-import { markdownLink, openableUrl, plainMarkdown } from './markdown';
+import { isValidFlagName } from './flagNameRule';
+import { escapeMarkdown, markdownLink, openableUrl, plainMarkdown } from './markdown';
 import {
   clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy, parseIsoUtc, utcDate,
-  describeVariant, DISABLED_MARK, ENABLED_MARK, formatList, strategyBadges, strategyCount, strategyDisplayName, variantCount,
+  describeVariant, DISABLED_MARK, ENABLED_MARK, flagName, formatList, strategyBadges, strategyCount, strategyDisplayName, variantCount,
   strategyTitle,
 } from './wording';
 
@@ -166,7 +167,7 @@ export function unknownFlagMarkdown(
  */
 export function archivedFlagMarkdown(flag: FeatureSummary, sdkCall: string | undefined, sourceLabel: string): string {
   const where = plainMarkdown(sourceLabel, 120);
-  const facts = [l10n.t('**{0}** is archived', plainMarkdown(flag.name, 200) || l10n.t('(unnamed flag)'))];
+  const facts = [l10n.t('**{0}** is archived', escapeMarkdown(flagName(flag.name, 200)))];
   const project = plainMarkdown(flag.project ?? '', 60);
   if (project !== '') facts.push(l10n.t('project {0}', project));
   const at = flag.archivedAt ? parseIsoUtc(flag.archivedAt) : undefined;
@@ -193,7 +194,7 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
   const blocks: string[] = [];
 
   // Name, type, project.
-  const shownName = plainMarkdown(name, 200) || l10n.t('(unnamed flag)');
+  const shownName = escapeMarkdown(flagName(name, 200));
   const head = [`**${shownName}**`];
   const type = plainMarkdown(details?.type ?? summary.type ?? '', 40);
   if (type !== '') head.push(type);
@@ -419,11 +420,13 @@ function actionLine(project: string, name: string, input: HoverInput): string {
   } catch {
     web = undefined;
   }
-  if (web !== undefined && openableUrl(web) !== undefined) actions.push(markdownLink(l10n.t('Open in Unleash'), web));
+  // A name that breaks the naming rule is neither opened in Unleash nor copied.
+  const valid = isValidFlagName(name);
+  if (valid && web !== undefined && openableUrl(web) !== undefined) actions.push(markdownLink(l10n.t('Open in Unleash'), web));
   const reveal = revealFlagUri({ project, name });
-  const copy = copyFlagNameUri({ project, name });
   if (reveal.length <= MAX_COMMAND_URI) actions.push(`[${l10n.t('Reveal in Flags tree')}](${reveal})`);
-  if (copy.length <= MAX_COMMAND_URI) actions.push(`[${l10n.t('Copy name')}](${copy})`);
+  const copy = valid ? copyFlagNameUri({ project, name }) : '';
+  if (valid && copy.length <= MAX_COMMAND_URI) actions.push(`[${l10n.t('Copy name')}](${copy})`);
   const details = flagDetailsUri({ project, name });
   if (details.length <= MAX_COMMAND_URI) actions.push(`[${l10n.t('Show details')}](${details})`);
   return actions.join(' · ');

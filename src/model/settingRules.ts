@@ -11,7 +11,7 @@ import * as l10n from '@vscode/l10n';
 import { baseUrlText, parseBaseUrl } from '../api/baseUrl';
 import { settingId, Settings } from '../constants';
 import type { NameTransform } from './nameTransforms';
-import { clean } from './wording';
+import { clean, jsonPreview } from './wording';
 
 /** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */
 export interface ScopedValues<T> {
@@ -163,7 +163,7 @@ export function validTransforms(raw: unknown, problems: string[] = [], depth = 0
       if (transforms.length > 0) result.push({ kind: 'chain', transforms });
       else problems.push(l10n.t('a "chain" transform needs "transforms"'));
     } else {
-      problems.push(l10n.t('unknown transform {0}', String(JSON.stringify(item)?.slice(0, 80))));
+      problems.push(l10n.t('unknown transform {0}', jsonPreview(item, 80)));
     }
   }
   return result;

@@ -2,11 +2,11 @@
 import * as vscode from 'vscode';
 import { FLAG_DETAILS_SCHEME } from '../constants';
 import type { FlagRef } from '../model/tree';
-import { clean } from '../model/wording';
+import { flagName } from '../model/wording';
 
 /** The document of a flag: the flag name as the tab's title, project and name in the query. */
 export function flagDetailsUri(flag: FlagRef): vscode.Uri {
-  const title = clean(flag.name, 80).replace(/[/\\]/g, '∕') || 'flag';
+  const title = flagName(flag.name, 80).replace(/[/\\]/g, '∕') || 'flag';
   const query = new URLSearchParams({ project: flag.project, name: flag.name }).toString();
   return vscode.Uri.from({ scheme: FLAG_DETAILS_SCHEME, path: `/${title}.txt`, query });
 }

@@ -8,13 +8,14 @@ import assert from 'node:assert/strict';
 import { NotFoundError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
+import { flagDocument } from '../../src/model/flagDocument';
 import { FlagStore } from '../../src/model/flagStore';
 import { hoverMarkdown } from '../../src/model/hoverContent';
 import { inertText, pickText } from '../../src/model/markdown';
 import { tagForMessage, validateTagValue } from '../../src/model/tagInput';
 import { tagPickState } from '../../src/model/tagPickItems';
-import { childrenOf, flagPickItems, type TreeNode } from '../../src/model/tree';
-import { clean, truncate } from '../../src/model/wording';
+import { childrenOf, flagPickItems, viewMessage, type TreeNode } from '../../src/model/tree';
+import { clean, truncate, visibleText } from '../../src/model/wording';
 import { formatError } from '../../src/model/formatError';
 import { logLine } from '../../src/util/logger';
 
@@ -77,7 +78,7 @@ describe('every surface', () => {
     const store = await storeOver([summary(`evil${HOSTILE}`, `line one\nline two\u202e$(zap)`)]);
     assert.deepEqual(
       flagPickItems(store).map((item) => [item.label, item.description, item.detail]),
-      [['evilpay ments x', 'default · development ●', 'line one line two \\$(zap)']],
+      [['evilpay ments x (not a valid Unleash name)', 'default · development ●', 'line one line two \\$(zap)']],
     );
   });
 
@@ -96,15 +97,89 @@ describe('every surface', () => {
     const flag = summary(`flag${HOSTILE}${WOMAN_TECHNOLOGIST}`, `About${C1}it\u2066`);
     const store = await storeOver([flag]);
     const [row] = (await childrenOf(undefined, store)) as [TreeNode];
-    assert.equal(row.label, `flagpay ments x${WOMAN_TECHNOLOGIST}`);
-    assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), `**flagpay ments x${WOMAN_TECHNOLOGIST}**|About it`);
+    assert.equal(row.label, `flagpay ments x${WOMAN_TECHNOLOGIST} (not a valid Unleash name)`);
+    assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), `**flagpay ments x${WOMAN_TECHNOLOGIST} \\(not a valid Unleash name\\)**|About it`);
     const hover = hoverMarkdown({ matches: [{ summary: flag, detailsState: 'unavailable' }], sourceLabel: `host${HOSTILE}`, now: new Date(0) });
-    assert.equal(hover.split('\n\n')[0], `**flagpay ments x${WOMAN_TECHNOLOGIST}** · release · project default`);
+    assert.equal(hover.split('\n\n')[0], `**flagpay ments x${WOMAN_TECHNOLOGIST} \\(not a valid Unleash name\\)** · release · project default`);
     assert.equal(hover.split('\n\n').at(-1), '_Source: hostpay ments x_');
     // Markdown keeps its own paragraph breaks; nothing else of that class is left.
     for (const text of [row.label, row.tooltip ?? '', hover, pickText(HOSTILE)]) {
       assert.ok(!UNSAFE.test(text.replace(/\n/g, '')), JSON.stringify(text));
     }
+  });
+});
+
+/**
+ * The invisible characters the first filter let through: zero-width space, non-joiner and joiner, the word joiner
+ * and invisible operators, the soft hyphen, the tag block (language tag, tag letters, cancel tag, its unassigned
+ * first code point), and other format characters (Mongolian vowel separator, interlinear annotation).
+ */
+const NEWLY_INVISIBLE = [
+  '\u200b', '\u200c', '\u200d', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\u00ad',
+  '\u{E0000}', '\u{E0001}', '\u{E0041}', '\u{E007F}', '\u180e', '\ufff9',
+];
+
+describe('invisible characters: every format character, the tag block', () => {
+  const code = (ch: string) => (ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+
+  it('clean turns each into a space, the details document writes it as an escape', () => {
+    for (const ch of NEWLY_INVISIBLE) {
+      assert.equal(clean(`left${ch}right`), 'left right', code(ch));
+      assert.equal(visibleText(`left${ch}right`), `left\\u{${code(ch)}}right`, code(ch));
+    }
+  });
+
+  it('a zero-width joiner is kept only inside an emoji sequence', () => {
+    assert.equal(clean(`team ${WOMAN_TECHNOLOGIST}`), `team ${WOMAN_TECHNOLOGIST}`);
+    assert.equal(clean('\u{1F3F3}\ufe0f\u200d\u{1F308} \u{1F9D1}\u{1F3FD}\u200d\u{1F4BB}'), '\u{1F3F3}\ufe0f\u200d\u{1F308} \u{1F9D1}\u{1F3FD}\u200d\u{1F4BB}');
+    assert.equal(clean('ad\u200dmin'), 'ad min');
+    assert.equal(clean('x\u200d\u{1F4BB}'), 'x \u{1F4BB}');
+    assert.equal(visibleText('ad\u200dmin'), 'ad\\u{200D}min');
+  });
+
+  it('tree row, tooltip, hover and details document', async () => {
+    for (const ch of NEWLY_INVISIBLE) {
+      const flag = summary(`pay${ch}ments`, `About${ch}it`);
+      const store = await storeOver([flag]);
+      const [row] = (await childrenOf(undefined, store)) as [TreeNode];
+      assert.equal(row.label, 'pay ments (not a valid Unleash name)', code(ch));
+      assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), '**pay ments \\(not a valid Unleash name\\)**|About it', code(ch));
+      const hover = hoverMarkdown({ matches: [{ summary: flag, detailsState: 'unavailable' }], sourceLabel: `host${ch}name`, now: new Date(0) });
+      assert.deepEqual(
+        hover.split('\n\n').filter((_part, i, all) => i < 2 || i === all.length - 1),
+        ['**pay ments \\(not a valid Unleash name\\)** · release · project default', 'About it', '_Source: host name_'],
+        code(ch),
+      );
+      const payload = { type: 'json', value: `{"note":"x${ch}y"}` };
+      const details: Feature = { ...flag, environments: [{ name: 'production', enabled: true, strategies: [], variants: [{ name: 'v', weight: 1000, payload }] }] };
+      const document = flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) }).split('\n');
+      const escape = `\\u{${code(ch)}}`;
+      assert.equal(document[0], `pay${escape}ments (not a valid Unleash name)`, code(ch));
+      assert.equal(document[document.indexOf('Description') + 2], `About${escape}it`, code(ch));
+      // In the JSON payload, a JSON escape (one per UTF-16 unit): the payload stays valid JSON.
+      const jsonEscape = [...ch.split('')].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      assert.equal(document[document.findIndex((line) => line.includes('Payload (json):')) + 2], `          "note": "x${jsonEscape}y"`, code(ch));
+    }
+  });
+});
+
+describe("names that break Unleash's naming rule", () => {
+  it('a 10 MB name: the row is cleaned, cut and marked, its id bounded; Find Flag and the view message say so', async () => {
+    const huge = summary(`huge\u202e${'x'.repeat(10_000_000)}`, 'About');
+    const store = await storeOver([huge, summary('ok', ''), summary('new\u200bflag', '')]);
+    const rows = (await childrenOf(undefined, store)) as TreeNode[];
+    assert.deepEqual(rows.map((row) => row.label), [
+      `huge ${'x'.repeat(167)}… (not a valid Unleash name)`,
+      'new flag (not a valid Unleash name)',
+      'ok',
+    ]);
+    assert.ok((rows[0]?.id.length ?? Infinity) < 300, String(rows[0]?.id.length));
+    assert.ok((rows[0]?.tooltip?.length ?? Infinity) < 1000);
+    assert.equal(flagPickItems(store)[0]?.label, rows[0]?.label);
+    assert.equal(
+      viewMessage(store),
+      "2 flags have names that break Unleash's naming rule (1 to 100 letters, digits and - _ . ! ~ * ' ( )): they are marked in the tree and not offered in completion or quick fixes.",
+    );
   });
 });
 

@@ -177,6 +177,32 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     flags.dispose();
     store.dispose();
   });
+
+  it("names that break Unleash's naming rule are neither completed nor offered as a fix", async () => {
+    const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
+    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
+    const publisher = new FlagDiagnosticsPublisher(flags, logger);
+    const document = new FakeDocument('/work/app.py', `if client.is_enabled("new-checkout-flw"):`);
+    fake.textDocuments.splice(0, fake.textDocuments.length, document);
+    const source = new CountingSource();
+    // One edit from the typo, displayed as `new-checkout-flw`; and six 10 MB names.
+    const hostile = [{ name: 'new-checkout-fl\u202ew' }, ...['\u202e', '\u200b', '\u00ad', '\u2066', '\u{E0041}', '\u0085'].map((ch, i) => ({ name: `huge-${i}${ch}${'x'.repeat(10_000_000)}` }))];
+    source.next = Promise.resolve([...summaries, ...hostile]);
+    await store.setSource(source, 'ready');
+    const [typo] = fake.diagnostics(document.uri.toString());
+    assert.equal(typo?.message, 'No flag named "new-checkout-flw" on unleash.example.com. Did you mean "new-checkout-flow"?');
+    const offered = new FlagCodeActionProvider(flags, publisher).provideCodeActions(document as never, typo!.range as never, { diagnostics: [typo] } as never) as unknown as CodeAction[];
+    assert.deepEqual(offered.map((a) => [a.title, a.edit?.entries().flatMap(([, edits]) => edits).map((e) => e.newText)]), [
+      ['Change to "new-checkout-flow"', ['new-checkout-flow']],
+    ]);
+    const line = new FakeDocument('/work/src/new.ts', 'unleash.isEnabled("');
+    const list = await new FlagCompletionProvider(flags).provideCompletionItems(line as never, new Position(0, 19) as never);
+    assert.deepEqual(list?.items.map((item) => [item.label, item.insertText]), [['new-checkout-flow', 'new-checkout-flow'], ['old-banner', 'old-banner']]);
+    publisher.dispose();
+    flags.dispose();
+    store.dispose();
+  });
 });
 
 describe('status bar item', () => {

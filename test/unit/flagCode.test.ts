@@ -28,11 +28,13 @@ const flags: FeatureSummary[] = [
   { name: 'sunset-page', project: 'web', type: 'release', lifecycle: { stage: 'completed', enteredStageAt: '2026-01-02T00:00:00.000Z' }, environments: env(true, true) },
   { name: 'dark-mode', project: 'web', type: 'experiment', environments: env(false, false) },
   { name: 'pay-v2', project: 'payments', type: 'release', environments: env(true, true) },
-  // Hostile names (an export file may hold anything).
+  // Hostile names (an export file may hold anything): all but `it's` break Unleash's naming rule.
   { name: 'a"b', project: 'default' },
   { name: "it's", project: 'default' },
   { name: '$(alert)', project: 'default' },
   { name: 'back\\slash', project: 'default' },
+  { name: 'new-check\u202eout', project: 'default' },
+  { name: `new-checkout-${'x'.repeat(1_000_000)}`, project: 'default' },
 ];
 const catalog = new Catalog(flags);
 const analyzer = new FlagAnalyzer(catalog);
@@ -99,10 +101,19 @@ describe('flag diagnostics', () => {
     const long = 'x'.repeat(150);
     const text = lines(`isEnabled("$(alert) [x](command:evil)")`, `isEnabled('${long}')`, `isEnabled('a"c')`);
     const found = problems(text);
-    assert.equal(found[0], '[0:11-37] warning unknown-flag No flag named "$(alert) [x](command:evil)" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.');
-    assert.equal(found[1], `[1:11-161] warning unknown-flag No flag named "${'x'.repeat(99)}…" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.`);
-    assert.equal(found[2], '[2:11-14] warning unknown-flag No flag named "a"c" on unleash.example.com. Did you mean "a"b"?');
+    const check = 'Check the spelling; the flag may also be archived or in a project this workspace does not read.';
+    assert.equal(found[0], `[0:11-37] warning unknown-flag No flag named "$(alert) [x](command:evil)" (not a valid Unleash name) on unleash.example.com. ${check}`);
+    assert.equal(found[1], `[1:11-161] warning unknown-flag No flag named "${'x'.repeat(99)}…" (not a valid Unleash name) on unleash.example.com. ${check}`);
+    // `a"b` is one edit away, but breaks the naming rule: never suggested.
+    assert.equal(found[2], `[2:11-14] warning unknown-flag No flag named "a"c" (not a valid Unleash name) on unleash.example.com. ${check}`);
     assert.equal(found.length, 3);
+  });
+
+  it('a known flag whose name breaks the naming rule is named cleaned and marked', () => {
+    const bidi = new FlagAnalyzer(new Catalog([{ name: 'new check\u202eout', project: 'default', stale: true }]));
+    assert.deepEqual(bidi.analyse('isEnabled("new check\u202eout")', server).map((d) => d.message), [
+      'Flag "new check out" (not a valid Unleash name) is marked stale (project default): ready to remove.',
+    ]);
   });
 
   it('severities come from the settings; off hides a kind and the next kind that applies is used', () => {
@@ -155,10 +166,13 @@ describe('quick fixes', () => {
     assert.deepEqual(suggester.suggest('pay-v3'), ['pay-v1', 'pay-v2', 'pay-v22']);
   });
 
-  it('never suggests a name that cannot be written between the quotes as it is', () => {
-    assert.deepEqual(fixesOf(`isEnabled('a"c')`, "'")[0], [{ title: 'Change to "a"b"', kind: 'replace', replacement: 'a"b', preferred: true }]);
-    assert.deepEqual(fixesOf(`isEnabled("a'c")`, '"')[0], []);
+  it("never suggests a name that breaks Unleash's naming rule, or holds the literal's quote", () => {
+    assert.deepEqual(fixesOf(`isEnabled('a"c')`, "'")[0], []);
     assert.deepEqual(fixesOf(`isEnabled('back\\\\slas')`, "'")[0], []);
+    assert.deepEqual(fixesOf(`isEnabled("it'z")`, '"')[0], [{ title: 'Change to "it\'s"', kind: 'replace', replacement: "it's", preferred: true }]);
+    assert.deepEqual(fixesOf(`isEnabled('it\\'z')`, "'")[0], []);
+    // One edit away is `new-check\u202eout`, which breaks the rule (and would display as `new-checktuo`): nothing.
+    assert.deepEqual(fixesOf(`isEnabled('new-checkout')`, "'")[0], []);
   });
 
   it('a known flag: reveal, show details, open in Unleash (http and https only), copy the name', () => {
@@ -178,9 +192,17 @@ describe('quick fixes', () => {
   it('titles show hostile names as written, without icons or links', () => {
     const fixes = flagQuickFixes({ kind: 'stale', suggestions: [], flag: { project: 'p', name: '$(alert) [x](command:evil)' } }, { quote: '"' });
     assert.deepEqual(fixes.map((fix) => fix.title), [
-      'Reveal "\\$(alert) [x] (command:evil)" in the Flags tree',
-      'Show details of "\\$(alert) [x] (command:evil)"',
-      'Copy flag name "\\$(alert) [x] (command:evil)"',
+      'Reveal "\\$(alert) [x] (command:evil)" (not a valid Unleash name) in the Flags tree',
+      'Show details of "\\$(alert) [x] (command:evil)" (not a valid Unleash name)',
+    ]);
+  });
+
+  it('a known flag whose name breaks the naming rule: cleaned, cut and marked; never opened or copied', () => {
+    const name = `checkout\u202e\u200b${'x'.repeat(1_000_000)}`;
+    const fixes = flagQuickFixes({ kind: 'stale', suggestions: [], flag: { project: 'p', name } }, { quote: '"', webUrl: () => 'https://u.example/x' });
+    assert.deepEqual(fixes.map((fix) => fix.title), [
+      `Reveal "checkout ${'x'.repeat(70)}…" (not a valid Unleash name) in the Flags tree`,
+      `Show details of "checkout ${'x'.repeat(70)}…" (not a valid Unleash name)`,
     ]);
   });
 });
@@ -204,10 +226,9 @@ describe('flag completion', () => {
     assert.equal(completionSpotAt(`isEnabled('ab')`, 5), undefined, 'cursor outside the literal');
   });
 
-  it('offers every insertable name with type, project and state per environment, ranked prefix, project, recent', () => {
+  it('offers every name that keeps the naming rule with type, project and state per environment, ranked prefix, project, recent', () => {
     const items = list('if (isEnabled("ne', undefined, { preferredProjects: new Set(['web']), recent: ['pay-v2', 'sunset-page'] });
     assert.deepEqual(items, [
-      { label: '$(alert)', detail: 'default', sortText: '1199$(alert)', insertText: '$(alert)' },
       { label: 'dark-mode', detail: 'experiment · web · development ○ production ○', sortText: '1099dark-mode', insertText: 'dark-mode' },
       { label: "it's", detail: 'default', sortText: "1199it's", insertText: "it's" },
       { label: 'legacy-search', detail: 'kill-switch · default · archived · development ● production ●', sortText: '1199legacy-search', insertText: 'legacy-search' },
@@ -217,18 +238,23 @@ describe('flag completion', () => {
       { label: 'sunset-page', detail: 'release · web · development ● production ●', sortText: '1001sunset-page', insertText: 'sunset-page' },
     ]);
     const order = [...(items ?? [])].sort((a, b) => (a.sortText < b.sortText ? -1 : 1)).map((item) => item.label);
-    assert.deepEqual(order, ['new-checkout-flow', 'sunset-page', 'dark-mode', 'pay-v2', '$(alert)', "it's", 'legacy-search', 'old-banner']);
+    assert.deepEqual(order, ['new-checkout-flow', 'sunset-page', 'dark-mode', 'pay-v2', "it's", 'legacy-search', 'old-banner']);
   });
 
-  it('leaves out names that would break the literal: its quote, a backslash, `${` in a template', () => {
+  it("leaves out names that break Unleash's naming rule (any quote), and names holding the literal's quote", () => {
     const labels = (line: string) => list(line)?.map((item) => item.label);
-    assert.ok(!labels('isEnabled("')?.includes('a"b'));
-    assert.ok(labels("isEnabled('")?.includes('a"b'));
-    assert.ok(!labels("isEnabled('")?.includes("it's"));
-    assert.ok(!labels('isEnabled(`')?.some((label) => label.includes('\\')));
-    const template = new FlagCompletions(new Catalog([{ name: 'a${b}' }, { name: 'ok' }]));
-    assert.deepEqual(template.items({ typed: '', quote: '`' }).map((item) => item.label), ['ok']);
-    assert.deepEqual(template.items({ typed: '', quote: '"' }).map((item) => item.label), ['a${b}', 'ok']);
+    const valid = ['dark-mode', "it's", 'legacy-search', 'new-checkout-flow', 'old-banner', 'pay-v2', 'sunset-page'];
+    assert.deepEqual(labels('isEnabled("'), valid);
+    assert.deepEqual(labels('isEnabled(`'), valid);
+    assert.deepEqual(labels("isEnabled('"), valid.filter((name) => name !== "it's"));
+    const template = new FlagCompletions(new Catalog([{ name: 'a${b}' }, { name: 'ok' }, { name: '' }, { name: 'x'.repeat(101) }, { name: 'x'.repeat(100) }]));
+    assert.deepEqual(template.items({ typed: '', quote: '"' }).map((item) => item.label), ['ok', 'x'.repeat(100)]);
+  });
+
+  it('six 10 MB names with bidi and zero-width characters cost nothing per request', () => {
+    const huge = ['\u202e', '\u200b', '\u00ad', '\u2066', '\u{E0041}', '\u0085'].map((ch, i) => ({ name: `huge-${i}${ch}${'x'.repeat(10_000_000)}` }));
+    const items = new FlagCompletions(new Catalog([...huge, { name: 'ok' }])).items({ typed: '', quote: '"' });
+    assert.deepEqual(items.map((item) => [item.label, item.insertText]), [['ok', 'ok']]);
   });
 
   it('documentation is inert markdown: no emphasis, link or command from flag data', () => {
@@ -240,7 +266,7 @@ describe('flag completion', () => {
         '- development: enabled\n- production: disabled',
       ].join('\n\n'),
     );
-    assert.equal(completions.documentation('$(alert)'), '**\\$\\(alert\\)** · project default');
+    assert.equal(completions.documentation('$(alert)'), '**\\$\\(alert\\) \\(not a valid Unleash name\\)** · project default');
     assert.equal(
       completions.documentation('sunset-page'),
       '**sunset\\-page** · release · project web\n\nLifecycle: completed since 2026\\-01\\-02\n\n- development: enabled\n- production: enabled',

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/flagDocument';
-import { prettyJson, visibleText } from '../../src/model/wording';
+import { isJson, jsonPreview, MAX_JSON_DEPTH, prettyJson, visibleText } from '../../src/model/wording';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 const DESCRIPTION = `${'Long description. '.repeat(300).slice(0, 4997)}END`;
@@ -65,8 +65,8 @@ describe('flag details document', () => {
 
   it('heads with the facts, the lifecycle as the details say it', () => {
     assert.deepEqual(lines.slice(0, 10), [
-      'checkout\\u{202E}flow',
-      '====================',
+      'checkout\\u{202E}flow (not a valid Unleash name)',
+      '===============================================',
       'Project: default',
       'Type: release',
       'Lifecycle: completed (kept) since 2026-11-20',
@@ -144,5 +144,97 @@ describe('flag details document', () => {
     });
     assert.ok(hostile.includes('\nline one\nline\\u{202E}two\\u{001B}[31m\n'));
     assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(hostile));
+  });
+});
+
+describe('JSON shown to people (payloads)', () => {
+  const valid = (text: string | undefined) => {
+    assert.equal(typeof text, 'string');
+    return JSON.parse(text as string) as unknown;
+  };
+
+  it('indents small JSON with two spaces, empty containers kept, numbers and strings exactly as written', () => {
+    assert.equal(prettyJson('{"a":[1,{"b":{}}],"c":[ ],"big":12345678901234567890,"s":"x\\"y"}'), [
+      '{',
+      '  "a": [',
+      '    1,',
+      '    {',
+      '      "b": {}',
+      '    }',
+      '  ],',
+      '  "c": [],',
+      '  "big": 12345678901234567890,',
+      '  "s": "x\\"y"',
+      '}',
+    ].join('\n'));
+    assert.equal(prettyJson('{"a":1,}'), undefined);
+    assert.equal(prettyJson('not json'), undefined);
+  });
+
+  it('writes invisible characters inside strings as JSON escapes, so the payload stays the same valid JSON', () => {
+    const raw = '{"k\u200b":"a\u202eb\u00adc\u{E0041}d\u2028e\u0085f\ud800"}';
+    const shown = prettyJson(raw) as string;
+    assert.equal(shown, '{\n  "k\\u200b": "a\\u202eb\\u00adc\\udb40\\udc41d\\u2028e\\u0085f\\ud800"\n}');
+    assert.deepEqual(valid(shown), JSON.parse(raw));
+  });
+
+  it(`indents ${MAX_JSON_DEPTH} levels; a container nested deeper is written as it is, on one line`, () => {
+    const nested = `{"a":${'['.repeat(25)}1, 2${']'.repeat(25)},"b":2}`;
+    const lines = (prettyJson(nested) as string).split('\n');
+    assert.deepEqual(lines.slice(0, 2), ['{', '  "a": [']);
+    assert.equal(lines[MAX_JSON_DEPTH], `${'  '.repeat(MAX_JSON_DEPTH)}${'['.repeat(6)}1, 2${']'.repeat(6)}`);
+    assert.deepEqual(lines.slice(-3), ['  ],', '  "b": 2', '}']);
+    assert.deepEqual(valid(lines.join('\n')), JSON.parse(nested));
+  });
+
+  it('a 1 MB payload nested 500,000 deep: valid JSON, 20 levels indented, the rest as written', () => {
+    const deep = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
+    assert.equal(isJson(deep), true);
+    assert.equal(isJson(`${deep}]`), false);
+    assert.equal(isJson(`${'['.repeat(500_000)}${']'.repeat(499_999)}`), false);
+    const shown = prettyJson(deep) as string;
+    const lines = shown.split('\n');
+    assert.equal(lines.length, 2 * MAX_JSON_DEPTH + 1);
+    assert.equal(lines[MAX_JSON_DEPTH], `${'  '.repeat(MAX_JSON_DEPTH)}${'['.repeat(500_000 - MAX_JSON_DEPTH)}${']'.repeat(500_000 - MAX_JSON_DEPTH)}`);
+    assert.equal(shown.replace(/\s/g, ''), deep);
+  });
+
+  it('stops indenting once it has added 500,000 characters: the rest as written, still valid JSON', () => {
+    const items = Array.from({ length: 300_000 }, (_, i) => i % 10);
+    const flat = `[\r\n${items.join(',\r')}]`;
+    const shown = prettyJson(flat) as string;
+    assert.ok(shown.length < flat.length + 520_000, String(shown.length));
+    assert.ok(shown.startsWith('[\n  0,\n  1,\n'));
+    assert.ok(shown.endsWith(',\n7,\n8,\n9]'), 'the rest as written, a lone CR as a line break');
+    assert.deepEqual(valid(shown), items);
+  });
+
+  it('the details document shows a deep payload valid and bounded', () => {
+    const payload = { type: 'json', value: `{"deep":${'['.repeat(100_000)}"\u202e"${']'.repeat(100_000)}}` };
+    const document = flagDocument({
+      details: { name: 'deep', environments: [{ name: 'production', enabled: true, variants: [{ name: 'v', weight: 1000, payload }] }] },
+      segments: new Map(),
+      sourceLabel: 'x',
+      now: NOW,
+    });
+    const lines = document.split('\n');
+    const start = lines.indexOf('      Payload (json):') + 1;
+    const end = lines.findIndex((line, i) => i > start && !line.startsWith(' '.repeat(8)));
+    const json = lines.slice(start, end).join('\n');
+    assert.equal(end - start, 2 * MAX_JSON_DEPTH + 1);
+    valid(json);
+    // The same JSON (compared as text: deepEqual recurses), the U+202E as a JSON escape.
+    assert.equal(json.replace(/\s/g, ''), payload.value.replace('\u202e', '\\u202e'));
+    assert.ok(document.length < payload.value.length + 10_000, String(document.length));
+  });
+
+  it('a setting value quoted in a message: bounded JSON, however deep or long', () => {
+    assert.equal(jsonPreview('loud', 40), '"loud"');
+    assert.equal(jsonPreview({ a: [1, 'x\u202e', null, true, {}] }, 80), '{"a":[1,"x\\u202e",null,true,{}]}');
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    assert.equal(jsonPreview(deep, 10), '[[[[[[[[[…');
+    assert.equal(jsonPreview(Array(1_000_000).fill(7), 12), '[7,7,7,7,7,…');
+    assert.equal(jsonPreview('x'.repeat(1_000_000), 8), '"xxxxxx…');
   });
 });

@@ -253,11 +253,34 @@ describe('flag commands', () => {
       assert.equal(await t.run(Commands.copyFlagName, roots[1]), 'alpha');
       assert.equal(fake.clipboard, 'alpha');
       assert.equal(fake.statusBarMessages.at(-1), 'Copied flag name "alpha"');
-      assert.equal(await t.run(Commands.copyFlagName, { project: 'default', name: '$(alert)-flag' }), '$(alert)-flag');
-      assert.equal(fake.statusBarMessages.at(-1), 'Copied flag name "\\$(alert)-flag"');
+      assert.equal(await t.run(Commands.copyFlagName, { project: 'default', name: "it's(1)" }), "it's(1)");
+      assert.equal(fake.statusBarMessages.at(-1), 'Copied flag name "it\'s(1)"');
       // Without an argument: the selected row.
       t.treeView.selection = [roots[1] as TreeNode];
       assert.equal(await t.run(Commands.copyFlagName), 'alpha');
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it("a name that breaks Unleash's naming rule is not copied, searched for or opened; the warning says why", async () => {
+    const name = 'new-check\u202eout';
+    const t = await setUp([flag('alpha'), flag(name)]);
+    try {
+      const [node] = (await t.view.provider.getChildren()).filter((row) => row.flag?.name === name);
+      assert.equal(node?.label, 'new-check out (not a valid Unleash name)');
+      assert.equal(node?.contextValue.includes('web'), false, 'no Open in Unleash in the menu');
+      fake.clipboard = 'before';
+      const why = "breaks Unleash's naming rule (1 to 100 letters, digits and - _ . ! ~ * ' ( )). Show Flag Details shows the name with its hidden characters made visible.";
+      assert.equal(await t.run(Commands.copyFlagName, node), undefined);
+      assert.equal(fake.clipboard, 'before');
+      assert.equal(fake.texts('warning').at(-1), `Not copied: "new-check out" ${why}`);
+      assert.equal(await t.run(Commands.findUsages, { project: 'default', name }), undefined);
+      assert.equal(fake.texts('warning').at(-1), `Not searched: "new-check out" ${why}`);
+      const opened = fake.opened.length;
+      assert.equal(await t.run(Commands.openInWebUi, { project: 'default', name }), undefined);
+      assert.equal(fake.opened.length, opened);
+      assert.equal(fake.texts('warning').at(-1), `Not opened: "new-check out" ${why}`);
     } finally {
       t.dispose();
     }

@@ -294,8 +294,11 @@ function hostileFlag(): { summary: FeatureSummary; details: Feature } {
   return { summary, details };
 }
 
-/** What is allowed as a link target in a flag hover. */
-function assertAllowedLinks(markdown: string, project: string, name: string): void {
+/**
+ * What is allowed as a link target in a flag hover: our command links (`commands` of them: three, two for a name that
+ * breaks Unleash's naming rule, which is not copied) and http(s) addresses.
+ */
+function assertAllowedLinks(markdown: string, project: string, name: string, commandCount = 3): void {
   const { links } = scan(markdown);
   const commands = links.filter((link) => link.startsWith('command:'));
   for (const link of links) {
@@ -306,7 +309,7 @@ function assertAllowedLinks(markdown: string, project: string, name: string): vo
       assert.match(link, /^<https?:\/\/[^\s<>]*>$/, link);
     }
   }
-  assert.equal(commands.length, 3, 'exactly our three command links');
+  assert.equal(commands.length, commandCount, 'exactly our command links');
 }
 
 describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
@@ -319,7 +322,9 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
   ] as const) {
     it(`renders every field as plain text (${label})`, () => {
       const markdown = hoverMarkdown({ matches: [match], sourceLabel: evil('source'), webUrl: hostileWebUrl, now: NOW });
-      assertAllowedLinks(markdown, hostileSummary.project!, hostileSummary.name);
+      // The hostile name breaks the naming rule: Reveal and Show details, no Copy name.
+      assertAllowedLinks(markdown, hostileSummary.project!, hostileSummary.name, 2);
+      assert.ok(!markdown.includes('copyFlagName'));
       // No raw `<` other than the opening of our `<https://…>` destinations.
       assert.equal(scan(markdown).rawAngles, 0);
       assert.ok(!UNSAFE.test(markdown), 'no control or bidi characters');
@@ -356,6 +361,12 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
     }
     const throwing = hoverMarkdown({ matches: [{ summary }], sourceLabel: HOST, webUrl: () => { throw new Error('x'); }, now: NOW });
     assert.ok(!throwing.includes('Open in Unleash'));
+    // A name that breaks the naming rule (a lone surrogate would make encodeURIComponent throw): marked, not opened.
+    const invalid = { ...summary, name: 'new check\ud800out' };
+    const marked = hoverMarkdown({ matches: [{ summary: invalid }], sourceLabel: HOST, webUrl: () => 'https://unleash.example.com/x', now: NOW });
+    assert.ok(marked.startsWith('**new check\ufffdout \\(not a valid Unleash name\\)** · '), marked.slice(0, 80));
+    assert.ok(!marked.includes('Open in Unleash'));
+    assertAllowedLinks(marked, 'default', invalid.name, 2);
   });
 
   it('renders to HTML with no element or link the data asked for (CommonMark renderer, HTML allowed)', async (t) => {
@@ -375,7 +386,7 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
     }
     const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]!);
     for (const href of hrefs) assert.match(href, /^(https?:\/\/|command:unleash\.(revealFlag|copyFlagName|showFlagDetails)\?)/, href);
-    assert.equal(hrefs.filter((href) => href.startsWith('command:')).length, 3);
+    assert.equal(hrefs.filter((href) => href.startsWith('command:')).length, 2);
     // Our own bold labels only: the name, `Stale`, Tags, Parents, Children, Links, Variants, and the environments
     // shown, each above its strategies.
     assert.equal((html.match(/<strong>/g) ?? []).length, 7 + HOVER_LIMITS.environments);

@@ -389,6 +389,11 @@ describe('variants and payloads', () => {
     assert.equal(describePayload({ type: 'json', value: '{\n  "a": 1,\n  "b": "x y"\n}' }), 'json: {"a":1,"b":"x y"}');
     assert.equal(describePayload({ type: 'json', value: '{"n": 12345678901234567890}' }), 'json: {"n":12345678901234567890}');
     assert.equal(describePayload({ type: 'json', value: '{not json\n}' }), 'json: {not json }');
+    // Compacted JSON keeps invisible characters as JSON escapes (still valid JSON); text that is not JSON is cleaned.
+    assert.equal(describePayload({ type: 'json', value: '{"a": "x\u202ey\u200bz\u{E0041}"}' }), 'json: {"a":"x\\u202ey\\u200bz\\udb40\\udc41"}');
+    assert.equal(describePayload({ type: 'json', value: '{"a": x\u202ey}' }), 'json: {"a": x y}');
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+    assert.equal(describePayload({ type: 'json', value: deep }), `json: ${'['.repeat(79)}…`);
     assert.equal(describePayload({ type: 'csv', value: 'a,b,c\nd,e,f' }), 'csv: a,b,c d,e,f');
     assert.equal(describePayload({ type: 'number', value: '42' }), 'number: 42');
     assert.equal(describePayload({ type: 'yaml', value: 'a: 1' }), 'yaml: a: 1');

@@ -4,9 +4,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { FlagStore } from '../flagStore';
-import { pickText } from '../markdown';
-import { clean, environmentStrip, MAX_DETAIL, MAX_LABEL } from '../wording';
+import { escapeThemeIcons, pickText } from '../markdown';
+import { clean, environmentStrip, flagName, MAX_DETAIL, MAX_LABEL } from '../wording';
 import { formatError } from '../formatError';
+import { pluralForm } from '../intl';
 import { dotted, projectOf, type FlagRef, type TreeNode } from './node';
 import { environmentOrder, sortedEnvironments } from './root';
 
@@ -51,7 +52,7 @@ export function flagPickItems(store: FlagStore): FlagPickItem[] {
     const project = projectOf(flag);
     const description = flag.description ? clean(flag.description, MAX_DETAIL).trim() : '';
     return {
-      label: flag.name.trim() === '' ? l10n.t('(unnamed flag)') : pickText(flag.name, MAX_LABEL),
+      label: escapeThemeIcons(flagName(flag.name, MAX_LABEL)),
       description: pickText(dotted(clean(project, 60), environmentStrip(sortedEnvironments(flag, order))), MAX_DETAIL),
       detail: description === '' ? undefined : pickText(description, MAX_DETAIL),
       flag: { project, name: flag.name },
@@ -68,7 +69,8 @@ export function viewDescription(store: FlagStore): string | undefined {
 
 /**
  * The message above the tree: the formatted error when loading failed or the settings are invalid, a note when the
- * source has no flags, else nothing (welcome content covers the other states).
+ * source has no flags, may be incomplete, or has flags whose names break Unleash's naming rule, else nothing
+ * (welcome content covers the other states).
  */
 export function viewMessage(store: FlagStore): string | undefined {
   const source = store.currentSource;
@@ -84,6 +86,18 @@ export function viewMessage(store: FlagStore): string | undefined {
       ? l10n.t('The export files hold no flags.')
       : l10n.t('No flags found on {0}.', clean(source?.label ?? l10n.t('the server'), 120));
   }
-  if (store.state === 'ready' && source?.listingNote) return clean(source.listingNote, MAX_DETAIL);
+  if (store.state === 'ready') {
+    const notes = [source?.listingNote, invalidNamesNote(store.catalog.invalidNames)].filter((note) => note !== undefined && note !== '');
+    if (notes.length > 0) return clean(notes.join(' '), MAX_DETAIL);
+  }
   return undefined;
+}
+
+/** Says that some names break Unleash's naming rule, and what that means here; undefined when none does. */
+function invalidNamesNote(count: number): string | undefined {
+  if (count === 0) return undefined;
+  return pluralForm(count, {
+    one: l10n.t("{0} flag has a name that breaks Unleash's naming rule (1 to 100 letters, digits and - _ . ! ~ * ' ( )): it is marked in the tree and not offered in completion or quick fixes.", count),
+    other: l10n.t("{0} flags have names that break Unleash's naming rule (1 to 100 letters, digits and - _ . ! ~ * ' ( )): they are marked in the tree and not offered in completion or quick fixes.", count),
+  });
 }

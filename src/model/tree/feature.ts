@@ -11,6 +11,7 @@ import {
   clean,
   describeDependency,
   describeLifecycle,
+  flagName,
   MAX_DETAIL,
   MAX_LABEL,
   tagCount,
@@ -136,7 +137,7 @@ function dependencyNode(dep: ParentDependency, parent: TreeNode, ids: Ids, conte
     kind: 'dependency',
     label: text,
     tooltip: paragraphs(
-      l10n.t('**Parent flag** {0}', escapeMarkdown(clean(dep.feature, MAX_LABEL))),
+      l10n.t('**Parent flag** {0}', escapeMarkdown(flagName(dep.feature, MAX_LABEL))),
       escapeMarkdown(text),
       target ? l10n.t('Select to show the parent flag.') : undefined,
     ),
@@ -150,7 +151,7 @@ function dependencyNode(dep: ParentDependency, parent: TreeNode, ids: Ids, conte
 }
 
 function childNode(child: string, parent: TreeNode, ids: Ids, context: TreeContext, flag: FlagRef): TreeNode {
-  const label = child.trim() === '' ? l10n.t('(unnamed flag)') : clean(child, MAX_LABEL);
+  const label = flagName(child, MAX_LABEL);
   const target = knownFlag(context, flag.project, child);
   return {
     id: ids('child', child),

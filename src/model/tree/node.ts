@@ -100,14 +100,18 @@ export const MAX_TOOLTIP = 8_000;
 /** encodeURIComponent throws on these. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/** Longest key put in an id as it is; a longer one (a 10 MB flag name) is cut and given its length. */
+const MAX_ID_KEY = 200;
+
 /**
  * Ids for the children of `parent` (undefined: the root): `<parent id>/<kind>:<encoded key>`. The same key twice
- * (hostile data can repeat a strategy or segment id) gets `#2`, `#3`…; `#` never occurs otherwise, as keys are
- * percent-encoded. One per list of siblings.
+ * (hostile data can repeat a strategy or segment id, or two long keys can start alike) gets `#2`, `#3`…; `#` never
+ * occurs otherwise, as keys are percent-encoded. One per list of siblings.
  */
 export function siblingIds(parent: TreeNode | undefined): (kind: string, key: string) => string {
   const seen = new Map<string, number>();
-  return (kind, key) => {
+  return (kind, full) => {
+    const key = full.length > MAX_ID_KEY ? `${full.slice(0, MAX_ID_KEY)}…${full.length}` : full;
     const id = `${parent ? `${parent.id}/` : ''}${kind}:${encodeURIComponent(key.replace(LONE_SURROGATE, '\ufffd'))}`;
     const count = (seen.get(id) ?? 0) + 1;
     seen.set(id, count);

@@ -7,11 +7,12 @@ import type { EnvironmentSummary, Feature, FeatureSummary } from '../../api/sche
 import { compare, type Catalog } from '../catalog';
 import type { FlagStore } from '../flagStore';
 import { escapeMarkdown, openableUrl, plainMarkdown } from '../markdown';
+import { isValidFlagName } from '../flagNameRule';
 import { flagStatus, type FlagStatus } from '../flagStatus';
 import { joinValues } from '../intl';
 import {
-  clean, compactStrip, describeEnvironmentState, describeLifecycle, environmentStates, lifecycleStage, MAX_DETAIL, MAX_LABEL,
-  flagCount, shortEnvironmentNames,
+  clean, compactStrip, describeEnvironmentState, describeLifecycle, environmentStates, flagName, lifecycleStage, MAX_DETAIL,
+  MAX_LABEL, flagCount, shortEnvironmentNames,
 } from '../wording';
 import { featureChildren } from './feature';
 import {
@@ -139,7 +140,7 @@ function featureNode(
   labels: ReadonlyMap<string, string>,
 ): TreeNode {
   const ref: FlagRef = { project: projectOf(flag), name: flag.name };
-  const label = flag.name.trim() === '' ? l10n.t('(unnamed flag)') : clean(flag.name, MAX_LABEL);
+  const label = flagName(flag.name, MAX_LABEL);
   return new FeatureRow({ id: ids('flag', `${ref.project}/${ref.name}`), label, parent, flag: ref }, flag, order, labels, context);
 }
 
@@ -249,7 +250,8 @@ class FeatureRow implements TreeNode {
       // The stage `archived` is already said by the badge before it.
       status.lifecycle && !['', 'archived'].includes(status.lifecycle.stage.trim()) ? lifecycleStage(status.lifecycle) : undefined,
     ].filter((badge): badge is string => typeof badge === 'string');
-    const web = openableUrl(this.context.store.currentSource?.webUrl?.(this.flag.project, this.flag.name)) !== undefined;
+    // A name that breaks the naming rule is not opened in Unleash (encodeURIComponent would throw on a lone surrogate).
+    const web = isValidFlagName(this.flag.name) && openableUrl(this.context.store.currentSource?.webUrl?.(this.flag.project, this.flag.name)) !== undefined;
     const enabled = this.environments().some((env) => env.enabled);
     this.viewState = {
       description: clean(dotted(this.strip(), ...badges), MAX_DETAIL),

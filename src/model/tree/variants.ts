@@ -33,6 +33,8 @@ export function variantGroup(
 /** One variant: `blue — 50%`, detail `variable · stickiness: userId · string: "blue"`. */
 export function variantNode(variant: Variant | StrategyVariant, index: number, parent: TreeNode, ids: Ids): TreeNode {
   const text = describeVariant(variant);
+  const payload = variant.payload;
+  let copied: string | undefined;
   return {
     id: ids('variant', `${index}:${variant.name}`),
     kind: 'variant',
@@ -41,12 +43,16 @@ export function variantNode(variant: Variant | StrategyVariant, index: number, p
     tooltip: paragraphs(`**${escapeMarkdown(text.label)}**`, text.detail !== '' && escapeMarkdown(text.detail)),
     icon: { id: 'symbol-enum-member' },
     // `:payload`: the Copy Payload action copies it in full.
-    contextValue: variant.payload ? 'variant:payload' : 'variant',
+    contextValue: payload ? 'variant:payload' : 'variant',
     collapsible: 'none',
     parent,
     flag: parent.flag,
     environment: parent.environment,
-    ...(variant.payload ? { copyText: payloadText(variant.payload) } : {}),
+    // Indented when copied, not when the row is built: a Variants group may hold many large payloads.
+    get copyText() {
+      if (payload) copied ??= payloadText(payload);
+      return copied;
+    },
   };
 }
 

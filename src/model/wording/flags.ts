@@ -3,12 +3,36 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Lifecycle, ParentDependency, Segment } from '../../api/schemas';
+import { isValidFlagName } from '../flagNameRule';
 import { timeAgo } from '../intl';
 import { constraintCount } from './counts';
 import { clean, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, showValue, utcDate } from './text';
 
 const MAX_NAME = 100;
 const MAX_ENVIRONMENT_NAME = 40;
+
+/** What follows a name that breaks Unleash's naming rule, wherever it is shown. */
+export function invalidNameMark(): string {
+  return l10n.t('(not a valid Unleash name)');
+}
+
+/**
+ * A flag's name as shown on one line of at most `max` characters: as it is when it keeps Unleash's naming rule
+ * (`isValidFlagName`), `(unnamed flag)` when blank, else cleaned, cut and marked:
+ * `new check out (not a valid Unleash name)`.
+ */
+export function flagName(name: string, max: number = MAX_LABEL): string {
+  if (isValidFlagName(name)) return clean(name, max);
+  if (name.trim() === '') return l10n.t('(unnamed flag)');
+  const mark = invalidNameMark();
+  return `${clean(name, Math.max(20, max - mark.length - 1))} ${mark}`;
+}
+
+/** `"new-checkout"`, or `"new check out" (not a valid Unleash name)`: a name quoted in a sentence. */
+export function quotedFlagName(name: string, max = MAX_NAME): string {
+  if (isValidFlagName(name)) return `"${clean(name, max)}"`;
+  return `"${clean(name, max)}" ${invalidNameMark()}`;
+}
 
 export interface SegmentText {
   /** The segment's name. */
@@ -35,7 +59,7 @@ export function describeSegment(seg: Segment): SegmentText {
  * are only mentioned for an enabled parent, the only case where Unleash uses them.
  */
 export function describeDependency(d: ParentDependency): string {
-  const feature = d.feature === '' ? l10n.t('(unnamed flag)') : clean(d.feature, MAX_NAME);
+  const feature = flagName(d.feature, MAX_NAME);
   if (d.enabled === false) return l10n.t('requires {0} disabled', feature);
   const variants = d.variants ?? [];
   const text =

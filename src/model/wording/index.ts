@@ -18,10 +18,11 @@ export type { ConstraintParts } from './constraints';
 export {
   MAX_PARAMETERS, parametersInLabel, strategyDisplayName, describeStrategy, strategyTitle, strategyBadges, describeParameters,
 } from './strategies';
-export { MAX_PAYLOAD, prettyJson, weightPercent, describePayload, describeOverride, describeVariant } from './variants';
+export { MAX_PAYLOAD, weightPercent, describePayload, describeOverride, describeVariant } from './variants';
+export { isJson, jsonPreview, MAX_INDENT_ADDED, MAX_JSON_DEPTH, MAX_JSON_TO_INDENT, prettyJson } from './json';
 export type { VariantText } from './variants';
 export {
-  ENABLED_MARK, DISABLED_MARK, describeSegment, describeDependency, describeLifecycle, lifecycleStage, describeEnvironmentState,
+  ENABLED_MARK, DISABLED_MARK, flagName, invalidNameMark, quotedFlagName, describeSegment, describeDependency, describeLifecycle, lifecycleStage, describeEnvironmentState,
   environmentStrip, describeLastSeen,
 } from './flags';
 export type { SegmentText } from './flags';

@@ -2,11 +2,13 @@
  * Plain-text building blocks shared by every wording function.
  *
  * Flag data is untrusted: names, values and descriptions can hold newlines, control characters, right-to-left
- * marks, lone surrogates and strings of any length. Everything the wording functions return goes through
- * `clean()` (or is built only from cleaned pieces), so it is one line, free of those characters, and bounded.
+ * marks, zero-width and other invisible characters, lone surrogates and strings of any length. Everything the
+ * wording functions return goes through `clean()` (or is built only from cleaned pieces), so it is one line, free
+ * of those characters, and bounded.
  * Nothing here escapes markdown: callers that render markdown escape the plain text themselves.
  */
 import * as l10n from '@vscode/l10n';
+import { hasInvisible, INVISIBLE, INVISIBLE_SOURCE } from '../../base/invisible';
 import { joinValues } from '../intl';
 
 /** Longest label (tree label, description, one-line summary) any wording function returns. */
@@ -18,59 +20,53 @@ export const MAX_VALUE = 60;
 /** How many values of a list are shown before `… and N more`. */
 export const MAX_LIST_ITEMS = 10;
 
-/**
- * C0 and C1 controls, DEL, the Arabic letter mark, LRM/RLM, line and paragraph separators, the bidi embedding,
- * override and isolate controls, and the byte-order mark.
- */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const LONE_SURROGATE = /[\ud800-\udfff]/gu;
+/** A run of invisible characters (spaces between them included) and the spaces after it. */
+const INVISIBLE_RUN = new RegExp(`(?:${INVISIBLE_SOURCE})(?:[ \\u00a0]*(?:${INVISIBLE_SOURCE}))*[ \\u00a0]*`, 'gu');
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-function isSpace(ch: string): boolean {
-  return ch === ' ' || ch === '\u00a0';
+/** `text` without its trailing spaces (a loop: a `/ +$/` search is quadratic on a long run of spaces). */
+function trimSpacesEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\u00a0')) end--;
+  return text.slice(0, end);
 }
 
 /**
- * One line of text: every run of control characters (newlines, tabs, C1 controls, bidi controls, U+2028/U+2029,
- * BOM), together with the spaces around it, becomes a single space; lone surrogates become U+FFFD. Other
- * characters, including leading and trailing spaces, are kept. Linear in the length of the text.
+ * One line of text: every run of invisible characters (`src/base/invisible.ts`: controls such as newlines and tabs,
+ * format characters such as bidi controls and zero-width spaces, line and paragraph separators), together with the
+ * spaces around it, becomes a single space; lone surrogates become U+FFFD. Other characters, including leading and
+ * trailing spaces, are kept. Linear in the length of the text.
  */
 export function singleLine(text: string): string {
+  // Lone surrogates are invisible characters too: text without any is returned at once.
+  if (!hasInvisible(text)) return text;
   const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
-  if (!CONTROL.test(wellFormed)) return wellFormed;
+  if (!hasInvisible(wellFormed)) return wellFormed;
   const out: string[] = [];
-  let afterControl = false;
-  for (const ch of wellFormed) {
-    if (CONTROL.test(ch)) {
-      if (!afterControl) {
-        while (out.length > 0 && isSpace(out[out.length - 1] as string)) out.pop();
-        out.push(' ');
-        afterControl = true;
-      }
-    } else if (!(afterControl && isSpace(ch))) {
-      out.push(ch);
-      afterControl = false;
-    }
+  let from = 0;
+  for (const run of wellFormed.matchAll(INVISIBLE_RUN)) {
+    out.push(trimSpacesEnd(wellFormed.slice(from, run.index)), ' ');
+    from = run.index + run[0].length;
   }
+  out.push(wellFormed.slice(from));
   return out.join('');
 }
 
-const UNSAFE_CHARACTER = new RegExp(`${CONTROL.source}|${LONE_SURROGATE.source}`, 'g');
-
 /**
- * A value in full, for the flag details document: nothing is cut, and every character `singleLine` would remove
- * (control, C1 and bidi characters, BOM, line separators, lone surrogates) is written as a visible escape such as
- * `\u{202E}`, so the text cannot reorder or hide anything and still says exactly what the server holds. With
- * `multiline`, line breaks (`\n`, `\r\n`) and tabs are kept as they are.
+ * A value in full, for the flag details document: nothing is cut, and every invisible character (those `singleLine`
+ * removes, lone surrogates included) is written as a visible escape such as `\u{202E}`, so the text cannot reorder
+ * or hide anything and still says exactly what the server holds. With `multiline`, line breaks (`\n`, `\r\n`) and
+ * tabs are kept as they are.
  */
 export function visibleText(text: string, options: { multiline?: boolean } = {}): string {
   const normalised = options.multiline ? text.replace(/\r\n/g, '\n') : text;
-  return normalised.replace(UNSAFE_CHARACTER, (ch) => {
+  return normalised.replace(INVISIBLE, (ch) => {
     if (options.multiline && (ch === '\n' || ch === '\t')) return ch;
-    return `\\u{${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`;
+    return `\\u{${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}}`;
   });
 }
 

@@ -3,11 +3,12 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Override, Payload, StrategyVariant, Variant } from '../../api/schemas';
+import { compactJson } from './json';
 import { clean, formatList, MAX_DETAIL, oneDecimal } from './text';
 
 /** Longest payload value shown (the type prefix and quotes come on top). */
 export const MAX_PAYLOAD = 80;
-/** JSON longer than this is not parsed to be compacted; it is only made single-line. */
+/** JSON longer than this is not compacted; it is only made single-line. */
 const MAX_JSON_TO_COMPACT = 100_000;
 const MAX_NAME = 100;
 
@@ -16,102 +17,14 @@ export function weightPercent(weight: number): string {
   return Number.isFinite(weight) ? l10n.t('{0}%', oneDecimal(weight / 10)) : l10n.t('weight unknown');
 }
 
-/** Valid JSON without the whitespace between tokens; the text itself is never re-serialised (big numbers stay). */
-function compactJson(text: string): string | undefined {
-  if (text.length > MAX_JSON_TO_COMPACT) return undefined;
-  try {
-    JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  let out = '';
-  let inString = false;
-  let escaped = false;
-  for (const ch of text) {
-    if (inString) {
-      out += ch;
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') {
-      out += ch;
-      inString = true;
-    } else if (ch !== ' ' && ch !== '\t' && ch !== '\n' && ch !== '\r') {
-      out += ch;
-    }
-    if (out.length > MAX_PAYLOAD * 2) break;
-  }
-  return out;
-}
-
-/** JSON larger than this is shown as written, not re-indented. */
-const MAX_JSON_TO_INDENT = 1_000_000;
-
 /**
- * Valid JSON indented by two spaces per level, token by token, so every number and string keeps the exact text the
- * server holds (`JSON.stringify(JSON.parse())` would round big numbers). Undefined when the text is not JSON.
- */
-export function prettyJson(text: string): string | undefined {
-  if (text.length > MAX_JSON_TO_INDENT) return undefined;
-  try {
-    JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const out: string[] = [];
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  const newline = () => out.push('\n' + '  '.repeat(depth));
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (inString) {
-      out.push(ch);
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') continue;
-    if (ch === '"') {
-      inString = true;
-      out.push(ch);
-    } else if (ch === '{' || ch === '[') {
-      // An empty object or array stays `{}` / `[]`.
-      let j = i + 1;
-      while (j < text.length && ' \t\n\r'.includes(text[j] as string)) j++;
-      if (text[j] === (ch === '{' ? '}' : ']')) {
-        out.push(ch, text[j] as string);
-        i = j;
-        continue;
-      }
-      out.push(ch);
-      depth++;
-      newline();
-    } else if (ch === '}' || ch === ']') {
-      depth--;
-      newline();
-      out.push(ch);
-    } else if (ch === ',') {
-      out.push(ch);
-      newline();
-    } else if (ch === ':') {
-      out.push(': ');
-    } else {
-      out.push(ch);
-    }
-  }
-  return out.join('');
-}
-
-/**
- * `string: "hello"`, `json: {"a":1}` (valid JSON is compacted), `csv: a,b,c`, `number: 42`; an unknown type is shown
+ * `string: "hello"`, `json: {"a":1}` (valid JSON is compacted, invisible characters as JSON escapes), `csv: a,b,c`, `number: 42`; an unknown type is shown
  * as data: `<type>: <value>`. The value is single-line and cut at MAX_PAYLOAD characters.
  */
 export function describePayload(p: Payload): string {
   const type = p.type.trim() === '' ? l10n.t('(no type)') : clean(p.type, 30);
   if (p.type === 'string') return `string: "${clean(p.value, MAX_PAYLOAD)}"`;
-  if (p.type === 'json') return `json: ${clean(compactJson(p.value) ?? p.value, MAX_PAYLOAD)}`;
+  if (p.type === 'json') return `json: ${clean(compactJson(p.value, MAX_PAYLOAD * 2, MAX_JSON_TO_COMPACT) ?? p.value, MAX_PAYLOAD)}`;
   const value = p.value === '' ? '""' : clean(p.value, MAX_PAYLOAD);
   return `${type}: ${value}`;
 }
