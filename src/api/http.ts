@@ -65,6 +65,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Sent as If-None-Match; a 304 answer is returned as `{ status: 304 }`. */
   etag?: string;
+  /** A smaller body budget than the client's (`maxResponseBytes`), for answers whose size the request bounds. */
+  maxBytes?: number;
 }
 
 export interface JsonResponse {
@@ -175,6 +177,7 @@ export class HttpClient {
       throw toNetworkError(label, error, this.timeoutMs, this.options.proxy, this.options.proxySource);
     };
 
+    const maxBytes = Math.min(this.maxResponseBytes, options.maxBytes ?? Infinity);
     let response: Dispatcher.ResponseData;
     let raw: Buffer;
     try {
@@ -187,7 +190,7 @@ export class HttpClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
-      raw = await readBody(response, this.maxResponseBytes, label);
+      raw = await readBody(response, maxBytes, label);
     } catch (error) {
       if (error instanceof SchemaError) throw error;
       return fail(error);
@@ -198,7 +201,7 @@ export class HttpClient {
     const etag = headerText(response.headers.etag);
     if (status === 304) return { status, body: undefined, etag, headers: response.headers };
 
-    const text = redact((await decompress(raw, response.headers, label, this.maxResponseBytes)).toString('utf8'), token);
+    const text = redact((await decompress(raw, response.headers, label, maxBytes)).toString('utf8'), token);
     const contentType = headerText(response.headers['content-type']) ?? '';
     if (status >= 300) {
       const location = status < 400 ? redirectTarget(response.headers.location, `${this.prefix}${path}`, path, token) : undefined;

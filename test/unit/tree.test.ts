@@ -219,7 +219,7 @@ describe('tree: the root', () => {
     assert.deepEqual(await expand(undefined, store), []);
     assert.equal(
       viewMessage(store),
-      "Could not load the flags. unleash.example.com failed (500: db down). Try again; if it keeps failing, check the server's logs.",
+      "Could not load the flags. unleash.example.com failed (500: db down). Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/search/features.",
     );
     assert.equal(viewDescription(store), 'unleash.example.com');
 
