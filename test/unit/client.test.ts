@@ -342,6 +342,44 @@ describe('listing', () => {
     assert.deepEqual(features.map((f) => `${f.project}/${f.name}`), ['default/a', 'default/b']);
   });
 
+  it('refuses a search page holding more rows than asked, before any row is checked or used', async () => {
+    // Rows that would fail the schema: the count is what refuses them, not their shape.
+    server.handle(() => ({ body: { features: Array.from({ length: 150 }, (_, i) => ({ nameless: i })), total: 150 } }));
+    const error = await client().listFeatures().catch((e: unknown) => e);
+    assert.ok(error instanceof SchemaError, String(error));
+    assert.equal(error.message, 'Unexpected answer from the server: the server answered 150 rows where at most 100 were asked.');
+    assert.equal(error.request, 'GET /api/admin/search/features');
+  });
+
+  it('refuses a search page larger than its rows may take (32 KiB each), reading no further', async () => {
+    // Far more than the kernel's socket buffers: the server cannot finish unless the client reads it all.
+    server.script({ kind: 'huge', bytes: 64 * 1024 * 1024, chunked: true });
+    const error = await client().findArchivedFeature('x').catch((e: unknown) => e);
+    assert.ok(error instanceof SchemaError, String(error));
+    assert.equal(error.message, 'Unexpected answer from the server: the answer is larger than 3.1 MiB.');
+    assert.deepEqual(server.requests.map((request) => request.path), ['/api/admin/search/features']);
+    await server.waitForClientClose(0);
+  });
+
+  it('refuses a project listing larger than the row budget before its rows are checked, naming unleash.projects', async () => {
+    server.handle(
+      routes({
+        'GET /api/admin/projects/default/features': { body: { features: Array.from({ length: 11 }, (_, i) => ({ nameless: i })) } },
+        'GET /api/admin/search/features': { body: { features: [], total: 0 } },
+      }),
+    );
+    const error = await client({ listLimits: { rows: 10 } }).listFeatures({ projects: ['default'] }).catch((e: unknown) => e);
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.equal(error.message, 'The setting `unleash.projects` takes in more than 10 flags, more than the extension lists. Name fewer projects to show.');
+  });
+
+  it('names the request of a project listing whose answer does not match', async () => {
+    server.handle(routes({ 'GET /api/admin/projects/odd%20one/features': { body: { features: [{ nameless: 1 }] } } }));
+    const error = await client().listFeatures({ projects: ['odd one'] }).catch((e: unknown) => e);
+    assert.ok(error instanceof SchemaError, String(error));
+    assert.equal(error.request, 'GET /api/admin/projects/odd%20one/features');
+  });
+
   it('lists environments in their sort order', async () => {
     server.handle(routes({ 'GET /api/admin/environments': { body: fixture('environments.json') } }));
     assert.deepEqual((await client().listEnvironments()).map((e) => e.name), ['development', 'production']);

@@ -32,7 +32,7 @@ export function failedProjectNode(
       l10n.t('**Project {0}: its flags could not be read**', escapeMarkdown(row.label)),
       escapeMarkdown(clean(listing.message, MAX_DETAIL)),
       escapeMarkdown(clean(search.message, MAX_DETAIL)),
-      l10n.t('Select this row to try again; "Unleash: Show Log" has the details. The other projects are shown as read.'),
+      l10n.t('Select this row to try again, or run Unleash: Show Log for the details. The other projects are shown as read.'),
     ),
     accessibleLabel: clean(l10n.t('Project {0}, could not be read: {1}', row.label, reason), MAX_DETAIL),
     icon: { id: 'error', color: 'errorForeground' },
