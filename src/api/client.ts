@@ -180,9 +180,10 @@ export class UnleashClient {
         },
         projectFeatures: async (project, signal, maxRows) => {
           const path = `/api/admin/projects/${seg(project)}/features`;
-          const response = await this.http.get(path, { signal });
+          const rows = maxRows === undefined ? undefined : { max: maxRows, tooMany: () => tooManyFlags(maxRows) };
+          const response = await this.http.get(path, { signal, rows });
           // Refused before its rows are checked one by one: the count alone says the project is too large.
-          if (maxRows !== undefined && rowCount(response.body) > maxRows) throw tooManyFlags(maxRows);
+          if (rows && rowCount(response.body) > rows.max) throw rows.tooMany();
           return parse(projectFeaturesSchema, response, `GET ${path}`).features;
         },
         projects: (signal) => this.listProjects({ signal }),
@@ -247,17 +248,15 @@ export class UnleashClient {
   }
 
   /**
-   * One page of the search, of at most `limit` rows. Its size is bounded before it is parsed (`limit` rows of
-   * SEARCH_ROW_BYTES on average), and a page holding more rows than asked is refused before they are checked or used:
-   * a server's answer is not trusted to be the size it was asked for.
+   * One page of the search, of at most `limit` rows: a server's answer is not trusted to be the size it was asked
+   * for. The page may take `limit` rows of SEARCH_ROW_BYTES on average, and its rows are counted as they arrive: a
+   * page holding more rows than asked is refused at the first row over, before any is parsed, checked or used.
    */
   private async searchPage(query: string, limit: number, call: Call): Promise<ListingPage> {
     const request = `GET ${SEARCH_PATH}`;
-    const response = await this.http.get(`${SEARCH_PATH}?${query}`, { ...call, maxBytes: limit * SEARCH_ROW_BYTES });
-    const rows = rowCount(response.body);
-    if (rows > limit) {
-      throw new SchemaError(request, l10n.t('the server answered {0} rows where at most {1} were asked', rows.toLocaleString('en-US'), limit));
-    }
+    const tooMany = () => new SchemaError(request, l10n.t('the server answered more than the {0} rows asked', limit));
+    const response = await this.http.get(`${SEARCH_PATH}?${query}`, { ...call, maxBytes: limit * SEARCH_ROW_BYTES, rows: { max: limit, tooMany } });
+    if (rowCount(response.body) > limit) throw tooMany();
     return parse(featureSearchSchema, response, request);
   }
 

@@ -18,7 +18,7 @@ import {
   UnleashClient,
   type ClientOptions,
 } from '../../src/api';
-import { routes, startFaultServer, type FaultServer } from '../support/faultServer';
+import { routes, startFaultServer, type FaultServer, type Reply } from '../support/faultServer';
 import { acceptEncoding } from '../../src/api/http';
 
 const TOKEN = '*:*.0123456789abcdef0123456789abcdef';
@@ -342,13 +342,37 @@ describe('listing', () => {
     assert.deepEqual(features.map((f) => `${f.project}/${f.name}`), ['default/a', 'default/b']);
   });
 
-  it('refuses a search page holding more rows than asked, before any row is checked or used', async () => {
+  it('refuses a search page holding more rows than asked, plain or compressed, before any row is checked or used', async () => {
     // Rows that would fail the schema: the count is what refuses them, not their shape.
-    server.handle(() => ({ body: { features: Array.from({ length: 150 }, (_, i) => ({ nameless: i })), total: 150 } }));
-    const error = await client().listFeatures().catch((e: unknown) => e);
-    assert.ok(error instanceof SchemaError, String(error));
-    assert.equal(error.message, 'Unexpected answer from the server: the server answered 150 rows where at most 100 were asked.');
-    assert.equal(error.request, 'GET /api/admin/search/features');
+    const page = JSON.stringify({ features: Array.from({ length: 150 }, (_, i) => ({ nameless: i })), total: 150 });
+    for (const compressed of [false, true]) {
+      server.handle((): Reply =>
+        compressed
+          ? { body: gzipSync(page), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }
+          : { body: page, headers: { 'content-type': 'application/json' } },
+      );
+      const error = await client().findArchivedFeature('x').catch((e: unknown) => e);
+      assert.ok(error instanceof SchemaError, String(error));
+      assert.equal(error.message, 'Unexpected answer from the server: the server answered more than the 100 rows asked.', `compressed: ${compressed}`);
+      assert.equal(error.request, 'GET /api/admin/search/features');
+    }
+  });
+
+  it('stops reading a project listing at its first row over the budget', async () => {
+    // Rows streamed up to 60 MB (under the 64 MiB byte budget, beyond what the kernel's socket buffers hold): the
+    // server cannot finish unless the client reads them all.
+    const rows = Buffer.from(Array.from({ length: 256 }, (_, i) => `{"name":"f${i}","description":"${'x'.repeat(220)}"},`).join(''));
+    server.handle(async (_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"features":[');
+      for (let sent = 0; sent < 60 * 1024 * 1024 && !res.destroyed; sent += rows.length) {
+        if (!res.write(rows)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      }
+      res.end('{"name":"last"}]}');
+    });
+    const error = await client({ listLimits: { rows: 10 } }).listFeatures({ projects: ['default'] }).catch((e: unknown) => e);
+    assert.ok(error instanceof ConfigError, String(error));
+    await server.waitForClientClose(0);
   });
 
   it('refuses a search page larger than its rows may take (32 KiB each), reading no further', async () => {
