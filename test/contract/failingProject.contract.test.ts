@@ -16,31 +16,19 @@ import { childrenOf, rootNodes, viewDescription, viewMessage, type TreeNode } fr
 import { ServerSource } from '../../src/services/serverSource';
 import { startForwardingProxy, type ForwardingProxy, type ProxyRule } from '../support/forwardingProxy';
 import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash } from './harness';
-import { adminClient } from './harness/seed';
+import { createOddNames, ODD_NAMES } from './harness/oddNames';
 
-const DEFAULT_FLAGS = ['alpha', 'beta'];
-const ODD_FLAGS = ['constructor', 'gamma', 'toString'];
+const DEFAULT_FLAGS: readonly string[] = ODD_NAMES.defaultFlags;
+const ODD_FLAGS: readonly string[] = ODD_NAMES.oddFlags;
 const EVERY_FLAG = [...DEFAULT_FLAGS.map((name) => `default/${name}`), ...ODD_FLAGS.map((name) => `odd/${name}`)].sort();
-const SERVER_MESSAGE = "Cannot read properties of undefined (reading 'some')";
+const SERVER_MESSAGE = ODD_NAMES.serverMessage;
 
 let unleash: RealUnleash;
 const closers: Array<() => Promise<void>> = [];
 
 before(async () => {
   unleash = await startRealUnleash({ seed: false, searchRateLimit: SUITE_SEARCH_RATE_LIMIT });
-  // Open-source Unleash has no endpoint that creates a project: the harness seed makes its second one the same way.
-  await unleash.postgres.psql(
-    [
-      'BEGIN;',
-      "INSERT INTO projects (id, name, description) VALUES ('odd', 'Odd names', 'Flags named like Object.prototype keys');",
-      "INSERT INTO project_settings (project, default_stickiness, project_mode) VALUES ('odd', 'default', 'open');",
-      "INSERT INTO project_environments (project_id, environment_name) VALUES ('odd', 'development'), ('odd', 'production');",
-      'COMMIT;',
-    ].join('\n'),
-  );
-  const api = adminClient(unleash.url, unleash.adminToken);
-  for (const name of DEFAULT_FLAGS) await api.call('POST', '/api/admin/projects/default/features', { name, type: 'release' });
-  for (const name of ODD_FLAGS) await api.call('POST', '/api/admin/projects/odd/features', { name, type: 'release' });
+  await createOddNames(unleash);
 }, { timeout: 600_000 });
 
 after(async () => {
