@@ -12,7 +12,9 @@ import { chooseProxy } from './proxy';
 import { NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
 import { validate } from './validate';
-import { listAllFeatures, SEARCH_PAGE, type ListingOptions, type ListingResult, type ListLimits } from './listing';
+import { listAllFeatures, SEARCH_PAGE, type ListingOptions, type ListingResult } from './listing';
+import { tooManyFlags, type ListLimits } from './listLimits';
+import type { ListingPage } from './searchPaging';
 import {
   environmentsSchema,
   exportResultSchema,
@@ -41,7 +43,7 @@ export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher
   network?: NetworkOptions;
   /** Overrides the pool built from `network` (tests). */
   dispatcher?: Dispatcher;
-  /** Overrides LIST_LIMITS of listing.ts (tests). */
+  /** Overrides LIST_LIMITS of listLimits.ts (tests). */
   listLimits?: Partial<ListLimits>;
 }
 
@@ -68,6 +70,12 @@ export interface ServerInfo {
 }
 
 const FEATURE_CACHE_SIZE = 200;
+const SEARCH_PATH = '/api/admin/search/features';
+/**
+ * Bytes a search row may take on average: a page of 100 rows may be 3.2 MiB, far above what real rows take (a few
+ * kB each), and small enough to parse without blocking the editor even when packed with the smallest rows.
+ */
+const SEARCH_ROW_BYTES = 32 * 1024;
 
 export class UnleashClient {
   readonly baseUrl: URL;
@@ -168,12 +176,15 @@ export class UnleashClient {
       {
         searchPage: async (offset, limit, filter, signal) => {
           const project = filter ? `&project=${encodeURIComponent(filter)}` : '';
-          const path = `/api/admin/search/features?limit=${limit}&offset=${offset}&sortBy=name&sortOrder=asc${project}`;
-          return parse(featureSearchSchema, await this.http.get(path, { signal }), 'GET feature search');
+          return this.searchPage(`limit=${limit}&offset=${offset}&sortBy=name&sortOrder=asc${project}`, limit, { signal });
         },
-        projectFeatures: async (project, signal) => {
-          const response = await this.http.get(`/api/admin/projects/${seg(project)}/features`, { signal });
-          return parse(projectFeaturesSchema, response, 'GET project features').features;
+        projectFeatures: async (project, signal, maxRows) => {
+          const path = `/api/admin/projects/${seg(project)}/features`;
+          const rows = maxRows === undefined ? undefined : { max: maxRows, tooMany: () => tooManyFlags(maxRows) };
+          const response = await this.http.get(path, { signal, rows });
+          // Refused before its rows are checked one by one: the count alone says the project is too large.
+          if (rows && rowCount(response.body) > rows.max) throw rows.tooMany();
+          return parse(projectFeaturesSchema, response, `GET ${path}`).features;
         },
         projects: (signal) => this.listProjects({ signal }),
         openSource: (signal) => this.isOpenSource({ signal }),
@@ -188,8 +199,7 @@ export class UnleashClient {
    */
   async findArchivedFeature(name: string, call: Call = {}): Promise<FeatureSummary | undefined> {
     const query = `archived=${encodeURIComponent('IS:true')}&query=${encodeURIComponent(name)}&limit=${SEARCH_PAGE}&offset=0`;
-    const response = await this.http.get(`/api/admin/search/features?${query}`, call);
-    const found = parse(featureSearchSchema, response, 'GET archived feature search').features.find((feature) => feature.name === name);
+    const found = (await this.searchPage(query, SEARCH_PAGE, call)).features.find((feature) => feature.name === name);
     return found ? { ...found, archived: true } : undefined;
   }
 
@@ -237,6 +247,19 @@ export class UnleashClient {
     await this.dispatcher.close();
   }
 
+  /**
+   * One page of the search, of at most `limit` rows: a server's answer is not trusted to be the size it was asked
+   * for. The page may take `limit` rows of SEARCH_ROW_BYTES on average, and its rows are counted as they arrive: a
+   * page holding more rows than asked is refused at the first row over, before any is parsed, checked or used.
+   */
+  private async searchPage(query: string, limit: number, call: Call): Promise<ListingPage> {
+    const request = `GET ${SEARCH_PATH}`;
+    const tooMany = () => new SchemaError(request, l10n.t('the server answered more than the {0} rows asked', limit));
+    const response = await this.http.get(`${SEARCH_PATH}?${query}`, { ...call, maxBytes: limit * SEARCH_ROW_BYTES, rows: { max: limit, tooMany } });
+    if (rowCount(response.body) > limit) throw tooMany();
+    return parse(featureSearchSchema, response, request);
+  }
+
   private async postExport(body: Record<string, unknown>, call: Call): Promise<ExportResult> {
     const response = await this.http.post('/api/admin/features-batch/export', body, call);
     return parse(exportResultSchema, response, 'POST export');
@@ -258,6 +281,12 @@ function parse<S extends z.ZodType>(schema: S, response: JsonResponse, request: 
   const issue = result.error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';
   throw new SchemaError(request, issue ? issue.message.replace(/^Invalid input: /, '') : l10n.t('does not match'), path || '(root)');
+}
+
+/** How many rows an answer's `features` holds, before any of them is checked. */
+function rowCount(body: unknown): number {
+  const features = typeof body === 'object' && body !== null ? (body as { features?: unknown }).features : undefined;
+  return Array.isArray(features) ? features.length : 0;
 }
 
 /** A 404 that answers the question (Unleash's own JSON error), not one from a wrong URL or a proxy. */

@@ -20,8 +20,10 @@ import {
   NotFoundError,
   SchemaError,
   TimeoutError,
+  UnleashApiError,
   type ServerErrorInfo,
 } from './errors';
+import { RowCounter } from './rowCounter';
 import { errorBodySchema } from './schemas';
 
 export interface HttpEvent {
@@ -65,6 +67,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Sent as If-None-Match; a 304 answer is returned as `{ status: 304 }`. */
   etag?: string;
+  /** A smaller body budget than the client's (`maxResponseBytes`), for answers whose size the request bounds. */
+  maxBytes?: number;
+  /**
+   * At most `max` rows in the answer's `features` array: counted as the bytes arrive (rowCounter.ts), and the read
+   * ends with `tooMany()` at the first row over.
+   */
+  rows?: { max: number; tooMany: () => Error };
 }
 
 export interface JsonResponse {
@@ -175,6 +184,7 @@ export class HttpClient {
       throw toNetworkError(label, error, this.timeoutMs, this.options.proxy, this.options.proxySource);
     };
 
+    const maxBytes = Math.min(this.maxResponseBytes, options.maxBytes ?? Infinity);
     let response: Dispatcher.ResponseData;
     let raw: Buffer;
     try {
@@ -187,9 +197,12 @@ export class HttpClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
-      raw = await readBody(response, this.maxResponseBytes, label);
+      const counted = options.rows && response.statusCode < 300 ? { ...options.rows, counter: new RowCounter() } : undefined;
+      // A compressed body is counted once unpacked (below).
+      raw = await readBody(response, maxBytes, label, isCompressed(response.headers) ? undefined : counted);
     } catch (error) {
-      if (error instanceof SchemaError) throw error;
+      // The client's own refusals (too large, too many rows) are not network failures.
+      if (error instanceof UnleashApiError) throw error;
       return fail(error);
     }
 
@@ -198,7 +211,9 @@ export class HttpClient {
     const etag = headerText(response.headers.etag);
     if (status === 304) return { status, body: undefined, etag, headers: response.headers };
 
-    const text = redact((await decompress(raw, response.headers, label, this.maxResponseBytes)).toString('utf8'), token);
+    const unpacked = await decompress(raw, response.headers, label, maxBytes);
+    if (options.rows && status < 300 && isCompressed(response.headers) && new RowCounter().feed(unpacked) > options.rows.max) throw options.rows.tooMany();
+    const text = redact(unpacked.toString('utf8'), token);
     const contentType = headerText(response.headers['content-type']) ?? '';
     if (status >= 300) {
       const location = status < 400 ? redirectTarget(response.headers.location, `${this.prefix}${path}`, path, token) : undefined;
@@ -308,11 +323,16 @@ export function acceptEncoding(baseUrl: URL): string {
 }
 
 /**
- * Reads the body up to `limit` bytes. An answer given up on is destroyed before it is complete, so undici closes its
- * connection instead of returning it to the pool: a declared length over the limit stops before the first byte, a
- * longer stream at the limit.
+ * Reads the body up to `limit` bytes (and `rows.max` rows, when counted). An answer given up on is destroyed before it
+ * is complete, so undici closes its connection instead of returning it to the pool: a declared length over the limit
+ * stops before the first byte, a longer stream at the limit.
  */
-async function readBody(response: Dispatcher.ResponseData, limit: number, request: string): Promise<Buffer> {
+async function readBody(
+  response: Dispatcher.ResponseData,
+  limit: number,
+  request: string,
+  rows?: { max: number; tooMany: () => Error; counter: RowCounter },
+): Promise<Buffer> {
   const { body } = response;
   const declared = Number(headerText(response.headers['content-length']));
   if (declared > limit) {
@@ -327,9 +347,18 @@ async function readBody(response: Dispatcher.ResponseData, limit: number, reques
       body.destroy();
       throw tooLarge(request, limit);
     }
+    if (rows && rows.counter.feed(chunk as Buffer) > rows.max) {
+      body.destroy();
+      throw rows.tooMany();
+    }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+function isCompressed(headers: Record<string, string | string[] | undefined>): boolean {
+  const encoding = (headerText(headers['content-encoding']) ?? '').toLowerCase();
+  return encoding === 'gzip' || encoding === 'br' || encoding === 'deflate';
 }
 
 function tooLarge(request: string, limit: number): SchemaError {

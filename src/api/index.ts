@@ -4,6 +4,7 @@ export * from './dispatcher';
 export * from './proxy';
 export * from './systemCertificates';
 export * from './errors';
-export { LIST_LIMITS, type ListLimits, type ListingResult } from './listing';
+export { type ListingFailure, type ListingResult } from './listing';
+export { LIST_LIMITS, type ListLimits } from './listLimits';
 export { parseRetryAfter, redact, type HttpEvent } from './http';
 export * from './schemas';

@@ -23,26 +23,41 @@
  *      (SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE) and answers 429 with `Retry-After` beyond that. The result then says
  *      what it could not check (`unchecked`), never silently.
  *
+ * A project whose listing fails for any other reason (a real server answers 500 for a project holding a flag named
+ * `constructor`) is read through the search on its own; when that fails too, the result names it in `failed` and
+ * every other project is still listed. Only what concerns the whole listing ends it: a cancellation, the token, a
+ * setting or a bound.
+ *
  * A project's listing has no pages: it is every flag of the project, so flags inside listed projects need no count.
- * Every step is bounded: pages are asked for one window at a time (never from the server's `total` up front), at
- * most `limits.pages` of them, paging stops on a short, empty or repeated page, and the whole listing has
- * `limits.ms`. Imports nothing from 'vscode'.
+ * Every step is bounded: the search is paged as searchPaging.ts says, at most `limits.pages` pages a query, at most
+ * `limits.rows` flags in all, and the whole listing has `limits.ms`. Imports nothing from 'vscode'.
  */
 import * as l10n from '@vscode/l10n';
-import { ConfigError, ForbiddenError, HttpError, NotFoundError, TimeoutError } from './errors';
+import {
+  AuthError,
+  CancelledError,
+  ConfigError,
+  ForbiddenError,
+  HttpError,
+  InvalidTokenError,
+  MissingTokenError,
+  NotFoundError,
+  TimeoutError,
+} from './errors';
+import { LIST_LIMITS, tooManyFlags, type ListLimits } from './listLimits';
 import type { FeatureSummary } from './schemas';
-
-export interface ListingPage {
-  features: FeatureSummary[];
-  total?: number;
-}
+import { compare, ListingRows, projectOf } from './listingRows';
+import { anyOf, noneOf, pageSearch, validTotal, type ListingPage, type Pager } from './searchPaging';
 
 /** The requests a listing makes; the client supplies them (parsed and typed), tests may fake them. */
 export interface ListingRequests {
   /** One page of the search endpoint; `projectFilter` is a search filter such as `IS_ANY_OF:a,b`. */
   searchPage(offset: number, limit: number, projectFilter: string | undefined, signal?: AbortSignal): Promise<ListingPage>;
-  /** Every flag of one project, in one request. */
-  projectFeatures(project: string, signal?: AbortSignal): Promise<FeatureSummary[]>;
+  /**
+   * Every flag of one project, in one request. A project of more than `maxRows` flags is refused (tooManyFlags)
+   * before its rows are checked one by one.
+   */
+  projectFeatures(project: string, signal?: AbortSignal, maxRows?: number): Promise<FeatureSummary[]>;
   /** The projects the server lists. */
   projects(signal?: AbortSignal): Promise<string[]>;
   /**
@@ -68,15 +83,14 @@ export interface ListingOptions {
   limits?: Partial<ListLimits>;
 }
 
-/** Bounds of one listing: at most `pages` search pages (and as many rows as they hold), within `ms`. */
-export interface ListLimits {
-  pages: number;
-  ms: number;
+/** A project whose flags could not be read: its listing failed, and reading it through the search failed too. */
+export interface ListingFailure {
+  project: string;
+  /** Why its listing failed (the first cause). */
+  error: unknown;
+  /** Why the search for its flags failed. */
+  searchError: unknown;
 }
-
-export const LIST_LIMITS: ListLimits = { pages: 1_000, ms: 120_000 };
-/** The setting that narrows the listing; named when a listing is too long. */
-const PROJECTS_SETTING = 'unleash.projects';
 
 export interface ListingResult {
   features: FeatureSummary[];
@@ -87,6 +101,8 @@ export interface ListingResult {
   requests: number;
   /** Why completeness could not be checked, when it could not (the search refused or is missing). */
   unchecked?: string;
+  /** Projects whose flags could not be read (by project name); every other project's flags are in `features`. */
+  failed?: ListingFailure[];
 }
 
 export const SEARCH_PAGE = 100;
@@ -117,16 +133,16 @@ interface Proof {
 }
 
 class Listing {
-  private readonly rows = new Map<string, FeatureSummary>();
-  /** Rows a search page gave (they carry lifecycle, tags, segments, dependency type). */
-  private readonly searched = new Set<string>();
-  /** Rows project listings / search pages brought (for `method`). */
-  private readonly brought = { listing: 0, search: 0 };
+  private readonly rows = new ListingRows();
+  /** Projects whose listing failed other than by 403/404, with why: the search reads each on its own. */
+  private readonly listingErrors = new Map<string, unknown>();
+  private readonly failed: ListingFailure[] = [];
+  private readonly pager: Pager;
   /** Flags the search counted outside the projects covered that no request has given yet. */
   private shortfall: number | undefined;
   private readonly pageSize: number;
   private readonly concurrency: number;
-  private readonly maxPages: number;
+  private readonly maxRows: number;
   private requestCount = 0;
   private unchecked: string | undefined;
   private closed = false;
@@ -138,7 +154,14 @@ class Listing {
   ) {
     this.pageSize = options.pageSize ?? SEARCH_PAGE;
     this.concurrency = options.concurrency ?? CONCURRENCY;
-    this.maxPages = limits.pages;
+    this.maxRows = limits.rows;
+    this.pager = {
+      search: (offset, filter) => this.count(this.requests.searchPage(offset, this.pageSize, filter, this.options.signal)),
+      add: (rows) => this.add(rows, true),
+      pageSize: this.pageSize,
+      concurrency: this.concurrency,
+      maxPages: limits.pages,
+    };
   }
 
   async run(): Promise<ListingResult> {
@@ -151,14 +174,14 @@ class Listing {
     const done = await this.listProjects(wanted);
     const unlisted = wanted.filter((project) => !done.has(project));
     try {
-      if (unlisted.length) await this.pageSearch(anyOf(unlisted));
+      if (unlisted.length) await this.readUnlisted(unlisted);
       const proven = await this.completeSmall(anyOf(wanted));
-      return this.result(this.method(), proven ? this.rows.size : undefined);
+      return this.result(this.rows.method(), proven ? this.rows.size : undefined);
     } catch (error) {
       const refusal = searchRefusal(error);
       if (!refusal) throw error;
       this.unchecked = unlisted.length ? l10n.t('{0}; the projects {1} could not be read', refusal, unlisted.join(', ')) : refusal;
-      return this.result(this.method());
+      return this.result(this.rows.method());
     }
   }
 
@@ -208,10 +231,10 @@ class Listing {
       // Projects the token may not list (or a server without per-project listings): read through the search.
       const unlisted = proof.excluded.filter((project) => !done.has(project));
       if (unlisted.length && !done.size) {
-        await this.pageSearch(undefined);
+        await pageSearch(this.pager, undefined);
         return this.result('search', this.rows.size);
       }
-      if (unlisted.length) await this.pageSearch(anyOf(unlisted));
+      if (unlisted.length) await this.readUnlisted(unlisted);
       await this.findTheRest(proof.excluded, page, attempted);
       await this.completeSmall(undefined);
     } catch (error) {
@@ -221,9 +244,9 @@ class Listing {
       this.unchecked = this.shortfall
         ? l10n.t('{0}; {1} of {2} flags are outside the projects listed', refusal, this.shortfall, this.rows.size + this.shortfall)
         : l10n.t('{0}; flags outside the projects listed may be missing', refusal);
-      return this.result(this.method());
+      return this.result(this.rows.method());
     }
-    return this.result(this.method(), this.rows.size);
+    return this.result(this.rows.method(), this.rows.size);
   }
 
   /**
@@ -239,15 +262,14 @@ class Listing {
   private startProof(excluded: string[]): Proof {
     const stop = new AbortController();
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, stop.signal]) : stop.signal;
-    const proof: Proof = { excluded, stop, settled: false, page: this.count(this.requests.searchPage(0, this.pageSize, noneOf(excluded), signal)) };
-    proof.page.then(
-      (page) => {
-        proof.settled = true;
-        // Shown as it arrives, like a project listing: while the projects' listings are still on their way.
-        this.add(page.features, true);
-      },
-      () => (proof.settled = true),
-    );
+    // Shown as it arrives, like a project listing: while the projects' listings are still on their way.
+    const page = this.count(this.requests.searchPage(0, this.pageSize, noneOf(excluded), signal)).then((answer) => {
+      this.add(answer.features, true);
+      return answer;
+    });
+    const proof: Proof = { excluded, stop, settled: false, page };
+    const settle = () => (proof.settled = true);
+    page.then(settle, settle);
     return proof;
   }
 
@@ -268,7 +290,7 @@ class Listing {
      */
     const complete = (total: number | undefined): boolean => {
       const unfiltered = page.features.some((row) => outsideOf.has(projectOf(row)));
-      const have = unfiltered ? this.rows.size : this.countOutside(outsideOf);
+      const have = unfiltered ? this.rows.size : this.rows.countOutside(outsideOf);
       this.shortfall = total === undefined ? undefined : Math.max(0, total - have);
       return total !== undefined && have >= total;
     };
@@ -276,11 +298,11 @@ class Listing {
       const total = validTotal(page.total);
       if (page.features.length < this.pageSize || complete(total)) return;
       const named = projectsOf(page.features).filter((project) => !attempted.has(project)).slice(0, Math.max(0, MAX_PROJECT_LISTINGS - attempted.size));
-      if (!named.length || round >= MAX_ROUNDS || total === undefined) return this.pageSearch(noneOf([...outsideOf]), page);
+      if (!named.length || round >= MAX_ROUNDS || total === undefined) return pageSearch(this.pager, noneOf([...outsideOf]), page);
       for (const project of named) attempted.add(project);
       const done = await this.listProjects(named);
       const unlisted = named.filter((project) => !done.has(project));
-      if (unlisted.length) await this.pageSearch(anyOf(unlisted));
+      if (unlisted.length) await this.readUnlisted(unlisted);
       // The listings may hold every flag the page counted: no further search needed then.
       if (complete(total)) return;
       for (const project of named) covered.add(project);
@@ -295,7 +317,8 @@ class Listing {
    * do not. Its total also proves the count. Answers whether it did.
    */
   private async completeSmall(filter: string | undefined): Promise<boolean> {
-    if (this.rows.size > this.pageSize || this.searched.size >= this.rows.size) return false;
+    // With a project that could not be read there is nothing to prove, and its search already failed.
+    if (this.failed.length || this.rows.size > this.pageSize || this.rows.allSearched) return false;
     try {
       const page = await this.count(this.requests.searchPage(0, this.pageSize, filter, this.options.signal));
       this.add(page.features, true);
@@ -308,81 +331,54 @@ class Listing {
   }
 
   /**
-   * Lists projects in parallel, each shown as it arrives. A project the token may not read, or that the server cannot
-   * list per project, is left to the search; the answer is the set of projects listed.
+   * Lists projects in parallel, each shown as it arrives; the answer is the set of projects listed. A project the
+   * token may not read, or that the server cannot list per project (403, 404), and one whose listing failed otherwise
+   * are left to the search (readUnlisted).
    */
   private async listProjects(projects: string[]): Promise<Set<string>> {
     const done = new Set<string>();
     await mapLimited(projects, this.concurrency, async (project) => {
+      let rows: FeatureSummary[];
       try {
-        const rows = await this.count(this.requests.projectFeatures(project, this.options.signal));
-        // The rows are this listing's own (just parsed): they take their project in place, not as 10,000 copies.
-        for (const row of rows) row.project ??= project;
-        this.add(rows, false);
-        if (this.rows.size > this.maxPages * this.pageSize) throw tooManyFlags(this.maxPages * this.pageSize);
-        done.add(project);
+        rows = await this.count(this.requests.projectFeatures(project, this.options.signal, this.maxRows));
       } catch (error) {
-        if (!(error instanceof NotFoundError || error instanceof ForbiddenError)) throw error;
+        if (endsListing(error, this.options.signal)) throw error;
+        if (!(error instanceof NotFoundError || error instanceof ForbiddenError)) this.listingErrors.set(project, error);
+        return;
       }
+      // The rows are this listing's own (just parsed): they take their project in place, not as 10,000 copies.
+      for (const row of rows) row.project ??= project;
+      this.add(rows, false);
+      done.add(project);
     });
     return done;
   }
 
   /**
-   * Pages the search (filtered by `filter`) to its end: the first page alone (unless `first`, the page at offset 0 of
-   * the same query, was already read and added), then windows of pages in parallel, never past the page's `total` and never
-   * more than `maxPages` in all. Paging also stops on a short or empty page and on a page that repeats the one before.
+   * Reads the projects the listings could not through the search: those refused (403, 404) in one query, each whose
+   * listing failed otherwise in its own. One whose search fails too is a failed part; the others are still shown.
    */
-  private async pageSearch(filter: string | undefined, first?: ListingPage): Promise<void> {
-    const { signal } = this.options;
-    const head = first ?? (await this.count(this.requests.searchPage(0, this.pageSize, filter, signal)));
-    if (!first) this.add(head.features, true);
-    const total = validTotal(head.total);
-    let previous = pageKey(head.features);
-    let pages = 1;
-    if (head.features.length < this.pageSize) return;
-    for (;;) {
-      const offset = pages * this.pageSize;
-      const byTotal = total === undefined ? Infinity : Math.ceil((total - offset) / this.pageSize);
-      if (byTotal <= 0) return;
-      if (pages >= this.maxPages) throw tooManyFlags(this.maxPages * this.pageSize);
-      const window = Math.min(this.concurrency, this.maxPages - pages, byTotal);
-      const offsets = Array.from({ length: window }, (_, i) => offset + i * this.pageSize);
-      const answers = await Promise.all(offsets.map((at) => this.count(this.requests.searchPage(at, this.pageSize, filter, signal))));
-      for (const answer of answers) {
-        pages++;
-        const key = pageKey(answer.features);
-        if (answer.features.length === 0 || key === previous) return;
-        previous = key;
-        this.add(answer.features, true);
-        if (answer.features.length < this.pageSize) return;
+  private async readUnlisted(projects: string[]): Promise<void> {
+    const refused = projects.filter((project) => !this.listingErrors.has(project));
+    if (refused.length) await pageSearch(this.pager, anyOf(refused));
+    const broken = projects.filter((project) => this.listingErrors.has(project));
+    await mapLimited(broken, this.concurrency, async (project) => {
+      try {
+        await pageSearch(this.pager, anyOf([project]));
+      } catch (searchError) {
+        if (endsListing(searchError, this.options.signal)) throw searchError;
+        this.failed.push({ project, error: this.listingErrors.get(project), searchError });
       }
-    }
+    });
   }
 
-  /** Adds rows, de-duplicated by project and name; `fromSearch` rows carry more (lifecycle, segments…) and win. */
+  /** Adds rows (ListingRows), within the row budget, and hands the new ones to `onRows`. */
   private add(rows: FeatureSummary[], fromSearch: boolean): void {
     // Requests stopped early may still answer after the result is out: they change nothing then.
     if (this.closed) return;
-    const fresh: FeatureSummary[] = [];
-    for (const row of rows) {
-      const key = `${projectOf(row)}\u0000${row.name}`;
-      const known = this.rows.get(key);
-      // A search row carries more (lifecycle, segments, dependency type): its fields win, whichever arrives first.
-      const merged = !known ? row : fromSearch || !this.searched.has(key) ? { ...known, ...row } : { ...row, ...known };
-      this.rows.set(key, merged);
-      if (fromSearch) this.searched.add(key);
-      if (!known) fresh.push(merged);
-    }
-    this.brought[fromSearch ? 'search' : 'listing'] += rows.length;
+    const fresh = this.rows.add(rows, fromSearch);
+    if (this.rows.size > this.maxRows) throw tooManyFlags(this.maxRows);
     if (fresh.length) this.options.onRows?.(fresh);
-  }
-
-  /** Rows outside the given projects. */
-  private countOutside(projects: Set<string>): number {
-    let count = 0;
-    for (const row of this.rows.values()) if (!projects.has(projectOf(row))) count++;
-    return count;
   }
 
   private count<T>(request: Promise<T>): Promise<T> {
@@ -390,24 +386,36 @@ class Listing {
     return request;
   }
 
-  /** How the rows were read: `projects`, `search`, or `projects+search` when both brought rows. */
-  private method(): string {
-    const { listing, search } = this.brought;
-    return listing && search ? 'projects+search' : search ? 'search' : 'projects';
-  }
-
   private result(method: string, total?: number): ListingResult {
     this.closed = true;
-    const byName = (a: FeatureSummary, b: FeatureSummary) => compare(a.name, b.name) || compare(projectOf(a), projectOf(b));
-    const features = [...this.rows.values()];
-    // A project listing usually arrives in name order already: checked in one pass, sorted only when not.
-    if (!features.every((row, i) => i === 0 || byName(features[i - 1] as FeatureSummary, row) <= 0)) features.sort(byName);
-    return { features, total, method, requests: this.requestCount, ...(this.unchecked ? { unchecked: this.unchecked } : {}) };
+    const failed = this.failed.sort((a, b) => compare(a.project, b.project));
+    // Nothing could be read at all: the listing failed as a whole, for its first cause.
+    if (failed.length && this.rows.size === 0) throw (failed[0] as ListingFailure).error;
+    return {
+      features: this.rows.sorted(),
+      // What the search counted leaves out the projects that could not be read: no proof of completeness then.
+      total: failed.length ? undefined : total,
+      method,
+      requests: this.requestCount,
+      ...(this.unchecked ? { unchecked: this.unchecked } : {}),
+      ...(failed.length ? { failed } : {}),
+    };
   }
 }
 
-function tooManyFlags(limit: number): ConfigError {
-  return new ConfigError(PROJECTS_SETTING, l10n.t('takes in more than {0} flags, more than the extension lists. Name fewer projects to show.', limit.toLocaleString('en-US')));
+/**
+ * Failures that are never one project's and end the listing: a cancellation (or the listing's deadline), a setting
+ * or a bound, the token.
+ */
+function endsListing(error: unknown, signal: AbortSignal | undefined): boolean {
+  return (
+    Boolean(signal?.aborted) ||
+    error instanceof CancelledError ||
+    error instanceof ConfigError ||
+    error instanceof AuthError ||
+    error instanceof MissingTokenError ||
+    error instanceof InvalidTokenError
+  );
 }
 
 /** Why the search cannot be used, when the error says it is missing or refuses for now; undefined otherwise. */
@@ -421,37 +429,12 @@ function searchRefusal(error: unknown): string | undefined {
   return undefined;
 }
 
-/** A finite, whole, non-negative `total`, or undefined: a server's count is not trusted to size anything. */
-function validTotal(total: number | undefined): number | undefined {
-  return total !== undefined && Number.isSafeInteger(total) && total >= 0 ? total : undefined;
-}
-
-function anyOf(projects: string[]): string | undefined {
-  return projects.length ? `IS_ANY_OF:${projects.join(',')}` : undefined;
-}
-
-function noneOf(projects: string[]): string | undefined {
-  return projects.length ? `IS_NONE_OF:${projects.join(',')}` : undefined;
-}
-
 function unique(items: string[]): string[] {
   return [...new Set(items)];
 }
 
 function projectsOf(rows: FeatureSummary[]): string[] {
   return [...new Set(rows.map(projectOf))];
-}
-
-function projectOf(row: FeatureSummary): string {
-  return row.project ?? '';
-}
-
-function pageKey(rows: FeatureSummary[]): string {
-  return rows.length ? `${projectOf(rows[0] as FeatureSummary)}\u0000${(rows[0] as FeatureSummary).name}\u0000${rows.length}` : '';
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 async function mapLimited<T, R>(items: T[], limit: number, worker: (item: T) => Promise<R>): Promise<R[]> {

@@ -26,6 +26,7 @@ import { X509Certificate } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
+import { pushAll } from '../base/arrays';
 import { readRegularFile, UnsafeFileError } from '../base/safeRead';
 import { pemBlocks, uniquePems } from './pem';
 
@@ -125,7 +126,7 @@ export async function loadSystemCertificates(options: SystemCertificateOptions =
       problem ??= error instanceof UnsafeFileError ? error.message : `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
     }
   }
-  sources.push(...new Set(files.filter((file) => file.inDir).map((file) => path.dirname(file.path))));
+  pushAll(sources, new Set(files.filter((file) => file.inDir).map((file) => path.dirname(file.path))));
   const certificates = uniquePems(texts.flatMap(pemBlocks));
   const result = { certificates, sources: certificates.length ? sources : [], problem: certificates.length ? undefined : problem ?? 'no system certificate bundle found' };
   cache.set(key, result);
@@ -158,7 +159,7 @@ async function readKeychains(run: CommandRunner, limits: { timeoutMs: number; ma
   for (const keychain of MACOS_KEYCHAINS) {
     try {
       const found = pemBlocks(await run(MACOS_SECURITY, ['find-certificate', '-a', '-p', keychain], limits));
-      pems.push(...found);
+      pushAll(pems, found);
       if (found.length) sources.push(keychain);
     } catch (error) {
       failures.push(`${keychain}: ${reasonOf(error)}`);

@@ -12,6 +12,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../api/schemas';
 import { isValidFlagName } from './flagNameRule';
+import { pushAll } from '../base/arrays';
 import { flagStatus } from './flagStatus';
 import { joinValues, pluralForm } from './intl';
 import { segmentDefinitionMissing } from './offlineSource';
@@ -105,7 +106,7 @@ export function flagDocument(input: FlagDocumentInput): string {
     lines.push(`${one(env.name)}: ${state} · ${seen}${env.type ? ` · ${l10n.t('type {0}', one(env.type))}` : ''}`);
     const strategies = env.strategies ?? [];
     if (strategies.length === 0) lines.push(`${INDENT}${l10n.t('No strategies')}`);
-    strategies.forEach((strategy, index) => lines.push(...strategyLines(strategy, index, input)));
+    strategies.forEach((strategy, index) => pushAll(lines, strategyLines(strategy, index, input)));
     if (env.variants && env.variants.length > 0) {
       lines.push(`${INDENT}${l10n.t('Variants')}`);
       for (const variant of env.variants) lines.push(...variantLines(variant, INDENT.repeat(2)));
@@ -118,7 +119,8 @@ export function flagDocument(input: FlagDocumentInput): string {
 
   const tags = details.tags ?? summary?.tags ?? [];
   lines.push(...heading(l10n.t('Tags')));
-  lines.push(...(tags.length === 0 ? [none] : tags.map((tag) => `${one(tag.type)}:${one(tag.value)}`)));
+  if (tags.length === 0) lines.push(none);
+  for (const tag of tags) lines.push(`${one(tag.type)}:${one(tag.value)}`);
 
   const parents = details.dependencies ?? [];
   const children = details.children ?? [];
@@ -160,13 +162,13 @@ function strategyLines(strategy: Strategy, index: number, input: FlagDocumentInp
   const constraints = strategy.constraints ?? [];
   if (constraints.length > 0) {
     lines.push(`${inner}${l10n.t('Constraints')}`);
-    for (const constraint of constraints) lines.push(...constraintLines(constraint, `${inner}${INDENT}`));
+    for (const constraint of constraints) pushAll(lines, constraintLines(constraint, `${inner}${INDENT}`));
   }
   const segmentIds = strategy.segments ?? [];
   const segments = strategy.id !== undefined ? input.segments.get(strategy.id) : undefined;
   if (segments !== undefined && segments.length > 0) {
     lines.push(`${inner}${l10n.t('Segments')}`);
-    for (const segment of segments) lines.push(...segmentLines(segment, `${inner}${INDENT}`));
+    for (const segment of segments) pushAll(lines, segmentLines(segment, `${inner}${INDENT}`));
   } else if (segmentIds.length > 0) {
     lines.push(`${inner}${l10n.t('Segments: {0}', joinValues(segmentIds.map((id) => `#${id}`)))}`);
   }
@@ -200,7 +202,7 @@ function segmentLines(segment: Segment, indent: string): string[] {
   if (segmentDefinitionMissing(segment)) {
     lines.push(`${indent}${INDENT}${l10n.t('Constraints: not in this export file (export the environment again, or connect to a server)')}`);
   }
-  for (const constraint of segment.constraints) lines.push(...constraintLines(constraint, `${indent}${INDENT}`));
+  for (const constraint of segment.constraints) pushAll(lines, constraintLines(constraint, `${indent}${INDENT}`));
   return lines;
 }
 

@@ -2,6 +2,7 @@
  * Where flag data comes from: a live server, or export files in the workspace (offline mode). The store reads one
  * source; the tree and hovers never know which.
  */
+import type { ListingFailure } from '../api/listing';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 
 /** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
@@ -28,6 +29,8 @@ export interface FlagSource {
   listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]>;
   /** What the last listing could not check (it may be incomplete), in words; undefined when it was proven complete. */
   readonly listingNote?: string;
+  /** Projects whose flags the last listing could not read, each with why (a server); every other project was listed. */
+  readonly failedProjects?: readonly ListingFailure[];
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature>;
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]>;
   listEnvironments(signal?: AbortSignal): Promise<string[]>;

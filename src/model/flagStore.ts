@@ -6,9 +6,13 @@
  * Nothing is read before something needs the flags: a source set before the first `load()` (or `refresh()`) leaves
  * the store `idle`, so a window that never shows a flag sends no request. From the first demand on, the store
  * follows its source: a new source (a settings change) is loaded at once.
+ *
+ * A refresh that fails keeps the catalog the source last loaded (the tree, completion and diagnostics go on), marked
+ * out of date with the reason (`outOfDate`); only a source that never loaded shows the error state.
  */
 import * as l10n from '@vscode/l10n';
 import { CancelledError } from '../api/errors';
+import type { ListingFailure } from '../api/listing';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 import { Emitter, type CancellationLike } from '../base/emitter';
 import { Catalog, flagKey } from './catalog';
@@ -45,6 +49,11 @@ export class FlagStore {
   private errorValue: unknown;
   private catalogValue = Catalog.empty;
   private partialValue = false;
+  private failuresValue: readonly ListingFailure[] = [];
+  private outOfDateValue: unknown;
+  private refreshedAtValue: Date | undefined;
+  /** The last listing that completed, and its source: what a failed refresh of the same source keeps showing. */
+  private lastGood: { source: FlagSource; catalog: Catalog; failures: readonly ListingFailure[] } | undefined;
   private readonly details = new Map<string, Feature>();
   private detailsVersionValue = 0;
   private readonly pendingDetails = new SharedReads<Feature>();
@@ -79,6 +88,24 @@ export class FlagStore {
     return this.source;
   }
 
+  /** Projects whose flags the catalog lacks because they could not be read, each with why. */
+  get failures(): readonly ListingFailure[] {
+    return this.failuresValue;
+  }
+
+  /**
+   * Why the last refresh failed, while the catalog is the one the source loaded before (out of date); undefined when
+   * the catalog is the latest listing's.
+   */
+  get outOfDate(): unknown {
+    return this.outOfDateValue;
+  }
+
+  /** When the catalog finished loading. */
+  get refreshedAt(): Date | undefined {
+    return this.refreshedAtValue;
+  }
+
   /**
    * Switches to another source (or none, with the reason). The catalog is loaded at once when something already
    * needed the flags; otherwise the store stays `idle` until the first `load()`.
@@ -87,7 +114,7 @@ export class FlagStore {
     this.source = source;
     if (!source || !this.demanded) {
       this.loading?.abort();
-      this.catalogValue = Catalog.empty;
+      this.forgetCatalog();
       this.clearCaches();
       this.setState(source ? 'idle' : state, problem);
       return;
@@ -156,17 +183,42 @@ export class FlagStore {
       if (controller.signal.aborted) return;
       this.partialValue = false;
       this.catalogValue = new Catalog(features);
+      this.failuresValue = source.failedProjects ?? [];
+      this.outOfDateValue = undefined;
+      this.refreshedAtValue = new Date();
+      this.lastGood = { source, catalog: this.catalogValue, failures: this.failuresValue };
       this.logger.info(`Loaded ${features.length} flags from ${source.label} in ${Math.round(performance.now() - started)} ms.`);
       if (source.listingNote) this.logger.error(source.listingNote);
+      for (const failure of this.failuresValue) {
+        this.logger.error(`The flags of project ${failure.project} could not be read: ${logText(failure.error)}; through the search: ${logText(failure.searchError)}`);
+      }
       this.setState('ready');
     } catch (error) {
       partial?.stop();
       if (controller.signal.aborted) return;
       this.partialValue = false;
-      this.logger.error(`Loading flags from ${source.label} failed: ${error instanceof Error ? error.message : error}`);
-      this.catalogValue = Catalog.empty;
+      const kept = this.lastGood?.source === source ? this.lastGood : undefined;
+      this.logger.error(
+        `Loading flags from ${source.label} failed: ${logText(error)}${kept ? `; still showing the ${kept.catalog.size} flags loaded before` : ''}`,
+      );
+      if (kept) {
+        this.catalogValue = kept.catalog;
+        this.failuresValue = kept.failures;
+        this.outOfDateValue = error;
+        this.setState('ready');
+        return;
+      }
+      this.forgetCatalog();
       this.setState('error', error);
     }
+  }
+
+  private forgetCatalog(): void {
+    this.catalogValue = Catalog.empty;
+    this.failuresValue = [];
+    this.outOfDateValue = undefined;
+    this.refreshedAtValue = undefined;
+    this.lastGood = undefined;
   }
 
   /**
@@ -291,6 +343,12 @@ export class FlagStore {
   }
 }
 
+/** An error for the log: its message, and the request that failed when it says. */
+function logText(error: unknown): string {
+  const request = (error as { request?: unknown } | undefined)?.request;
+  return `${error instanceof Error ? error.message : String(error)}${typeof request === 'string' ? ` (${request})` : ''}`;
+}
+
 /** How often, at most, a first load redraws the rows that arrived so far. */
 export const PARTIAL_MS = 150;
 
@@ -303,7 +361,8 @@ class PartialRows {
   constructor(private readonly publish: (rows: FeatureSummary[]) => void) {}
 
   add(rows: FeatureSummary[]): void {
-    this.rows.push(...rows);
+    // One by one: a batch may hold more rows than a call can take as arguments.
+    for (const row of rows) this.rows.push(row);
     if (!this.published) {
       this.published = true;
       this.publish(this.rows);

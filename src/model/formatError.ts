@@ -20,6 +20,7 @@ import {
 } from '../api/errors';
 import { ExportPathError } from './exportPath';
 import { inertText } from './markdown';
+import { clean } from './wording';
 import { ExportWriteError } from './exportToFile';
 
 export type NextStep = 'setToken' | 'openSettings' | 'retry' | 'showLog';
@@ -38,6 +39,8 @@ export interface ErrorContext {
   action?: string;
   /** The server URL, for messages that name it. */
   server?: string;
+  /** Ends the message with the request that failed (method and path), when the error names one. */
+  request?: boolean;
 }
 
 const SERVER_URL = 'unleash.serverUrl';
@@ -47,11 +50,24 @@ const PROXY = 'http.proxy';
 
 /** Longest message shown; server text inside is already cut, this bounds the whole. */
 const MAX_MESSAGE = 1_000;
+/** Longest request shown (a path holds a project's or a flag's name). */
+const MAX_REQUEST = 200;
 
 export function formatError(error: unknown, context: ErrorContext = {}): FormattedError {
   const result = describe(error, context.server ?? l10n.t('the server'));
-  const message = context.action ? l10n.t('Could not {0}. {1}', context.action, result.message) : result.message;
+  const action = context.action ? l10n.t('Could not {0}. {1}', context.action, result.message) : result.message;
+  const request = context.request ? failedRequest(error) : undefined;
+  const message = request ? `${action} ${l10n.t('Failed request: {0}.', request)}` : action;
   return { ...result, message: inertText(message, MAX_MESSAGE) };
+}
+
+/**
+ * The request an error says failed: its method and path, as the client labels it (no host, no query, no token), or
+ * undefined when it names none.
+ */
+export function failedRequest(error: unknown): string | undefined {
+  const request = typeof error === 'object' && error !== null ? (error as { request?: unknown }).request : undefined;
+  return typeof request === 'string' && /^(GET|POST|PUT|PATCH|DELETE) \//.test(request) ? clean(request, MAX_REQUEST) : undefined;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface StatusInput {
   reason?: string;
   /** When the catalog last finished loading. */
   lastRefreshed?: Date;
+  /** State `ready` with the flags of an earlier refresh: why the last one failed (formatted). */
+  outOfDate?: string;
   /** `unleash.serverUrl` is set (so `noServer`/`noToken` still deserve an item). */
   configured: boolean;
 }
@@ -110,6 +112,14 @@ export function statusContent(input: StatusInput): StatusContent {
     case 'ready': {
       const refreshed = input.lastRefreshed ? `\n${l10n.t('Last refreshed {0}.', refreshedText(input.lastRefreshed))}` : '';
       const from = clean(input.source?.kind === 'files' ? input.source.label : where, 300);
+      if (input.outOfDate !== undefined) {
+        return {
+          visible: true,
+          text: l10n.t('$(warning) Unleash: {0} · {1}, out of date', where, flags(input.flagCount)),
+          tooltip: `${l10n.t('{0} from {1}.', flags(input.flagCount), from)}${refreshed}\n${l10n.t('Out of date: the last refresh failed: {0}', inertText(input.outOfDate, 300))}\n${click}`,
+          tone: 'warning',
+        };
+      }
       return {
         visible: true,
         text: l10n.t('$(check) Unleash: {0} · {1}', where, flags(input.flagCount)),

@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { baseUrlText } from '../api/baseUrl';
 import type { UnleashClient } from '../api/client';
+import type { ListingFailure } from '../api/listing';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 import type { FlagSource } from '../model/flagSource';
 import type { KnownProjects } from './knownProjects';
@@ -14,6 +15,8 @@ export class ServerSource implements FlagSource {
   readonly label: string;
   /** What the last listing could not check, for the view's message and the log. */
   listingNote: string | undefined;
+  /** Projects the last listing could not read, for the tree. */
+  failedProjects: readonly ListingFailure[] = [];
   readonly #client: UnleashClient;
   readonly #projects: string[];
   readonly #webUrlSetting: string;
@@ -40,7 +43,9 @@ export class ServerSource implements FlagSource {
 
   async listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
     const result = await this.#client.listing({ projects: this.#projects, knownProjects: this.#knownProjects, signal, onRows });
-    this.#knownProjects = [...new Set(result.features.map((feature) => feature.project ?? 'default'))];
+    this.failedProjects = result.failed ?? [];
+    // A project that could not be read is still known: the next listing tries it again at once.
+    this.#knownProjects = [...new Set([...result.features.map((feature) => feature.project ?? 'default'), ...this.failedProjects.map((failure) => failure.project)])];
     if (!this.#projects.length) void this.#known?.remember(this.#server, this.#knownProjects);
     const unchecked = result.unchecked && l10n.t('The list may be incomplete: {0}. Refresh in a minute to check again.', result.unchecked);
     this.listingNote = [this.#projectsNote, unchecked].filter(Boolean).join(' ') || undefined;

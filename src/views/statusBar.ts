@@ -18,18 +18,18 @@ export function registerStatusBar(store: FlagStore): StatusBar {
   const item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
   item.name = vscode.l10n.t('Unleash');
   item.command = Commands.statusActions;
-  let lastRefreshed: Date | undefined;
   let current: StatusContent;
 
   const update = () => {
-    if (store.state === 'ready' && lastRefreshed === undefined) lastRefreshed = new Date();
     const failed = store.state === 'error' || store.state === 'invalidSettings';
+    const outOfDate = store.state === 'ready' && store.outOfDate !== undefined;
     current = statusContent({
       state: store.state,
       source: store.currentSource,
       flagCount: store.catalog.size,
-      reason: failed ? formatError(store.error, {}).message : undefined,
-      lastRefreshed,
+      reason: failed ? formatError(store.error, { request: true }).message : undefined,
+      lastRefreshed: store.state === 'ready' ? store.refreshedAt : undefined,
+      outOfDate: outOfDate ? formatError(store.outOfDate, { request: true }).message : undefined,
       configured: readServerUrl() !== '',
     });
     item.text = current.text;
@@ -44,10 +44,7 @@ export function registerStatusBar(store: FlagStore): StatusBar {
 
   const disposables = [
     item,
-    store.onDidChange(() => {
-      if (store.state === 'loading') lastRefreshed = undefined;
-      update();
-    }),
+    store.onDidChange(update),
     vscode.commands.registerCommand(Commands.statusActions, () => showActions()),
   ];
   update();

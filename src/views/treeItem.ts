@@ -40,7 +40,7 @@ export function withTooltip(item: vscode.TreeItem, node: TreeNode): vscode.TreeI
   return item;
 }
 
-/** What selecting a row does: open its http(s) link, reveal the flag it points at, or retry a failed load. */
+/** What selecting a row does: open its http(s) link, reveal the flag it points at, or retry a failed load or listing. */
 function commandOf(node: TreeNode): vscode.Command | undefined {
   const url = openableUrl(node.url);
   if (url !== undefined) return { command: 'vscode.open', title: vscode.l10n.t('Open Link'), arguments: [vscode.Uri.parse(url, true)] };
@@ -48,5 +48,6 @@ function commandOf(node: TreeNode): vscode.Command | undefined {
     return { command: Commands.revealFlag, title: vscode.l10n.t('Show Flag'), arguments: [node.target.project, node.target.name] };
   }
   if (node.retry) return { command: Commands.refresh, title: vscode.l10n.t('Retry'), arguments: [node.retry] };
+  if (node.refreshesList) return { command: Commands.refresh, title: vscode.l10n.t('Retry'), arguments: [] };
   return undefined;
 }

@@ -8,6 +8,8 @@
  *            no request reaches that server without the user's approval
  *   idle     serverUrl of a recording stand-in and a token, no export files, a window that never shows a flag: the
  *            stand-in receives no request at all (the flags are read when first needed)
+ *   oddNames a real Unleash of its own holding a project it cannot list (flags named constructor and toString): every
+ *            flag shows, before and after a Refresh
  * What runs is the packaged .vsix (dist/, built by `npm run package` when missing or stale), installed by
  * code-server's --install-extension and loaded from there (see test/e2e/README.md). Writes the activate() figure to
  * bench/results/activate.json.
@@ -19,6 +21,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
+import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '../contract/harness';
+import { createOddNames } from '../contract/harness/oddNames';
 import { startFaultServer } from '../support/faultServer';
 import { buildSuite } from './build';
 import { startSlowServer } from './slowServer';
@@ -94,7 +98,11 @@ interface Target {
   workspace?: boolean;
 }
 
-async function runPhase(t: { diagnostic(message: string): void }, phase: 'server' | 'noToken' | 'slow' | 'trust' | 'idle', target?: Target): Promise<void> {
+async function runPhase(
+  t: { diagnostic(message: string): void },
+  phase: 'server' | 'noToken' | 'slow' | 'trust' | 'idle' | 'oddNames',
+  target?: Target,
+): Promise<void> {
   if (prepared.length) t.diagnostic(prepared.splice(0).join('; '));
   assert.ok(staged, 'the extension is staged');
   const workspace = copyDemoWorkspace();
@@ -134,9 +142,10 @@ async function runPhase(t: { diagnostic(message: string): void }, phase: 'server
       // The trust phase ends within seconds, before the editor flushes the log channel's file: its token search covers
       // every other file the run wrote.
       if (phase !== 'trust' && phase !== 'idle') assert.ok(logs.length > 0, 'the extension wrote its log channel to disk');
-      const secret = unleash.current.adminToken;
-      assert.deepEqual(filesHolding(result.tmp, secret), [], 'the admin token is in no file the editor wrote (logs, state, output channel)');
-      assert.deepEqual(filesHolding(workspace.dir, secret), [], 'nor in the workspace (export files)');
+      for (const secret of new Set([unleash.current.adminToken, server.token].filter(Boolean))) {
+        assert.deepEqual(filesHolding(result.tmp, secret), [], 'the admin token is in no file the editor wrote (logs, state, output channel)');
+        assert.deepEqual(filesHolding(workspace.dir, secret), [], 'nor in the workspace (export files)');
+      }
       t.diagnostic(`token searched in ${logs.length} Unleash log file(s) and every file of the run: absent`);
     } finally {
       fs.rmSync(result.tmp, { recursive: true, force: true });
@@ -177,5 +186,16 @@ test('in the editor, a window that never shows a flag: no request to the server 
     t.diagnostic(`0 requests to ${stand.url} during the whole editor run`);
   } finally {
     await stand.close();
+  }
+});
+
+test('in the editor, a project the real server cannot list (flags named constructor and toString): every flag shows', { timeout: 300_000 }, async (t) => {
+  // A server of its own: the odd flags would change what the other editor runs against the shared one count.
+  const odd = await startRealUnleash({ seed: false, searchRateLimit: SUITE_SEARCH_RATE_LIMIT });
+  try {
+    await createOddNames(odd);
+    await runPhase(t, 'oddNames', { url: odd.url, token: odd.adminToken });
+  } finally {
+    await odd.stop();
   }
 });

@@ -18,7 +18,7 @@ import {
   UnleashClient,
   type ClientOptions,
 } from '../../src/api';
-import { routes, startFaultServer, type FaultServer } from '../support/faultServer';
+import { routes, startFaultServer, type FaultServer, type Reply } from '../support/faultServer';
 import { acceptEncoding } from '../../src/api/http';
 
 const TOKEN = '*:*.0123456789abcdef0123456789abcdef';
@@ -340,6 +340,68 @@ describe('listing', () => {
     );
     const features = await client().listFeatures();
     assert.deepEqual(features.map((f) => `${f.project}/${f.name}`), ['default/a', 'default/b']);
+  });
+
+  it('refuses a search page holding more rows than asked, plain or compressed, before any row is checked or used', async () => {
+    // Rows that would fail the schema: the count is what refuses them, not their shape.
+    const page = JSON.stringify({ features: Array.from({ length: 150 }, (_, i) => ({ nameless: i })), total: 150 });
+    for (const compressed of [false, true]) {
+      server.handle((): Reply =>
+        compressed
+          ? { body: gzipSync(page), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }
+          : { body: page, headers: { 'content-type': 'application/json' } },
+      );
+      const error = await client().findArchivedFeature('x').catch((e: unknown) => e);
+      assert.ok(error instanceof SchemaError, String(error));
+      assert.equal(error.message, 'Unexpected answer from the server: the server answered more than the 100 rows asked.', `compressed: ${compressed}`);
+      assert.equal(error.request, 'GET /api/admin/search/features');
+    }
+  });
+
+  it('stops reading a project listing at its first row over the budget', async () => {
+    // Rows streamed up to 60 MB (under the 64 MiB byte budget, beyond what the kernel's socket buffers hold): the
+    // server cannot finish unless the client reads them all.
+    const rows = Buffer.from(Array.from({ length: 256 }, (_, i) => `{"name":"f${i}","description":"${'x'.repeat(220)}"},`).join(''));
+    server.handle(async (_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"features":[');
+      for (let sent = 0; sent < 60 * 1024 * 1024 && !res.destroyed; sent += rows.length) {
+        if (!res.write(rows)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      }
+      res.end('{"name":"last"}]}');
+    });
+    const error = await client({ listLimits: { rows: 10 } }).listFeatures({ projects: ['default'] }).catch((e: unknown) => e);
+    assert.ok(error instanceof ConfigError, String(error));
+    await server.waitForClientClose(0);
+  });
+
+  it('refuses a search page larger than its rows may take (32 KiB each), reading no further', async () => {
+    // Far more than the kernel's socket buffers: the server cannot finish unless the client reads it all.
+    server.script({ kind: 'huge', bytes: 64 * 1024 * 1024, chunked: true });
+    const error = await client().findArchivedFeature('x').catch((e: unknown) => e);
+    assert.ok(error instanceof SchemaError, String(error));
+    assert.equal(error.message, 'Unexpected answer from the server: the answer is larger than 3.1 MiB.');
+    assert.deepEqual(server.requests.map((request) => request.path), ['/api/admin/search/features']);
+    await server.waitForClientClose(0);
+  });
+
+  it('refuses a project listing larger than the row budget before its rows are checked, naming unleash.projects', async () => {
+    server.handle(
+      routes({
+        'GET /api/admin/projects/default/features': { body: { features: Array.from({ length: 11 }, (_, i) => ({ nameless: i })) } },
+        'GET /api/admin/search/features': { body: { features: [], total: 0 } },
+      }),
+    );
+    const error = await client({ listLimits: { rows: 10 } }).listFeatures({ projects: ['default'] }).catch((e: unknown) => e);
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.equal(error.message, 'The setting `unleash.projects` takes in more than 10 flags, more than the extension lists. Name fewer projects to show.');
+  });
+
+  it('names the request of a project listing whose answer does not match', async () => {
+    server.handle(routes({ 'GET /api/admin/projects/odd%20one/features': { body: { features: [{ nameless: 1 }] } } }));
+    const error = await client().listFeatures({ projects: ['odd one'] }).catch((e: unknown) => e);
+    assert.ok(error instanceof SchemaError, String(error));
+    assert.equal(error.request, 'GET /api/admin/projects/odd%20one/features');
   });
 
   it('lists environments in their sort order', async () => {

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { HttpError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
@@ -146,9 +147,20 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     );
     assert.equal(source.requests, requests, 'typing, completion and quick fixes sent no request');
 
-    // A failed refresh takes every verdict away (the catalog cannot judge names).
+    // A failed refresh keeps every verdict of the catalog it had (marked out of date in the view).
+    const verdicts = shown();
+    assert.ok(verdicts.length > 0);
     source.next = Promise.reject(new Error('HTTP 500'));
     await store.refresh();
+    assert.equal(store.state, 'ready');
+    assert.deepEqual(shown(), verdicts);
+    const kept = await completion.provideCompletionItems(line as never, new Position(0, 23) as never);
+    assert.deepEqual(kept?.items.map((item) => item.label), list?.items.map((item) => item.label));
+
+    // A source that never loaded has no catalog to judge names with: no verdict.
+    const broken = new CountingSource();
+    broken.next = Promise.reject(new Error('HTTP 500'));
+    await store.setSource(broken, 'ready');
     assert.equal(store.state, 'error');
     assert.deepEqual(shown(), []);
     assert.equal(await completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
@@ -221,8 +233,26 @@ describe('status bar item', () => {
     assert.equal(colour(), undefined);
     assert.match(item.tooltip ?? '', /^2 flags from unleash\.example\.com\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
 
-    source.next = Promise.reject(new Error('socket hang up'));
+    // A refresh that fails keeps the flags, marked out of date with why, on the warning colour.
+    const refreshed = item.tooltip?.split('\n')[1];
+    source.next = Promise.reject(new HttpError({ status: 500, request: 'GET /api/admin/projects/default/features', serverMessage: 'db down' }));
     await store.refresh();
+    assert.equal(item.text, '$(warning) Unleash: unleash.example.com · 2 flags, out of date');
+    assert.equal(colour(), 'statusBarItem.warningBackground');
+    assert.equal(
+      item.tooltip,
+      [
+        '2 flags from unleash.example.com.',
+        refreshed,
+        "Out of date: the last refresh failed: the server failed (500: db down). Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/projects/default/features.",
+        'Click for Refresh, Test Connection, Connect and Show Log.',
+      ].join('\n'),
+    );
+
+    // A source that never loaded: the error, on the error colour.
+    const broken = new CountingSource();
+    broken.next = Promise.reject(new Error('socket hang up'));
+    await store.setSource(broken, 'ready');
     assert.equal(item.text, '$(error) Unleash: unleash.example.com');
     assert.equal(colour(), 'statusBarItem.errorBackground');
     assert.match(item.tooltip ?? '', /^Loading flags from unleash\.example\.com failed: .*socket hang up/);

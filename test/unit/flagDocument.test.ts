@@ -134,6 +134,16 @@ describe('flag details document', () => {
     ]);
   });
 
+  it('holds a constraint of 150,000 values and 150,000 tags (lines are appended one by one, never as call arguments)', () => {
+    const values = Array.from({ length: 150_000 }, (_, i) => `v${i}`);
+    const tags = Array.from({ length: 150_000 }, (_, i) => ({ type: 'team', value: `t${i}` }));
+    const strategy = { id: 'big', name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values }] };
+    const big: Feature = { ...details, environments: [{ name: 'production', enabled: true, strategies: [strategy] }], tags };
+    const bigLines = flagDocument({ summary, details: big, segments: new Map(), sourceLabel: 'unleash.example.com', now: NOW }).split('\n');
+    assert.ok(bigLines.includes('          v149999'), 'the last constraint value');
+    assert.equal(bigLines.filter((line) => line.startsWith('team:t')).length, 150_000);
+  });
+
   it('writes hostile characters as visible escapes, keeping line breaks in multi-line values', () => {
     assert.equal(visibleText('a\u0007b\u0085c\u2066d\ud800'), 'a\\u{0007}b\\u{0085}c\\u{2066}d\\u{D800}');
     const hostile = flagDocument({

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CancelledError } from '../../src/api/errors';
+import { CancelledError, HttpError } from '../../src/api/errors';
+import type { ListingFailure } from '../../src/api/listing';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore, PARTIAL_MS } from '../../src/model/flagStore';
 import { rootNodes } from '../../src/model/tree';
 import type { CancellationLike } from '../../src/base/emitter';
+import { recordingLogger } from '../support/recordingLogger';
 
 const silent = { info: () => undefined, error: () => undefined };
 
@@ -219,6 +221,136 @@ describe('FlagStore', () => {
     await store.setSource(failing, 'ready');
     assert.equal(store.state, 'error');
     assert.equal((store.error as Error).message, 'boom');
+  });
+});
+
+/** A source whose next listing answers what the test says: rows (with failed projects) or an error. */
+class ScriptedSource implements FlagSource {
+  readonly kind = 'server' as const;
+  readonly label = 'unleash.example.com';
+  failedProjects: ListingFailure[] = [];
+  next: { rows: FeatureSummary[]; failed?: ListingFailure[] } | { error: unknown } = { rows: [] };
+  /** Set while a listing waits to be answered. */
+  onRows: ((rows: FeatureSummary[]) => void) | undefined;
+  private answers: Array<() => void> = [];
+  hold = false;
+
+  async listFeatures(_signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
+    this.onRows = onRows;
+    if (this.hold) await new Promise<void>((resolve) => this.answers.push(resolve));
+    const next = this.next;
+    if ('error' in next) throw next.error;
+    this.failedProjects = next.failed ?? [];
+    return next.rows;
+  }
+  /** Answers every listing waiting. */
+  release(): void {
+    for (const answer of this.answers.splice(0)) answer();
+  }
+  getFeature = async (project: string, name: string): Promise<Feature> => ({ name, project });
+  getStrategySegments = async (): Promise<Segment[]> => [];
+  listEnvironments = async () => [];
+}
+
+describe('FlagStore when parts fail', () => {
+  const rows = (project: string, ...names: string[]) => names.map((name) => ({ name, project }));
+  const names = (store: FlagStore) => store.catalog.flags.map((flag) => `${flag.project}/${flag.name}`).join(',');
+  const failure: ListingFailure = {
+    project: 'odd',
+    error: new HttpError({ status: 500, request: 'GET /api/admin/projects/odd/features', serverMessage: "Cannot read properties of undefined (reading 'some')" }),
+    searchError: new HttpError({ status: 502, request: 'GET /api/admin/search/features' }),
+  };
+
+  it('keeps the projects that could not be read beside the catalog, and logs which request failed', async () => {
+    const { logger, lines } = recordingLogger();
+    const store = new FlagStore(logger);
+    void store.load();
+    const source = new ScriptedSource();
+    source.next = { rows: rows('default', 'a'), failed: [failure] };
+    await store.setSource(source, 'ready');
+    assert.equal(store.state, 'ready');
+    assert.equal(names(store), 'default/a');
+    assert.deepEqual(store.failures.map((failed) => failed.project), ['odd']);
+    assert.ok(
+      lines.includes(
+        "The flags of project odd could not be read: The server answered 500: Cannot read properties of undefined (reading 'some') (GET /api/admin/projects/odd/features); " +
+          'through the search: The server answered 502 (GET /api/admin/search/features)',
+      ),
+      lines.join('\n'),
+    );
+  });
+
+  it('a refresh that fails keeps the catalog and its failed projects, out of date with why; the next that works is current', async () => {
+    const store = new FlagStore(silent);
+    void store.load();
+    const source = new ScriptedSource();
+    source.next = { rows: rows('default', 'a', 'b'), failed: [failure] };
+    await store.setSource(source, 'ready');
+    const loadedAt = store.refreshedAt;
+    assert.ok(loadedAt);
+
+    const refused = new HttpError({ status: 503, request: 'GET /api/admin/search/features' });
+    source.next = { error: refused };
+    await store.refresh();
+    assert.equal(store.state, 'ready');
+    assert.equal(names(store), 'default/a,default/b');
+    assert.deepEqual(store.failures, [failure]);
+    assert.equal(store.outOfDate, refused);
+    assert.equal(store.refreshedAt, loadedAt, 'the catalog is still that of the last listing that worked');
+
+    source.next = { rows: rows('default', 'a', 'b', 'c') };
+    await store.refresh();
+    assert.equal(store.outOfDate, undefined);
+    assert.deepEqual(store.failures, []);
+    assert.equal(names(store), 'default/a,default/b,default/c');
+  });
+
+  it('a refresh that fails after a superseded one showed rows so far restores the last complete catalog', async () => {
+    const store = new FlagStore(silent);
+    void store.load();
+    const source = new ScriptedSource();
+    source.next = { rows: rows('default', 'a', 'b') };
+    await store.setSource(source, 'ready');
+    source.hold = true;
+    const superseded = store.refresh();
+    const second = store.refresh();
+    source.onRows?.(rows('default', 'partial'));
+    assert.equal(names(store), 'default/partial', 'the rows of the listing in flight');
+    source.next = { error: new Error('socket hang up') };
+    source.release();
+    await Promise.all([superseded, second]);
+    assert.equal(store.state, 'ready');
+    assert.equal(names(store), 'default/a,default/b');
+    assert.equal((store.outOfDate as Error).message, 'socket hang up');
+  });
+
+  it("a new source whose first listing fails shows the error, never the previous source's flags", async () => {
+    const store = new FlagStore(silent);
+    void store.load();
+    const first = new ScriptedSource();
+    first.next = { rows: rows('default', 'a') };
+    await store.setSource(first, 'ready');
+    const second = new ScriptedSource();
+    second.next = { error: new Error('ECONNREFUSED') };
+    await store.setSource(second, 'ready');
+    assert.equal(store.state, 'error');
+    assert.equal(store.catalog.size, 0);
+    assert.equal(store.outOfDate, undefined);
+  });
+
+  it('takes a batch of 130,000 rows as it arrives (appended one by one, not as call arguments)', async () => {
+    const store = new FlagStore(silent);
+    void store.load();
+    const source = new ScriptedSource();
+    source.hold = true;
+    const loading = store.setSource(source, 'ready');
+    const many = Array.from({ length: 130_000 }, (_, i) => ({ name: `f${i}`, project: 'default' }));
+    source.onRows?.(many);
+    assert.equal(store.catalog.size, 130_000);
+    source.next = { rows: many };
+    source.release();
+    await loading;
+    assert.equal(store.catalog.size, 130_000);
   });
 });
 

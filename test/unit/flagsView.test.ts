@@ -6,6 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { HttpError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
 import type { TreeNode } from '../../src/model/tree';
@@ -225,20 +226,55 @@ describe('Flags view', () => {
     }
   });
 
-  it('redraws when the store changes and shows a failed load as the message', async () => {
+  it('redraws when the store changes; a refresh that fails keeps the rows, marked out of date with why', async () => {
     const t = await setUp([flag('alpha')]);
     try {
       const fired: unknown[] = [];
       t.view.provider.onDidChangeTreeData((node) => fired.push(node));
+      const loaded = t.store.refreshedAt?.toISOString().slice(0, 16).replace('T', ' ');
       t.source.listFeatures = async () => {
-        throw Object.assign(new Error('socket hang up'));
+        throw new HttpError({ status: 503, request: 'GET /api/admin/search/features', serverMessage: 'overloaded' });
       };
       await t.run(Commands.refresh);
-      assert.deepEqual(fired, [undefined, undefined], 'loading, then error');
-      assert.equal(t.store.state, 'error');
-      assert.equal(t.treeView.message, 'Could not load the flags. Unexpected error: socket hang up');
-      assert.deepEqual(await t.view.provider.getChildren(), []);
+      assert.deepEqual(fired, [undefined, undefined], 'loading, then the kept rows');
+      assert.equal(t.store.state, 'ready');
+      assert.equal(t.treeView.description, 'unleash.example.com · out of date');
+      assert.equal(
+        t.treeView.message,
+        `Out of date: these are the flags of ${loaded} UTC. Could not refresh the flags. unleash.example.com failed (503: overloaded). ` +
+          "Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/search/features.",
+      );
+      assert.deepEqual((await t.view.provider.getChildren()).map((node) => node.label), ['alpha']);
       assert.ok(fake.progress >= 1, 'loading shows progress in the view');
+
+      // The next refresh that works is current again.
+      t.source.listFeatures = async () => [flag('alpha'), flag('beta')];
+      await t.run(Commands.refresh);
+      assert.equal(t.treeView.description, 'unleash.example.com');
+      assert.equal(t.treeView.message, undefined);
+      assert.deepEqual((await t.view.provider.getChildren()).map((node) => node.label), ['alpha', 'beta']);
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('a row of a project that could not be read retries the whole listing when selected', async () => {
+    const t = await setUp([flag('alpha')]);
+    try {
+      const failure = {
+        project: 'odd',
+        error: new HttpError({ status: 500, request: 'GET /api/admin/projects/odd/features', serverMessage: "Cannot read properties of undefined (reading 'some')" }),
+        searchError: new HttpError({ status: 502, request: 'GET /api/admin/search/features' }),
+      };
+      Object.assign(t.source, { failedProjects: [failure] });
+      await t.run(Commands.refresh);
+      const roots = await t.view.provider.getChildren();
+      assert.deepEqual(roots.map((node) => node.label), ['default', 'odd']);
+      const item = t.view.provider.getTreeItem(roots[1] as TreeNode) as unknown as TreeItem;
+      assert.deepEqual(item.command && [item.command.command, item.command.arguments], ['unleash.refresh', []]);
+      const before = t.source.listCalls;
+      await t.run(item.command!.command, ...(item.command!.arguments ?? []));
+      assert.equal(t.source.listCalls, before + 1, 'the flag list was read again');
     } finally {
       t.dispose();
     }

@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ForbiddenError, NotFoundError } from '../../src/api/errors';
-import { ConfigError, HttpError } from '../../src/api/errors';
-import { listAllFeatures, type ListingPage, type ListingRequests } from '../../src/api/listing';
+import { AuthError, ConfigError, HttpError } from '../../src/api/errors';
+import { listAllFeatures, type ListingRequests } from '../../src/api/listing';
+import type { ListingPage } from '../../src/api/searchPaging';
 import type { FeatureSummary } from '../../src/api/schemas';
 
 const PAGE = 2;
@@ -30,6 +31,12 @@ interface Server {
   searchDelayMs?: number;
   /** What the server's ui-config says it is; absent, the listing cannot ask. */
   openSource?: boolean | 'fails';
+  /** Project listings that answer 500 (a real server does for a project holding a flag named `constructor`). */
+  broken?: string[];
+  /** Projects a search filtered to them (`IS_ANY_OF:…`) fails for, with 502. */
+  searchBroken?: string[];
+  /** Project listings that answer 401 (the token was revoked meanwhile). */
+  unauthorized?: string[];
 }
 
 function fake(server: Server): ListingRequests & { log: string[] } {
@@ -48,6 +55,9 @@ function fake(server: Server): ListingRequests & { log: string[] } {
       }
       const [operator, list = ''] = (filter ?? '').split(':');
       const named = list.split(',');
+      if (operator === 'IS_ANY_OF' && named.some((project) => server.searchBroken?.includes(project))) {
+        throw new HttpError({ status: 502, request: 'GET /api/admin/search/features', serverMessage: 'Bad gateway' });
+      }
       const matching = all().filter((row) => (operator === 'IS_ANY_OF' ? named.includes(row.project ?? '') : operator === 'IS_NONE_OF' ? !named.includes(row.project ?? '') : true));
       const features = server.repeatPages ? matching.slice(0, limit) : matching.slice(offset, offset + limit);
       return { features, total: server.total ? server.total(matching.length) : matching.length };
@@ -56,6 +66,10 @@ function fake(server: Server): ListingRequests & { log: string[] } {
       log.push(`project ${project}`);
       if (server.noProjectEndpoint) throw notFound(`GET /api/admin/projects/${project}/features`);
       if (server.forbidden?.includes(project)) throw new ForbiddenError({ status: 403, request: 'GET project features', serverMessage: 'no access' });
+      if (server.unauthorized?.includes(project)) throw new AuthError({ status: 401, request: `GET /api/admin/projects/${project}/features` });
+      if (server.broken?.includes(project)) {
+        throw new HttpError({ status: 500, request: `GET /api/admin/projects/${project}/features`, serverMessage: "Cannot read properties of undefined (reading 'some')" });
+      }
       // A project listing's rows carry no project field (as a real server answers).
       return rows(project).map(({ project: _, ...row }) => row);
     },
@@ -77,6 +91,7 @@ function fake(server: Server): ListingRequests & { log: string[] } {
 
 function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => {
       clearTimeout(timer);
@@ -262,6 +277,65 @@ describe('listing', () => {
     });
   });
 
+  describe('a project that cannot be read (a real server answers 500 for a project holding a flag named `constructor`)', () => {
+    it('is read through the search on its own: the listing is complete', async () => {
+      const server = fake({ flags: { default: ['a', 'b'], odd: ['constructor', 'toString', 'x'] }, broken: ['odd'] });
+      const result = await listAllFeatures(server, { pageSize: PAGE, knownProjects: ['odd'] });
+      assert.deepEqual(names(result.features), ['default/a', 'default/b', 'odd/constructor', 'odd/toString', 'odd/x']);
+      assert.equal(result.failed, undefined);
+      assert.equal(result.total, 5);
+      assert.deepEqual(server.log, ['search 0 IS_NONE_OF:default,odd', 'project default', 'project odd', 'search 0 IS_ANY_OF:odd', 'search 2 IS_ANY_OF:odd']);
+    });
+
+    it('whose search fails too is a failed part, with both causes; every other project is listed', async () => {
+      const server = fake({ flags: { default: ['a', 'b'], checkout: ['c'], odd: ['constructor', 'x'] }, broken: ['odd'], searchBroken: ['odd'] });
+      const result = await listAllFeatures(server, { pageSize: PAGE, knownProjects: ['checkout', 'odd'] });
+      assert.deepEqual(names(result.features), ['default/a', 'default/b', 'checkout/c']);
+      assert.equal(result.total, undefined, 'nothing proves the count without the failed project');
+      assert.deepEqual(
+        result.failed?.map((failure) => [failure.project, (failure.error as HttpError).request, (failure.error as HttpError).status, (failure.searchError as HttpError).status]),
+        [['odd', 'GET /api/admin/projects/odd/features', 500, 502]],
+      );
+    });
+
+    it('the same when the project is configured, or named by the search of the flags outside those listed', async () => {
+      const flags = { default: ['a', 'b', 'c'], odd: ['constructor', 'x', 'y'] };
+      const configured = await listAllFeatures(fake({ flags, broken: ['odd'], searchBroken: ['odd'] }), { pageSize: PAGE, projects: ['default', 'odd'] });
+      assert.deepEqual(names(configured.features), ['default/a', 'default/b', 'default/c']);
+      assert.deepEqual(configured.failed?.map((failure) => failure.project), ['odd']);
+
+      const found = await listAllFeatures(fake({ flags, listed: ['default'], broken: ['odd'] }), { pageSize: PAGE });
+      assert.deepEqual(names(found.features), ['default/a', 'default/b', 'default/c', 'odd/constructor', 'odd/x', 'odd/y']);
+      assert.equal(found.failed, undefined);
+    });
+
+    it('the only project of a server is read through the whole search', async () => {
+      const server = fake({ flags: { default: ['constructor', 'toString', 'a'] }, broken: ['default'] });
+      const result = await listAllFeatures(server, { pageSize: PAGE });
+      assert.deepEqual(names(result.features), ['default/a', 'default/constructor', 'default/toString']);
+      assert.equal(result.method, 'search');
+    });
+
+    it('when nothing at all could be read, the listing fails with the first cause', async () => {
+      const server = fake({ flags: { odd: ['constructor'] }, broken: ['odd'], searchBroken: ['odd'] });
+      await assert.rejects(
+        listAllFeatures(server, { pageSize: PAGE, projects: ['odd'] }),
+        (error: unknown) => error instanceof HttpError && error.status === 500 && error.request === 'GET /api/admin/projects/odd/features',
+      );
+    });
+
+    it('a failure that is never one project\'s ends the listing: the token, a cancellation', async () => {
+      const flags = { default: ['a'], checkout: ['c'] };
+      await assert.rejects(listAllFeatures(fake({ flags, unauthorized: ['checkout'] }), { pageSize: PAGE, knownProjects: ['checkout'] }), AuthError);
+
+      const slow = fake({ flags, searchDelayMs: 50 });
+      const stop = new AbortController();
+      const listing = listAllFeatures(slow, { pageSize: PAGE, signal: stop.signal });
+      stop.abort();
+      await assert.rejects(listing, { name: 'AbortError' });
+    });
+  });
+
   describe('bounded whatever the server says', () => {
     it('a total of 1e20 sends a bounded number of requests and holds no more rows than arrived', async () => {
       const server = fake({ flags: { default: ['a', 'b', 'c'] }, total: () => 1e20, noProjectEndpoint: true });
@@ -281,6 +355,26 @@ describe('listing', () => {
       const result = await listAllFeatures(server, { pageSize: PAGE });
       assert.deepEqual(names(result.features), ['default/a', 'default/b']);
       assert.ok(server.log.length <= 8, server.log.join(', '));
+    });
+
+    it('more flags than the row budget is an error that names unleash.projects, however they arrive', async () => {
+      const flags = Array.from({ length: 6 }, (_, i) => `f${i}`);
+      const listed = fake({ flags: { default: flags } });
+      const asked: Array<number | undefined> = [];
+      const projectFeatures = listed.projectFeatures.bind(listed);
+      listed.projectFeatures = (project, signal, maxRows) => {
+        asked.push(maxRows);
+        return projectFeatures(project, signal, maxRows);
+      };
+      const message = 'The setting `unleash.projects` takes in more than 5 flags, more than the extension lists. Name fewer projects to show.';
+      await assert.rejects(listAllFeatures(listed, { pageSize: PAGE, limits: { rows: 5 } }), (error: unknown) => error instanceof ConfigError && error.message === message);
+      assert.deepEqual(asked, [5], 'the project listing is told the budget, to refuse a larger project before checking its rows');
+
+      const searched = fake({ flags: { default: flags }, noProjectEndpoint: true });
+      const batches: number[] = [];
+      const refused = listAllFeatures(searched, { pageSize: PAGE, limits: { rows: 5 }, onRows: (rows) => batches.push(rows.length) });
+      await assert.rejects(refused, (error: unknown) => error instanceof ConfigError && error.message === message);
+      assert.ok(batches.reduce((sum, n) => sum + n, 0) <= 5, `no more than the budget was handed on: ${batches.join(', ')}`);
     });
 
     it('more pages than the limit is an error that says what to do', async () => {

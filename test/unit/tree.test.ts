@@ -202,6 +202,95 @@ describe('tree: the root', () => {
     assert.equal(await findFlagNode(roots, { project: 'default', name: 'c-flag' }), undefined);
   });
 
+  describe('a project whose flags could not be read (its listing and its search failed)', () => {
+    const failure = {
+      project: 'odd',
+      error: new HttpError({ status: 500, request: 'GET /api/admin/projects/odd/features', serverMessage: "Cannot read properties of undefined (reading 'some')" }),
+      searchError: new HttpError({ status: 502, request: 'GET /api/admin/search/features' }),
+    };
+    const failing = (summaries: FeatureSummary[]) => Object.assign(new FakeSource(summaries, new Map(), new Map()), { failedProjects: [failure] });
+
+    it('is one row beside the other projects, grouped even when only one other project loaded: why, which request, what to do', async () => {
+      const store = await storeOver(failing([summary('a-flag'), summary('b-flag')]));
+      const roots = await expand(undefined, store);
+      assert.deepEqual(roots.map(row), [
+        {
+          label: 'default',
+          description: '2 flags',
+          tooltip: '**Project default**\n\n2 flags',
+          icon: 'project',
+          contextValue: 'project',
+          collapsible: 'collapsed',
+        },
+        {
+          label: 'odd',
+          description:
+            "could not be read: unleash.example.com failed (500: Cannot read properties of undefined (reading 'some')). Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/projects/odd/features.",
+          tooltip: [
+            '**Project odd: its flags could not be read**',
+            escapeMarkdown(
+              "Could not list the flags of project odd. unleash.example.com failed (500: Cannot read properties of undefined (reading 'some')). Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/projects/odd/features.",
+            ),
+            escapeMarkdown(
+              "Could not read them through the search instead. unleash.example.com failed (502). Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/search/features.",
+            ),
+            'Select this row to try again, or run Unleash: Show Log for the details. The other projects are shown as read.',
+          ].join('\n\n'),
+          icon: 'error errorForeground',
+          contextValue: 'project:failed',
+          collapsible: 'none',
+        },
+      ]);
+      assert.equal(roots[1]?.refreshesList, true, 'selecting it reads the flag list again');
+      assert.deepEqual((await expand(roots[0], store)).map((node) => node.label), ['a-flag', 'b-flag']);
+      assert.equal(viewMessage(store), 'The flags of project odd could not be read: its row says why.');
+      assert.equal(viewDescription(store), 'unleash.example.com');
+    });
+
+    it('holds the flags of it that did arrive (from a search page of other flags) under the same row', async () => {
+      const store = await storeOver(failing([summary('a-flag'), summary('odd-one', { project: 'odd' })]));
+      const odd = byLabel(await expand(undefined, store), 'odd');
+      assert.equal(odd.collapsible, 'collapsed');
+      assert.match(odd.description ?? '', /^1 flag · could not be read: unleash\.example\.com failed \(500: /);
+      assert.deepEqual((await expand(odd, store)).map((node) => node.label), ['odd-one']);
+    });
+
+    it('a hostile project name and server message are cleaned, bounded and inert', async () => {
+      const evil = { ...failure, project: EVIL, error: new HttpError({ status: 500, request: 'GET /api/admin/projects/x/features', serverMessage: EVIL }) };
+      const source = Object.assign(new FakeSource([summary('a-flag')], new Map(), new Map()), { failedProjects: [evil] });
+      const store = await storeOver(source);
+      const md = markdownRenderer();
+      const roots = await expand(undefined, store);
+      assert.equal(roots.length, 2);
+      for (const node of roots) {
+        assertClean(node.label, MAX_LABEL, `${node.kind} label`);
+        assertClean(node.description, MAX_DETAIL, `${node.kind} description`);
+        assertClean(node.accessibleLabel, MAX_DETAIL, `${node.kind} accessible label`);
+        assert.ok((node.tooltip ?? '').length <= MAX_TOOLTIP, `${node.kind} tooltip is ${node.tooltip?.length} long`);
+        assert.ok(!CONTROL.test((node.tooltip ?? '').replace(/\n\n/g, '')), `control character in a ${node.kind} tooltip`);
+        assertInertMarkdown(node.tooltip ?? '', md, new Set());
+      }
+    });
+  });
+
+  it('after a refresh that fails, keeps the rows it showed, marked out of date with why and which request', async () => {
+    const source = mainSource();
+    const store = await storeOver(source);
+    const before = (await expand(undefined, store)).map((node) => node.label);
+    const loaded = store.refreshedAt?.toISOString().slice(0, 16).replace('T', ' ');
+    source.listFeatures = async () => {
+      throw new HttpError({ status: 500, request: 'GET /api/admin/projects/default/features', serverMessage: "Cannot read properties of undefined (reading 'some')" });
+    };
+    await store.refresh();
+    assert.deepEqual((await expand(undefined, store)).map((node) => node.label), before);
+    assert.equal(viewDescription(store), 'unleash.example.com · out of date');
+    assert.equal(
+      viewMessage(store),
+      `Out of date: these are the flags of ${loaded} UTC. Could not refresh the flags. unleash.example.com failed (500: Cannot read properties of undefined (reading 'some')). ` +
+        "Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/projects/default/features.",
+    );
+  });
+
   it('is empty (welcome content shows) unless the store is ready, and the view says why', async () => {
     const store = new FlagStore(quiet);
     void store.load(); // needed from the start: setSource reads the list
@@ -219,7 +308,7 @@ describe('tree: the root', () => {
     assert.deepEqual(await expand(undefined, store), []);
     assert.equal(
       viewMessage(store),
-      "Could not load the flags. unleash.example.com failed (500: db down). Try again; if it keeps failing, check the server's logs.",
+      "Could not load the flags. unleash.example.com failed (500: db down). Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/search/features.",
     );
     assert.equal(viewDescription(store), 'unleash.example.com');
 

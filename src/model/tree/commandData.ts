@@ -7,7 +7,8 @@ import type { FlagStore } from '../flagStore';
 import { escapeThemeIcons, pickText } from '../markdown';
 import { clean, environmentStrip, flagName, MAX_DETAIL, MAX_LABEL } from '../wording';
 import { formatError } from '../formatError';
-import { pluralForm } from '../intl';
+import { joinValues, pluralForm } from '../intl';
+import { refreshedText } from '../statusBarContent';
 import { dotted, projectOf, type FlagRef, type TreeNode } from './node';
 import { environmentOrder, sortedEnvironments } from './root';
 
@@ -60,26 +61,44 @@ export function flagPickItems(store: FlagStore): FlagPickItem[] {
   });
 }
 
-/** The view's description: the source's label (`unleash.example.com`, `offline: .unleash/development.json`). */
+/**
+ * The view's description: the source's label (`unleash.example.com`, `offline: .unleash/development.json`), and
+ * `out of date` while the flags shown are those of a refresh before the last one, which failed.
+ */
 export function viewDescription(store: FlagStore): string | undefined {
   const source = store.currentSource;
   if (!source) return undefined;
-  return clean(source.kind === 'files' ? l10n.t('offline: {0}', source.label) : source.label, 120);
+  const label = clean(source.kind === 'files' ? l10n.t('offline: {0}', source.label) : source.label, 120);
+  return store.state === 'ready' && store.outOfDate !== undefined ? l10n.t('{0} · out of date', label) : label;
 }
 
 /**
- * The message above the tree: the formatted error when loading failed or the settings are invalid, a note when the
- * source has no flags, may be incomplete, or has flags whose names break Unleash's naming rule, else nothing
- * (welcome content covers the other states).
+ * The message above the tree: the formatted error when loading failed or the settings are invalid (with the request
+ * that failed), why the flags shown are out of date when the last refresh failed, which projects could not be read,
+ * a note when the source has no flags, may be incomplete, or has flags whose names break Unleash's naming rule, else
+ * nothing (welcome content covers the other states).
  */
 export function viewMessage(store: FlagStore): string | undefined {
   const source = store.currentSource;
   if (store.state === 'error' || store.state === 'invalidSettings') {
     const formatted = formatError(
       store.error,
-      store.state === 'error' ? { action: l10n.t('load the flags'), server: source?.label } : {},
+      store.state === 'error' ? { action: l10n.t('load the flags'), server: source?.label, request: true } : {},
     );
     return formatted.silent ? undefined : clean(formatted.message, MAX_DETAIL);
+  }
+  if (store.state === 'ready' && store.outOfDate !== undefined) {
+    const formatted = formatError(store.outOfDate, { action: l10n.t('refresh the flags'), server: source?.label, request: true });
+    const loaded = store.refreshedAt ? refreshedText(store.refreshedAt) : l10n.t('an earlier refresh');
+    return clean(l10n.t('Out of date: these are the flags of {0}. {1}', loaded, formatted.message), MAX_DETAIL);
+  }
+  const failed = store.state === 'ready' ? store.failures.map((failure) => clean(failure.project, 60)) : [];
+  if (failed.length) {
+    const which = pluralForm(failed.length, {
+      one: l10n.t('The flags of project {0} could not be read: its row says why.', joinValues(failed)),
+      other: l10n.t('The flags of projects {0} could not be read: their rows say why.', joinValues(failed)),
+    });
+    return clean(source?.listingNote ? `${which} ${source.listingNote}` : which, MAX_DETAIL);
   }
   if (store.state === 'ready' && store.catalog.size === 0) {
     return source?.kind === 'files'

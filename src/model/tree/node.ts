@@ -78,6 +78,8 @@ export interface TreeNode {
   readonly copyText?: string;
   /** On an error node: the node whose children failed to load, to be asked again. */
   readonly retry?: TreeNode;
+  /** Selecting the row reads the flag list again (a project whose flags could not be read). */
+  readonly refreshesList?: boolean;
   /** Loads the children; absent for leaves. Called by `childrenOf`, which turns failures into an error node. */
   readonly children?: ChildLoader;
 }

@@ -1,6 +1,7 @@
 /**
  * The root of the Flags tree: every flag of the catalog, sorted by name, grouped under its project when the catalog
- * holds more than one. Built from the listing alone: nothing here reads a flag's details.
+ * holds more than one (or a project could not be read: it shows as a failed row beside the others). Built from the
+ * listing alone: nothing here reads a flag's details.
  */
 import * as l10n from '@vscode/l10n';
 import type { EnvironmentSummary, Feature, FeatureSummary } from '../../api/schemas';
@@ -14,6 +15,7 @@ import {
   clean, compactStrip, describeEnvironmentState, describeLifecycle, environmentStates, flagName, lifecycleStage, MAX_DETAIL,
   MAX_LABEL, flagCount, shortEnvironmentNames,
 } from '../wording';
+import { failedProjectNode } from './failedProject';
 import { featureChildren } from './feature';
 import {
   dotted,
@@ -54,10 +56,11 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
   const catalog = store.catalog;
   const order = environmentOrder(catalog);
   const labels = shortEnvironmentNames([...order.keys()]);
-  const projects = catalog.projects();
+  const failures = new Map(store.failures.map((failure) => [failure.project, failure]));
   // One project is shown flat, but only once the list is complete: rows that arrive project by project would
-  // otherwise jump from a flat list to project groups when the second project comes.
-  if (projects.length <= 1 && !store.partial) {
+  // otherwise jump from a flat list to project groups when the second project comes. A project that could not be
+  // read is a group of its own, beside the others.
+  if (catalog.projects().length <= 1 && !store.partial && failures.size === 0) {
     const ids = siblingIds(undefined);
     return catalog.flags.map((flag) => featureNode(flag, undefined, ids, context, order, labels));
   }
@@ -68,11 +71,22 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
     if (list) list.push(flag);
     else byProject.set(project, [flag]);
   }
+  for (const project of failures.keys()) if (!byProject.has(project)) byProject.set(project, []);
   const ids = siblingIds(undefined);
   return [...byProject.keys()].sort(compare).map((project) => {
     const flags = byProject.get(project) ?? [];
     const label = project.trim() === '' ? l10n.t('(no project)') : clean(project, MAX_LABEL);
     const count = flagCount(flags.length);
+    // Built once, so that revealing a flag and the tree see the same nodes.
+    const flagNodes = (node: TreeNode) => {
+      const featureIds = siblingIds(node);
+      return flags.map((flag) => featureNode(flag, node, featureIds, context, order, labels));
+    };
+    const failure = failures.get(project);
+    if (failure) {
+      const row = { id: ids('project', project), label, server: store.currentSource?.label, count: flags.length ? count : undefined };
+      return failedProjectNode(failure, row, flags.length ? flagNodes : undefined);
+    }
     let children: TreeNode[] | undefined;
     const node: TreeNode = {
       id: ids('project', project),
@@ -84,14 +98,7 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
       contextValue: 'project',
       collapsible: 'collapsed',
       project,
-      // Built once, so that revealing a flag and the tree see the same nodes.
-      children: async () => {
-        if (!children) {
-          const featureIds = siblingIds(node);
-          children = flags.map((flag) => featureNode(flag, node, featureIds, context, order, labels));
-        }
-        return children;
-      },
+      children: async () => (children ??= flagNodes(node)),
     };
     return node;
   });

@@ -10,6 +10,8 @@
  *   trust    serverUrl only in the workspace's settings, UNLEASH_API_TOKEN set: no token goes there without approval
  *   idle     serverUrl of a recording stand-in and a token, a window that never shows a flag: the store stays idle
  *            (editor.test.ts then checks the stand-in received no request at all)
+ *   oddNames serverUrl + token of a real Unleash with a project it cannot list (flags named constructor, toString):
+ *            every flag shows, before and after a Refresh
  *
  * Every phase first logs `[suite] activate-ms=N`: activate() of the extension, as it logs "Activated in N ms.".
  *
@@ -23,10 +25,11 @@ import { noTokenPhase } from './noTokenPhase';
 import { serverPhase } from './serverPhase';
 import { slowPhase } from './slowPhase';
 import { idlePhase } from './idlePhase';
+import { oddNamesPhase } from './oddNamesPhase';
 import { trustPhase } from './trustPhase';
 import { extensionApi, log, Steps } from './util';
 
-export const PHASES = ['server', 'noToken', 'slow', 'trust', 'idle'] as const;
+export const PHASES = ['server', 'noToken', 'slow', 'trust', 'idle', 'oddNames'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export async function run(): Promise<void> {
@@ -49,12 +52,15 @@ export async function run(): Promise<void> {
   });
 
   // The flags are read when something needs them: these phases start where a user opens the Flags view.
-  if (phase === 'server' || phase === 'noToken' || phase === 'slow') await vscode.commands.executeCommand('workbench.view.extension.unleash');
+  if (phase === 'server' || phase === 'noToken' || phase === 'slow' || phase === 'oddNames') {
+    await vscode.commands.executeCommand('workbench.view.extension.unleash');
+  }
 
   if (phase === 'server') await serverPhase(api, steps);
   else if (phase === 'idle') await idlePhase(api, steps);
   else if (phase === 'slow') await slowPhase(api, steps);
   else if (phase === 'trust') await trustPhase(api, steps);
+  else if (phase === 'oddNames') await oddNamesPhase(api, steps);
   else await noTokenPhase(api, steps);
 
   log(`phase ${phase} took ${Date.now() - t0} ms`);
