@@ -65,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     store,
     hoverSettings,
     bindStoreToConnection(connection, store),
-    registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel }),
+    registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel, store }),
     flagsView.disposable,
     registerFlagCommands({
       store,

@@ -3,7 +3,11 @@ import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
 import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '../constants';
+import type { FlagStore } from '../model/flagStore';
+import { formatError } from '../model/formatError';
+import { joinValues, pluralForm } from '../model/intl';
 import { approvalQuestion, serverKey, shownAddress } from '../model/settingRules';
+import { clean } from '../model/wording';
 import type { ServerApprovals } from '../services/approvals';
 import type { Connection } from '../services/connection';
 import { readServerUrl, readSettings, readUserServerUrl } from '../services/settings';
@@ -17,6 +21,8 @@ export interface ConnectionCommandDeps {
   approvals: ServerApprovals;
   logger: Logger;
   channel: vscode.LogOutputChannel;
+  /** What the last listing could not read: Test Connection says so beside a working connection. */
+  store?: Pick<FlagStore, 'failures' | 'outOfDate' | 'currentSource'>;
 }
 
 /** What "Test Connection" found, returned for keybindings and tests. */
@@ -178,10 +184,37 @@ async function testConnection(deps: ConnectionCommandDeps): Promise<ConnectionRe
     const message = info.edition
       ? vscode.l10n.t('Connected to Unleash {0} ({1}) at {2}. The token from {3} can read the Admin API.', version, info.edition, client.baseUrl.host, tokenSource)
       : vscode.l10n.t('Connected to Unleash {0} at {1}. The token from {2} can read the Admin API.', version, client.baseUrl.host, tokenSource);
+    const problem = deps.store && lastListingProblem(deps.store, client.baseUrl.host);
+    if (problem) {
+      const warning = `${message} ${problem}`;
+      deps.logger.warn(warning);
+      void vscode.window.showWarningMessage(warning);
+      return { ok: true, message: warning };
+    }
     deps.logger.info(message);
     void vscode.window.showInformationMessage(message);
     return { ok: true, message };
   } catch (error) {
     return { ok: false, message: failWith(error, deps.logger, { action: 'connect', server: client.baseUrl.host, retry: () => testConnection(deps) }).error };
   }
+}
+
+/**
+ * What the last listing of this server could not read, in a sentence: a working connection does not mean every
+ * project lists (a real server fails one project's listing on a flag named `constructor`, for one).
+ */
+function lastListingProblem(store: NonNullable<ConnectionCommandDeps['store']>, host: string): string | undefined {
+  if (store.currentSource?.kind !== 'server') return undefined;
+  const [first] = store.failures;
+  if (first) {
+    const projects = joinValues(store.failures.map((failure) => clean(failure.project, 60)));
+    const reason = formatError(first.error, { server: host, request: true }).message;
+    return pluralForm(store.failures.length, {
+      one: vscode.l10n.t('But the last listing could not read project {0}: {1} Its row in the Flags view says more.', projects, reason),
+      other: vscode.l10n.t('But the last listing could not read projects {0}: {1} Their rows in the Flags view say more.', projects, reason),
+    });
+  }
+  if (store.outOfDate === undefined) return undefined;
+  const reason = formatError(store.outOfDate, { server: host, request: true }).message;
+  return vscode.l10n.t('But the last refresh failed, so the Flags view shows older flags: {0}', reason);
 }
