@@ -6,17 +6,25 @@
  *   known, some stale/archived), 10,000 flags: warm (the analyzer of the current catalog, what each edit costs)
  *   and cold (a new analyzer: name index, suggester and "did you mean" searches, what the first analysis after a
  *   refresh costs). The baseline is the naive per-line scan `names.filter(n => line.includes(n))`.
+ * - inlay hints: `FlagHints.line()` over the same 5,000-line file (the whole file per request; VS Code asks for the
+ *   visible range), warm and cold (a new FlagHints: the name index);
+ * - references: `findFlagUsages()` of one flag across a 2,000-file workspace written to a temporary folder, each
+ *   file read from disk as Find Usages and Shift+F12 read them.
  *
  *   npx tsx bench/code.bench.ts [--quick] [--no-write]
  *
  * Imports the TypeScript source (tsx): figures are, if anything, pessimistic. Nothing is asserted.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FeatureSummary } from '../src/api/schemas';
 import { Catalog } from '../src/model/catalog';
 import { FlagCompletions } from '../src/model/flagCompletion';
 import { FlagAnalyzer } from '../src/model/flagDiagnostics';
+import { FlagHints } from '../src/model/flagHints';
+import { FlagNameIndex } from '../src/model/flagNames';
+import { findFlagUsages } from '../src/model/flagUsages';
 import { generateDataset, mulberry32 } from './data';
 import { machine, round } from './measure';
 
@@ -38,6 +46,8 @@ export interface CodeBenchResult {
     cold: Percentiles;
     naive: Percentiles;
   };
+  inlayHints: { flags: number; lines: number; hints: number; warm: Percentiles; cold: Percentiles };
+  references: { files: number; lines: number; uses: number; search: Percentiles };
 }
 
 function percentiles(samples: number[]): Percentiles {
@@ -73,6 +83,34 @@ function sourceFile(names: readonly string[], lines: number, references: number)
     }
   }
   return out.join('\n');
+}
+
+/**
+ * One flag's uses across a workspace of 2,000 files of 100 lines (every 10th file uses the flag once, every file
+ * names other flags), written to a temporary folder and read back from disk per search, as Find Usages reads them.
+ */
+async function referencesAcrossWorkspace(names: readonly string[], rounds: number): Promise<CodeBenchResult['references']> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'unleash-bench-refs-'));
+  try {
+    const wanted = names[0]!;
+    for (let f = 0; f < 2_000; f++) {
+      const body = sourceFile(names, 100, 5).split('\n');
+      if (f % 10 === 0) body[50] = `  if (unleash.isEnabled('${wanted}', context)) { go(); }`;
+      await writeFile(path.join(dir, `file${f}.ts`), body.join('\n'));
+    }
+    const index = new FlagNameIndex(names);
+    const samples: number[] = [];
+    let uses = 0;
+    for (let i = 0; i < rounds + 1; i++) {
+      const started = performance.now();
+      uses = 0;
+      for (const file of await readdir(dir)) uses += findFlagUsages(await readFile(path.join(dir, file), 'utf8'), wanted, index).length;
+      if (i >= 1) samples.push(performance.now() - started);
+    }
+    return { files: 2_000, lines: 200_000, uses, search: percentiles(samples) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export async function runCodeBench(options: { quick?: boolean; log?: boolean } = {}): Promise<CodeBenchResult> {
@@ -117,10 +155,29 @@ export async function runCodeBench(options: { quick?: boolean; log?: boolean } =
     }
   }
   const references = lines.filter((line) => line.includes("', context)")).length;
+
+  // Inlay hints for the whole file: warm (the FlagHints of the current catalog) and cold (a new one).
+  const hints = new FlagHints(catalog);
+  const hintsOf = (of: FlagHints) => lines.reduce((count, line, i) => count + of.line(line, i).length, 0);
+  let hinted = 0;
+  const hintWarm: number[] = [];
+  const hintCold: number[] = [];
+  for (let i = 0; i < rounds * 5 + 3; i++) {
+    const w = time(() => (hinted = hintsOf(hints)));
+    if (i >= 3) hintWarm.push(w);
+    if (i < rounds + 3) {
+      const c = time(() => hintsOf(new FlagHints(catalog)));
+      if (i >= 3) hintCold.push(c);
+    }
+  }
+
+  const usages = await referencesAcrossWorkspace(names, options.quick ? 3 : 10);
   const result: CodeBenchResult = {
     name: 'code',
     completion,
     diagnostics: { flags: 10_000, lines: lines.length, references, diagnostics: found, warm: percentiles(warm), cold: percentiles(cold), naive: percentiles(naive) },
+    inlayHints: { flags: 10_000, lines: lines.length, hints: hinted, warm: percentiles(hintWarm), cold: percentiles(hintCold) },
+    references: usages,
   };
   if (options.log !== false) {
     for (const c of result.completion) {
@@ -131,6 +188,10 @@ export async function runCodeBench(options: { quick?: boolean; log?: boolean } =
       `diagnostics, ${d.lines} lines, ${d.references} references, ${d.flags} flags → ${d.diagnostics} diagnostics: warm median ${d.warm.median} ms, p99 ${d.warm.p99} ms; ` +
         `cold median ${d.cold.median} ms, p99 ${d.cold.p99} ms; naive scan median ${d.naive.median} ms`,
     );
+    const h = result.inlayHints;
+    console.log(`inlay hints, ${h.lines} lines, ${h.flags} flags → ${h.hints} hints: warm median ${h.warm.median} ms, p99 ${h.warm.p99} ms; cold median ${h.cold.median} ms, p99 ${h.cold.p99} ms`);
+    const r = result.references;
+    console.log(`references of one flag, ${r.files} files (${r.lines} lines) read from disk → ${r.uses} uses: median ${r.search.median} ms, p99 ${r.search.p99} ms`);
   }
   return result;
 }

@@ -35,12 +35,17 @@ export interface FlagHint {
 
 /** Environments shown in a hint when more are chosen: the rest are named in its tooltip. */
 const MAX_HINT_ENVIRONMENTS = 4;
+/** Lines whose hints are remembered (by their text): scrolling and edits elsewhere re-ask for the same lines. */
+const MAX_REMEMBERED_LINES = 20_000;
+
+type LineHint = Omit<FlagHint, 'line'>;
 
 /** Builds the hints of lines: one instance per catalog and options, since it keeps the name index and labels. */
 export class FlagHints {
   private readonly index: FlagNameIndex;
   private readonly environments: readonly string[];
   private readonly labels = new Map<FeatureSummary, Pick<FlagHint, 'label' | 'words'>>();
+  private readonly byText = new Map<string, readonly LineHint[]>();
 
   constructor(
     readonly catalog: Catalog,
@@ -52,26 +57,36 @@ export class FlagHints {
 
   /** The hints of one line (lines longer than the analysed limit have none). */
   line(text: string, line: number): FlagHint[] {
+    let hints = this.byText.get(text);
+    if (!hints) {
+      hints = this.scan(text);
+      if (this.byText.size >= MAX_REMEMBERED_LINES) this.byText.clear();
+      this.byText.set(text, hints);
+    }
+    return hints.map((hint) => ({ line, ...hint }));
+  }
+
+  private scan(text: string): LineHint[] {
     if (text.length > MAX_ANALYSED_LINE) return [];
-    const hints: FlagHint[] = [];
+    const hints: LineHint[] = [];
     for (const literal of sdkCallLiterals(text, { sdkCalls: this.options.sdkCalls })) {
       if (literal.dynamic || literal.text.length > MAX_FLAG_NAME_LENGTH) continue;
       const name = this.index.resolve(literal.text, this.options.transforms ?? []);
-      this.add(hints, name, line, literal.end + 1);
+      this.add(hints, name, literal.end + 1);
     }
     if (this.options.transforms?.length) {
-      for (const token of identifiersOutsideStrings(text)) this.add(hints, this.transformed(token.text), line, token.end);
+      for (const token of identifiersOutsideStrings(text)) this.add(hints, this.transformed(token.text), token.end);
     }
     return hints.sort((a, b) => a.character - b.character);
   }
 
-  private add(hints: FlagHint[], name: string | undefined, line: number, character: number): void {
+  private add(hints: LineHint[], name: string | undefined, character: number): void {
     if (name === undefined) return;
     const flags = this.catalog.byName(name);
     // A name in several projects: the hint is for the one code most likely reads, the first; the tooltip says more.
     const flag = flags.find((candidate) => !flagStatus(candidate).archived);
     if (!flag) return;
-    hints.push({ line, character, flag, ...this.labelOf(flag) });
+    hints.push({ character, flag, ...this.labelOf(flag) });
   }
 
   private transformed(identifier: string): string | undefined {

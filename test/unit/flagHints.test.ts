@@ -39,6 +39,12 @@ describe('inlay hints (model)', () => {
     );
   });
 
+  it('the same text on another line (remembered by its text): the hint is on that line', () => {
+    const hints = new FlagHints(catalog);
+    const text = "useFlag('dark-mode')";
+    assert.deepEqual([...hints.line(text, 3), ...hints.line(text, 7)].map((hint) => `${hint.line}:${hint.character}`), ['3:20', '7:20']);
+  });
+
   it('the chosen environments only, in the chosen order', () => {
     const hints = new FlagHints(catalog, { environments: ['production'] });
     assert.deepEqual(shown(hints, ["isEnabled('new-checkout')"]), ['0:24 ○ prod | production disabled']);
