@@ -42,7 +42,7 @@ describe('inlay hints (model)', () => {
   it('the same text on another line (remembered by its text): the hint is on that line', () => {
     const hints = new FlagHints(catalog);
     const text = "useFlag('dark-mode')";
-    assert.deepEqual([...hints.line(text, 3), ...hints.line(text, 7)].map((hint) => `${hint.line}:${hint.character}`), ['3:20', '7:20']);
+    assert.deepEqual([...hints.line(text, 3), ...hints.line(text, 7)].map((hint) => `${hint.line}:${hint.character}`), ['3:19', '7:19']);
   });
 
   it('the chosen environments only, in the chosen order', () => {
