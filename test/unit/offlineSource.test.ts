@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { exportResultSchema, type ExportResult } from '../../src/api/schemas';
 import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/offlineSource';
 
@@ -15,10 +15,13 @@ function production(): ExportResult {
 }
 
 describe('OfflineSource (export files as a flag source)', () => {
-  const source = new OfflineSource([
-    { path: '.unleash/development.json', result: development },
-    { path: '.unleash/production.json', result: production() },
-  ]);
+  let source: OfflineSource;
+  before(async () => {
+    source = await OfflineSource.read([
+      { path: '.unleash/development.json', result: development },
+      { path: '.unleash/production.json', result: production() },
+    ]);
+  });
 
   it('lists every exported flag once, with the state of each environment file', async () => {
     const features = await source.listFeatures();
@@ -73,7 +76,7 @@ describe('OfflineSource with a whole and a partial export of one environment', (
   it('shows each flag once per environment', async () => {
     const partial: ExportResult = JSON.parse(JSON.stringify(development));
     partial.features = partial.features.slice(0, 1);
-    const source = new OfflineSource([
+    const source = await OfflineSource.read([
       { path: '.unleash/development.json', result: development },
       { path: '.unleash/development.checkout.json', result: partial },
     ]);
@@ -99,7 +102,7 @@ describe('OfflineSource: segment definitions', () => {
         { id: 2, name: 'beta-testers', project: 'checkout', constraints: [] },
       ],
     };
-    const source = new OfflineSource([{ path: '.unleash/development.json', result: withDefinitions }]);
+    const source = await OfflineSource.read([{ path: '.unleash/development.json', result: withDefinitions }]);
     const segments = await source.getStrategySegments(strategy.id);
     assert.deepEqual(
       segments.map((s) => [s.id, s.name, s.description ?? null, s.project ?? null, s.constraints.length, segmentDefinitionMissing(s)]),
@@ -113,7 +116,7 @@ describe('OfflineSource: segment definitions', () => {
   it('still loads a file written before the section, and says its constraints are not in it', async () => {
     assert.ok(strategy?.id);
     assert.equal(development.segmentDefinitions, undefined);
-    const source = new OfflineSource([{ path: '.unleash/development.json', result: development }]);
+    const source = await OfflineSource.read([{ path: '.unleash/development.json', result: development }]);
     const segments = await source.getStrategySegments(strategy.id);
     assert.deepEqual(segments.map((s) => [s.name, s.constraints.length, segmentDefinitionMissing(s)]), [
       ['beta-testers', 0, true],
