@@ -29,6 +29,8 @@ export class JsonTooDeepError extends Error {
 }
 
 const DEFAULTS = { sliceMs: 20, batchBytes: 256 * 1024, maxDepth: 1000 } as const;
+/** How far the scan goes between two looks at the clock. */
+const CHECK_BYTES = 16 * 1024;
 
 /** Work done in slices: `due()` says when the current one is used up, `next()` yields and starts another. */
 export class TimeSlices {
@@ -78,6 +80,39 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
+/**
+ * One copy of each repeated string value. JSON.parse shares keys and very short values; an export repeats longer
+ * ones (each flag's name in five lists, strategy names, descriptions): shared, a large file's values take about a
+ * quarter less memory. At most `MAX_SHARED` distinct strings are remembered, so the table stays bounded.
+ */
+class SharedStrings {
+  private readonly seen = new Map<string, string>();
+
+  /** The value with its strings (at any depth) replaced by the first equal one seen. */
+  share(value: unknown): unknown {
+    if (typeof value === 'string') return this.one(value);
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = this.share(value[i]);
+    } else {
+      const record = value as Record<string, unknown>;
+      for (const key in record) record[key] = this.share(record[key]);
+    }
+    return value;
+  }
+
+  private one(text: string): string {
+    const known = this.seen.get(text);
+    if (known !== undefined) return known;
+    if (this.seen.size < MAX_SHARED && text.length <= MAX_SHARED_LENGTH) this.seen.set(text, text);
+    return text;
+  }
+}
+
+/** Bounds of the shared strings: how many, and how long each may be. */
+const MAX_SHARED = 500_000;
+const MAX_SHARED_LENGTH = 1024;
+
 /** Sets a key even when it is `__proto__` (plain assignment would change the prototype), as JSON.parse does. */
 function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
@@ -101,12 +136,13 @@ export async function parseJsonSliced(bytes: Uint8Array, options: SlicedParseOpt
   } catch (error) {
     if (!(error instanceof NotValid)) throw error;
     // Throws JSON.parse's own error (its message names the position); answers its result if it disagrees with us.
-    return JSON.parse(new TextDecoder().decode(bytes.subarray(start)));
+    return JSON.parse(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(start)));
   }
 }
 
 class SlicedParser {
-  private readonly decoder = new TextDecoder();
+  /** A U+FEFF inside the text is a character like any other (only those before it are byte-order marks). */
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   private readonly slices: TimeSlices;
   private readonly batchBytes: number;
   private readonly maxDepth: number;
@@ -114,6 +150,7 @@ class SlicedParser {
   private readonly objects: Uint8Array;
   private readonly opens: Int32Array;
   private readonly commas: Int32Array;
+  private readonly strings = new SharedStrings();
   /** The containers built here, outermost first (the document is the first). */
   private readonly built: Built[];
   private depth = 0;
@@ -135,11 +172,11 @@ class SlicedParser {
   async parse(): Promise<unknown> {
     const { bytes, objects, commas } = this;
     const end = bytes.length;
-    let steps = 0;
     let i = this.start;
+    let checkAt = i;
     while (i < end) {
-      if (++steps === 4096) {
-        steps = 0;
+      if (i >= checkAt) {
+        checkAt = i + CHECK_BYTES;
         if (this.slices.due()) await this.slices.next();
       }
       const byte = bytes[i] as number;
@@ -258,10 +295,10 @@ class SlicedParser {
     try {
       if (Array.isArray(target)) {
         const parsed = JSON.parse(`[${text}]`) as unknown[];
-        for (const value of parsed) target.push(value);
+        for (const value of parsed) target.push(this.strings.share(value));
       } else {
         const parsed = JSON.parse(`{${text}}`) as Record<string, unknown>;
-        for (const key of Object.keys(parsed)) setMember(target, key, parsed[key]);
+        for (const key of Object.keys(parsed)) setMember(target, key, this.strings.share(parsed[key]));
       }
     } catch (error) {
       if (error instanceof SyntaxError) throw new NotValid();

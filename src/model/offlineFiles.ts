@@ -40,8 +40,9 @@ export interface ExportBudget {
 const MIB = 1024 * 1024;
 
 /**
- * The default budget. A 50,000-flag export is about 75 MB: it is read (parsed and indexed it keeps the heap under
- * 256 MB, bench/hostile/); what the files hold together is bounded by the same figure, as memory grows with it.
+ * The default budget. A 50,000-flag export is about 75 MB, and is read: the largest file admitted, parsed and indexed,
+ * keeps the heap well under 256 MB (bench/hostile/offlineLargest). Memory grows with what the files hold together, so
+ * the total has the same bound; 32 files is more environments and partial exports than a project keeps.
  */
 export const EXPORT_BUDGET: ExportBudget = { maxFiles: 32, maxFileBytes: 100 * MIB, maxTotalBytes: 100 * MIB };
 
@@ -66,14 +67,15 @@ interface Parsed {
   outcome: ExportFile['result'] | Error;
 }
 
-/** Reads the export files within a budget, remembering each file's result until its size or time changes. */
+/**
+ * Reads the export files within a budget, remembering each file's result until its size or time changes. Readings
+ * that overlap (file events come in bursts) share each file's parse, so that no file is held twice.
+ */
 export class ExportFileReader {
   private parsed = new Map<string, Parsed>();
+  private readonly parsing = new Map<string, Promise<Parsed>>();
 
   constructor(private readonly budget: ExportBudget = EXPORT_BUDGET) {}
-
-  /** How many files the last `read` parsed (not answered from what it remembered). */
-  parsedCount = 0;
 
   async read(folder: ExportFolder, slices = new TimeSlices()): Promise<ExportFiles> {
     const { maxFiles, maxFileBytes, maxTotalBytes } = this.budget;
@@ -82,7 +84,6 @@ export class ExportFileReader {
     const skipped: SkippedFile[] = [];
     const next = new Map<string, Parsed>();
     let total = 0;
-    this.parsedCount = 0;
     for (const [index, file] of listed.entries()) {
       const { path } = file;
       if (index >= maxFiles) {
@@ -102,7 +103,7 @@ export class ExportFileReader {
         }
         total += size;
         const known = this.parsed.get(file.key);
-        entry = known && known.size === size && known.mtime === mtime ? known : { size, mtime, outcome: await this.parse(folder, file, size, slices) };
+        entry = known && known.size === size && known.mtime === mtime ? known : await this.parse(folder, file, { size, mtime }, slices);
       } catch (error) {
         skipped.push({ path, why: 'failed', reason: error instanceof Error ? error.message : String(error) });
         continue;
@@ -115,16 +116,28 @@ export class ExportFileReader {
     return { files, skipped };
   }
 
-  /** One file's export, or why it is not one; a file that grew past its listed size is refused. */
-  private async parse(folder: ExportFolder, file: ListedFile, size: number, slices: TimeSlices): Promise<Parsed['outcome']> {
-    this.parsedCount++;
-    try {
-      const bytes = await folder.read(file);
-      if (bytes.length > size) return new Error(l10n.t('The file grew while it was read. Refresh once it is written.'));
-      return await parseExportFile(bytes, slices);
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
+  /** One file's export, or why it is not one, parsed once however many readings ask for it. */
+  private parse(folder: ExportFolder, file: ListedFile, stat: { size: number; mtime: number }, slices: TimeSlices): Promise<Parsed> {
+    const id = `${stat.size}:${stat.mtime}:${file.key}`;
+    let parsing = this.parsing.get(id);
+    if (!parsing) {
+      parsing = parseFile(folder, file, stat.size, slices).then((outcome) => ({ ...stat, outcome }));
+      this.parsing.set(id, parsing);
+      const done = () => this.parsing.delete(id);
+      parsing.then(done, done);
     }
+    return parsing;
+  }
+}
+
+/** A file's export, or why it is not one; a file that grew past its listed size is refused. */
+async function parseFile(folder: ExportFolder, file: ListedFile, size: number, slices: TimeSlices): Promise<Parsed['outcome']> {
+  try {
+    const bytes = await folder.read(file);
+    if (bytes.length > size) return new Error(l10n.t('The file grew while it was read. Refresh once it is written.'));
+    return await parseExportFile(bytes, slices);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
   }
 }
 
@@ -144,13 +157,16 @@ export function skippedNote(skipped: readonly SkippedFile[], budget: ExportBudge
   if (skipped.length === 0) return undefined;
   const megabytes = (bytes: number) => Math.floor(bytes / MIB);
   const paths = (why: SkippedFile['why']) => skipped.filter((file) => file.why === why).map((file) => file.path);
-  const list = (values: string[], budgetChars: number) => formatList(values, { maxItems: values.length, maxItem: 80, budget: budgetChars });
+  const list = (values: string[], chars: number) => formatList(values, { maxItems: values.length, maxItem: chars, budget: chars });
   const tooMany = paths('tooMany').length;
   const tooLarge = paths('tooLarge');
   const overBudget = paths('overBudget');
-  const failed = skipped.filter((file) => file.why === 'failed').map((file) => `${clean(file.path, 80)} (${clean(file.reason ?? '', 150)})`);
+  const failing = skipped.filter((file) => file.why === 'failed');
+  // Each reason gets its share of the line, so that several failing files are all named.
+  const reasonChars = Math.max(40, Math.floor(160 / failing.length));
+  const failed = failing.map((file) => `${clean(file.path, 80)} (${clean(file.reason ?? '', reasonChars)})`);
   const groups = [
-    failed.length > 0 && list(failed, 200),
+    failed.length > 0 && list(failed, 260),
     tooLarge.length > 0 && l10n.t('{0} (larger than {1} MB)', list(tooLarge, 80), megabytes(budget.maxFileBytes)),
     overBudget.length > 0 && l10n.t('{0} (past {1} MB for all files together)', list(overBudget, 80), megabytes(budget.maxTotalBytes)),
     tooMany > 0 && l10n.t('{0} files after the first {1}', tooMany, budget.maxFiles),
@@ -165,25 +181,3 @@ export function skippedNote(skipped: readonly SkippedFile[], budget: ExportBudge
     .join(' ');
 }
 
-/** One log line per file left out (the files past `maxFiles` in one line): the whole reason, in English. */
-export function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget = EXPORT_BUDGET): string[] {
-  const megabytes = (bytes: number) => Math.floor(bytes / MIB);
-  const tooMany = skipped.filter((file) => file.why === 'tooMany');
-  const lines = skipped.flatMap((file) => {
-    switch (file.why) {
-      case 'tooLarge':
-        return [`Skipped ${file.path}: larger than ${megabytes(budget.maxFileBytes)} MB, the most one export file may hold.`];
-      case 'overBudget':
-        return [`Skipped ${file.path}: with it the export files would hold more than ${megabytes(budget.maxTotalBytes)} MB together.`];
-      case 'failed':
-        return [`Skipped ${file.path}: ${file.reason ?? ''}`];
-      default:
-        return [];
-    }
-  });
-  if (tooMany.length > 0) {
-    const names = tooMany.slice(0, 20).map((file) => file.path).join(', ');
-    lines.push(`Skipped ${tooMany.length} export files after the first ${budget.maxFiles} by name: ${names}${tooMany.length > 20 ? ', …' : ''}.`);
-  }
-  return lines;
-}

@@ -65,11 +65,20 @@ class FileIndex {
   readonly states = new Map<string, NonNullable<ExportResult['featureEnvironments']>[number]>();
   readonly dependencies = new Map<string, ParentDependency[]>();
   readonly links = new Map<string, NonNullable<Feature['links']>>();
+  /** Each name's parents as a set, made when first asked (a name may list thousands). */
+  private readonly parentSets = new Map<string, Set<string>>();
 
   constructor(
     readonly environment: string,
     readonly segments: FileSegments,
   ) {}
+
+  /** Whether the file lists `parent` among the parents of the flags named `name`. */
+  dependsOn(name: string, parent: string): boolean {
+    let parents = this.parentSets.get(name);
+    if (!parents) this.parentSets.set(name, (parents = new Set((this.dependencies.get(name) ?? []).map((dependency) => dependency.feature))));
+    return parents.has(parent);
+  }
 
   /** The flag's environment as this file holds it. */
   environmentOf(name: string): FeatureEnvironment {
@@ -92,8 +101,12 @@ export class OfflineSource implements FlagSource {
   private readonly summaries = new Map<string, FeatureSummary>();
   /** The files, in the order they are read (by path). */
   private readonly files: FileIndex[] = [];
+  /** Each name's projects. */
+  private readonly projects = new Map<string, string[]>();
   /** Each parent name: the names of flags that depend on it, in some project (a child is in its parent's project). */
   private readonly childNames = new Map<string, Set<string>>();
+  /** Each parent name's children by project, made when a flag of that name is first read. */
+  private readonly children = new Map<string, Map<string, string[]>>();
   private readonly environmentNames: string[];
 
   /**
@@ -131,8 +144,8 @@ export class OfflineSource implements FlagSource {
     feature.environments = [...environments.values()].sort((a, b) => compare(a.name, b.name));
     feature.dependencies = holding[0]?.dependencies.get(name) ?? [];
     feature.links = holding[0]?.links.get(name) ?? [];
-    const children = [...(this.childNames.get(name) ?? [])].filter((child) => this.parentsOf(project, child).some((parent) => parent.feature === name));
-    if (children.length > 0) feature.children = children.sort(compare);
+    const children = this.childrenOf(name).get(project);
+    if (children) feature.children = children;
     return feature;
   }
 
@@ -150,10 +163,31 @@ export class OfflineSource implements FlagSource {
     return this.environmentNames;
   }
 
-  /** The parents of a flag, from the first file that lists it (as its details say). */
-  private parentsOf(project: string, name: string): readonly ParentDependency[] {
-    const key = flagKey(project, name);
-    return this.files.find((file) => file.flags.has(key))?.dependencies.get(name) ?? [];
+  /**
+   * The flags that depend on a parent name, by project, sorted: a flag of the parent's project whose details list it
+   * (the parents of the first file that lists the flag). Each child name is matched against the fewer of its own
+   * projects and the parent's, so a name in thousands of projects costs what the rows hold, once.
+   */
+  private childrenOf(parent: string): Map<string, string[]> {
+    let byProject = this.children.get(parent);
+    if (byProject) return byProject;
+    byProject = new Map();
+    const parentProjects = this.projects.get(parent) ?? [];
+    for (const child of this.childNames.get(parent) ?? []) {
+      const childProjects = this.projects.get(child) ?? [];
+      const [few, other] = childProjects.length <= parentProjects.length ? [childProjects, parent] : [parentProjects, child];
+      for (const project of few) {
+        if (!this.summaries.has(flagKey(project, other))) continue;
+        const key = flagKey(project, child);
+        if (!this.files.find((file) => file.flags.has(key))?.dependsOn(child, parent)) continue;
+        const list = byProject.get(project);
+        if (list) list.push(child);
+        else byProject.set(project, [child]);
+      }
+    }
+    for (const list of byProject.values()) list.sort(compare);
+    this.children.set(parent, byProject);
+    return byProject;
   }
 
   private async add(environment: string, result: ExportResult, slices: TimeSlices): Promise<void> {
@@ -211,7 +245,11 @@ export class OfflineSource implements FlagSource {
         { name: environment, enabled: file.states.get(exported.name)?.enabled ?? false },
       ];
       summary.tags = mergeTags(earlier?.tags ?? NO_TAGS, tags.get(exported.name) ?? NO_TAGS);
-      if (!earlier) this.summaries.set(key, summary);
+      if (earlier) return;
+      this.summaries.set(key, summary);
+      const projects = this.projects.get(exported.name);
+      if (projects) projects.push(exported.project ?? '');
+      else this.projects.set(exported.name, [exported.project ?? '']);
     });
   }
 }

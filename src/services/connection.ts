@@ -11,7 +11,9 @@ import { loadSystemCertificates } from '../api/systemCertificates';
 import { EXPORT_FOLDER, EXPORT_GLOB } from '../constants';
 import type { FlagSource } from '../model/flagSource';
 import type { StoreState } from '../model/flagStore';
-import { ExportFileReader, ExportFilesError, skippedLog, skippedNote, type ExportFolder, type ListedFile } from '../model/offlineFiles';
+import {
+  EXPORT_BUDGET, ExportFileReader, ExportFilesError, skippedNote, type ExportBudget, type ExportFolder, type ListedFile, type SkippedFile,
+} from '../model/offlineFiles';
 import { OfflineSource } from '../model/offlineSource';
 import type { ServerApprovals } from './approvals';
 import type { KnownProjects } from './knownProjects';
@@ -72,6 +74,29 @@ interface Evaluation {
   next: ConnectionState;
   client?: UnleashClient;
   warnings?: string[];
+}
+
+/** One log line per file left out (the files past `maxFiles` in one line): the whole reason, in English. */
+function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget = EXPORT_BUDGET): string[] {
+  const megabytes = (bytes: number) => Math.floor(bytes / 2 ** 20);
+  const tooMany = skipped.filter((file) => file.why === 'tooMany');
+  const lines = skipped.flatMap((file) => {
+    switch (file.why) {
+      case 'tooLarge':
+        return [`Skipped ${file.path}: larger than ${megabytes(budget.maxFileBytes)} MB, the most one export file may hold.`];
+      case 'overBudget':
+        return [`Skipped ${file.path}: with it the export files would hold more than ${megabytes(budget.maxTotalBytes)} MB together.`];
+      case 'failed':
+        return [`Skipped ${file.path}: ${file.reason ?? ''}`];
+      default:
+        return [];
+    }
+  });
+  if (tooMany.length > 0) {
+    const names = tooMany.slice(0, 20).map((file) => file.path).join(', ');
+    lines.push(`Skipped ${tooMany.length} export files after the first ${budget.maxFiles} by name: ${names}${tooMany.length > 20 ? ', …' : ''}.`);
+  }
+  return lines;
 }
 
 export class Connection implements vscode.Disposable {
