@@ -96,7 +96,7 @@ class SharedStrings {
       for (let i = 0; i < value.length; i++) value[i] = this.share(value[i]);
     } else {
       const record = value as Record<string, unknown>;
-      for (const key in record) record[key] = this.share(record[key]);
+      for (const key of Object.keys(record)) record[key] = this.share(record[key]);
     }
     return value;
   }

@@ -65,8 +65,8 @@ class FileIndex {
   readonly states = new Map<string, NonNullable<ExportResult['featureEnvironments']>[number]>();
   readonly dependencies = new Map<string, ParentDependency[]>();
   readonly links = new Map<string, NonNullable<Feature['links']>>();
-  /** Each name's parents as a set, made when first asked (a name may list thousands). */
-  private readonly parentSets = new Map<string, Set<string>>();
+  /** The parents of a name that lists many, as a set. */
+  readonly parentSets = new Map<string, Set<string>>();
 
   constructor(
     readonly environment: string,
@@ -75,9 +75,8 @@ class FileIndex {
 
   /** Whether the file lists `parent` among the parents of the flags named `name`. */
   dependsOn(name: string, parent: string): boolean {
-    let parents = this.parentSets.get(name);
-    if (!parents) this.parentSets.set(name, (parents = new Set((this.dependencies.get(name) ?? []).map((dependency) => dependency.feature))));
-    return parents.has(parent);
+    const many = this.parentSets.get(name);
+    return many ? many.has(parent) : (this.dependencies.get(name) ?? []).some((dependency) => dependency.feature === parent);
   }
 
   /** The flag's environment as this file holds it. */
@@ -144,7 +143,7 @@ export class OfflineSource implements FlagSource {
     feature.environments = [...environments.values()].sort((a, b) => compare(a.name, b.name));
     feature.dependencies = holding[0]?.dependencies.get(name) ?? [];
     feature.links = holding[0]?.links.get(name) ?? [];
-    const children = this.childrenOf(name).get(project);
+    const children = (await this.childrenOf(name)).get(project);
     if (children) feature.children = children;
     return feature;
   }
@@ -154,7 +153,10 @@ export class OfflineSource implements FlagSource {
     for (let i = this.files.length - 1; i >= 0; i--) {
       const file = this.files[i] as FileIndex;
       const strategy = file.strategiesById.get(strategyId);
-      if (strategy) return (strategy.segments ?? []).map((id) => file.segments.get(id));
+      if (!strategy) continue;
+      const segments: Segment[] = [];
+      await each(strategy.segments ?? [], new TimeSlices(), (id) => segments.push(file.segments.get(id)));
+      return segments;
     }
     return [];
   }
@@ -168,12 +170,12 @@ export class OfflineSource implements FlagSource {
    * (the parents of the first file that lists the flag). Each child name is matched against the fewer of its own
    * projects and the parent's, so a name in thousands of projects costs what the rows hold, once.
    */
-  private childrenOf(parent: string): Map<string, string[]> {
-    let byProject = this.children.get(parent);
-    if (byProject) return byProject;
-    byProject = new Map();
+  private async childrenOf(parent: string): Promise<Map<string, string[]>> {
+    const known = this.children.get(parent);
+    if (known) return known;
+    const byProject = new Map<string, string[]>();
     const parentProjects = this.projects.get(parent) ?? [];
-    for (const child of this.childNames.get(parent) ?? []) {
+    await each([...(this.childNames.get(parent) ?? [])], new TimeSlices(), (child) => {
       const childProjects = this.projects.get(child) ?? [];
       const [few, other] = childProjects.length <= parentProjects.length ? [childProjects, parent] : [parentProjects, child];
       for (const project of few) {
@@ -184,7 +186,7 @@ export class OfflineSource implements FlagSource {
         if (list) list.push(child);
         else byProject.set(project, [child]);
       }
-    }
+    });
     for (const list of byProject.values()) list.sort(compare);
     this.children.set(parent, byProject);
     return byProject;
@@ -201,15 +203,20 @@ export class OfflineSource implements FlagSource {
       if (strategy.id) file.strategiesById.set(strategy.id, strategy);
     });
     await each(result.featureEnvironments ?? [], slices, (env) => file.states.set(env.featureName ?? env.name, env));
-    await each(result.dependencies ?? [], slices, (dep) => {
+    for (const dep of result.dependencies ?? []) {
+      if (slices.due()) await slices.next();
       file.dependencies.set(dep.feature, dep.dependencies);
+      const many = dep.dependencies.length > MANY_PARENTS ? new Set<string>() : undefined;
+      if (many) file.parentSets.set(dep.feature, many);
+      else file.parentSets.delete(dep.feature);
       // Every name that lists a parent; getFeature keeps those whose flag in the parent's project does.
-      for (const parent of dep.dependencies) {
+      await each(dep.dependencies, slices, (parent) => {
+        many?.add(parent.feature);
         const names = this.childNames.get(parent.feature);
         if (names) names.add(dep.feature);
         else this.childNames.set(parent.feature, new Set([dep.feature]));
-      }
-    });
+      });
+    }
     await each(result.links ?? [], slices, (entry) => file.links.set(entry.feature, entry.links));
     // Each name's tags, each `type:value` once (a file may repeat a row).
     const tagMaps = new Map<string, Map<string, Tag>>();
@@ -220,7 +227,7 @@ export class OfflineSource implements FlagSource {
       tags.set(`${tag.type}:${tag.value}`, tag);
     });
     const tags = new Map<string, Tag[]>();
-    for (const [name, byKey] of tagMaps) tags.set(name, [...byKey.values()]);
+    await each([...tagMaps], slices, ([name, byKey]) => tags.set(name, [...byKey.values()]));
     // A flag's tags from an earlier file and this one's, merged once per pair of lists (flags of one name share both).
     const merged = new Map<readonly Tag[], Tag[]>();
     const mergeTags = (earlier: Tag[], added: Tag[]): Tag[] => {
@@ -261,6 +268,9 @@ async function each<T>(rows: readonly T[], slices: TimeSlices, fn: (row: T) => v
     fn(row);
   }
 }
+
+/** Past this many parents, a name's parents are also kept as a set (children are matched against it). */
+const MANY_PARENTS = 16;
 
 /** Shared by flags without tags (never changed: merging makes a new list). */
 const NO_TAGS = Object.freeze([]) as unknown as Tag[];

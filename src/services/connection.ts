@@ -77,7 +77,7 @@ interface Evaluation {
 }
 
 /** One log line per file left out (the files past `maxFiles` in one line): the whole reason, in English. */
-function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget = EXPORT_BUDGET): string[] {
+function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget): string[] {
   const megabytes = (bytes: number) => Math.floor(bytes / 2 ** 20);
   const tooMany = skipped.filter((file) => file.why === 'tooMany');
   const lines = skipped.flatMap((file) => {
@@ -249,11 +249,12 @@ export class Connection implements vscode.Disposable {
 
   /**
    * Reads `.unleash/*.json` of every workspace folder within the export budget; a file left out or failing is logged
-   * and named in the view, the others still show. Nothing but export files is read: nothing at all is a welcome state.
+   * and named in the view, the others still show. No file at all is the welcome state; files that all fail, an error
+   * that names them.
    */
   private async offline(): Promise<ConnectionState> {
     const { files, skipped } = await this.exportFiles.read(workspaceExportFolder());
-    for (const line of skippedLog(skipped)) this.logger.warn(line);
+    for (const line of skippedLog(skipped, EXPORT_BUDGET)) this.logger.warn(line);
     const note = skippedNote(skipped);
     if (!files.length) return note ? { state: 'error', problem: new ExportFilesError(note) } : { state: 'noServer' };
     this.logger.info(`Offline mode: ${files.length} export file(s).`);

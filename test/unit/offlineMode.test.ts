@@ -21,6 +21,7 @@ const { TokenStore } = require('../../src/services/tokens') as typeof import('..
 const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
 const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const FIXTURE = readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'));
@@ -47,14 +48,18 @@ async function flagsView(folder: string) {
   const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger);
   const store = new FlagStore(logger);
   const view = registerFlagsView({ store, logger });
+  const statusBar = registerStatusBar(store);
   const treeView = fake.treeViews.at(-1) as FakeTreeView<TreeNode>;
+  const status = fake.statusBarItems.at(-1);
   const state = await connection.update();
   await store.setSource(state.source, state.state, state.problem);
   await store.load();
   const rows = (await view.provider.getChildren()).map((node) => node.label);
+  const shown = { rows, description: treeView.description, message: treeView.message, status: `${status?.text} | ${status?.tooltip?.split('\n')[0]}` };
   connection.dispose();
   view.disposable.dispose();
-  return { rows, description: treeView.description, message: treeView.message, reads: fake.reads.map((file) => path.basename(file)), log: lines };
+  statusBar.dispose();
+  return { ...shown, reads: fake.reads.map((file) => path.basename(file)), log: lines };
 }
 
 describe('offline mode: the export files a workspace holds', () => {
@@ -67,6 +72,7 @@ describe('offline mode: the export files a workspace holds', () => {
     const view = await flagsView(folder);
     assert.deepEqual(view.rows, ['new-checkout-flow', 'new-checkout-flow-ui', 'pricing-experiment']);
     assert.equal(view.description, 'offline: .unleash/development.json');
+    assert.equal(view.status, '$(check) Unleash: offline: 1 export file · 3 flags | 3 flags from .unleash/development.json.');
     assert.equal(
       view.message,
       'Not read: .unleash/broken.json (The export file is not valid JSON: Unexpected end of JSON input); .unleash/huge.json (larger than 100 MB). At most 32 files, 100 MB together, are read: move the others out of .unleash/. Export the environment again, or remove the file.',
@@ -79,6 +85,7 @@ describe('offline mode: the export files a workspace holds', () => {
     const folder = await workspace({ 'development.json': '[]', 'production.json': 101 * 1024 * 1024 });
     const view = await flagsView(folder);
     assert.deepEqual(view.rows, []);
+    assert.match(view.status, /^\$\(error\) Unleash: no flag source \| Loading flags from no flag source failed: Not read: \.unleash\/development\.json /);
     assert.equal(
       view.message,
       'Could not load the flags. Not read: .unleash/development.json (The export file is not a valid Unleash export: the top level: Invalid input: expected object, received array); .unleash/production.json (larger than 100 MB). At most 32 files, 100 MB together, are read: move the others out of .unleash/. Export the environment again, or remove the file.',
