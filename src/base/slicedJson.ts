@@ -5,8 +5,10 @@
  * parses more than about `batchBytes` (a lone string or number is parsed whole: it cannot be split).
  *
  * The result is JSON.parse's: the native parser reads every value (escapes, numbers, `__proto__` as a plain key,
- * the last of two equal keys winning at the first one's place). Whenever the input is not valid JSON, the whole text
- * is parsed natively once, so the error thrown is exactly JSON.parse's. Nesting deeper than `maxDepth` is refused.
+ * the last of two equal keys winning at the first one's place). When the input is not valid JSON, a text of at most
+ * `exactBytes` is parsed natively whole, so the error thrown is exactly JSON.parse's; a larger one is not (that would
+ * hold the whole text and all it built at once): `JsonPartError` gives JSON.parse's message on the part that fails,
+ * and the line that part starts at. Nesting deeper than `maxDepth` is refused.
  *
  * Nothing here imports 'vscode' or Node built-ins (it runs in a browser worker as well).
  */
@@ -18,6 +20,21 @@ export interface SlicedParseOptions {
   batchBytes?: number;
   /** Most levels of nested arrays and objects. */
   maxDepth?: number;
+  /** Largest text whose syntax error is JSON.parse's own (see the file comment). */
+  exactBytes?: number;
+}
+
+/** A syntax error in a text larger than `exactBytes`: JSON.parse's message on the part that fails, and its line. */
+export class JsonPartError extends SyntaxError {
+  constructor(
+    /** Line (from 1) where the failing part starts. */
+    readonly line: number,
+    /** JSON.parse's message on that part, without its position (which counts from the part, not the text). */
+    readonly detail: string,
+  ) {
+    super(`${detail} (in the part from line ${line})`);
+    this.name = 'JsonPartError';
+  }
 }
 
 /** Nesting deeper than `maxDepth`: refused before anything is built. */
@@ -28,7 +45,7 @@ export class JsonTooDeepError extends Error {
   }
 }
 
-const DEFAULTS = { sliceMs: 20, batchBytes: 256 * 1024, maxDepth: 1000 } as const;
+const DEFAULTS = { sliceMs: 20, batchBytes: 256 * 1024, maxDepth: 1000, exactBytes: 16 * 1024 * 1024 } as const;
 /** How far the scan goes between two looks at the clock. */
 const CHECK_BYTES = 16 * 1024;
 
@@ -62,8 +79,19 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
-/** The bytes are not valid JSON: the native parse of the whole text gives the verdict. */
-class NotValid extends Error {}
+/**
+ * The bytes are not valid JSON; the first error is in bytes `from`–`to` (where it was found), and `lead` is a text
+ * that leaves JSON.parse where the text is at `from` (the container it is in, and a member before it if there is one).
+ */
+class NotValid extends Error {
+  constructor(
+    readonly from: number,
+    readonly to: number,
+    readonly lead: string,
+  ) {
+    super('not valid JSON');
+  }
+}
 
 /** A container built here (the others are parts of a batch): what it holds so far and where its unread bytes start. */
 interface Built {
@@ -136,8 +164,29 @@ export async function parseJsonSliced(bytes: Uint8Array, options: SlicedParseOpt
   } catch (error) {
     if (!(error instanceof NotValid)) throw error;
     // Throws JSON.parse's own error (its message names the position); answers its result if it disagrees with us.
-    return JSON.parse(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(start)));
+    if (bytes.length - start <= (options.exactBytes ?? DEFAULTS.exactBytes)) return JSON.parse(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(start)));
+    throw await partError(bytes, start, error, options.slices ?? new TimeSlices());
   }
+}
+
+/** Bytes after the place an error was found that its part includes (an error is often seen a token late). */
+const PART_TAIL = 64;
+
+/** JSON.parse's error on the part of a large text that fails, with the line it starts at. */
+async function partError(bytes: Uint8Array, start: number, error: NotValid, slices: TimeSlices): Promise<JsonPartError> {
+  const part = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(error.from, Math.min(bytes.length, error.to + PART_TAIL)));
+  let detail = 'not valid JSON';
+  try {
+    JSON.parse(`${error.lead}${part}`);
+  } catch (parseError) {
+    detail = (parseError as Error).message.replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?/, '');
+  }
+  let line = 1;
+  for (let i = start; i < error.from; i++) {
+    if (bytes[i] === 0x0a) line++;
+    if ((i & 0xfffff) === 0 && slices.due()) await slices.next();
+  }
+  return new JsonPartError(line, detail);
 }
 
 class SlicedParser {
@@ -200,7 +249,7 @@ class SlicedParser {
         this.opens[this.depth] = i;
         commas[this.depth] = -1;
       } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
-        if (this.depth === 0 || objects[this.depth] !== (byte === CLOSE_OBJECT ? 1 : 0)) throw new NotValid();
+        if (this.depth === 0 || objects[this.depth] !== (byte === CLOSE_OBJECT ? 1 : 0)) throw this.notValid(i);
         if (this.inner().depth === this.depth) this.close(i);
         this.depth--;
       } else {
@@ -210,11 +259,11 @@ class SlicedParser {
       i++;
       this.split(i);
     }
-    if (this.depth !== 0) throw new NotValid();
+    if (this.depth !== 0) throw this.notValid(end);
     const document = this.inner();
     this.finish(document, end);
     const values = document.value as unknown[];
-    if (values.length !== 1) throw new NotValid();
+    if (values.length !== 1) throw this.notValid(end);
     return values[0];
   }
 
@@ -261,7 +310,7 @@ class SlicedParser {
   private open(parent: Built, depth: number): void {
     const opened = this.opens[depth] as number;
     const value: unknown[] | Record<string, unknown> = this.objects[depth] === 1 ? {} : [];
-    if (parent.after === 'built') throw new NotValid(); // two members with no comma between them
+    if (parent.after === 'built') throw this.notValid(opened); // two members with no comma between them
     if (Array.isArray(parent.value)) {
       this.requireSpace(parent.pending, opened);
       parent.value.push(value);
@@ -273,8 +322,8 @@ class SlicedParser {
 
   /** Ends the innermost built container at its closing bracket `close`; its parent goes on after it. */
   private close(close: number): void {
-    const closed = this.built.pop() as Built;
-    this.finish(closed, close);
+    this.finish(this.inner(), close);
+    this.built.pop();
     const parent = this.inner();
     parent.pending = close + 1;
     parent.after = 'built';
@@ -289,7 +338,7 @@ class SlicedParser {
   /** Adds the members in bytes `from`–`to` (complete values, with their keys in an object) to `container`. */
   private members(container: Built, from: number, to: number): void {
     // A comma must separate two members: an empty run is `[,` or `,,`.
-    if (this.isBlank(from, to)) throw new NotValid();
+    if (this.isBlank(from, to)) throw this.notValid(to);
     const text = this.decoder.decode(this.bytes.subarray(from, to));
     const target = container.value;
     try {
@@ -301,7 +350,7 @@ class SlicedParser {
         for (const key of Object.keys(parsed)) setMember(target, key, this.strings.share(parsed[key]));
       }
     } catch (error) {
-      if (error instanceof SyntaxError) throw new NotValid();
+      if (error instanceof SyntaxError) throw this.notValid(to);
       throw error;
     }
   }
@@ -310,15 +359,15 @@ class SlicedParser {
   private key(from: number, to: number): string {
     let i = from;
     while (i < to && isSpace(this.bytes[i] as number)) i++;
-    if (this.bytes[i] !== QUOTE) throw new NotValid();
+    if (this.bytes[i] !== QUOTE) throw this.notValid(to);
     const keyEnd = this.stringEnd(i);
     let colon = keyEnd;
     while (colon < to && isSpace(this.bytes[colon] as number)) colon++;
-    if (this.bytes[colon] !== COLON || !this.isBlank(colon + 1, to)) throw new NotValid();
+    if (this.bytes[colon] !== COLON || !this.isBlank(colon + 1, to)) throw this.notValid(to);
     try {
       return JSON.parse(this.decoder.decode(this.bytes.subarray(i, keyEnd))) as string;
     } catch {
-      throw new NotValid();
+      throw this.notValid(to);
     }
   }
 
@@ -328,6 +377,14 @@ class SlicedParser {
   }
 
   private requireSpace(from: number, to: number): void {
-    if (!this.isBlank(from, to)) throw new NotValid();
+    if (!this.isBlank(from, to)) throw this.notValid(to);
+  }
+
+  /** The failure found at byte `at`: the innermost built container's members from its unread bytes on. */
+  private notValid(at: number): NotValid {
+    const inner = this.inner();
+    const open = inner.depth === 0 ? '' : this.objects[inner.depth] === 1 ? '{' : '[';
+    const member = open === '{' ? '"":0' : '0';
+    return new NotValid(inner.pending, at, open + (inner.after === 'comma' ? `${member},` : inner.after === 'built' ? member : ''));
   }
 }

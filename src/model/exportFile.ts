@@ -1,14 +1,15 @@
 /**
  * Reading an export file back (offline mode reads the workspace's, from a cloned repository: hostile input). The
  * bytes are parsed (base/slicedJson.ts) and checked against the export schema in time slices, so that a file of tens
- * of megabytes never blocks the editor; the verdict and its message are those of JSON.parse and zod on the whole file.
- * Nothing here imports 'vscode'.
+ * of megabytes never blocks the editor; the verdict and its message are those of JSON.parse and zod on the whole file
+ * (for a syntax error in a file over 16 MB, JSON.parse's message on the part that fails, and the line it starts at:
+ * parsing such a file whole would hold it twice). Nothing here imports 'vscode'.
  */
 import * as l10n from '@vscode/l10n';
 import type { z } from 'zod';
 import { exportResultSchema, type ExportResult } from '../api/schemas';
 import { validate } from '../api/validate';
-import { JsonTooDeepError, parseJsonSliced, TimeSlices } from '../base/slicedJson';
+import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../base/slicedJson';
 
 /** Levels of nested arrays and objects a file may hold: an export needs about ten. */
 export const MAX_EXPORT_DEPTH = 64;
@@ -46,6 +47,9 @@ export async function parseExportFile(content: Uint8Array | string, slices = new
         l10n.t('The export file nests lists and objects more than {0} levels deep, which no export does. Export the environment again.', MAX_EXPORT_DEPTH),
         '',
       );
+    }
+    if (error instanceof JsonPartError) {
+      throw new InvalidExportFileError(l10n.t('The export file is not valid JSON from line {0} on: {1}', error.line, error.detail), '');
     }
     const detail = error instanceof Error ? error.message : String(error);
     throw new InvalidExportFileError(l10n.t('The export file is not valid JSON: {0}', detail), '');

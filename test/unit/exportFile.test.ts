@@ -1,7 +1,8 @@
 /**
  * Reading an export file back: the result, the verdict and the message of the whole-file JSON.parse and zod check it
  * replaces (written out below as `wholeFile`), on the fixture, on thousands of mutations of it and on broken JSON, with
- * the file read in slices that yield to the event loop.
+ * the file read in slices that yield to the event loop; a broken file too large to parse whole is named by the line of
+ * the part that fails.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -114,6 +115,20 @@ describe('parseExportFile', () => {
     for (const broken of [text.slice(0, 100), text.slice(0, -3), `${text}x`, text.replace('"features"', '"features" "'), text.replace(': [', ': [,')]) {
       assert.deepStrictEqual(await sliced(broken), wholeFile(broken), broken.slice(0, 60));
     }
+  });
+
+  it('refuses a broken file too large to parse whole with the line of the part that fails and JSON.parse’s error on it', async () => {
+    const features = Array.from({ length: 20_000 }, (_, i) => `{"name": "flag-${i}", "project": "default", "description": "${'x'.repeat(900)}"}`);
+    features[15_000] = '{"name": "flag-15000" "project": "default"}';
+    const text = `{"features": [\n${features.join(',\n')}\n], "featureStrategies": [], "tagTypes": []}`;
+    assert.ok(text.length > 16 * 1024 * 1024);
+    await assert.rejects(parseExportFile(text), (error: unknown) => {
+      assert.ok(error instanceof InvalidExportFileError);
+      assert.match(error.message, /^The export file is not valid JSON from line (\d+) on: Expected ',' or '}' after property value$/);
+      const line = Number(/line (\d+)/.exec(error.message)?.[1]);
+      assert.ok(line <= 15_002 && line > 14_700, `the part from line ${line}, the error on line 15002`);
+      return true;
+    });
   });
 
   it('refuses a file nested deeper than any export, saying so', async () => {

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { mulberry32 } from '../../bench/data';
-import { JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../src/base/slicedJson';
+import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../src/base/slicedJson';
 
 const fixtures = path.join(__dirname, '..', 'fixtures');
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -132,6 +132,27 @@ describe('parseJsonSliced (JSON.parse in slices)', () => {
     assert.ok(yields > 10, `${yields} yields`);
     // A batch ends at the first member boundary past the batch size: one member more at most (here under 100 bytes).
     assert.ok(longest < 4096 + 200, `one JSON.parse call read ${longest} characters`);
+  });
+
+  it('names the line and JSON.parse’s error of the part that fails in a text too large to parse whole', async () => {
+    const lines = Array.from({ length: 2_000 }, (_, i) => `  {"name": "flag-${i}", "tags": [{"type": "t", "value": "v${i}"}]}`);
+    const broken = (at: number, line: string) => `{"features": [\n${lines.map((text, i) => (i === at ? line : text)).join(',\n')}\n]}`;
+    const cases: Array<[string, string]> = [
+      [broken(1_500, '  {"name": "flag-1500" "tags": []}'), "Expected ',' or '}' after property value"],
+      [broken(1_200, '  {"name": "flag-1200", "tags": [1,,2]}'), 'Unexpected token \',\''],
+      [broken(1_700, '  {"name": "flag-1700"},,'), 'Unexpected token \',\''],
+      [`${broken(-1, '')} x`, 'Unexpected non-whitespace character after JSON'],
+    ];
+    for (const [text, detail] of cases) {
+      const errorLine = text.split('\n').findIndex((line) => /"tags": \[\]|,,|x$/.test(line)) + 1;
+      const error = await parseJsonSliced(encode(text), { batchBytes: 256, exactBytes: 0, slices: eager() }).then(
+        () => assert.fail('accepted'),
+        (failure: unknown) => failure,
+      );
+      assert.ok(error instanceof JsonPartError, String(error));
+      assert.ok(error.detail.startsWith(detail), `${error.detail} (expected ${detail})`);
+      assert.ok(error.line <= errorLine && errorLine - error.line < 10, `the part from line ${error.line}, the error on line ${errorLine}`);
+    }
   });
 
   it('refuses nesting deeper than asked, before building anything', async () => {
