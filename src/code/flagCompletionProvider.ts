@@ -67,10 +67,12 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
     const projects = new Set<string>();
     const catalog = this.flags.store.catalog;
     const options = this.flags.naming(document);
+    // Each name once: a name used many times and held by many projects costs uses + projects, not their product.
+    const names = new Set<string>();
     for (const reference of findFlagReferences(document.getText(), this.flags.analyzer().nameIndex, options)) {
-      if (reference.name === undefined) continue;
-      for (const flag of catalog.byName(reference.name)) projects.add(flag.project ?? '');
+      if (reference.name !== undefined) names.add(reference.name);
     }
+    for (const name of names) for (const flag of catalog.byName(name)) projects.add(flag.project ?? '');
     this.projectsCache = { uri, version: document.version, projects };
     return projects;
   }

@@ -151,7 +151,11 @@ async function pickProject(deps: CommandDeps, client: UnleashClient, environment
 async function chooseFlags(deps: CommandDeps, environment: string, preselected?: string): Promise<string[] | undefined> {
   type Item = vscode.QuickPickItem & { name: string };
   const byName = new Map<string, string[]>();
-  for (const flag of deps.store.catalog.flags) byName.set(flag.name, [...(byName.get(flag.name) ?? []), flag.project ?? 'default']);
+  for (const flag of deps.store.catalog.flags) {
+    const projects = byName.get(flag.name);
+    if (projects) projects.push(flag.project ?? 'default');
+    else byName.set(flag.name, [flag.project ?? 'default']);
+  }
   if (!byName.size) {
     const message = vscode.l10n.t('The Flags view has no flags to choose from yet. Refresh it, or export all flags.');
     void vscode.window.showWarningMessage(message, vscode.l10n.t('Refresh')).then((picked) => {

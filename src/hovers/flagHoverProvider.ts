@@ -20,7 +20,7 @@ import { flagKey, type Catalog } from '../model/catalog';
 import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/flagNames';
 import { hoverMayNameFlag } from '../model/flagDemand';
 import type { FlagStore } from '../model/flagStore';
-import { archivedFlagMarkdown, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
+import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
 import type { HoverSettingsByFolder } from '../services/settings';
 import type { Logger } from '../util/logger';
 
@@ -132,7 +132,8 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     const summaries = this.store.catalog.byName(match.name);
     if (summaries.length === 0) return undefined;
     const reads: Array<Promise<unknown>> = [];
-    for (const summary of summaries) {
+    // Only the projects the hover shows: a name held by thousands of projects is read a handful at a time.
+    for (const summary of summaries.slice(0, HOVER_LIMITS.projects)) {
       const project = summary.project ?? '';
       if (this.store.peekFeature(project, summary.name) || this.failed.has(flagKey(project, summary.name))) continue;
       reads.push(this.readDetails(project, summary.name, token));

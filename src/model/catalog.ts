@@ -1,6 +1,6 @@
 /**
- * The catalog: every flag a listing returned, sorted, and indexed by name for O(1) lookups from hovers and the
- * quick pick. A name can exist in several projects, so lookups by name answer a list.
+ * The catalog: every flag a listing returned, sorted, and indexed by name and by project and name for O(1) lookups
+ * from hovers, the tree and the quick pick. A name can exist in several projects, so lookups by name answer a list.
  */
 import type { FeatureSummary } from '../api/schemas';
 import { isValidFlagName } from './flagNameRule';
@@ -11,6 +11,7 @@ export class Catalog {
   readonly flags: readonly FeatureSummary[];
   private readonly index = new Map<string, FeatureSummary[]>();
   private invalidCount: number | undefined;
+  private readonly byKey = new Map<string, FeatureSummary>();
 
   constructor(features: readonly FeatureSummary[]) {
     this.flags = [...features].sort((a, b) => compare(a.name, b.name) || compare(a.project ?? '', b.project ?? ''));
@@ -18,6 +19,8 @@ export class Catalog {
       const list = this.index.get(flag.name);
       if (list) list.push(flag);
       else this.index.set(flag.name, [flag]);
+      const key = flagKey(flag.project, flag.name);
+      if (!this.byKey.has(key)) this.byKey.set(key, flag);
     }
   }
 
@@ -40,8 +43,9 @@ export class Catalog {
     return this.index.get(name) ?? [];
   }
 
+  /** The flag of a project (`''`: a row without one). */
   get(project: string, name: string): FeatureSummary | undefined {
-    return this.byName(name).find((flag) => (flag.project ?? '') === project);
+    return this.byKey.get(flagKey(project, name));
   }
 
   /** Projects present, sorted. */
@@ -60,9 +64,16 @@ export class Catalog {
     return [...order.entries()].sort((a, b) => a[1] - b[1] || compare(a[0], b[0])).map(([name]) => name);
   }
 
-  /** Flags carrying the tag `type:value`. */
+  /** Flags carrying the tag `type:value`. A tag list several flags share (offline mode) is looked through once. */
   withTag(type: string, value: string): FeatureSummary[] {
-    return this.flags.filter((flag) => flag.tags?.some((tag) => tag.type === type && tag.value === value));
+    const found = new Map<readonly unknown[], boolean>();
+    return this.flags.filter((flag) => {
+      const tags = flag.tags;
+      if (!tags) return false;
+      let has = found.get(tags);
+      if (has === undefined) found.set(tags, (has = tags.some((tag) => tag.type === type && tag.value === value)));
+      return has;
+    });
   }
 }
 

@@ -11,11 +11,9 @@
  * - lists whose order means something (constraints, their values, variants, overrides, legal values) keep the
  *   server's order. Strategy `segments` id lists are sets and are sorted numerically.
  *
- * Nothing here imports 'vscode'.
+ * Reading a file back is exportFile.ts. Nothing here imports 'vscode'.
  */
-import * as l10n from '@vscode/l10n';
-import { exportResultSchema, type ExportResult } from '../api/schemas';
-import { validate } from '../api/validate';
+import type { ExportResult } from '../api/schemas';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Canonical layout
@@ -421,50 +419,4 @@ export function exportSummary(result: ExportResult | Record<string, unknown>): E
   const source = result as JsonObject;
   const count = (key: string): number => (Array.isArray(source[key]) ? (source[key] as unknown[]).length : 0);
   return { flags: count('features'), strategies: count('featureStrategies'), environments: count('featureEnvironments') };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Reading a file back
-// ---------------------------------------------------------------------------------------------------------------
-
-/** A file that is not a valid export result; `fieldPath` names the first bad field (empty for bad JSON). */
-export class InvalidExportFileError extends Error {
-  constructor(message: string, readonly fieldPath: string) {
-    super(message);
-    this.name = 'InvalidExportFileError';
-  }
-}
-
-function formatIssuePath(issuePath: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const part of issuePath) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
-
-/**
- * Parses an export file written by `serializeExport` (or any export result), validating it with the export schema.
- * Throws `InvalidExportFileError` naming the first bad field path, e.g. `featureStrategies[3].name`.
- */
-export function parseExportFile(text: string): ExportResult {
-  let data: unknown;
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new InvalidExportFileError(l10n.t('The export file is not valid JSON: {0}', detail), '');
-  }
-  const parsed = validate(exportResultSchema, data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const fieldPath = issue ? formatIssuePath(issue.path) : '';
-    const where = fieldPath === '' ? l10n.t('the top level') : `"${fieldPath}"`;
-    throw new InvalidExportFileError(
-      l10n.t('The export file is not a valid Unleash export: {0}: {1}', where, issue?.message ?? l10n.t('invalid')),
-      fieldPath,
-    );
-  }
-  return parsed.data;
 }

@@ -106,9 +106,13 @@ export class FlagAnalyzer {
     const severities = options.severities ?? DEFAULT_SEVERITIES;
     if (DIAGNOSTIC_KINDS.every((kind) => severities[kind] === 'off')) return [];
     const found: FlagDiagnostic[] = [];
+    // What a known name gets depends on its flags only: judged once per name (a name can be in many projects).
+    const verdicts = new Map<string, FlagDiagnostic | undefined>();
     for (const reference of findFlagReferences(text, this.index, options)) {
-      const diagnostic = this.diagnose(reference, severities, options);
-      if (diagnostic) found.push(diagnostic);
+      const known = reference.name !== undefined && verdicts.has(reference.name);
+      const verdict = known ? verdicts.get(reference.name as string) : this.diagnose(reference, severities, options);
+      if (reference.name !== undefined && !known && verdict?.kind !== 'unknown') verdicts.set(reference.name, verdict);
+      if (verdict) found.push({ ...verdict, line: reference.line, start: reference.start, end: reference.end, text: reference.text });
     }
     return found;
   }

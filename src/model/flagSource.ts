@@ -27,7 +27,10 @@ export interface FlagSource {
   readonly fileCount?: number;
   /** Every flag; `onRows`, when given, sees batches of rows as they arrive, before the listing is complete. */
   listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]>;
-  /** What the last listing could not check (it may be incomplete), in words; undefined when it was proven complete. */
+  /**
+   * What the last listing could not check (it may be incomplete), in words; undefined when it was proven complete.
+   * Offline: the export files that were not read, why, and what to do.
+   */
   readonly listingNote?: string;
   /** Projects whose flags the last listing could not read, each with why (a server); every other project was listed. */
   readonly failedProjects?: readonly ListingFailure[];

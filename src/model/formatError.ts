@@ -21,6 +21,7 @@ import {
 import { ExportPathError } from './exportPath';
 import { inertText } from './markdown';
 import { clean } from './wording';
+import { ExportFilesError } from './offlineFiles';
 import { ExportWriteError } from './exportToFile';
 
 export type NextStep = 'setToken' | 'openSettings' | 'retry' | 'showLog';
@@ -144,6 +145,7 @@ function describe(error: unknown, server: string): FormattedError {
   }
   if (error instanceof BadRequestError) return { message: sentence(error.message), actions: ['showLog'] };
   if (error instanceof ExportPathError) return { message: error.message, actions: ['openSettings'], setting: error.setting };
+  if (error instanceof ExportFilesError) return { message: error.message, actions: ['retry', 'showLog'] };
   if (error instanceof ExportWriteError) return { message: error.message, actions: ['retry', 'showLog'] };
   if (error instanceof HttpError) return describeHttp(error, server);
   if (error instanceof NetworkError) return describeNetwork(error, server);

@@ -155,11 +155,17 @@ export function editDistance(a: string, b: string, limit: number): number {
   return previous[b.length]!;
 }
 
-/** Distinct tags in a list of flags (as the catalog holds them), sorted by type then value. */
+/**
+ * Distinct tags in a list of flags (as the catalog holds them), sorted by type then value. A tag list several flags
+ * share (offline mode gives every flag of a name the same one) is read once.
+ */
 export function distinctTags(flags: Iterable<{ tags?: readonly TagRef[] | null }>): TagRef[] {
   const seen = new Map<string, TagRef>();
+  const lists = new Set<readonly TagRef[]>();
   for (const flag of flags) {
-    for (const tag of flag.tags ?? []) seen.set(`${tag.type}\u0000${tag.value}`, { type: tag.type, value: tag.value });
+    if (!flag.tags || lists.has(flag.tags)) continue;
+    lists.add(flag.tags);
+    for (const tag of flag.tags) seen.set(`${tag.type}\u0000${tag.value}`, { type: tag.type, value: tag.value });
   }
   return [...seen.values()].sort((a, b) => compare(a.type, b.type) || compare(a.value, b.value));
 }

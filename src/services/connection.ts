@@ -9,10 +9,12 @@ import { ConfigError } from '../api/errors';
 import { UnleashClient } from '../api/client';
 import { loadSystemCertificates } from '../api/systemCertificates';
 import { EXPORT_FOLDER, EXPORT_GLOB } from '../constants';
-import { parseExportFile } from '../model/exportLayout';
 import type { FlagSource } from '../model/flagSource';
 import type { StoreState } from '../model/flagStore';
-import { OfflineSource, type ExportFile } from '../model/offlineSource';
+import {
+  EXPORT_BUDGET, ExportFileReader, ExportFilesError, skippedNote, type ExportBudget, type ExportFolder, type ListedFile, type SkippedFile,
+} from '../model/offlineFiles';
+import { OfflineSource } from '../model/offlineSource';
 import type { ServerApprovals } from './approvals';
 import type { KnownProjects } from './knownProjects';
 import { connectionWarnings, readCaFiles } from './network';
@@ -37,13 +39,34 @@ export function unapprovedProblem(address: string): string {
   );
 }
 
-/** Largest export file the offline mode reads (an export of 10,000 flags is about 23 MB). */
-const MAX_OFFLINE_FILE_BYTES = 64 * 1024 * 1024;
-
-interface ParsedFile {
-  size: number;
-  mtime: number;
-  result: ExportFile['result'];
+/** The `.unleash` folders of the workspace, through the editor's file system (remote and virtual workspaces too). */
+function workspaceExportFolder(): ExportFolder {
+  const uris = new Map<string, vscode.Uri>();
+  const uriOf = (file: ListedFile) => uris.get(file.key) ?? vscode.Uri.parse(file.key);
+  return {
+    async list() {
+      const files: ListedFile[] = [];
+      for (const folder of vscode.workspace.workspaceFolders ?? []) {
+        const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
+        let entries: [string, vscode.FileType][] = [];
+        try {
+          entries = await vscode.workspace.fs.readDirectory(dir);
+        } catch {
+          continue; // no export folder here
+        }
+        for (const [name, type] of entries) {
+          // A link (even to a file) is left out.
+          if (type !== vscode.FileType.File || !name.endsWith('.json')) continue;
+          const uri = vscode.Uri.joinPath(dir, name);
+          uris.set(uri.toString(), uri);
+          files.push({ path: vscode.workspace.asRelativePath(uri), key: uri.toString() });
+        }
+      }
+      return files;
+    },
+    stat: async (file) => vscode.workspace.fs.stat(uriOf(file)),
+    read: async (file) => vscode.workspace.fs.readFile(uriOf(file)),
+  };
 }
 
 /** What one evaluation built: the state to announce, and the client behind it (published only if still current). */
@@ -51,6 +74,29 @@ interface Evaluation {
   next: ConnectionState;
   client?: UnleashClient;
   warnings?: string[];
+}
+
+/** One log line per file left out (the files past `maxFiles` in one line): the whole reason, in English. */
+function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget): string[] {
+  const megabytes = (bytes: number) => Math.floor(bytes / 2 ** 20);
+  const tooMany = skipped.filter((file) => file.why === 'tooMany');
+  const lines = skipped.flatMap((file) => {
+    switch (file.why) {
+      case 'tooLarge':
+        return [`Skipped ${file.path}: larger than ${megabytes(budget.maxFileBytes)} MB, the most one export file may hold.`];
+      case 'overBudget':
+        return [`Skipped ${file.path}: with it the export files would hold more than ${megabytes(budget.maxTotalBytes)} MB together.`];
+      case 'failed':
+        return [`Skipped ${file.path}: ${file.reason ?? ''}`];
+      default:
+        return [];
+    }
+  });
+  if (tooMany.length > 0) {
+    const names = tooMany.slice(0, 20).map((file) => file.path).join(', ');
+    lines.push(`Skipped ${tooMany.length} export files after the first ${budget.maxFiles} by name: ${names}${tooMany.length > 20 ? ', …' : ''}.`);
+  }
+  return lines;
 }
 
 export class Connection implements vscode.Disposable {
@@ -61,8 +107,8 @@ export class Connection implements vscode.Disposable {
   private client: UnleashClient | undefined;
   private generation = 0;
   private readonly warned = new Set<string>();
-  /** Export files parsed by the last offline evaluation, by URI, with the size and mtime they had. */
-  private parsedFiles = new Map<string, ParsedFile>();
+  /** Reads the export files, and remembers each one's result until it changes. */
+  private readonly exportFiles = new ExportFileReader();
 
   constructor(
     private readonly tokens: TokenStore,
@@ -201,44 +247,18 @@ export class Connection implements vscode.Disposable {
     void vscode.window.showWarningMessage(warning);
   }
 
-  /** Reads `.unleash/*.json` of every workspace folder; a file that is not an export is logged and skipped. */
+  /**
+   * Reads `.unleash/*.json` of every workspace folder within the export budget; a file left out or failing is logged
+   * and named in the view, the others still show. No file at all is the welcome state; files that all fail, an error
+   * that names them.
+   */
   private async offline(): Promise<ConnectionState> {
-    const files: ExportFile[] = [];
-    const seen = new Map<string, ParsedFile>();
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
-      let entries: [string, vscode.FileType][] = [];
-      try {
-        entries = await vscode.workspace.fs.readDirectory(dir);
-      } catch {
-        continue; // no export folder here
-      }
-      for (const [name, type] of entries.sort(([a], [b]) => a.localeCompare(b))) {
-        if (type !== vscode.FileType.File || !name.endsWith('.json')) continue;
-        const uri = vscode.Uri.joinPath(dir, name);
-        const path = vscode.workspace.asRelativePath(uri);
-        try {
-          // A link (even to a file) is skipped above; a file larger than any export is not read.
-          const { size, mtime } = await vscode.workspace.fs.stat(uri);
-          if (size > MAX_OFFLINE_FILE_BYTES) throw new Error(`larger than ${MAX_OFFLINE_FILE_BYTES / 1024 / 1024} MB`);
-          // A file that did not change since the last evaluation is not read and parsed again.
-          const key = uri.toString();
-          const cached = this.parsedFiles.get(key);
-          const result =
-            cached && cached.size === size && cached.mtime === mtime
-              ? cached.result
-              : parseExportFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-          seen.set(key, { size, mtime, result });
-          files.push({ path, result });
-        } catch (error) {
-          this.logger.warn(`Skipped ${path}: ${error instanceof Error ? error.message : error}`);
-        }
-      }
-    }
-    this.parsedFiles = seen;
-    if (!files.length) return { state: 'noServer' };
+    const { files, skipped } = await this.exportFiles.read(workspaceExportFolder());
+    for (const line of skippedLog(skipped, EXPORT_BUDGET)) this.logger.warn(line);
+    const note = skippedNote(skipped);
+    if (!files.length) return note ? { state: 'error', problem: new ExportFilesError(note) } : { state: 'noServer' };
     this.logger.info(`Offline mode: ${files.length} export file(s).`);
-    return { state: 'ready', source: new OfflineSource(files) };
+    return { state: 'ready', source: await OfflineSource.read(files, { note }) };
   }
 
   private closeClient(): void {

@@ -12,7 +12,7 @@ import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import { UnleashClient, type ExportScope } from '../../src/api/client';
 import { HttpError, NetworkError } from '../../src/api/errors';
 import type { ExportResult } from '../../src/api/schemas';
-import { parseExportFile } from '../../src/model/exportLayout';
+import { parseExportFile } from '../../src/model/exportFile';
 import { exportToFile } from '../../src/model/exportToFile';
 import { checkTagExists, parseTag } from '../../src/model/tagInput';
 import { startFaultServer } from '../support/faultServer';
@@ -154,7 +154,7 @@ describe('export to a file (real server)', () => {
         assert.equal(first.path, path.join(dir, '.unleash', file.replace('<env>', environment)));
         assert.equal(first.changed, true);
         const bytes = await fsp.readFile(first.path);
-        const written = parseExportFile(bytes.toString('utf8'));
+        const written = await parseExportFile(bytes);
         assert.deepEqual(actual(written), expected(flags, environment));
         assert.equal(first.flags, flags.length);
         assert.equal(first.strategies, expected(flags, environment).strategies);
@@ -171,7 +171,7 @@ describe('export to a file (real server)', () => {
 
   it('writes whatever else the server sends (context fields, segments, tag types, dependencies, links)', async () => {
     const result = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
-    const written = parseExportFile(await fsp.readFile(result.path, 'utf8'));
+    const written = await parseExportFile(await fsp.readFile(result.path));
     assert.deepEqual(
       (written.tagTypes ?? []).map((type) => type.name).sort(),
       [...new Set(live.flatMap((flag) => flag.tags.map((tag) => tag.type)))].sort(),
@@ -200,7 +200,7 @@ describe('export to a file (real server)', () => {
     const previous = await fsp.readFile(good.path);
     const failing = await startFaultServer();
     try {
-      const body = Buffer.from(JSON.stringify(parseExportFile(previous.toString('utf8'))));
+      const body = Buffer.from(JSON.stringify(await parseExportFile(previous)));
       const failures: Array<[string, () => void, new (...args: never[]) => Error]> = [
         ['a 500', () => failing.handle(() => ({ status: 500, body: { name: 'InternalError', message: 'database went away' } })), HttpError],
         [

@@ -152,6 +152,21 @@ describe('flag diagnostics', () => {
     ]));
     assert.deepEqual(two.analyse(`isEnabled('shared')`, server), []);
   });
+
+  it('a name held by 3,000 projects and read 3,000 times: each use gets its own place, the message its projects', () => {
+    const many = new FlagAnalyzer(new Catalog(Array.from({ length: 3_000 }, (_, i) => ({ name: 'shared', project: `p${i}`, stale: i === 1 }))));
+    const text = Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(i % 7)}isEnabled('shared'); isEnabled('old-banner')`).join('\n');
+    const found = many.analyse(text, server);
+    assert.equal(found.length, 6_000);
+    assert.deepEqual(
+      found.slice(0, 3).map((d) => `[${d.line}:${d.start}-${d.end}] ${d.code} ${d.text} ${d.message}`),
+      [
+        '[0:11-17] stale-flag shared Flag "shared" is marked stale (projects p0, p1, p10 … and 2997 more): ready to remove.',
+        '[0:32-42] unknown-flag old-banner No flag named "old-banner" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.',
+        '[1:12-18] stale-flag shared Flag "shared" is marked stale (projects p0, p1, p10 … and 2997 more): ready to remove.',
+      ],
+    );
+  });
 });
 
 describe('quick fixes', () => {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { exportResultSchema, type ExportResult } from '../../src/api/schemas';
+import { Catalog } from '../../src/model/catalog';
 import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/offlineSource';
+import { distinctTags } from '../../src/model/tagInput';
 
 const development = exportResultSchema.parse(JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'), 'utf8')));
 
@@ -15,10 +17,13 @@ function production(): ExportResult {
 }
 
 describe('OfflineSource (export files as a flag source)', () => {
-  const source = new OfflineSource([
-    { path: '.unleash/development.json', result: development },
-    { path: '.unleash/production.json', result: production() },
-  ]);
+  let source: OfflineSource;
+  before(async () => {
+    source = await OfflineSource.read([
+      { path: '.unleash/development.json', result: development },
+      { path: '.unleash/production.json', result: production() },
+    ]);
+  });
 
   it('lists every exported flag once, with the state of each environment file', async () => {
     const features = await source.listFeatures();
@@ -73,7 +78,7 @@ describe('OfflineSource with a whole and a partial export of one environment', (
   it('shows each flag once per environment', async () => {
     const partial: ExportResult = JSON.parse(JSON.stringify(development));
     partial.features = partial.features.slice(0, 1);
-    const source = new OfflineSource([
+    const source = await OfflineSource.read([
       { path: '.unleash/development.json', result: development },
       { path: '.unleash/development.checkout.json', result: partial },
     ]);
@@ -99,7 +104,7 @@ describe('OfflineSource: segment definitions', () => {
         { id: 2, name: 'beta-testers', project: 'checkout', constraints: [] },
       ],
     };
-    const source = new OfflineSource([{ path: '.unleash/development.json', result: withDefinitions }]);
+    const source = await OfflineSource.read([{ path: '.unleash/development.json', result: withDefinitions }]);
     const segments = await source.getStrategySegments(strategy.id);
     assert.deepEqual(
       segments.map((s) => [s.id, s.name, s.description ?? null, s.project ?? null, s.constraints.length, segmentDefinitionMissing(s)]),
@@ -113,11 +118,103 @@ describe('OfflineSource: segment definitions', () => {
   it('still loads a file written before the section, and says its constraints are not in it', async () => {
     assert.ok(strategy?.id);
     assert.equal(development.segmentDefinitions, undefined);
-    const source = new OfflineSource([{ path: '.unleash/development.json', result: development }]);
+    const source = await OfflineSource.read([{ path: '.unleash/development.json', result: development }]);
     const segments = await source.getStrategySegments(strategy.id);
     assert.deepEqual(segments.map((s) => [s.name, s.constraints.length, segmentDefinitionMissing(s)]), [
       ['beta-testers', 0, true],
       ['internal-users', 0, true],
     ]);
+  });
+});
+
+/**
+ * Shapes a cloned repository can hold: what the tree and hovers get must be right, and indexing them must take one
+ * pass over each list. The timeouts are bounds, not measures (bench/hostile/ measures): each test takes about a
+ * second; the rows × rows indexing it replaces took minutes.
+ */
+describe('OfflineSource on hostile shapes', () => {
+  const bare = (rest: Partial<ExportResult>): ExportResult => ({ features: [], featureStrategies: [], tagTypes: [], ...rest });
+  const read = (result: ExportResult, name = '.unleash/development.json') => OfflineSource.read([{ path: name, result }]);
+  const ROWS = 20_000;
+  const rows = Array.from({ length: ROWS }, (_, i) => i);
+
+  it('shows one flag named in 20,000 rows of every list once, with each of its 20,000 tags once', { timeout: 60_000 }, async () => {
+    const source = await read(
+      bare({
+        features: rows.map(() => ({ name: 'same', project: 'default' })),
+        featureEnvironments: rows.map((i) => ({ featureName: 'same', name: 'same', environment: 'development', enabled: i === ROWS - 1 })),
+        featureStrategies: rows.map((i) => ({ featureName: 'same', id: `s${i}`, name: 'default', segments: [1] })),
+        featureTags: [...rows, ...rows].map((i) => ({ featureName: 'same', tagType: 'team', tagValue: `t${i % ROWS}` })),
+        contextFields: rows.map(() => ({ name: 'userId' })),
+        segments: rows.map((i) => ({ id: 1, name: `segment-${i}` })),
+      }),
+    );
+    const flags = await source.listFeatures();
+    assert.equal(flags.length, 1);
+    assert.deepEqual(flags[0]?.environments, [{ name: 'development', enabled: true }], 'the last row of the environment');
+    assert.deepEqual(flags[0]?.tags?.map((tag) => tag.value), rows.map((i) => `t${i}`));
+    const feature = await source.getFeature('default', 'same');
+    assert.equal(feature.environments?.[0]?.strategies?.length, ROWS);
+    assert.deepEqual((await source.getStrategySegments('s7')).map((segment) => segment.name), [`segment-${ROWS - 1}`]);
+  });
+
+  it('gives a name held by 3,000 projects its 3,000 tags in each, and finds them all by tag', { timeout: 60_000 }, async () => {
+    const projects = Array.from({ length: 3_000 }, (_, i) => `project-${i}`);
+    const source = await read(
+      bare({
+        features: projects.map((project) => ({ name: 'same', project })),
+        featureTags: projects.map((_, i) => ({ featureName: 'same', tagType: 'team', tagValue: `t${i}` })),
+      }),
+    );
+    const catalog = new Catalog(await source.listFeatures());
+    assert.equal(catalog.withTag('team', 't2999').length, 3_000);
+    assert.equal(distinctTags(catalog.flags).length, 3_000);
+    assert.equal((await source.getFeature('project-1234', 'same')).tags?.length, 3_000);
+  });
+
+  it('lists the 40,000 children of one parent, and the 40,000 parents of one child', { timeout: 60_000 }, async () => {
+    const names = Array.from({ length: 40_000 }, (_, i) => `child-${String(i).padStart(5, '0')}`);
+    const source = await read(
+      bare({
+        features: [{ name: 'parent', project: 'default' }, { name: 'orphan', project: 'default' }, ...names.map((name) => ({ name, project: 'default' }))],
+        dependencies: [
+          ...names.map((feature) => ({ feature, dependencies: [{ feature: 'parent' }] })),
+          { feature: 'orphan', dependencies: names.map((feature) => ({ feature })) },
+        ],
+      }),
+    );
+    const parent = await source.getFeature('default', 'parent');
+    assert.deepEqual(parent.children, names);
+    assert.equal((await source.getFeature('default', 'orphan')).dependencies?.length, 40_000);
+    const child = await source.getFeature('default', 'child-12345');
+    assert.deepEqual(child.dependencies, [{ feature: 'parent' }]);
+    assert.deepEqual(child.children, ['orphan']);
+  });
+
+  it('lists a child under its parent in its own project only, and with the parents of the first file that lists it', async () => {
+    const first = bare({
+      features: [{ name: 'parent', project: 'a' }, { name: 'parent', project: 'b' }, { name: 'child', project: 'a' }, { name: 'late', project: 'a' }],
+      dependencies: [{ feature: 'child', dependencies: [{ feature: 'parent' }] }],
+    });
+    const second = bare({ features: [{ name: 'late', project: 'a' }], dependencies: [{ feature: 'late', dependencies: [{ feature: 'parent' }] }] });
+    const source = await OfflineSource.read([
+      { path: '.unleash/a.json', result: first },
+      { path: '.unleash/b.json', result: second },
+    ]);
+    assert.deepEqual((await source.getFeature('a', 'parent')).children, ['child']);
+    assert.equal((await source.getFeature('b', 'parent')).children, undefined);
+    assert.deepEqual((await source.getFeature('a', 'late')).dependencies, []);
+  });
+
+  it('gives a parent held by 3,000 projects the child of its own project in each', { timeout: 60_000 }, async () => {
+    const projects = Array.from({ length: 3_000 }, (_, i) => `project-${i}`);
+    const source = await read(
+      bare({
+        features: projects.flatMap((project, i) => [{ name: 'parent', project }, ...(i % 2 === 0 ? [{ name: 'child', project }] : [])]),
+        dependencies: [{ feature: 'child', dependencies: [{ feature: 'parent' }] }],
+      }),
+    );
+    const children = await Promise.all(projects.map(async (project) => (await source.getFeature(project, 'parent')).children));
+    assert.deepEqual(children, projects.map((_, i) => (i % 2 === 0 ? ['child'] : undefined)));
   });
 });

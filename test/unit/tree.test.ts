@@ -696,7 +696,7 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
 describe('tree: offline mode (export files)', () => {
   it('says segments have no constraints in an older export file, and leaves out last seen', async () => {
     const exported = exportResultSchema.parse(fixture('export-development.json'));
-    const source = new OfflineSource([{ path: '.unleash/development.json', result: exported }]);
+    const source = await OfflineSource.read([{ path: '.unleash/development.json', result: exported }]);
     const store = await storeOver(source);
     assert.equal(viewDescription(store), 'offline: .unleash/development.json');
     const roots = await expand(undefined, store);
@@ -725,7 +725,7 @@ describe('tree: offline mode (export files)', () => {
     );
 
     // A file written with the segments' definitions shows their constraints, as a server would.
-    const withDefinitions = new OfflineSource([
+    const withDefinitions = await OfflineSource.read([
       {
         path: '.unleash/development.json',
         result: {

@@ -119,9 +119,10 @@ function tagGroup(parent: TreeNode, id: string, tags: readonly Tag[]): TreeNode 
   });
 }
 
-/** The catalog's row of a flag. */
+/** The catalog's row of a flag (a row without a project shows in `default`, see projectOf). */
 function listed(context: TreeContext, ref: FlagRef): FeatureSummary | undefined {
-  return context.store.catalog.byName(ref.name).find((flag) => projectOf(flag) === ref.project);
+  const { catalog } = context.store;
+  return catalog.get(ref.project, ref.name) ?? (ref.project === projectOf({}) ? catalog.get('', ref.name) : undefined);
 }
 
 /** A flag of the same project, when the catalog knows it (so that selecting the row can reveal it). */

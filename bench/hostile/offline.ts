@@ -1,0 +1,50 @@
+/**
+ * The offline mode as the extension runs it, for the hostile scenarios of finding 3: the Connection reads the
+ * workspace's `.unleash/*.json` through the editor's file system (the 'vscode' stand-in of test/support, over the
+ * real disk), the store loads the source, and the user reads the tree's root and message, or a flag's hover.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { installFakeVscode } from '../../test/support/fakeVscode';
+import { recordingLogger } from '../../test/support/recordingLogger';
+import { generateDataset } from '../data';
+import { serializeExportBytes } from '../../src/model/exportLayout';
+import { FlagStore } from '../../src/model/flagStore';
+
+// Loaded here, before the measured run (loading is not the operation), once the stand-in answers for 'vscode'.
+installFakeVscode();
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { Connection } = require('../../src/services/connection') as typeof import('../../src/services/connection');
+const { TokenStore } = require('../../src/services/tokens') as typeof import('../../src/services/tokens');
+const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** The store once the Connection has read the export files of the workspace `folder`, as the Flags view loads it. */
+export async function offlineStore(folder: string): Promise<FlagStore> {
+  const fake = installFakeVscode(folder);
+  const { logger } = recordingLogger();
+  const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger);
+  const state = await connection.update();
+  const store = new FlagStore(logger);
+  void store.load();
+  await store.setSource(state.source, state.state, state.problem);
+  connection.dispose();
+  return store;
+}
+
+/** Writes `.unleash/<name>` under the workspace `folder`. */
+export function writeExport(folder: string, name: string, content: string | Uint8Array): void {
+  const file = path.join(folder, '.unleash', name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
+
+/** A realistic export of one environment (bench/data.ts) as the extension writes it, as large as fits in `bytes`. */
+export function realExport(bytes: number): Uint8Array {
+  let flags = Math.floor(bytes / 2000);
+  for (;;) {
+    const written = serializeExportBytes(generateDataset(flags).exportFor('production') as never);
+    if (written.length <= bytes) return written;
+    flags = Math.floor((flags * bytes) / written.length) - 10;
+  }
+}

@@ -1,0 +1,390 @@
+/**
+ * JSON.parse of UTF-8 bytes in time slices, so that a large file never blocks the event loop for long: one pass over
+ * the bytes finds where values start and end; runs of small complete values are handed to the native JSON.parse a
+ * batch at a time, and a container larger than a batch is built here, member by member, so that no single call
+ * parses more than about `batchBytes` (a lone string or number is parsed whole: it cannot be split).
+ *
+ * The result is JSON.parse's: the native parser reads every value (escapes, numbers, `__proto__` as a plain key,
+ * the last of two equal keys winning at the first one's place). When the input is not valid JSON, a text of at most
+ * `exactBytes` is parsed natively whole, so the error thrown is exactly JSON.parse's; a larger one is not (that would
+ * hold the whole text and all it built at once): `JsonPartError` gives JSON.parse's message on the part that fails,
+ * and the line that part starts at. Nesting deeper than `maxDepth` is refused.
+ *
+ * Nothing here imports 'vscode' or Node built-ins (it runs in a browser worker as well).
+ */
+
+export interface SlicedParseOptions {
+  /** When to yield to the event loop (default: every 20 ms, with a zero timeout). */
+  slices?: TimeSlices;
+  /** Most bytes one native JSON.parse call reads (a lone larger string or number excepted). */
+  batchBytes?: number;
+  /** Most levels of nested arrays and objects. */
+  maxDepth?: number;
+  /** Largest text whose syntax error is JSON.parse's own (see the file comment). */
+  exactBytes?: number;
+}
+
+/** A syntax error in a text larger than `exactBytes`: JSON.parse's message on the part that fails, and its line. */
+export class JsonPartError extends SyntaxError {
+  constructor(
+    /** Line (from 1) where the failing part starts. */
+    readonly line: number,
+    /** JSON.parse's message on that part, without its position (which counts from the part, not the text). */
+    readonly detail: string,
+  ) {
+    super(`${detail} (in the part from line ${line})`);
+    this.name = 'JsonPartError';
+  }
+}
+
+/** Nesting deeper than `maxDepth`: refused before anything is built. */
+export class JsonTooDeepError extends Error {
+  constructor(readonly maxDepth: number) {
+    super(`nested deeper than ${maxDepth} levels`);
+    this.name = 'JsonTooDeepError';
+  }
+}
+
+const DEFAULTS = { sliceMs: 20, batchBytes: 256 * 1024, maxDepth: 1000, exactBytes: 16 * 1024 * 1024 } as const;
+/** How far the scan goes between two looks at the clock. */
+const CHECK_BYTES = 16 * 1024;
+
+/** Work done in slices: `due()` says when the current one is used up, `next()` yields and starts another. */
+export class TimeSlices {
+  private deadline: number;
+
+  constructor(
+    private readonly sliceMs: number = DEFAULTS.sliceMs,
+    private readonly pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+  ) {
+    this.deadline = performance.now() + sliceMs;
+  }
+
+  due(): boolean {
+    return performance.now() > this.deadline;
+  }
+
+  async next(): Promise<void> {
+    await this.pause();
+    this.deadline = performance.now() + this.sliceMs;
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/**
+ * The bytes are not valid JSON; the first error is in bytes `from`–`to` (where it was found), and `lead` is a text
+ * that leaves JSON.parse where the text is at `from` (the container it is in, and a member before it if there is one).
+ */
+class NotValid extends Error {
+  constructor(
+    readonly from: number,
+    readonly to: number,
+    readonly lead: string,
+  ) {
+    super('not valid JSON');
+  }
+}
+
+/** A container built here (the others are parts of a batch): what it holds so far and where its unread bytes start. */
+interface Built {
+  /** Its level in the scan (0: the document, a one-element array around the top-level value). */
+  readonly depth: number;
+  readonly value: unknown[] | Record<string, unknown>;
+  /** First byte not yet turned into members. */
+  pending: number;
+  /** What `pending` follows: the opening bracket, a separating comma, or a member built here. */
+  after: 'open' | 'comma' | 'built';
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/**
+ * One copy of each repeated string value. JSON.parse shares keys and very short values; an export repeats longer
+ * ones (each flag's name in five lists, strategy names, descriptions): shared, a large file's values take about a
+ * quarter less memory. At most `MAX_SHARED` distinct strings are remembered, so the table stays bounded.
+ */
+class SharedStrings {
+  private readonly seen = new Map<string, string>();
+
+  /** The value with its strings (at any depth) replaced by the first equal one seen. */
+  share(value: unknown): unknown {
+    if (typeof value === 'string') return this.one(value);
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = this.share(value[i]);
+    } else {
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) record[key] = this.share(record[key]);
+    }
+    return value;
+  }
+
+  private one(text: string): string {
+    const known = this.seen.get(text);
+    if (known !== undefined) return known;
+    if (this.seen.size < MAX_SHARED && text.length <= MAX_SHARED_LENGTH) this.seen.set(text, text);
+    return text;
+  }
+}
+
+/** Bounds of the shared strings: how many, and how long each may be. */
+const MAX_SHARED = 500_000;
+const MAX_SHARED_LENGTH = 1024;
+
+/** Sets a key even when it is `__proto__` (plain assignment would change the prototype), as JSON.parse does. */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Where the UTF-8 text starts: after a byte-order mark, and a second one (as TextDecoder, then a U+FEFF strip). */
+function textStart(bytes: Uint8Array): number {
+  let start = 0;
+  for (let i = 0; i < 2; i++) {
+    if (bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
+  }
+  return start;
+}
+
+/** JSON.parse of the text the bytes hold (UTF-8, byte-order marks skipped), in slices; see the file comment. */
+export async function parseJsonSliced(bytes: Uint8Array, options: SlicedParseOptions = {}): Promise<unknown> {
+  const start = textStart(bytes);
+  try {
+    return await new SlicedParser(bytes, start, options).parse();
+  } catch (error) {
+    if (!(error instanceof NotValid)) throw error;
+    // Throws JSON.parse's own error (its message names the position); answers its result if it disagrees with us.
+    if (bytes.length - start <= (options.exactBytes ?? DEFAULTS.exactBytes)) return JSON.parse(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(start)));
+    throw await partError(bytes, start, error, options.slices ?? new TimeSlices());
+  }
+}
+
+/** Bytes after the place an error was found that its part includes (an error is often seen a token late). */
+const PART_TAIL = 64;
+
+/** JSON.parse's error on the part of a large text that fails, with the line it starts at. */
+async function partError(bytes: Uint8Array, start: number, error: NotValid, slices: TimeSlices): Promise<JsonPartError> {
+  const part = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(error.from, Math.min(bytes.length, error.to + PART_TAIL)));
+  let detail = 'not valid JSON';
+  try {
+    JSON.parse(`${error.lead}${part}`);
+  } catch (parseError) {
+    detail = (parseError as Error).message.replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?/, '');
+  }
+  let line = 1;
+  for (let i = start; i < error.from; i++) {
+    if (bytes[i] === 0x0a) line++;
+    if ((i & 0xfffff) === 0 && slices.due()) await slices.next();
+  }
+  return new JsonPartError(line, detail);
+}
+
+class SlicedParser {
+  /** A U+FEFF inside the text is a character like any other (only those before it are byte-order marks). */
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  private readonly slices: TimeSlices;
+  private readonly batchBytes: number;
+  private readonly maxDepth: number;
+  /** Per open level: 1 for an object, 0 for an array; where it opened; its last comma (-1: none yet). */
+  private readonly objects: Uint8Array;
+  private readonly opens: Int32Array;
+  private readonly commas: Int32Array;
+  private readonly strings = new SharedStrings();
+  /** The containers built here, outermost first (the document is the first). */
+  private readonly built: Built[];
+  private depth = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly start: number,
+    options: SlicedParseOptions,
+  ) {
+    this.slices = options.slices ?? new TimeSlices();
+    this.batchBytes = options.batchBytes ?? DEFAULTS.batchBytes;
+    this.maxDepth = options.maxDepth ?? DEFAULTS.maxDepth;
+    this.objects = new Uint8Array(this.maxDepth + 1);
+    this.opens = new Int32Array(this.maxDepth + 1).fill(start - 1);
+    this.commas = new Int32Array(this.maxDepth + 1).fill(-1);
+    this.built = [{ depth: 0, value: [], pending: start, after: 'open' }];
+  }
+
+  async parse(): Promise<unknown> {
+    const { bytes, objects, commas } = this;
+    const end = bytes.length;
+    let i = this.start;
+    let checkAt = i;
+    while (i < end) {
+      if (i >= checkAt) {
+        checkAt = i + CHECK_BYTES;
+        if (this.slices.due()) await this.slices.next();
+      }
+      const byte = bytes[i] as number;
+      if (byte === QUOTE) {
+        i = this.stringEnd(i);
+        continue;
+      }
+      if (byte === COMMA) {
+        commas[this.depth] = i;
+        const inner = this.inner();
+        if (inner.depth === this.depth && inner.after === 'built') {
+          // Only spaces may come between a member built here and its comma.
+          this.requireSpace(inner.pending, i);
+          inner.pending = i + 1;
+          inner.after = 'comma';
+        }
+      } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+        if (this.depth === this.maxDepth) throw new JsonTooDeepError(this.maxDepth);
+        this.depth++;
+        objects[this.depth] = byte === OPEN_OBJECT ? 1 : 0;
+        this.opens[this.depth] = i;
+        commas[this.depth] = -1;
+      } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+        if (this.depth === 0 || objects[this.depth] !== (byte === CLOSE_OBJECT ? 1 : 0)) throw this.notValid(i);
+        if (this.inner().depth === this.depth) this.close(i);
+        this.depth--;
+      } else {
+        i++;
+        continue;
+      }
+      i++;
+      this.split(i);
+    }
+    if (this.depth !== 0) throw this.notValid(end);
+    const document = this.inner();
+    this.finish(document, end);
+    const values = document.value as unknown[];
+    if (values.length !== 1) throw this.notValid(end);
+    return values[0];
+  }
+
+  /** The innermost container built here. */
+  private inner(): Built {
+    return this.built[this.built.length - 1] as Built;
+  }
+
+  /** The position after the string that opens at `quote` (the end of the input when it is not closed). */
+  private stringEnd(quote: number): number {
+    const { bytes } = this;
+    const end = bytes.length;
+    let i = quote + 1;
+    while (i < end) {
+      const byte = bytes[i] as number;
+      if (byte === QUOTE) return i + 1;
+      i += byte === BACKSLASH ? 2 : 1;
+    }
+    return end;
+  }
+
+  /**
+   * Keeps the bytes the innermost built container has not turned into members under a batch: its complete members
+   * are parsed, and when one open member alone is larger, that member is built here too (and so on inwards).
+   */
+  private split(position: number): void {
+    for (;;) {
+      const inner = this.inner();
+      if (position - inner.pending <= this.batchBytes) return;
+      const comma = this.commas[inner.depth] as number;
+      if (comma >= inner.pending) {
+        this.members(inner, inner.pending, comma);
+        inner.pending = comma + 1;
+        inner.after = 'comma';
+      } else if (this.depth > inner.depth) {
+        this.open(inner, inner.depth + 1);
+      } else {
+        return; // one long string or number: parsed whole with what follows it
+      }
+    }
+  }
+
+  /** Starts building the open container at `depth`, a member of `parent`, from what precedes it in the parent. */
+  private open(parent: Built, depth: number): void {
+    const opened = this.opens[depth] as number;
+    const value: unknown[] | Record<string, unknown> = this.objects[depth] === 1 ? {} : [];
+    if (parent.after === 'built') throw this.notValid(opened); // two members with no comma between them
+    if (Array.isArray(parent.value)) {
+      this.requireSpace(parent.pending, opened);
+      parent.value.push(value);
+    } else {
+      setMember(parent.value, this.key(parent.pending, opened), value);
+    }
+    this.built.push({ depth, value, pending: opened + 1, after: 'open' });
+  }
+
+  /** Ends the innermost built container at its closing bracket `close`; its parent goes on after it. */
+  private close(close: number): void {
+    this.finish(this.inner(), close);
+    this.built.pop();
+    const parent = this.inner();
+    parent.pending = close + 1;
+    parent.after = 'built';
+  }
+
+  /** Parses what is left of a built container up to `end` (its closing bracket, or the end of the input). */
+  private finish(container: Built, end: number): void {
+    if (container.after === 'built') this.requireSpace(container.pending, end);
+    else if (container.after === 'comma' || !this.isBlank(container.pending, end)) this.members(container, container.pending, end);
+  }
+
+  /** Adds the members in bytes `from`–`to` (complete values, with their keys in an object) to `container`. */
+  private members(container: Built, from: number, to: number): void {
+    // A comma must separate two members: an empty run is `[,` or `,,`.
+    if (this.isBlank(from, to)) throw this.notValid(to);
+    const text = this.decoder.decode(this.bytes.subarray(from, to));
+    const target = container.value;
+    try {
+      if (Array.isArray(target)) {
+        const parsed = JSON.parse(`[${text}]`) as unknown[];
+        for (const value of parsed) target.push(this.strings.share(value));
+      } else {
+        const parsed = JSON.parse(`{${text}}`) as Record<string, unknown>;
+        for (const key of Object.keys(parsed)) setMember(target, key, this.strings.share(parsed[key]));
+      }
+    } catch (error) {
+      if (error instanceof SyntaxError) throw this.notValid(to);
+      throw error;
+    }
+  }
+
+  /** The key before a member built here: bytes `from`–`to` must be `"key" :` with spaces around. */
+  private key(from: number, to: number): string {
+    let i = from;
+    while (i < to && isSpace(this.bytes[i] as number)) i++;
+    if (this.bytes[i] !== QUOTE) throw this.notValid(to);
+    const keyEnd = this.stringEnd(i);
+    let colon = keyEnd;
+    while (colon < to && isSpace(this.bytes[colon] as number)) colon++;
+    if (this.bytes[colon] !== COLON || !this.isBlank(colon + 1, to)) throw this.notValid(to);
+    try {
+      return JSON.parse(this.decoder.decode(this.bytes.subarray(i, keyEnd))) as string;
+    } catch {
+      throw this.notValid(to);
+    }
+  }
+
+  private isBlank(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) if (!isSpace(this.bytes[i] as number)) return false;
+    return true;
+  }
+
+  private requireSpace(from: number, to: number): void {
+    if (!this.isBlank(from, to)) throw this.notValid(to);
+  }
+
+  /** The failure found at byte `at`: the innermost built container's members from its unread bytes on. */
+  private notValid(at: number): NotValid {
+    const inner = this.inner();
+    const open = inner.depth === 0 ? '' : this.objects[inner.depth] === 1 ? '{' : '[';
+    const member = open === '{' ? '"":0' : '0';
+    return new NotValid(inner.pending, at, open + (inner.after === 'comma' ? `${member},` : inner.after === 'built' ? member : ''));
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The offline mode as a user meets it: export files on a real disk, read by the Connection through the editor's file
+ * system (the 'vscode' stand-in of test/support/fakeVscode.ts), shown by the Flags view. A file that fails or is past
+ * the budget is named in the view's message with why and what to do, and never read when its size alone rules it
+ * out; the other files still show.
+ *   node --import tsx --test test/unit/offlineMode.test.ts
+ */
+import assert from 'node:assert/strict';
+import { promises as fsp, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { TreeNode } from '../../src/model/tree';
+import { installFakeVscode, type FakeTreeView } from '../support/fakeVscode';
+import { recordingLogger } from '../support/recordingLogger';
+
+installFakeVscode();
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { Connection } = require('../../src/services/connection') as typeof import('../../src/services/connection');
+const { TokenStore } = require('../../src/services/tokens') as typeof import('../../src/services/tokens');
+const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
+const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
+const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const FIXTURE = readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'));
+const folders: string[] = [];
+after(() => Promise.all(folders.map((folder) => fsp.rm(folder, { recursive: true, force: true }))));
+
+/** A workspace holding these `.unleash/` files (a number: a sparse file of that many bytes, which nothing may read). */
+async function workspace(files: Record<string, Uint8Array | string | number>): Promise<string> {
+  const folder = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-offline-'));
+  folders.push(folder);
+  await fsp.mkdir(path.join(folder, '.unleash'));
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(folder, '.unleash', name);
+    await fsp.writeFile(file, typeof content === 'number' ? '' : content);
+    if (typeof content === 'number') await fsp.truncate(file, content);
+  }
+  return folder;
+}
+
+/** The Flags view once the Connection has read the workspace's export files: its rows, description and message. */
+async function flagsView(folder: string) {
+  const fake = installFakeVscode(folder);
+  const { logger, lines } = recordingLogger();
+  const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger);
+  const store = new FlagStore(logger);
+  const view = registerFlagsView({ store, logger });
+  const statusBar = registerStatusBar(store);
+  const treeView = fake.treeViews.at(-1) as FakeTreeView<TreeNode>;
+  const status = fake.statusBarItems.at(-1);
+  const state = await connection.update();
+  await store.setSource(state.source, state.state, state.problem);
+  await store.load();
+  const rows = (await view.provider.getChildren()).map((node) => node.label);
+  const shown = { rows, description: treeView.description, message: treeView.message, status: `${status?.text} | ${status?.tooltip?.split('\n')[0]}` };
+  connection.dispose();
+  view.disposable.dispose();
+  statusBar.dispose();
+  return { ...shown, reads: fake.reads.map((file) => path.basename(file)), log: lines };
+}
+
+describe('offline mode: the export files a workspace holds', () => {
+  it('shows the flags of the files it reads, and names the others with why and what to do', async () => {
+    const folder = await workspace({
+      'development.json': FIXTURE,
+      'broken.json': '{"features": [',
+      'huge.json': 200 * 1024 * 1024,
+    });
+    const view = await flagsView(folder);
+    assert.deepEqual(view.rows, ['new-checkout-flow', 'new-checkout-flow-ui', 'pricing-experiment']);
+    assert.equal(view.description, 'offline: .unleash/development.json');
+    assert.equal(view.status, '$(check) Unleash: offline: 1 export file · 3 flags | 3 flags from .unleash/development.json.');
+    assert.equal(
+      view.message,
+      'Not read: .unleash/broken.json (The export file is not valid JSON: Unexpected end of JSON input); .unleash/huge.json (larger than 100 MB). At most 32 files, 100 MB together, are read: move the others out of .unleash/. Export the environment again, or remove the file.',
+    );
+    assert.deepEqual(view.reads.sort(), ['broken.json', 'development.json'], 'the file past the budget is never read');
+    assert.ok(view.log.includes('Skipped .unleash/huge.json: larger than 100 MB, the most one export file may hold.'), view.log.join('\n'));
+  });
+
+  it('says why nothing shows when no file could be read', async () => {
+    const folder = await workspace({ 'development.json': '[]', 'production.json': 101 * 1024 * 1024 });
+    const view = await flagsView(folder);
+    assert.deepEqual(view.rows, []);
+    assert.match(view.status, /^\$\(error\) Unleash: no flag source \| Loading flags from no flag source failed: Not read: \.unleash\/development\.json /);
+    assert.equal(
+      view.message,
+      'Could not load the flags. Not read: .unleash/development.json (The export file is not a valid Unleash export: the top level: Invalid input: expected object, received array); .unleash/production.json (larger than 100 MB). At most 32 files, 100 MB together, are read: move the others out of .unleash/. Export the environment again, or remove the file.',
+    );
+  });
+});
