@@ -9,7 +9,7 @@ import type { HostileScenario } from './scenario';
 const URL_WITH_OVERRIDE = 'https://unleash.example.com/team\u202Etxt.exe';
 
 export const scenario: HostileScenario = {
-  finding: 7,
+  finding: '6, 7',
   input: 'a workspace `unleash.serverUrl` whose path holds U+202E, and a workspace `unleash.webUrl`',
   async run() {
     const { message, detail } = approvalQuestion(URL_WITH_OVERRIDE, 'https://web.example.com');

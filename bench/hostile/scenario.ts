@@ -6,7 +6,7 @@
  */
 export interface HostileScenario {
   /** The finding of the reliability review it answers (docs/reliability.md, "Hostile inputs"). */
-  finding: number;
+  finding: number | string;
   /** The hostile input, one line: "a server answering each search page with 300,000 rows (100 asked)". */
   input: string;
   /**

@@ -20,6 +20,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
@@ -184,6 +185,15 @@ async function wrappedCells(page: Page): Promise<string[]> {
       })
       .map((cell) => (cell.textContent ?? '').trim());
   });
+}
+
+/** Polls an async condition every 250 ms; fails naming what it waited for after `ms`. */
+async function waitUntil(what: string, condition: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** A row tooltip (the workbench's hover) or an editor hover. */
@@ -452,6 +462,21 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
     }
     const png = await shot(page, 'demo-offline.png');
     t.diagnostic(`offline tree and hover checked in ${seconds(Date.now() - t0)} → ${png}`);
+
+    // Inlay hints after the flag name, at the default font; gone with VS Code's own editor.inlayHints.enabled off.
+    const tHints = Date.now();
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    const callLine = page.locator('.view-line', { hasText: "isEnabled('new-checkout-flow', context)" }).first();
+    const lineText = async () => (await callLine.innerText()).replace(/\u00a0/g, ' ');
+    await waitUntil('the inlay hint after the flag name', async () => /'new-checkout-flow' ?● dev ○ prod, context\)/.test(await lineText()), 30_000);
+    const hintsPng = await shot(page, 'inlay-hints.png');
+    const settingsFile = path.join(demo.server.dirs.userDataDir, 'User', 'settings.json');
+    const settings = JSON.parse(await fsp.readFile(settingsFile, 'utf8')) as Record<string, unknown>;
+    await fsp.writeFile(settingsFile, JSON.stringify({ ...settings, 'editor.inlayHints.enabled': 'off' }, null, 2));
+    await waitUntil('the inlay hint gone with editor.inlayHints.enabled off', async () => !(await lineText()).includes('● dev'), 30_000);
+    await fsp.writeFile(settingsFile, JSON.stringify(settings, null, 2));
+    t.diagnostic(`inlay hint shown, then gone with editor.inlayHints.enabled off, in ${seconds(Date.now() - tHints)} → ${hintsPng}`);
 
     const t1 = Date.now();
     await page.mouse.move(5, 5);
