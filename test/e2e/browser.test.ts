@@ -467,15 +467,22 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
     const tHints = Date.now();
     await page.mouse.move(5, 5);
     await page.keyboard.press('Escape');
-    const callLine = page.locator('.view-line', { hasText: "isEnabled('new-checkout-flow', context)" }).first();
-    const lineText = async () => (await callLine.innerText()).replace(/\u00a0/g, ' ');
-    await waitUntil('the inlay hint after the flag name', async () => /'new-checkout-flow' ?● dev ○ prod, context\)/.test(await lineText()), 30_000);
+    // The hint sits inside the line's text, between the name's closing quote and `, context)`.
+    const callLine = page.locator('.view-line', { hasText: /isEnabled\('new-checkout-flow'.*context\)/ }).first();
+    const lineText = async () => (await callLine.innerText({ timeout: 5_000 }).catch(() => '')).replace(/\s/g, ' ');
+    let seen = '';
+    await waitUntil('the inlay hint after the flag name', async () => /'new-checkout-flow'\s*●\s+dev\s+○\s+prod,\s+context\)/.test((seen = await lineText())), 30_000).catch((error: Error) => {
+      throw new Error(`${error.message}; the line reads ${JSON.stringify(seen)}`);
+    });
     const hintsPng = await shot(page, 'inlay-hints.png');
-    const settingsFile = path.join(demo.server.dirs.userDataDir, 'User', 'settings.json');
-    const settings = JSON.parse(await fsp.readFile(settingsFile, 'utf8')) as Record<string, unknown>;
-    await fsp.writeFile(settingsFile, JSON.stringify({ ...settings, 'editor.inlayHints.enabled': 'off' }, null, 2));
-    await waitUntil('the inlay hint gone with editor.inlayHints.enabled off', async () => !(await lineText()).includes('● dev'), 30_000);
-    await fsp.writeFile(settingsFile, JSON.stringify(settings, null, 2));
+    // VS Code's own setting, in the workspace's settings (the folder's file watcher applies it at once).
+    const settingsFile = path.join(demo.workspace, '.vscode', 'settings.json');
+    await fsp.mkdir(path.dirname(settingsFile), { recursive: true });
+    await fsp.writeFile(settingsFile, JSON.stringify({ 'editor.inlayHints.enabled': 'off' }, null, 2));
+    await waitUntil('the inlay hint gone with editor.inlayHints.enabled off', async () => (seen = await lineText()).includes("'new-checkout-flow', context)"), 30_000).catch((error: Error) => {
+      throw new Error(`${error.message}; the line reads ${JSON.stringify(seen)}`);
+    });
+    await fsp.rm(settingsFile);
     t.diagnostic(`inlay hint shown, then gone with editor.inlayHints.enabled off, in ${seconds(Date.now() - tHints)} → ${hintsPng}`);
 
     const t1 = Date.now();
