@@ -1,6 +1,6 @@
 /**
  * Deterministic data sets for the benchmarks: N flags (seeded PRNG), shaped exactly like what a real Unleash 7.5.1
- * answers (see ../../shared/reference/unleash-real-behaviour.md §4–§6 and test/fixtures/):
+ * answers (see docs/unleash-api-notes.md and test/fixtures/):
  *
  * - `searchItems`: the rows of `GET /api/admin/search/features`, sorted by name (as `sortBy=name&sortOrder=asc`);
  * - `exportFor(environment)`: the body of `POST /api/admin/features-batch/export` with `features: []` (every
