@@ -103,7 +103,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     await loading;
     assert.deepEqual(shown(), [
       '0:23-39 1 unknown-flag Unleash: No flag named "new-chekout-flow" on unleash.example.com. Did you mean "new-checkout-flow"?',
-      '1:9-19 2 stale-flag Unleash: Flag "old-banner" is marked stale (project default): ready to remove.',
+      '1:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.',
     ]);
 
     // Typing: nothing until the edits settle, then one analysis; the source is never asked.
@@ -113,7 +113,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     fake.documentChanged.fire({ document, contentChanges: [{}] });
     assert.equal(shown().length, 2, 'still the old verdicts while typing');
     t.mock.timers.tick(DIAGNOSTICS_DEBOUNCE_MS);
-    assert.deepEqual(shown(), ['1:9-19 2 stale-flag Unleash: Flag "old-banner" is marked stale (project default): ready to remove.']);
+    assert.deepEqual(shown(), ['1:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.']);
 
     // Completion and quick fixes read the same catalog: still no request.
     const completion = new FlagCompletionProvider(flags);
@@ -231,10 +231,10 @@ describe('status bar item', () => {
     await store.setSource(source, 'ready');
     assert.equal(item.text, '$(check) Unleash: unleash.example.com · 2 flags');
     assert.equal(colour(), undefined);
-    assert.match(item.tooltip ?? '', /^2 flags from unleash\.example\.com\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
+    assert.match(item.tooltip ?? '', /^2 flags from unleash\.example\.com\.\nTo clean up: 1 stale\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
 
     // A refresh that fails keeps the flags, marked out of date with why, on the warning colour.
-    const refreshed = item.tooltip?.split('\n')[1];
+    const refreshed = item.tooltip?.split('\n').slice(1, 3).join('\n');
     source.next = Promise.reject(new HttpError({ status: 500, request: 'GET /api/admin/projects/default/features', serverMessage: 'db down' }));
     await store.refresh();
     assert.equal(item.text, '$(warning) Unleash: unleash.example.com · 2 flags, out of date');

@@ -354,8 +354,8 @@ describe('FlagHoverProvider: archived flags', () => {
       assert.equal(
         hover?.contents.value,
         '**old\\-banner** is archived · project default · archived 2026-11-02\n\n' +
-          '`isEnabled` reads a flag by this name. SDKs no longer receive archived flags, so this call gets its default value. ' +
-          'Revive the flag in Unleash, or remove the call.\n\n_Source: unleash\\.example\\.com_',
+          '`isEnabled` reads a flag by this name. SDKs no longer receive archived flags, so code reading it gets its default value. ' +
+          'Revive the flag in Unleash, or remove the code.\n\n_Source: unleash\\.example\\.com_',
       );
     }
     const typo = "unleash.isEnabled('no-such-flag')";
