@@ -6,6 +6,7 @@
  *   await vscode.commands.executeCommand('unleash.showFlagDetails', { project: 'default', name: 'new-checkout-flow' })
  */
 import * as vscode from 'vscode';
+import { NotFoundError } from '../api/errors';
 import type { FeatureSummary, Segment } from '../api/schemas';
 import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
 import { archivedFlagDocument, flagDocument } from '../model/flagDocument';
@@ -67,6 +68,8 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
       });
     } catch (error) {
       const formatted = formatError(error, { action: vscode.l10n.t('read the flag'), server: source?.label });
+      // A flag of another project is opened from there (the message says how): reading this address again cannot help.
+      if (error instanceof NotFoundError && error.actualProject) return `${formatted.message}\n`;
       return `${formatted.message}\n\n${vscode.l10n.t('Run "Unleash: Refresh Flags", then open the details again.')}\n`;
     }
   }
