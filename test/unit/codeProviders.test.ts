@@ -170,6 +170,53 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     store.dispose();
   });
 
+  it('an archived name: held back until the lookup answers, then archived (never unknown first), with fixes that open it', async () => {
+    class ArchivedSource extends CountingSource {
+      readonly lookups: string[] = [];
+      private readonly waiting: Array<() => void> = [];
+      findArchived(name: string): Promise<FeatureSummary | undefined> {
+        this.lookups.push(name);
+        const found = name === 'old-promo' ? { name, project: 'default', archived: true, archivedAt: '2026-11-02T10:00:00.000Z' } : undefined;
+        return new Promise((resolve) => this.waiting.push(() => resolve(found)));
+      }
+      answer(): void {
+        for (const answer of this.waiting.splice(0)) answer();
+      }
+    }
+    const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
+    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
+    const publisher = new FlagDiagnosticsPublisher(flags, logger);
+    const document = new FakeDocument('/work/src/promo.ts', `isEnabled('old-promo');\nisEnabled('no-such-flag');\nuseFlag("old-banner");`);
+    fake.textDocuments.splice(0, fake.textDocuments.length, document);
+    const source = new ArchivedSource();
+    await store.setSource(source, 'ready');
+    const uri = document.uri.toString();
+    const stale = '2:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.';
+    assert.deepEqual(shown(uri), [stale], 'the two names the listing lacks wait for their lookups');
+    assert.deepEqual(source.lookups, ['old-promo', 'no-such-flag']);
+
+    source.answer();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(shown(uri), [
+      '0:11-20 1 archived-flag Unleash: Flag "old-promo" (project default) is archived: code reading it always gets the default.',
+      '1:11-23 1 unknown-flag Unleash: No flag named "no-such-flag" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.',
+      stale,
+    ]);
+    assert.deepEqual(source.lookups, ['old-promo', 'no-such-flag'], 'asked once per name');
+
+    const archived = fake.diagnostics(uri)[0]!;
+    const offered = new FlagCodeActionProvider(flags, publisher).provideCodeActions(document as never, archived.range as never, { diagnostics: [archived] } as never) as unknown as CodeAction[];
+    assert.deepEqual(offered.map((a) => [a.title, a.command?.command]), [
+      ['Show details of "old-promo"', 'unleash.showFlagDetails'],
+      ['Open "old-promo" in Unleash', 'unleash.openInWebUi'],
+      ['Copy flag name "old-promo"', 'unleash.copyFlagName'],
+    ]);
+    publisher.dispose();
+    flags.dispose();
+    store.dispose();
+  });
+
   it('the typo quick fix replaces the name in place', async () => {
     const store = new FlagStore({ info() {}, error() {} });
     void store.load(); // needed from the start: setSource reads the list
