@@ -21,6 +21,11 @@ import { flagStatus, type FlagStatus } from './flagStatus';
 
 /** Names remembered as archived or not; past this the memory starts again (typos are unbounded). */
 const MAX_ARCHIVED_LOOKUPS = 1_000;
+/**
+ * Names looked up among archived flags per listing (each a search request, and Unleash 8 allows a client 15 searches
+ * a minute, which the listing needs too); past this a name counts as not checked (unknown) until the next refresh.
+ */
+export const MAX_LOOKUPS_PER_LISTING = 10;
 
 /**
  * What the store can show: everything but `ready` is a welcome state of the Flags view. `idle`: a source is known
@@ -75,6 +80,8 @@ export class FlagStore {
   private readonly archived = new Map<string, FeatureSummary | null>();
   /** Names whose lookup among archived flags failed (until the next refresh): no verdict, and not asked again. */
   private readonly archivedFailed = new Set<string>();
+  /** Lookups among archived flags sent since the last listing (MAX_LOOKUPS_PER_LISTING). */
+  private archivedAsked = 0;
   private readonly pendingArchived = new SharedReads<FeatureSummary | undefined>();
   private readonly pendingSegments = new SharedReads<Segment[]>();
   private loading: AbortController | undefined;
@@ -351,13 +358,19 @@ export class FlagStore {
     if (this.archivedFailed.has(name)) return undefined;
     const find = source.findArchived.bind(source);
     return this.pendingArchived.join(name, token, async (signal) => {
+      if (this.archivedAsked >= MAX_LOOKUPS_PER_LISTING) {
+        this.rememberFailed(name);
+        this.logger.info(`Not looking up ${JSON.stringify(name)} among archived flags: ${MAX_LOOKUPS_PER_LISTING} names were, since the last refresh.`);
+        this.statusDidChange(false);
+        return undefined;
+      }
+      this.archivedAsked++;
       let found: FeatureSummary | undefined;
       try {
         found = await find(name, signal);
       } catch (error) {
         if (this.source === source && !signal.aborted) {
-          if (this.archivedFailed.size >= MAX_ARCHIVED_LOOKUPS) this.archivedFailed.clear();
-          this.archivedFailed.add(name);
+          this.rememberFailed(name);
           this.logger.error(`Looking for an archived flag named ${JSON.stringify(name)} failed: ${logText(error)}`);
           this.statusDidChange(false);
         }
@@ -370,6 +383,11 @@ export class FlagStore {
       }
       return found;
     });
+  }
+
+  private rememberFailed(name: string): void {
+    if (this.archivedFailed.size >= MAX_ARCHIVED_LOOKUPS) this.archivedFailed.clear();
+    this.archivedFailed.add(name);
   }
 
   /** The segments a strategy uses, read once per strategy id. */
@@ -423,6 +441,7 @@ export class FlagStore {
     this.pendingSegments.clear();
     this.archived.clear();
     this.archivedFailed.clear();
+    this.archivedAsked = 0;
     this.pendingArchived.clear();
   }
 

@@ -64,7 +64,7 @@ class Source implements FlagSource {
   async listFeatures(): Promise<FeatureSummary[]> {
     return this.rows;
   }
-  async getFeature(project: string, name: string): Promise<Feature> {
+  async getFeature(_project: string, name: string): Promise<Feature> {
     this.reads.push(name);
     const listed = this.rows.find((flag) => flag.name === name);
     if (!listed) throw new Error(`no ${name}`);
@@ -302,6 +302,12 @@ describe('one status per flag, from export files (archived flags are listed ther
 });
 
 describe('flagStatus', () => {
+  it('the stage with its outcome, cleaned: a hostile outcome shows no bidi or invisible character', () => {
+    assert.equal(lifecycleStage(kept), 'completed (kept)');
+    assert.equal(lifecycleStage({ ...kept, status: 'kept\u202e\u200b\u0007' }), 'completed (kept)');
+    assert.equal(describeLifecycle(discarded), 'completed (discarded) since 2026-11-20');
+  });
+
   it('details over a proven stage over the listing row; archived from either; a stage from before archiving is history', () => {
     assert.deepEqual(flagStatus(row('x', initial)), { stale: false, archived: false, lifecycle: initial });
     assert.deepEqual(flagStatus(row('x', initial), undefined, kept), { stale: false, archived: false, lifecycle: kept });
