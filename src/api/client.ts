@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { parseBaseUrl } from './baseUrl';
 import { createDispatcher, type NetworkOptions } from './dispatcher';
 import { chooseProxy } from './proxy';
-import { NotFoundError, SchemaError } from './errors';
+import { ArchivedLookupError, NotFoundError, SchemaError } from './errors';
 import { HttpClient, type HttpOptions, type JsonResponse } from './http';
 import { validate } from './validate';
 import { listAllFeatures, SEARCH_PAGE, type ListingOptions, type ListingResult } from './listing';
@@ -71,6 +71,8 @@ export interface ServerInfo {
 
 const FEATURE_CACHE_SIZE = 200;
 const SEARCH_PATH = '/api/admin/search/features';
+/** Pages of search matches read to find one archived flag by name (each page a search request). */
+const ARCHIVED_PAGES = 5;
 /**
  * Bytes a search row may take on average: a page of 100 rows may be 3.2 MiB, far above what real rows take (a few
  * kB each), and small enough to parse without blocking the editor even when packed with the smallest rows.
@@ -194,13 +196,21 @@ export class UnleashClient {
   }
 
   /**
-   * The archived flag of exactly this name, if there is one (the listing leaves archived flags out). One request to
-   * the search endpoint with `archived=IS:true`; its `query` matches parts of names, so the exact name is picked.
+   * The archived flag of exactly this name, if there is one (the listing leaves archived flags out): the search
+   * endpoint with `archived=IS:true`. Its `query` matches parts of names and descriptions (`gone-17` also finds
+   * `gone-170`…), so the pages are read, at most ARCHIVED_PAGES of them, until the exact name turns up or the
+   * matches end; a name with more matches than that is not known either way (ArchivedLookupError).
    */
   async findArchivedFeature(name: string, call: Call = {}): Promise<FeatureSummary | undefined> {
-    const query = `archived=${encodeURIComponent('IS:true')}&query=${encodeURIComponent(name)}&limit=${SEARCH_PAGE}&offset=0`;
-    const found = (await this.searchPage(query, SEARCH_PAGE, call)).features.find((feature) => feature.name === name);
-    return found ? { ...found, archived: true } : undefined;
+    for (let page = 0; page < ARCHIVED_PAGES; page++) {
+      const query = `archived=${encodeURIComponent('IS:true')}&query=${encodeURIComponent(name)}&limit=${SEARCH_PAGE}&offset=${page * SEARCH_PAGE}`;
+      const { features, total } = await this.searchPage(query, SEARCH_PAGE, call);
+      const found = features.find((feature) => feature.name === name);
+      if (found) return { ...found, archived: true };
+      const seen = page * SEARCH_PAGE + features.length;
+      if (features.length < SEARCH_PAGE || total === undefined || seen >= total) return undefined;
+    }
+    throw new ArchivedLookupError(name, ARCHIVED_PAGES * SEARCH_PAGE);
   }
 
   /** Every segment with its constraints (one request; what the web UI reads to show segments). */

@@ -193,6 +193,17 @@ export class CancelledError extends UnleashApiError {
   }
 }
 
+/**
+ * Whether a name is an archived flag's could not be told: the server's search matched more archived flags than the
+ * client reads for one name (its query matches parts of names). Not a failure of the server.
+ */
+export class ArchivedLookupError extends UnleashApiError {
+  readonly kind = 'archived-lookup';
+  constructor(name: string, read: number) {
+    super(l10n.t('more than {0} archived flags match "{1}": not looked through', read, name));
+  }
+}
+
 /** The answer was not what the API promises: not JSON, or JSON of another shape. */
 export class SchemaError extends UnleashApiError {
   readonly kind = 'schema';

@@ -1,12 +1,16 @@
 /**
  * Publishes flag diagnostics for open documents: on open, on a settled edit (debounced), and again when the
- * catalog or the settings change. Never while the catalog is loading or failed (stale verdicts are cleared then,
- * so nothing false is shown). Analysis reads the catalog in memory; until something needed the flags, the first open
- * document that passes a flag name to an SDK call makes the store read the list.
+ * catalog, a flag's status or the settings change. Never while the catalog is loading or failed (stale verdicts are
+ * cleared then, so nothing false is shown). Analysis reads the catalog in memory; until something needed the flags,
+ * the first open document that passes a flag name to an SDK call makes the store read the list.
+ *
+ * A name the listing lacks is looked up among archived flags first (the store asks once per name): its diagnostic
+ * waits for that answer, then says archived or unknown, never one and then the other.
  */
 import * as vscode from 'vscode';
 import { callsSdk } from '../model/flagDemand';
 import { DIAGNOSTIC_SOURCE, type FlagDiagnostic } from '../model/flagDiagnostics';
+import type { FlagStore } from '../model/flagStore';
 import type { CodeFlags } from '../services/codeFlags';
 import type { Logger } from '../util/logger';
 
@@ -14,6 +18,25 @@ import type { Logger } from '../util/logger';
 export const DIAGNOSTICS_DEBOUNCE_MS = 400;
 /** Documents longer than this (characters) are not analysed. */
 export const MAX_ANALYSED_DOCUMENT = 5_000_000;
+/** Names one document (or one file of the workspace check) looks up among archived flags; the rest show as unknown. */
+export const MAX_LOOKUPS_PER_DOCUMENT = 20;
+/** Quiet time after a status change (an archived lookup answered) before open documents are analysed again. */
+const STATUS_DEBOUNCE_MS = 50;
+
+/**
+ * Starts the store's lookup among archived flags of the names in `found` that await one (at most
+ * MAX_LOOKUPS_PER_DOCUMENT): the names asked, and a promise that settles when every answer (or failure) is in.
+ */
+export function lookUpArchived(store: FlagStore, found: readonly FlagDiagnostic[]): { names: Set<string>; settled: Promise<void> } {
+  const names = new Set<string>();
+  for (const diagnostic of found) {
+    if (names.size >= MAX_LOOKUPS_PER_DOCUMENT) break;
+    if (diagnostic.awaitsLookup) names.add(diagnostic.text);
+  }
+  // Failures are the store's to remember (and log): the name then shows as unknown.
+  const settled = Promise.allSettled([...names].map((name) => store.findArchived(name))).then(() => undefined);
+  return { names, settled };
+}
 
 const SEVERITY: Record<FlagDiagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -41,6 +64,7 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
   /** Files the workspace check reported: kept when their editor closes. */
   private readonly fromWorkspaceCheck = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private statusTimer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -50,6 +74,7 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
     this.disposables.push(
       this.collection,
       flags.store.onDidChange(() => this.refreshAll()),
+      flags.store.onDidChangeStatus(() => this.scheduleOpenDocuments()),
       flags.onDidChangeOptions(() => this.refreshAll()),
       vscode.workspace.onDidOpenTextDocument((document) => this.analyse(document)),
       vscode.workspace.onDidChangeTextDocument((event) => {
@@ -99,8 +124,22 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
     if (text.length > MAX_ANALYSED_DOCUMENT) return;
     const started = performance.now();
     const found = this.flags.analyzer().analyse(text, this.flags.analysisOptions(document));
-    this.publish(document.uri, found);
+    // Names being looked up among archived flags are shown once the answer is in (a status change analyses again).
+    const asked = lookUpArchived(this.flags.store, found).names;
+    this.publish(document.uri, found.filter((d) => !(d.awaitsLookup && asked.has(d.text))));
     this.logger.trace(`Analysed ${document.uri.fsPath || document.uri.toString()} in ${(performance.now() - started).toFixed(1)} ms: ${found.length} diagnostics.`);
+  }
+
+  /** A flag's status changed (an archived lookup answered, details proved a stage): the open documents again, soon. */
+  private scheduleOpenDocuments(): void {
+    if (this.statusTimer) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = undefined;
+      if (!this.flags.options.diagnostics) return;
+      for (const document of vscode.workspace.textDocuments) {
+        if (!this.timers.has(document.uri.toString())) this.analyse(document);
+      }
+    }, STATUS_DEBOUNCE_MS);
   }
 
   /**
@@ -150,6 +189,7 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.statusTimer);
     for (const key of [...this.timers.keys()]) this.cancel(key);
     for (const disposable of this.disposables) disposable.dispose();
   }

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
 import type { FeatureSummary } from '../api/schemas';
+import type { FlagStore } from '../model/flagStore';
 import { Commands } from '../constants';
 import {
   checkTagExists,
@@ -20,12 +21,16 @@ import {
   type TagRef,
 } from '../model/tagInput';
 import { inertText, pickText } from '../model/markdown';
+import { listCompleteness, tagExistsMessage } from '../model/tagAnswer';
 import { pluralForm } from '../model/intl';
 import { MAX_DETAIL } from '../model/wording';
 import { failWith, isOffline, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
 
-export type CheckTagDeps = CommandDeps;
+export interface CheckTagDeps extends CommandDeps {
+  /** Also how complete the list is: an answer counts the flags carrying the tag against what the view could read. */
+  store: CommandDeps['store'] & Pick<FlagStore, 'state' | 'error' | 'failures' | 'outOfDate' | 'currentSource'>;
+}
 
 /** The answer, returned to programmatic callers (keybindings, tests). */
 export interface CheckTagAnswer {
@@ -108,17 +113,7 @@ async function askServer(deps: CheckTagDeps, client: UnleashClient, tag: TagRef)
   }
 
   const flags = flagsWithTag(deps, tag);
-  const count = flags.length;
-  if (found) {
-    const message =
-      count === 0
-        ? vscode.l10n.t('Tag {0} exists (no flag in the Flags view carry it).', shown)
-        : pluralForm(count, {
-            one: vscode.l10n.t('Tag {0} exists ({1} flag in the Flags view carries it).', shown, count),
-            other: vscode.l10n.t('Tag {0} exists ({1} flags in the Flags view carry it).', shown, count),
-          });
-    return present(deps, tag, message, flags, 'server');
-  }
+  if (found) return present(deps, tag, tagExistsMessage(shown, flags.length, listCompleteness(deps.store)), flags, 'server');
   return missing(deps, tag, vscode.l10n.t('No tag {0} on {1}.', shown, client.baseUrl.host), 'server');
 }
 

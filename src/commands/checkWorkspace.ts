@@ -1,10 +1,11 @@
 /**
  * "Check Workspace for Flag References": analyses every source file of the workspace (not only open ones) against
- * the catalog in memory, with progress and cancellation, and puts the findings in the Problems panel.
+ * the catalog in memory, with progress and cancellation, and puts the findings in the Problems panel. A name the
+ * listing lacks is looked up among archived flags before its file is reported.
  */
 import * as vscode from 'vscode';
 import { Commands, SOURCE_FILES_GLOB } from '../constants';
-import type { FlagDiagnosticsPublisher } from '../code/flagDiagnosticsPublisher';
+import { lookUpArchived, type FlagDiagnosticsPublisher } from '../code/flagDiagnosticsPublisher';
 import type { CodeFlags } from '../services/codeFlags';
 import type { Logger } from '../util/logger';
 import { pluralForm } from '../model/intl';
@@ -41,9 +42,14 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
         SOURCE_FILES_GLOB,
         token,
         logger,
-        (uri, text) => {
+        async (uri, text) => {
           // Each file as its folder's settings name flags.
-          const found = analyzer.analyse(text, flags.analysisOptions({ uri }));
+          let found = analyzer.analyse(text, flags.analysisOptions({ uri }));
+          // Names the listing lacks: archived or unknown once the store has looked them up (asked once per name).
+          if (found.some((d) => d.awaitsLookup)) {
+            await lookUpArchived(flags.store, found).settled;
+            found = analyzer.analyse(text, flags.analysisOptions({ uri }));
+          }
           if (found.length > 0) {
             result.filesWithProblems += 1;
             result.problems += found.length;

@@ -6,9 +6,10 @@
  *   await vscode.commands.executeCommand('unleash.showFlagDetails', { project: 'default', name: 'new-checkout-flow' })
  */
 import * as vscode from 'vscode';
-import type { Segment } from '../api/schemas';
+import { NotFoundError } from '../api/errors';
+import type { FeatureSummary, Segment } from '../api/schemas';
 import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
-import { flagDocument } from '../model/flagDocument';
+import { archivedFlagDocument, flagDocument } from '../model/flagDocument';
 import type { FlagStore } from '../model/flagStore';
 import { inertText } from '../model/markdown';
 import { flagPickItems, flagRefOf, isTreeNode, projectOf } from '../model/tree';
@@ -43,6 +44,8 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
     if (!flag) return `${vscode.l10n.t('This is not the address of a flag.')}\n`;
     const source = this.store.currentSource;
     try {
+      const archived = await this.archivedFlag(flag.project, flag.name, token);
+      if (archived) return archivedFlagDocument(archived, source?.label ?? '');
       const details = await this.store.feature(flag.project, flag.name, token);
       const segments = new Map<string, Segment[]>();
       const strategies = (details.environments ?? []).flatMap((env) => env.strategies ?? []);
@@ -61,11 +64,24 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
         segments,
         sourceLabel: source?.label ?? '',
         now: new Date(),
+        status: summary ? this.store.status(summary, flag.project) : undefined,
       });
     } catch (error) {
       const formatted = formatError(error, { action: vscode.l10n.t('read the flag'), server: source?.label });
+      // A flag of another project is opened from there (the message says how): reading this address again cannot help.
+      if (error instanceof NotFoundError && error.actualProject) return `${formatted.message}\n`;
       return `${formatted.message}\n\n${vscode.l10n.t('Run "Unleash: Refresh Flags", then open the details again.')}\n`;
     }
+  }
+
+  /**
+   * The archived flag of this project and name, when the listing lacks it and the source finds it among archived
+   * flags (a server does not serve an archived flag's details: get-feature answers 404).
+   */
+  private async archivedFlag(project: string, name: string, token: vscode.CancellationToken): Promise<FeatureSummary | undefined> {
+    if (this.store.catalog.byName(name).some((row) => projectOf(row) === project) || !this.store.findsArchived) return undefined;
+    const found = await this.store.findArchived(name, token).catch(() => undefined);
+    return found && projectOf(found) === project ? found : undefined;
   }
 
   dispose(): void {

@@ -11,6 +11,10 @@
  * from memory (the offline mode's export files) shows details at once, while a server read finishes in the background
  * and the next hover shows its details. A read that failed is not retried until the catalog changes (a refresh), so
  * a broken flag cannot make every hover hit the server.
+ *
+ * A name an SDK call reads that the listing lacks is looked up among archived flags (once per name, by the store)
+ * before the hover answers, waiting at most LOOKUP_WAIT_MS: it says archived or unknown, never unknown first. A lookup
+ * still out then says so (the next hover has the answer).
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
@@ -20,12 +24,16 @@ import { flagKey, type Catalog } from '../model/catalog';
 import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/flagNames';
 import { hoverMayNameFlag } from '../model/flagDemand';
 import type { FlagStore } from '../model/flagStore';
-import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
+import { isValidFlagName } from '../model/flagNameRule';
+import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, lookupPendingMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
 import type { HoverSettingsByFolder } from '../services/settings';
 import type { Logger } from '../util/logger';
 
 /** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
 export const MAX_HOVER_LINE = 200_000;
+
+/** Longest a hover waits for the lookup of a name among archived flags (one search request). */
+export const LOOKUP_WAIT_MS = 2_000;
 
 /** Configuration languages whose strings need no quotes: a whole value there is a literal too. */
 const PLAIN_SCALAR_LANGUAGES = new Set(['yaml', 'dockercompose', 'properties', 'ini', 'dotenv', 'env', 'toml']);
@@ -41,7 +49,8 @@ export interface HoverOptions {
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
 export type HoverStore = Pick<
   FlagStore,
-  'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived' | 'load'
+  | 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived' | 'load'
+  | 'status' | 'findsArchived' | 'archivedLookupFailed'
 >;
 
 /** The options for one document (its folder's settings); undefined where hovers are off or its language is not listed. */
@@ -121,6 +130,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
       if (match.inSdkCall === undefined || this.store.state !== 'ready') return undefined;
       const archived = await this.archivedFlag(match.name, token);
       if (token.isCancellationRequested) return undefined;
+      if (archived === 'pending') return hover(lookupPendingMarkdown(match.name, source.label, match.inSdkCall), range);
       return hover(
         archived
           ? archivedFlagMarkdown(archived, match.inSdkCall, source.label)
@@ -147,31 +157,31 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     const matches: HoverMatch[] = summaries.map((summary) => {
       const project = summary.project ?? '';
       const details: Feature | undefined = this.store.peekFeature(project, summary.name);
-      if (details) return { summary, details };
-      return { summary, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading' };
+      const status = this.store.status(summary, project);
+      if (details) return { summary, details, status };
+      return { summary, status, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading' };
     });
     const webUrl = source.webUrl?.bind(source);
     return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now: new Date() }), range);
   }
 
   /**
-   * The archived flag of a name the listing does not have, when the store already knows it; otherwise the lookup is
-   * started and waited for one event-loop turn (the next hover has the answer). A failed lookup is not retried until
-   * the catalog changes.
+   * The archived flag of a name the listing does not have (undefined: none, or the source cannot tell, or the lookup
+   * failed: the store logs it and does not ask again until a refresh). The lookup is started when the store has no
+   * answer yet and waited for at most LOOKUP_WAIT_MS; `pending` when it is still out then.
    */
-  private async archivedFlag(name: string, token: vscode.CancellationToken): Promise<FeatureSummary | undefined> {
+  private async archivedFlag(name: string, token: vscode.CancellationToken): Promise<FeatureSummary | undefined | 'pending'> {
     const known = this.store.peekArchived(name);
     if (known !== undefined) return known ?? undefined;
-    const key = `archived:${name}`;
-    if (this.failed.has(key)) return undefined;
-    const lookup = this.store.findArchived(name, token).catch((error: unknown) => {
-      if (error instanceof CancelledError || token.isCancellationRequested) return undefined;
-      this.failed.add(key);
-      this.logger.warn(`Looking for an archived flag named ${JSON.stringify(name)} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return undefined;
-    });
-    await Promise.race([lookup, nextTurn()]);
-    return this.store.peekArchived(name) ?? undefined;
+    if (!this.store.findsArchived || !isValidFlagName(name) || this.store.archivedLookupFailed(name)) return undefined;
+    const lookup = this.store.findArchived(name, token).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOOKUP_WAIT_MS)));
+    await Promise.race([lookup, waited]);
+    clearTimeout(timer);
+    const answer = this.store.peekArchived(name);
+    if (answer !== undefined) return answer ?? undefined;
+    return this.store.archivedLookupFailed(name) || token.isCancellationRequested ? undefined : 'pending';
   }
 
   /** Starts (or joins) the store's read of one flag's details; never rejects. */

@@ -9,9 +9,10 @@ import type { FeatureSummary } from '../api/schemas';
 import type { Catalog } from './catalog';
 import { sdkCallLiterals } from './sdkCalls';
 import { isValidFlagName } from './flagNameRule';
+import { flagStatus, statusMarkdown, statusWords, type FlagStatus } from './flagStatus';
 import { escapeMarkdown, plainMarkdown } from './markdown';
 import { pluralForm } from './intl';
-import { clean, describeEnvironmentState, describeLifecycle, environmentStrip, flagName } from './wording';
+import { clean, describeEnvironmentState, environmentStrip, flagName } from './wording';
 
 /** Where a flag name is being typed: the literal's content [start, end) and what is typed before the cursor. */
 export interface CompletionSpot {
@@ -36,9 +37,12 @@ export function completionSpotAt(line: string, character: number, sdkCalls?: rea
   return undefined;
 }
 
+/** A listed flag's one status (FlagStore.status). */
+export type StatusOf = (flag: FeatureSummary) => FlagStatus;
+
 export interface FlagCompletionItem {
   label: string;
-  /** `type · project · development ● production ○` (bounded, one line). */
+  /** `type · project · stale · live · development ● production ○` (bounded, one line). */
   detail: string;
   /** Orders the list: prefix match, project, recent use, name. */
   sortText: string;
@@ -70,7 +74,11 @@ interface Entry {
 export class FlagCompletions {
   private readonly entries: Entry[] = [];
 
-  constructor(readonly catalog: Catalog) {
+  /** `statusOf` gives each flag's status (the store's); the details it reflects are fixed for this object's life. */
+  constructor(
+    readonly catalog: Catalog,
+    private readonly statusOf: StatusOf = (flag) => flagStatus(flag),
+  ) {
     for (const name of catalog.names()) {
       if (!isValidFlagName(name)) continue;
       const flags = catalog.byName(name);
@@ -80,7 +88,7 @@ export class FlagCompletions {
         name,
         lower: name.toLowerCase(),
         projects: new Set(flags.map((flag) => flag.project ?? '')),
-        detail: completionDetail(flags),
+        detail: completionDetail(flags, statusOf),
         unsafeIn,
       });
     }
@@ -111,19 +119,21 @@ export class FlagCompletions {
 
   /** The markdown documentation of one name (built on demand: VS Code asks for the focused item only). */
   documentation(name: string): string {
-    return completionDocumentation(this.catalog.byName(name));
+    return completionDocumentation(this.catalog.byName(name), this.statusOf);
   }
 }
 
-/** `release · default · development ● production ○`, with `stale`/`archived`/`+N more projects` when so. */
-export function completionDetail(flags: readonly FeatureSummary[]): string {
+/**
+ * `release · default · live · development ● production ○`: the first project's type, project, status words
+ * (`statusWords`: `stale`, `archived`, `completed (kept)`) and environments, then `+N more projects` when so.
+ */
+export function completionDetail(flags: readonly FeatureSummary[], statusOf: StatusOf = (flag) => flagStatus(flag)): string {
   const first = flags[0];
   if (!first) return '';
   const parts: string[] = [];
   if (first.type) parts.push(clean(first.type, 40));
   if (first.project) parts.push(clean(first.project, 60));
-  if (first.archived) parts.push(l10n.t('archived'));
-  else if (first.stale) parts.push(l10n.t('stale'));
+  parts.push(...statusWords(statusOf(first)));
   const strip = environmentStrip(first.environments ?? []);
   if (strip !== '') parts.push(strip);
   const others = flags.length - 1;
@@ -132,17 +142,14 @@ export function completionDetail(flags: readonly FeatureSummary[]): string {
 }
 
 /** The documentation markdown: per project, the name, type, badges, description and each environment's state. */
-export function completionDocumentation(flags: readonly FeatureSummary[]): string {
+export function completionDocumentation(flags: readonly FeatureSummary[], statusOf: StatusOf = (flag) => flagStatus(flag)): string {
   const sections = flags.slice(0, 3).map((flag) => {
     const head = [`**${escapeMarkdown(flagName(flag.name, 200))}**`];
     if (flag.type) head.push(plainMarkdown(flag.type, 40));
     if (flag.project) head.push(l10n.t('project {0}', plainMarkdown(flag.project, 60)));
     const blocks = [head.join(' · ')];
-    const badges: string[] = [];
-    if (flag.stale) badges.push(`**${l10n.t('Stale')}**`);
-    if (flag.archived) badges.push(`**${l10n.t('Archived')}**`);
-    if (flag.lifecycle) badges.push(l10n.t('Lifecycle: {0}', plainMarkdown(describeLifecycle(flag.lifecycle), 100)));
-    if (badges.length > 0) blocks.push(badges.join(' · '));
+    const status = statusMarkdown(statusOf(flag));
+    if (status !== '') blocks.push(status);
     const description = plainMarkdown(flag.description ?? '', 300);
     if (description !== '') blocks.push(description);
     const environments = (flag.environments ?? []).slice(0, 12);

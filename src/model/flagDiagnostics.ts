@@ -1,16 +1,23 @@
 /**
  * What the Problems panel says about the flag names code reads: a typo, an archived flag, a flag ready to remove
- * (stale, or lifecycle `completed`), a flag off everywhere. Pure; no 'vscode': the publisher only turns these into
- * `vscode.Diagnostic`s. Messages are plain text (the Problems panel renders no markdown), cut to one bounded line.
+ * (stale, or lifecycle `completed`, kept or discarded), a flag off everywhere. Pure; no 'vscode': the publisher only
+ * turns these into `vscode.Diagnostic`s. Messages are plain text (the Problems panel renders no markdown), cut to one
+ * bounded line.
+ *
+ * Each flag's status is the store's (`AnalysisOptions.status`), so the Problems panel says what the row and the hover
+ * say. A name the listing lacks may belong to an archived flag (the listing leaves those out): `archived` answers
+ * from the store's lookups; a name not looked up yet is marked `awaitsLookup`, and the publisher holds it back until
+ * the lookup answers, so it is never called unknown first and archived later.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../api/schemas';
 import type { Catalog } from './catalog';
+import { completedAdvice, flagStatus, isCompleted, type FlagStatus } from './flagStatus';
 import { FlagNameIndex } from './flagNames';
 import { findFlagReferences, type FlagReference, type ReferenceOptions } from './flagReferences';
 import { FlagSuggester } from './flagSuggestions';
 import { joinAlternatives, pluralForm } from './intl';
-import { clean, formatList, jsonPreview, quotedFlagName } from './wording';
+import { clean, formatList, jsonPreview, lifecycleStage, quotedFlagName } from './wording';
 
 export type FlagDiagnosticKind = 'unknown' | 'archived' | 'completed' | 'stale' | 'disabled';
 
@@ -74,8 +81,12 @@ export interface FlagDiagnostic {
   text: string;
   /** The flag it names (the first project's, when several have it); none for `unknown`. */
   flag?: { project: string; name: string };
+  /** The flag is not in the listing (an archived flag found by name): the Flags tree does not show it. */
+  unlisted?: boolean;
   /** For `unknown`: known names to replace it with, closest first. */
   suggestions: readonly string[];
+  /** For `unknown`: the name was not looked up among archived flags yet (the publisher asks, and holds it back). */
+  awaitsLookup?: boolean;
 }
 
 export interface AnalysisOptions extends ReferenceOptions {
@@ -83,6 +94,13 @@ export interface AnalysisOptions extends ReferenceOptions {
   /** Where the flags come from, for "No flag named … on <label>". */
   sourceLabel: string;
   sourceKind: 'server' | 'files';
+  /** A listed flag's one status (FlagStore.status); without it, the listing row's. */
+  status?: (flag: FeatureSummary) => FlagStatus;
+  /**
+   * A name the listing lacks, among archived flags (FlagStore.peekArchived): the flag, null for none (or a lookup
+   * that failed), undefined when not looked up yet. Absent where the source cannot tell (export files).
+   */
+  archived?: (name: string) => FeatureSummary | null | undefined;
 }
 
 /**
@@ -118,10 +136,15 @@ export class FlagAnalyzer {
   }
 
   private diagnose(reference: FlagReference, severities: Severities, options: AnalysisOptions): FlagDiagnostic | undefined {
-    const flags = reference.name === undefined ? [] : this.catalog.byName(reference.name);
+    const listed = reference.name === undefined ? [] : this.catalog.byName(reference.name);
+    // A name the listing lacks: an archived flag's, when the lookup found one.
+    const archived = listed.length === 0 ? options.archived?.(reference.text) : undefined;
+    const flags = archived ? [archived] : listed;
+    const statusOf = options.status ?? ((flag: FeatureSummary) => flagStatus(flag));
+    const statuses = archived ? [flagStatus(archived)] : listed.map(statusOf);
     for (const kind of DIAGNOSTIC_KINDS) {
       const severity = severities[kind];
-      if (severity === 'off' || !applies(kind, flags)) continue;
+      if (severity === 'off' || !applies(kind, flags, statuses)) continue;
       const suggestions = kind === 'unknown' ? this.suggester.suggest(reference.text) : [];
       const diagnostic: FlagDiagnostic = {
         line: reference.line,
@@ -130,28 +153,30 @@ export class FlagAnalyzer {
         kind,
         code: DIAGNOSTIC_CODES[kind],
         severity,
-        message: diagnosticMessage(kind, reference, flags, suggestions, options),
+        message: diagnosticMessage(kind, reference, flags, suggestions, options, statuses),
         text: reference.text,
         suggestions,
       };
       const first = flags[0];
       if (first) diagnostic.flag = { project: first.project ?? '', name: first.name };
+      if (archived) diagnostic.unlisted = true;
+      if (kind === 'unknown' && archived === undefined && options.archived !== undefined) diagnostic.awaitsLookup = true;
       return diagnostic;
     }
     return undefined;
   }
 }
 
-function applies(kind: FlagDiagnosticKind, flags: readonly FeatureSummary[]): boolean {
+function applies(kind: FlagDiagnosticKind, flags: readonly FeatureSummary[], statuses: readonly FlagStatus[]): boolean {
   switch (kind) {
     case 'unknown':
       return flags.length === 0;
     case 'archived':
-      return flags.length > 0 && flags.every((flag) => flag.archived === true);
+      return statuses.length > 0 && statuses.every((status) => status.archived);
     case 'completed':
-      return flags.some((flag) => flag.lifecycle?.stage === 'completed');
+      return statuses.some(isCompleted);
     case 'stale':
-      return flags.some((flag) => flag.stale === true);
+      return statuses.some((status) => status.stale);
     case 'disabled': {
       const environments = flags.flatMap((flag) => flag.environments ?? []);
       return environments.length > 0 && environments.every((env) => !env.enabled);
@@ -173,6 +198,7 @@ export function diagnosticMessage(
   flags: readonly FeatureSummary[],
   suggestions: readonly string[],
   options: Pick<AnalysisOptions, 'sourceLabel' | 'sourceKind'>,
+  statuses: readonly FlagStatus[] = flags.map((flag) => flagStatus(flag)),
 ): string {
   const name = quotedFlagName(flags[0]?.name ?? reference.text);
   const where = clean(options.sourceLabel, 80);
@@ -187,12 +213,15 @@ export function diagnosticMessage(
       return `${head} ${hint}`;
     }
     case 'archived':
-      return l10n.t('Flag {0} is archived{1}: code reading it always gets the default.', name, projectsOf(flags));
-    case 'completed':
-      return l10n.t('Flag {0} completed its lifecycle{1}: ready to remove.', name, projectsOf(flags));
+      return l10n.t('Flag {0}{1} is archived: code reading it always gets the default.', name, projectsOf(flags));
+    case 'completed': {
+      const completed = statuses.find(isCompleted);
+      const stage = completed?.lifecycle ? lifecycleStage(completed.lifecycle) : l10n.t('completed');
+      return l10n.t('Flag {0}{1} is {2}: {3}.', name, projectsOf(flags), stage, completed ? completedAdvice(completed) : l10n.t('ready to remove'));
+    }
     case 'stale':
-      return l10n.t('Flag {0} is marked stale{1}: ready to remove.', name, projectsOf(flags));
+      return l10n.t('Flag {0}{1} is marked stale: ready to remove.', name, projectsOf(flags));
     case 'disabled':
-      return l10n.t('Flag {0} is disabled in every environment{1}.', name, projectsOf(flags));
+      return l10n.t('Flag {0}{1} is disabled in every environment.', name, projectsOf(flags));
   }
 }

@@ -13,7 +13,7 @@ import * as l10n from '@vscode/l10n';
 import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../api/schemas';
 import { isValidFlagName } from './flagNameRule';
 import { pushAll } from '../base/arrays';
-import { flagStatus } from './flagStatus';
+import { flagStatus, type FlagStatus } from './flagStatus';
 import { joinValues, pluralForm } from './intl';
 import { segmentDefinitionMissing } from './offlineSource';
 import {
@@ -40,6 +40,8 @@ export interface FlagDocumentInput {
   /** Where the data comes from: a server's host or the export files. */
   sourceLabel: string;
   now: Date;
+  /** The flag's one status (FlagStore.status); without it, from the summary and the details. */
+  status?: FlagStatus;
 }
 
 const INDENT = '  ';
@@ -74,27 +76,8 @@ function time(iso: string | null | undefined): string | undefined {
 
 export function flagDocument(input: FlagDocumentInput): string {
   const { details, summary } = input;
-  const name = flagNameText(details.name);
-  const lines: string[] = [name, '='.repeat(Math.max(3, Math.min(name.length, 80)))];
-  const status = flagStatus(summary, details);
-  const field = (label: string, value: string | undefined) => {
-    if (value !== undefined && value !== '') lines.push(`${label}: ${value}`);
-  };
-  const yesNo = (value: boolean) => (value ? l10n.t('yes') : l10n.t('no'));
+  const lines = headLines(details, summary, input.status ?? flagStatus(summary, details), input.sourceLabel);
   const none = l10n.t('(none)');
-  field(l10n.t('Project'), one(details.project ?? summary?.project ?? 'default'));
-  field(l10n.t('Type'), details.type ?? summary?.type ? one(details.type ?? summary?.type ?? '') : undefined);
-  field(l10n.t('Lifecycle'), status.lifecycle ? describeLifecycle(status.lifecycle) : undefined);
-  field(l10n.t('Stale'), yesNo(status.stale));
-  field(l10n.t('Archived'), yesNo(status.archived));
-  if (details.impressionData !== undefined) field(l10n.t('Impression data'), details.impressionData ? l10n.t('on') : l10n.t('off'));
-  field(l10n.t('Created'), time(details.createdAt ?? summary?.createdAt));
-  field(l10n.t('Archived at'), time(details.archivedAt ?? summary?.archivedAt));
-  field(l10n.t('Source'), one(input.sourceLabel));
-
-  const description = details.description ?? summary?.description ?? '';
-  lines.push(...heading(l10n.t('Description')));
-  lines.push(description.trim() === '' ? none : block(description, ''));
 
   const environments = details.environments ?? [];
   lines.push(...heading(l10n.t('Environments')));
@@ -144,6 +127,50 @@ export function flagDocument(input: FlagDocumentInput): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The document of an archived flag found by name (FlagStore.findArchived): a server does not serve an archived flag's
+ * details, so what its search row holds (status, dates, description, each environment's state, tags), and how to
+ * read the rest.
+ */
+export function archivedFlagDocument(flag: FeatureSummary, sourceLabel: string): string {
+  const lines = headLines(flag, undefined, flagStatus(flag), sourceLabel);
+  const environments = flag.environments ?? [];
+  lines.push(...heading(l10n.t('Environments')));
+  if (environments.length === 0) lines.push(l10n.t('(none)'));
+  for (const env of environments) lines.push(`${one(env.name)}: ${env.enabled ? l10n.t('enabled') : l10n.t('disabled')}`);
+  lines.push('', l10n.t('Unleash does not serve the strategies and variants of an archived flag: revive it in Unleash to read them.'));
+  const tags = flag.tags ?? [];
+  lines.push(...heading(l10n.t('Tags')));
+  if (tags.length === 0) lines.push(l10n.t('(none)'));
+  for (const tag of tags) lines.push(`${one(tag.type)}:${one(tag.value)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Name, project, type, status, dates, source and description: what every flag's document starts with. */
+function headLines(flag: Feature | FeatureSummary, summary: FeatureSummary | undefined, status: FlagStatus, sourceLabel: string): string[] {
+  const name = flagNameText(flag.name);
+  const lines: string[] = [name, '='.repeat(Math.max(3, Math.min(name.length, 80)))];
+  const field = (label: string, value: string | undefined) => {
+    if (value !== undefined && value !== '') lines.push(`${label}: ${value}`);
+  };
+  const yesNo = (value: boolean) => (value ? l10n.t('yes') : l10n.t('no'));
+  const type = flag.type ?? summary?.type;
+  field(l10n.t('Project'), one(flag.project ?? summary?.project ?? 'default'));
+  field(l10n.t('Type'), type ? one(type) : undefined);
+  field(l10n.t('Lifecycle'), status.lifecycle ? describeLifecycle(status.lifecycle) : undefined);
+  field(l10n.t('Stale'), yesNo(status.stale));
+  field(l10n.t('Archived'), yesNo(status.archived));
+  if (flag.impressionData !== undefined) field(l10n.t('Impression data'), flag.impressionData ? l10n.t('on') : l10n.t('off'));
+  field(l10n.t('Created'), time(flag.createdAt ?? summary?.createdAt));
+  field(l10n.t('Archived at'), time(flag.archivedAt ?? summary?.archivedAt));
+  field(l10n.t('Source'), one(sourceLabel));
+
+  const description = flag.description ?? summary?.description ?? '';
+  lines.push(...heading(l10n.t('Description')));
+  lines.push(description.trim() === '' ? l10n.t('(none)') : block(description, ''));
+  return lines;
 }
 
 function strategyLines(strategy: Strategy, index: number, input: FlagDocumentInput): string[] {

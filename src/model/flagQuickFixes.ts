@@ -1,6 +1,7 @@
 /**
  * The quick fixes offered on a flag diagnostic, as plain data (no 'vscode'): replace a typo with a suggested name,
- * reveal the flag in the Flags tree, show its details, open it in Unleash (only an http/https address), copy its name. Titles carry
+ * reveal the flag in the Flags tree (not an archived flag found by name: the tree does not list it), show its details,
+ * open it in Unleash (only an http/https address), copy its name. Titles carry
  * untrusted names, so they are one bounded line with `$(icon)` syntax shown as written. A name that breaks Unleash's
  * naming rule is never suggested, inserted, opened or copied.
  */
@@ -24,7 +25,7 @@ function shown(name: string): string {
  * `webUrl` gives the flag's page when the source has a web UI.
  */
 export function flagQuickFixes(
-  diagnostic: Pick<FlagDiagnostic, 'kind' | 'suggestions' | 'flag'>,
+  diagnostic: Pick<FlagDiagnostic, 'kind' | 'suggestions' | 'flag' | 'unlisted'>,
   context: { quote: string; webUrl?: (project: string, name: string) => string | undefined },
 ): FlagQuickFix[] {
   const fixes: FlagQuickFix[] = [];
@@ -39,7 +40,9 @@ export function flagQuickFixes(
   const flag = diagnostic.flag;
   if (!flag) return fixes;
   const args = [{ project: flag.project, name: flag.name }];
-  fixes.push({ title: l10n.t('Reveal {0} in the Flags tree', shown(flag.name)), kind: 'command', command: Commands.revealFlag, args });
+  if (diagnostic.unlisted !== true) {
+    fixes.push({ title: l10n.t('Reveal {0} in the Flags tree', shown(flag.name)), kind: 'command', command: Commands.revealFlag, args });
+  }
   fixes.push({ title: l10n.t('Show details of {0}', shown(flag.name)), kind: 'command', command: Commands.showFlagDetails, args });
   // A name that breaks the naming rule is neither opened in Unleash nor copied.
   if (!isValidFlagName(flag.name)) return fixes;

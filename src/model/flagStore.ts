@@ -13,13 +13,19 @@
 import * as l10n from '@vscode/l10n';
 import { CancelledError } from '../api/errors';
 import type { ListingFailure } from '../api/listing';
-import type { Feature, FeatureSummary, Segment } from '../api/schemas';
+import type { Feature, FeatureSummary, Lifecycle, Segment } from '../api/schemas';
 import { Emitter, type CancellationLike } from '../base/emitter';
 import { Catalog, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
+import { flagStatus, type FlagStatus } from './flagStatus';
 
 /** Names remembered as archived or not; past this the memory starts again (typos are unbounded). */
 const MAX_ARCHIVED_LOOKUPS = 1_000;
+/**
+ * Names looked up among archived flags per listing (each a search request, and Unleash 8 allows a client 15 searches
+ * a minute, which the listing needs too); past this a name counts as not checked (unknown) until the next refresh.
+ */
+export const MAX_LOOKUPS_PER_LISTING = 10;
 
 /**
  * What the store can show: everything but `ready` is a welcome state of the Flags view. `idle`: a source is known
@@ -43,6 +49,12 @@ export class FlagStore {
   private readonly detailsLoaded = new Emitter<{ project: string; name: string }>();
   /** One flag's details arrived (hovers show them next time). */
   readonly onDidLoadDetails = this.detailsLoaded.event;
+  private readonly statusChanged = new Emitter<void>();
+  /**
+   * A status changed without a new catalog: details told more than the listing (a stage the stage list proves), or
+   * a lookup among archived flags answered (or failed). Diagnostics, completion and the status bar follow.
+   */
+  readonly onDidChangeStatus = this.statusChanged.event;
 
   private source: FlagSource | undefined;
   private stateValue: StoreState = 'loading';
@@ -58,8 +70,18 @@ export class FlagStore {
   private detailsVersionValue = 0;
   private readonly pendingDetails = new SharedReads<Feature>();
   private readonly segments = new Map<string, Segment[]>();
+  /**
+   * Stages a read of the details proved beyond what the listing says (by flagKey), with the listing's stage then
+   * (`listedLifecycle`): kept across a refresh while the listing still says that, forgotten once it says otherwise.
+   */
+  private readonly proven = new Map<string, { project: string; name: string; listed: string; lifecycle: Lifecycle }>();
+  private statusVersionValue = 0;
   /** Names looked up among archived flags: the flag, or null for none. */
   private readonly archived = new Map<string, FeatureSummary | null>();
+  /** Names whose lookup among archived flags failed (until the next refresh): no verdict, and not asked again. */
+  private readonly archivedFailed = new Set<string>();
+  /** Lookups among archived flags sent since the last listing (MAX_LOOKUPS_PER_LISTING). */
+  private archivedAsked = 0;
   private readonly pendingArchived = new SharedReads<FeatureSummary | undefined>();
   private readonly pendingSegments = new SharedReads<Segment[]>();
   private loading: AbortController | undefined;
@@ -111,6 +133,8 @@ export class FlagStore {
    * needed the flags; otherwise the store stays `idle` until the first `load()`.
    */
   async setSource(source: FlagSource | undefined, state: StoreState, problem?: unknown): Promise<void> {
+    // What a read proved holds for the source that answered it.
+    if (source !== this.source) this.proven.clear();
     this.source = source;
     if (!source || !this.demanded) {
       this.loading?.abort();
@@ -183,6 +207,7 @@ export class FlagStore {
       if (controller.signal.aborted) return;
       this.partialValue = false;
       this.catalogValue = new Catalog(features);
+      this.forgetDisproved();
       this.failuresValue = source.failedProjects ?? [];
       this.outOfDateValue = undefined;
       this.refreshedAtValue = new Date();
@@ -251,12 +276,56 @@ export class FlagStore {
     return this.pendingDetails.join(key, token, async (signal) => {
       const feature = await source.getFeature(project, name, signal);
       if (this.source === source) {
+        const summary = this.catalogValue.get(project, name);
+        const before = summary && this.status(summary, project);
         this.details.set(key, feature);
+        this.prove(project, name, summary, feature);
         this.detailsVersionValue++;
         this.detailsLoaded.fire({ project, name });
+        if (summary && before && !sameStatus(before, this.status(summary, project))) this.statusDidChange(true);
       }
       return feature;
     });
+  }
+
+  /**
+   * The one status of a listed flag (flagStatus): its details when read, else a stage an earlier read proved while
+   * the listing still says what it said then, else the listing row. `project` as the flag is addressed (the row's).
+   */
+  status(summary: FeatureSummary, project: string = summary.project ?? ''): FlagStatus {
+    const key = flagKey(project, summary.name);
+    const proven = this.proven.get(key);
+    return flagStatus(summary, this.details.get(key), proven && proven.listed === listedLifecycle(summary) ? proven.lifecycle : undefined);
+  }
+
+  /** Changes whenever a listed flag's status changes without a new catalog: lets a cache skip rebuilding. */
+  get statusVersion(): number {
+    return this.statusVersionValue;
+  }
+
+  /** Remembers (or forgets) what the details say beyond the listing row's stage. */
+  private prove(project: string, name: string, summary: FeatureSummary | undefined, feature: Feature): void {
+    const key = flagKey(project, name);
+    const lifecycle = feature.lifecycle ?? undefined;
+    if (!summary || !lifecycle || lifecycleText(lifecycle) === listedLifecycle(summary)) {
+      this.proven.delete(key);
+      return;
+    }
+    this.proven.set(key, { project, name, listed: listedLifecycle(summary), lifecycle });
+  }
+
+  /** After a listing: proven stages of flags the listing no longer has, or whose listed stage changed, are dropped. */
+  private forgetDisproved(): void {
+    for (const [key, entry] of this.proven) {
+      const summary = this.catalogValue.get(entry.project, entry.name);
+      if (!summary || listedLifecycle(summary) !== entry.listed) this.proven.delete(key);
+    }
+  }
+
+  /** `listed`: a flag of the catalog (not an archived lookup) changed its status. */
+  private statusDidChange(listed: boolean): void {
+    if (listed) this.statusVersionValue++;
+    this.statusChanged.fire(undefined);
   }
 
   /**
@@ -267,21 +336,58 @@ export class FlagStore {
     return this.archived.get(name);
   }
 
-  /** The archived flag of this name, asked once per name until the next refresh; undefined where none is known. */
+  /** Whether the lookup of this name among archived flags failed (until the next refresh, it is not asked again). */
+  archivedLookupFailed(name: string): boolean {
+    return this.archivedFailed.has(name);
+  }
+
+  /** Whether the source can look names up among archived flags (a server; export files list archived flags). */
+  get findsArchived(): boolean {
+    return this.source?.findArchived !== undefined;
+  }
+
+  /**
+   * The archived flag of this name, asked once per name until the next refresh; undefined where none is known. Every
+   * answer, and a failure, fires onDidChangeStatus (diagnostics waiting for it publish then).
+   */
   async findArchived(name: string, token?: CancellationLike): Promise<FeatureSummary | undefined> {
     const known = this.archived.get(name);
     if (known !== undefined) return known ?? undefined;
     const source = this.requireSource();
     if (!source.findArchived) return undefined;
+    if (this.archivedFailed.has(name)) return undefined;
     const find = source.findArchived.bind(source);
     return this.pendingArchived.join(name, token, async (signal) => {
-      const found = await find(name, signal);
+      if (this.archivedAsked >= MAX_LOOKUPS_PER_LISTING) {
+        this.rememberFailed(name);
+        this.logger.info(`Not looking up ${JSON.stringify(name)} among archived flags: ${MAX_LOOKUPS_PER_LISTING} names were, since the last refresh.`);
+        this.statusDidChange(false);
+        return undefined;
+      }
+      this.archivedAsked++;
+      let found: FeatureSummary | undefined;
+      try {
+        found = await find(name, signal);
+      } catch (error) {
+        if (this.source === source && !signal.aborted) {
+          this.rememberFailed(name);
+          this.logger.error(`Looking for an archived flag named ${JSON.stringify(name)} failed: ${logText(error)}`);
+          this.statusDidChange(false);
+        }
+        throw error;
+      }
       if (this.source === source) {
         if (this.archived.size >= MAX_ARCHIVED_LOOKUPS) this.archived.clear();
         this.archived.set(name, found ?? null);
+        this.statusDidChange(false);
       }
       return found;
     });
+  }
+
+  private rememberFailed(name: string): void {
+    if (this.archivedFailed.size >= MAX_ARCHIVED_LOOKUPS) this.archivedFailed.clear();
+    this.archivedFailed.add(name);
   }
 
   /** The segments a strategy uses, read once per strategy id. */
@@ -315,6 +421,7 @@ export class FlagStore {
     this.setRefreshInterval(0);
     this.changed.dispose();
     this.detailsLoaded.dispose();
+    this.statusChanged.dispose();
   }
 
   private listingInFlight(): Promise<void> | undefined {
@@ -333,6 +440,8 @@ export class FlagStore {
     this.segments.clear();
     this.pendingSegments.clear();
     this.archived.clear();
+    this.archivedFailed.clear();
+    this.archivedAsked = 0;
     this.pendingArchived.clear();
   }
 
@@ -347,6 +456,20 @@ export class FlagStore {
 function logText(error: unknown): string {
   const request = (error as { request?: unknown } | undefined)?.request;
   return `${error instanceof Error ? error.message : String(error)}${typeof request === 'string' ? ` (${request})` : ''}`;
+}
+
+/** A lifecycle as one comparable string: stage, outcome and when it was entered. */
+function lifecycleText(lifecycle: Lifecycle | null | undefined): string {
+  return lifecycle ? `${lifecycle.stage}\u0000${lifecycle.status ?? ''}\u0000${lifecycle.enteredStageAt}` : '';
+}
+
+/** The stage the listing row says. */
+function listedLifecycle(summary: FeatureSummary): string {
+  return lifecycleText(summary.lifecycle);
+}
+
+function sameStatus(a: FlagStatus, b: FlagStatus): boolean {
+  return a.stale === b.stale && a.archived === b.archived && lifecycleText(a.lifecycle) === lifecycleText(b.lifecycle);
 }
 
 /** How often, at most, a first load redraws the rows that arrived so far. */

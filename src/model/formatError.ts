@@ -137,11 +137,17 @@ function describe(error: unknown, server: string): FormattedError {
         setting: SERVER_URL,
       };
     }
-    // The server's sentence already names the project the flag is in: say what to do instead of repeating it.
-    const message = error.actualProject
-      ? l10n.t('Not found: {0}. Refresh the flags to read it from there.', error.serverMessage)
-      : l10n.t('Not found: {0}.', error.serverMessage);
-    return { message: message.replace(/\.\./g, '.'), actions: ['retry'] };
+    // The flag lives in another project: asking again (Retry) gets the same answer. It is read from that project:
+    // its row in the Flags view, once a refresh has moved it there if the view still shows it in the old one.
+    if (error.actualProject) {
+      const message = l10n.t(
+        'Not found: {0}. Open it from project {1} in the Flags view (after a refresh, if the view still shows it in another project).',
+        error.serverMessage,
+        clean(error.actualProject, 60),
+      );
+      return { message: message.replace(/\.\./g, '.'), actions: [] };
+    }
+    return { message: l10n.t('Not found: {0}.', error.serverMessage).replace(/\.\./g, '.'), actions: ['retry'] };
   }
   if (error instanceof BadRequestError) return { message: sentence(error.message), actions: ['showLog'] };
   if (error instanceof ExportPathError) return { message: error.message, actions: ['openSettings'], setting: error.setting };

@@ -10,12 +10,12 @@
 import * as l10n from '@vscode/l10n';
 import type { Feature, FeatureEnvironment, FeatureSummary, Strategy, Variant, StrategyVariant } from '../api/schemas';
 import { Commands } from '../constants';
-import { flagStatus } from './flagStatus';
+import { flagStatus, statusMarkdown, type FlagStatus } from './flagStatus';
 import { joinValues, pluralForm } from './intl';
 import { isValidFlagName } from './flagNameRule';
 import { escapeMarkdown, markdownLink, openableUrl, plainMarkdown } from './markdown';
 import {
-  clean, describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeStrategy, parseIsoUtc, utcDate,
+  clean, describeDependency, describeEnvironmentState, describeLastSeen, describeStrategy, parseIsoUtc, utcDate,
   describeVariant, DISABLED_MARK, ENABLED_MARK, flagName, formatList, strategyBadges, strategyCount, strategyDisplayName, variantCount,
   strategyTitle,
 } from './wording';
@@ -76,6 +76,8 @@ export interface HoverMatch {
    * `unavailable` (the read failed; the summary is all there is).
    */
   detailsState?: 'loading' | 'unavailable';
+  /** The flag's one status (FlagStore.status); without it, from the summary and the details. */
+  status?: FlagStatus;
 }
 
 export interface HoverInput {
@@ -162,6 +164,16 @@ export function unknownFlagMarkdown(
 }
 
 /**
+ * The hover for a name that an SDK call reads, the listing lacks, and whose lookup among archived flags has not
+ * answered yet: neither unknown nor archived is known, so it says that it is being checked.
+ */
+export function lookupPendingMarkdown(name: string, sourceLabel: string, sdkCall?: string): string {
+  const where = plainMarkdown(sourceLabel, 120);
+  const head = l10n.t('{0} is not among the flags listed from {1}.', markdownCode(name, 200), where === '' ? l10n.t('the server') : where);
+  return `${head}\n\n${readsThisName(sdkCall)}${l10n.t('Checking whether it is an archived flag… hover again in a moment.')}`;
+}
+
+/**
  * The hover for a name that an SDK call reads and that belongs to an archived flag (the server's listing leaves those
  * out): says so, with its project and when it was archived, and what that means for the call.
  */
@@ -172,12 +184,14 @@ export function archivedFlagMarkdown(flag: FeatureSummary, sdkCall: string | und
   if (project !== '') facts.push(l10n.t('project {0}', project));
   const at = flag.archivedAt ? parseIsoUtc(flag.archivedAt) : undefined;
   if (at !== undefined) facts.push(l10n.t('archived {0}', utcDate(at)));
-  const lines = [
-    facts.join(' · '),
-    `${readsThisName(sdkCall)}${l10n.t('SDKs no longer receive archived flags, so this call gets its default value. Revive the flag in Unleash, or remove the call.')}`,
-  ];
+  const lines = [facts.join(' · '), `${readsThisName(sdkCall)}${archivedMeaning()}`];
   if (where !== '') lines.push(l10n.t('_Source: {0}_', where));
   return lines.join('\n\n');
+}
+
+/** What being archived means for code, wherever an archived flag is shown. */
+function archivedMeaning(): string {
+  return l10n.t('SDKs no longer receive archived flags, so code reading it gets its default value. Revive the flag in Unleash, or remove the code.');
 }
 
 /** `` `isEnabled` reads a flag by this name. `` (with its trailing space), or '' without a call. */
@@ -203,12 +217,10 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
   blocks.push(head.join(' · '));
 
   // Stale, archived, lifecycle.
-  const badges: string[] = [];
-  const { stale, archived, lifecycle } = flagStatus(summary, details);
-  if (stale) badges.push(`**${l10n.t('Stale')}**`);
-  if (archived) badges.push(`**${l10n.t('Archived')}**`);
-  if (lifecycle) badges.push(l10n.t('Lifecycle: {0}', plainMarkdown(describeLifecycle(lifecycle), 100)));
-  if (badges.length > 0) blocks.push(badges.join(' · '));
+  const status = match.status ?? flagStatus(summary, details);
+  const statusLine = statusMarkdown(status);
+  if (statusLine !== '') blocks.push(statusLine);
+  if (status.archived) blocks.push(archivedMeaning());
 
   const description = plainMarkdown(details?.description ?? summary.description ?? '', HOVER_LIMITS.description);
   if (description !== '') blocks.push(description);

@@ -25,6 +25,8 @@ export interface StatusInput {
   lastRefreshed?: Date;
   /** State `ready` with the flags of an earlier refresh: why the last one failed (formatted). */
   outOfDate?: string;
+  /** State `ready`: the flags that call for attention, by status (`attentionCounts`); '' or absent for none. */
+  attention?: string;
   /** `unleash.serverUrl` is set (so `noServer`/`noToken` still deserve an item). */
   configured: boolean;
 }
@@ -110,7 +112,8 @@ export function statusContent(input: StatusInput): StatusContent {
         tone: 'error',
       };
     case 'ready': {
-      const refreshed = input.lastRefreshed ? `\n${l10n.t('Last refreshed {0}.', refreshedText(input.lastRefreshed))}` : '';
+      const attention = input.attention ? `\n${l10n.t('To clean up: {0}.', inertText(input.attention, 300))}` : '';
+      const refreshed = `${attention}${input.lastRefreshed ? `\n${l10n.t('Last refreshed {0}.', refreshedText(input.lastRefreshed))}` : ''}`;
       const from = clean(input.source?.kind === 'files' ? input.source.label : where, 300);
       if (input.outOfDate !== undefined) {
         return {

@@ -8,6 +8,7 @@ import { SETTINGS_SECTION } from '../constants';
 import type { Catalog } from '../model/catalog';
 import { FlagAnalyzer, severitiesFrom, type AnalysisOptions, type Severities } from '../model/flagDiagnostics';
 import { FlagCompletions } from '../model/flagCompletion';
+import { isValidFlagName } from '../model/flagNameRule';
 import type { NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
 import { Emitter } from '../base/emitter';
@@ -32,6 +33,8 @@ export class CodeFlags implements vscode.Disposable {
   private optionsValue: CodeOptions;
   private analyzerValue: FlagAnalyzer | undefined;
   private completionsValue: FlagCompletions | undefined;
+  /** The store's statusVersion the completions were built at. */
+  private completionsStatus = -1;
   private readonly recentNames: string[] = [];
   private readonly optionsChanged = new Emitter<void>();
   /** A `unleash.hover.*`, `completion.*` or `diagnostics.*` setting changed. */
@@ -86,14 +89,21 @@ export class CodeFlags implements vscode.Disposable {
   }
 
   completions(): FlagCompletions {
-    const catalog = this.store.catalog;
-    if (this.completionsValue?.catalog !== catalog) this.completionsValue = new FlagCompletions(catalog);
+    const { catalog, statusVersion } = this.store;
+    if (this.completionsValue?.catalog !== catalog || this.completionsStatus !== statusVersion) {
+      this.completionsValue = new FlagCompletions(catalog, (flag) => this.store.status(flag));
+      this.completionsStatus = statusVersion;
+    }
     return this.completionsValue;
   }
 
-  /** How to analyse `document` (its folder's naming), or any file of the workspace check when none is given. */
+  /**
+   * How to analyse `document` (its folder's naming), or any file of the workspace check when none is given: each
+   * flag's status and the archived lookups as the store has them.
+   */
   analysisOptions(document?: { readonly uri: vscode.Uri }): AnalysisOptions {
-    const source = this.store.currentSource;
+    const store = this.store;
+    const source = store.currentSource;
     const naming = this.naming(document);
     return {
       sdkCalls: naming.sdkCalls,
@@ -101,6 +111,11 @@ export class CodeFlags implements vscode.Disposable {
       severities: this.optionsValue.severities,
       sourceLabel: source?.label ?? '',
       sourceKind: source?.kind ?? 'server',
+      status: (flag) => store.status(flag),
+      // Only a name Unleash accepts can be an archived flag's; a failed lookup gives no verdict (unknown, as before).
+      archived: store.findsArchived
+        ? (name) => (!isValidFlagName(name) || store.archivedLookupFailed(name) ? null : store.peekArchived(name))
+        : undefined,
     };
   }
 

@@ -24,7 +24,7 @@ export async function visitWorkspaceFiles(
   glob: string,
   token: vscode.CancellationToken,
   logger: Logger,
-  visit: (uri: vscode.Uri, text: string) => void,
+  visit: (uri: vscode.Uri, text: string) => void | Promise<void>,
   progress?: (uri: vscode.Uri, increment: number) => void,
   limits: WorkspaceFileLimits = WORKSPACE_FILE_LIMITS,
 ): Promise<{ files: number; cancelled: boolean }> {
@@ -36,7 +36,7 @@ export async function visitWorkspaceFiles(
     progress?.(uri, 100 / uris.length);
     const text = open.get(uri.toString())?.getText() ?? (await readBounded(uri, limits.maxFileBytes, logger));
     if (text === undefined) continue;
-    visit(uri, text);
+    await visit(uri, text);
     files++;
   }
   return { files, cancelled: token.isCancellationRequested };

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Commands, STATUS_BAR_ID } from '../constants';
 import type { FlagStore } from '../model/flagStore';
+import { attentionCounts } from '../model/flagStatus';
 import { statusContent, type StatusContent } from '../model/statusBarContent';
 import { readServerUrl } from '../services/settings';
 import { formatError } from '../model/formatError';
@@ -19,6 +20,15 @@ export function registerStatusBar(store: FlagStore): StatusBar {
   item.name = vscode.l10n.t('Unleash');
   item.command = Commands.statusActions;
   let current: StatusContent;
+  // The counts by status, once per catalog and status version (a read of the details can change a flag's status).
+  let counted: { catalog: unknown; version: number; text: string } | undefined;
+  const attention = (): string => {
+    const { catalog, statusVersion: version } = store;
+    if (counted?.catalog !== catalog || counted.version !== version) {
+      counted = { catalog, version, text: attentionCounts(catalog.flags.map((flag) => store.status(flag))) };
+    }
+    return counted.text;
+  };
 
   const update = () => {
     const failed = store.state === 'error' || store.state === 'invalidSettings';
@@ -30,6 +40,7 @@ export function registerStatusBar(store: FlagStore): StatusBar {
       reason: failed ? formatError(store.error, { request: true }).message : undefined,
       lastRefreshed: store.state === 'ready' ? store.refreshedAt : undefined,
       outOfDate: outOfDate ? formatError(store.outOfDate, { request: true }).message : undefined,
+      attention: store.state === 'ready' ? attention() : undefined,
       configured: readServerUrl() !== '',
     });
     item.text = current.text;
@@ -45,6 +56,7 @@ export function registerStatusBar(store: FlagStore): StatusBar {
   const disposables = [
     item,
     store.onDidChange(update),
+    store.onDidChangeStatus(update),
     vscode.commands.registerCommand(Commands.statusActions, () => showActions()),
   ];
   update();

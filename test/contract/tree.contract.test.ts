@@ -409,7 +409,9 @@ describe('the Flags tree against a real Unleash', () => {
     const since = utcDate(at);
     const stage = `completed (${status})`;
 
-    assert.equal(flagRow.description, `d● p○ · ${stage}`);
+    // The row says the outcome alone (only a completed flag has one), to stay beside the name at the default width.
+    assert.equal(flagRow.description, `d● p○ · ${status}`);
+    assert.equal(flagRow.accessibleLabel, `${name}, development enabled, production disabled, ${stage}`);
     assert.equal(flagRow.tooltip?.split('\n\n').at(-1), `Lifecycle: ${escapeMarkdown(`${stage} since ${since}`)}`);
     const lifecycle = (await expand(flagRow, store)).find((node) => node.kind === 'lifecycle');
     assert.equal(lifecycle?.description, `${stage} since ${since}`);

@@ -168,14 +168,15 @@ describe("names that break Unleash's naming rule", () => {
     const huge = summary(`huge\u202e${'x'.repeat(10_000_000)}`, 'About');
     const store = await storeOver([huge, summary('ok', ''), summary('new\u200bflag', '')]);
     const rows = (await childrenOf(undefined, store)) as TreeNode[];
+    // The row cuts the name to leave its strip in view at the default width (rowNameWidth); Find Flag has room for more.
     assert.deepEqual(rows.map((row) => row.label), [
-      `huge ${'x'.repeat(167)}… (not a valid Unleash name)`,
+      `huge ${'x'.repeat(14)}… (not a valid Unleash name)`,
       'new flag (not a valid Unleash name)',
       'ok',
     ]);
     assert.ok((rows[0]?.id.length ?? Infinity) < 300, String(rows[0]?.id.length));
     assert.ok((rows[0]?.tooltip?.length ?? Infinity) < 1000);
-    assert.equal(flagPickItems(store)[0]?.label, rows[0]?.label);
+    assert.equal(flagPickItems(store)[0]?.label, `huge ${'x'.repeat(167)}… (not a valid Unleash name)`);
     assert.equal(
       viewMessage(store),
       "2 flags have names that break Unleash's naming rule (1 to 100 letters, digits and - _ . ! ~ * ' ( )): they are marked in the tree and not offered in completion or quick fixes.",

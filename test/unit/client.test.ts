@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
+  ArchivedLookupError,
   AuthError,
   BadRequestError,
   CancelledError,
@@ -340,6 +341,33 @@ describe('listing', () => {
     );
     const features = await client().listFeatures();
     assert.deepEqual(features.map((f) => `${f.project}/${f.name}`), ['default/a', 'default/b']);
+  });
+
+  it('finds an archived flag by its exact name, reading further pages when its query matches more (at most 5)', async () => {
+    // The search matches parts of names: `gone-17` also matches `gone-170`…, 150 in all; the exact name is on page 2.
+    const matches = [...Array.from({ length: 149 }, (_, i) => `gone-17${i}`), 'gone-17'];
+    server.handle((request) => {
+      const offset = Number(request.query.get('offset'));
+      const rows = matches.slice(offset, offset + 100).map((name) => ({ name, project: 'default', archivedAt: '2026-11-02T10:00:00.000Z' }));
+      return { body: { features: rows, total: matches.length } };
+    });
+    const found = await client().findArchivedFeature('gone-17');
+    assert.deepEqual([found?.name, found?.archived], ['gone-17', true]);
+    assert.deepEqual(server.requests.map((request) => [request.query.get('archived'), request.query.get('query'), request.query.get('offset')]), [
+      ['IS:true', 'gone-17', '0'],
+      ['IS:true', 'gone-17', '100'],
+    ]);
+    server.requests.length = 0;
+    assert.equal(await client().findArchivedFeature('gone-1'), undefined, 'every match read: none is exactly it');
+    assert.equal(server.requests.length, 2);
+
+    // More matches than 5 pages: not known either way, and said so.
+    server.handle(() => ({ body: { features: Array.from({ length: 100 }, (_, i) => ({ name: `a${i}` })), total: 10_000 } }));
+    server.requests.length = 0;
+    const error = await client().findArchivedFeature('a').catch((e: unknown) => e);
+    assert.ok(error instanceof ArchivedLookupError, String(error));
+    assert.equal(error.message, 'more than 500 archived flags match "a": not looked through');
+    assert.equal(server.requests.length, 5);
   });
 
   it('refuses a search page holding more rows than asked, plain or compressed, before any row is checked or used', async () => {

@@ -103,7 +103,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     await loading;
     assert.deepEqual(shown(), [
       '0:23-39 1 unknown-flag Unleash: No flag named "new-chekout-flow" on unleash.example.com. Did you mean "new-checkout-flow"?',
-      '1:9-19 2 stale-flag Unleash: Flag "old-banner" is marked stale (project default): ready to remove.',
+      '1:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.',
     ]);
 
     // Typing: nothing until the edits settle, then one analysis; the source is never asked.
@@ -113,7 +113,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     fake.documentChanged.fire({ document, contentChanges: [{}] });
     assert.equal(shown().length, 2, 'still the old verdicts while typing');
     t.mock.timers.tick(DIAGNOSTICS_DEBOUNCE_MS);
-    assert.deepEqual(shown(), ['1:9-19 2 stale-flag Unleash: Flag "old-banner" is marked stale (project default): ready to remove.']);
+    assert.deepEqual(shown(), ['1:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.']);
 
     // Completion and quick fixes read the same catalog: still no request.
     const completion = new FlagCompletionProvider(flags);
@@ -165,6 +165,53 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     assert.deepEqual(shown(), []);
     assert.equal(await completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
 
+    publisher.dispose();
+    flags.dispose();
+    store.dispose();
+  });
+
+  it('an archived name: held back until the lookup answers, then archived (never unknown first), with fixes that open it', async () => {
+    class ArchivedSource extends CountingSource {
+      readonly lookups: string[] = [];
+      private readonly waiting: Array<() => void> = [];
+      findArchived(name: string): Promise<FeatureSummary | undefined> {
+        this.lookups.push(name);
+        const found = name === 'old-promo' ? { name, project: 'default', archived: true, archivedAt: '2026-11-02T10:00:00.000Z' } : undefined;
+        return new Promise((resolve) => this.waiting.push(() => resolve(found)));
+      }
+      answer(): void {
+        for (const answer of this.waiting.splice(0)) answer();
+      }
+    }
+    const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
+    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
+    const publisher = new FlagDiagnosticsPublisher(flags, logger);
+    const document = new FakeDocument('/work/src/promo.ts', `isEnabled('old-promo');\nisEnabled('no-such-flag');\nuseFlag("old-banner");`);
+    fake.textDocuments.splice(0, fake.textDocuments.length, document);
+    const source = new ArchivedSource();
+    await store.setSource(source, 'ready');
+    const uri = document.uri.toString();
+    const stale = '2:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.';
+    assert.deepEqual(shown(uri), [stale], 'the two names the listing lacks wait for their lookups');
+    assert.deepEqual(source.lookups, ['old-promo', 'no-such-flag']);
+
+    source.answer();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(shown(uri), [
+      '0:11-20 1 archived-flag Unleash: Flag "old-promo" (project default) is archived: code reading it always gets the default.',
+      '1:11-23 1 unknown-flag Unleash: No flag named "no-such-flag" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.',
+      stale,
+    ]);
+    assert.deepEqual(source.lookups, ['old-promo', 'no-such-flag'], 'asked once per name');
+
+    const archived = fake.diagnostics(uri)[0]!;
+    const offered = new FlagCodeActionProvider(flags, publisher).provideCodeActions(document as never, archived.range as never, { diagnostics: [archived] } as never) as unknown as CodeAction[];
+    assert.deepEqual(offered.map((a) => [a.title, a.command?.command]), [
+      ['Show details of "old-promo"', 'unleash.showFlagDetails'],
+      ['Open "old-promo" in Unleash', 'unleash.openInWebUi'],
+      ['Copy flag name "old-promo"', 'unleash.copyFlagName'],
+    ]);
     publisher.dispose();
     flags.dispose();
     store.dispose();
@@ -231,10 +278,10 @@ describe('status bar item', () => {
     await store.setSource(source, 'ready');
     assert.equal(item.text, '$(check) Unleash: unleash.example.com · 2 flags');
     assert.equal(colour(), undefined);
-    assert.match(item.tooltip ?? '', /^2 flags from unleash\.example\.com\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
+    assert.match(item.tooltip ?? '', /^2 flags from unleash\.example\.com\.\nTo clean up: 1 stale\.\nLast refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.\nClick for Refresh, Test Connection, Connect and Show Log\.$/);
 
     // A refresh that fails keeps the flags, marked out of date with why, on the warning colour.
-    const refreshed = item.tooltip?.split('\n')[1];
+    const refreshed = item.tooltip?.split('\n').slice(1, 3).join('\n');
     source.next = Promise.reject(new HttpError({ status: 500, request: 'GET /api/admin/projects/default/features', serverMessage: 'db down' }));
     await store.refresh();
     assert.equal(item.text, '$(warning) Unleash: unleash.example.com · 2 flags, out of date');

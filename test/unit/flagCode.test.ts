@@ -56,8 +56,8 @@ describe('flag diagnostics', () => {
     );
     assert.deepEqual(problems(text), [
       '[0:23-39] warning unknown-flag No flag named "new-checkout-flw" on unleash.example.com. Did you mean "new-checkout-flow"?',
-      '[1:38-48] information stale-flag Flag "old-banner" is marked stale (project default): ready to remove.',
-      '[2:22-35] warning archived-flag Flag "legacy-search" is archived (project default): code reading it always gets the default.',
+      '[1:38-48] information stale-flag Flag "old-banner" (project default) is marked stale: ready to remove.',
+      '[2:22-35] warning archived-flag Flag "legacy-search" (project default) is archived: code reading it always gets the default.',
     ]);
   });
 
@@ -77,22 +77,22 @@ describe('flag diagnostics', () => {
     );
     assert.deepEqual(problems(text, { sourceLabel: '.unleash/production.json', sourceKind: 'files' }), [
       '[0:22-28] warning unknown-flag No flag named "pay-v3" in .unleash/production.json. Did you mean "pay-v2"?',
-      '[1:34-45] information completed-flag Flag "sunset-page" completed its lifecycle (project web): ready to remove.',
+      '[1:34-45] information completed-flag Flag "sunset-page" (project web) is completed: ready to remove.',
     ]);
   });
 
   it('Go: IsEnabled and OpenFeature calls after a context argument', () => {
     const text = lines(`if unleash.IsEnabled("dark-mode") {`, `	v, _ := client.BooleanValue(ctx, "sunset-page", false)`);
     assert.deepEqual(problems(text), [
-      '[0:22-31] hint disabled-flag Flag "dark-mode" is disabled in every environment (project web).',
-      '[1:35-46] information completed-flag Flag "sunset-page" completed its lifecycle (project web): ready to remove.',
+      '[0:22-31] hint disabled-flag Flag "dark-mode" (project web) is disabled in every environment.',
+      '[1:35-46] information completed-flag Flag "sunset-page" (project web) is completed: ready to remove.',
     ]);
   });
 
   it('Java: case matters, and the suggestion says which spelling exists', () => {
     const text = lines(`if (unleash.isEnabled("legacy-search")) {`, `    Variant v = unleash.getVariant("New-Checkout-Flow");`);
     assert.deepEqual(problems(text), [
-      '[0:23-36] warning archived-flag Flag "legacy-search" is archived (project default): code reading it always gets the default.',
+      '[0:23-36] warning archived-flag Flag "legacy-search" (project default) is archived: code reading it always gets the default.',
       '[1:36-53] warning unknown-flag No flag named "New-Checkout-Flow" on unleash.example.com. Did you mean "new-checkout-flow"?',
     ]);
   });
@@ -112,7 +112,7 @@ describe('flag diagnostics', () => {
   it('a known flag whose name breaks the naming rule is named cleaned and marked', () => {
     const bidi = new FlagAnalyzer(new Catalog([{ name: 'new check\u202eout', project: 'default', stale: true }]));
     assert.deepEqual(bidi.analyse('isEnabled("new check\u202eout")', server).map((d) => d.message), [
-      'Flag "new check out" (not a valid Unleash name) is marked stale (project default): ready to remove.',
+      'Flag "new check out" (not a valid Unleash name) (project default) is marked stale: ready to remove.',
     ]);
   });
 
@@ -120,7 +120,7 @@ describe('flag diagnostics', () => {
     const text = lines(`isEnabled("old-banner")`, `isEnabled("dark-mode")`, `isEnabled("nope")`);
     const severities = severitiesFrom({ stale: 'off', unknown: 'error', disabled: 'information' });
     assert.deepEqual(problems(text, { ...server, severities }), [
-      '[1:11-20] information disabled-flag Flag "dark-mode" is disabled in every environment (project web).',
+      '[1:11-20] information disabled-flag Flag "dark-mode" (project web) is disabled in every environment.',
       '[2:11-15] error unknown-flag No flag named "nope" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.',
     ]);
     const allOff = severitiesFrom({ unknown: 'off', archived: 'off', completed: 'off', stale: 'off', disabled: 'off' });
@@ -141,7 +141,7 @@ describe('flag diagnostics', () => {
   it('name transforms resolve code spellings to flags', () => {
     const text = `if (isEnabled("NEW_CHECKOUT_FLOW") || isEnabled("OLD_BANNER")) {}`;
     assert.deepEqual(problems(text, { ...server, transforms: [{ kind: 'screamingSnakeToKebab' }] }), [
-      '[0:49-59] information stale-flag Flag "old-banner" is marked stale (project default): ready to remove.',
+      '[0:49-59] information stale-flag Flag "old-banner" (project default) is marked stale: ready to remove.',
     ]);
   });
 
@@ -161,9 +161,9 @@ describe('flag diagnostics', () => {
     assert.deepEqual(
       found.slice(0, 3).map((d) => `[${d.line}:${d.start}-${d.end}] ${d.code} ${d.text} ${d.message}`),
       [
-        '[0:11-17] stale-flag shared Flag "shared" is marked stale (projects p0, p1, p10 … and 2997 more): ready to remove.',
+        '[0:11-17] stale-flag shared Flag "shared" (projects p0, p1, p10 … and 2997 more) is marked stale: ready to remove.',
         '[0:32-42] unknown-flag old-banner No flag named "old-banner" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.',
-        '[1:12-18] stale-flag shared Flag "shared" is marked stale (projects p0, p1, p10 … and 2997 more): ready to remove.',
+        '[1:12-18] stale-flag shared Flag "shared" (projects p0, p1, p10 … and 2997 more) is marked stale: ready to remove.',
       ],
     );
   });
@@ -250,7 +250,7 @@ describe('flag completion', () => {
       { label: 'new-checkout-flow', detail: 'release · default · development ● production ○', sortText: '0199new-checkout-flow', insertText: 'new-checkout-flow' },
       { label: 'old-banner', detail: 'release · default · stale · development ● production ●', sortText: '1199old-banner', insertText: 'old-banner' },
       { label: 'pay-v2', detail: 'release · payments · development ● production ●', sortText: '1100pay-v2', insertText: 'pay-v2' },
-      { label: 'sunset-page', detail: 'release · web · development ● production ●', sortText: '1001sunset-page', insertText: 'sunset-page' },
+      { label: 'sunset-page', detail: 'release · web · completed · development ● production ●', sortText: '1001sunset-page', insertText: 'sunset-page' },
     ]);
     const order = [...(items ?? [])].sort((a, b) => (a.sortText < b.sortText ? -1 : 1)).map((item) => item.label);
     assert.deepEqual(order, ['new-checkout-flow', 'sunset-page', 'dark-mode', 'pay-v2', "it's", 'legacy-search', 'old-banner']);

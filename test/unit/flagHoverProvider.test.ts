@@ -333,34 +333,74 @@ describe('FlagHoverProvider: hovers follow code', () => {
 });
 
 describe('FlagHoverProvider: archived flags', () => {
-  it('an SDK call naming an archived flag says it is archived, asking the server once', async () => {
+  const ARCHIVED_HOVER =
+    '**old\\-banner** is archived · project default · archived 2026-11-02\n\n' +
+    '`isEnabled` reads a flag by this name. SDKs no longer receive archived flags, so code reading it gets its default value. ' +
+    'Revive the flag in Unleash, or remove the code.\n\n_Source: unleash\\.example\\.com_';
+  const line = "if (unleash.isEnabled('old-banner')) {";
+
+  /** A store over a source whose archived lookups answer when `answer` is called (or fail with `fail`). */
+  async function archivedSetup() {
     const source = new ScriptedSource([summary], new Map());
     const asked: string[] = [];
+    const waiting: Array<{ name: string; resolve: (flag: FeatureSummary | undefined) => void; reject: (error: Error) => void }> = [];
     Object.assign(source, {
-      findArchived: async (name: string) => {
+      findArchived: (name: string) => {
         asked.push(name);
-        return name === 'old-banner'
-          ? { name, project: 'default', archived: true, archivedAt: '2026-11-02T10:00:00.000Z' }
-          : undefined;
+        return new Promise<FeatureSummary | undefined>((resolve, reject) => waiting.push({ name, resolve, reject }));
       },
     });
     const store = new FlagStore({ info() {}, error() {} });
     void store.load(); // needed from the start: setSource reads the list
     await store.setSource(source, 'ready');
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
-    const line = "if (unleash.isEnabled('old-banner')) {";
-    for (let i = 0; i < 2; i++) {
-      const hover = await hoverAt(provider, line, line.indexOf('banner'));
-      assert.equal(
-        hover?.contents.value,
-        '**old\\-banner** is archived · project default · archived 2026-11-02\n\n' +
-          '`isEnabled` reads a flag by this name. SDKs no longer receive archived flags, so this call gets its default value. ' +
-          'Revive the flag in Unleash, or remove the call.\n\n_Source: unleash\\.example\\.com_',
-      );
-    }
+    const answer = () => {
+      for (const lookup of waiting.splice(0)) {
+        lookup.resolve(lookup.name === 'old-banner' ? { name: lookup.name, project: 'default', archived: true, archivedAt: '2026-11-02T10:00:00.000Z' } : undefined);
+      }
+    };
+    const fail = () => waiting.splice(0).forEach((lookup) => lookup.reject(new Error('HTTP 429')));
+    return { store, provider, asked, answer, fail };
+  }
+
+  it('the first hover on an archived name waits for the lookup: archived, never unknown first; asked once', async () => {
+    const { store, provider, asked, answer } = await archivedSetup();
+    const first = hoverAt(provider, line, line.indexOf('banner'));
+    setTimeout(answer, 50); // a server's round trip
+    assert.equal((await first)?.contents.value, ARCHIVED_HOVER);
+    assert.equal((await hoverAt(provider, line, line.indexOf('banner')))?.contents.value, ARCHIVED_HOVER);
     const typo = "unleash.isEnabled('no-such-flag')";
-    assert.match((await hoverAt(provider, typo, typo.indexOf('such')))?.contents.value ?? '', /^No flag named `no-such-flag`/);
+    const unknown = hoverAt(provider, typo, typo.indexOf('such'));
+    setTimeout(answer, 10);
+    assert.match((await unknown)?.contents.value ?? '', /^No flag named `no-such-flag`/);
     assert.deepEqual(asked, ['old-banner', 'no-such-flag']);
+    store.dispose();
+  });
+
+  it('a lookup that fails is unknown (the store logs it and does not ask again until a refresh)', async () => {
+    const { store, provider, asked, fail } = await archivedSetup();
+    const first = hoverAt(provider, line, line.indexOf('banner'));
+    setTimeout(fail, 10);
+    assert.match((await first)?.contents.value ?? '', /^No flag named `old-banner` on unleash\\.example\\.com/);
+    assert.match((await hoverAt(provider, line, line.indexOf('banner')))?.contents.value ?? '', /^No flag named/);
+    assert.deepEqual(asked, ['old-banner']);
+    store.dispose();
+  });
+
+  it('a lookup still out after LOOKUP_WAIT_MS says it is being checked, and the next hover has the answer', async () => {
+    const { store, provider, answer } = await archivedSetup();
+    const started = Date.now();
+    const first = await hoverAt(provider, line, line.indexOf('banner'));
+    assert.ok(Date.now() - started >= hovers.LOOKUP_WAIT_MS - 50);
+    assert.equal(
+      first?.contents.value,
+      '`old-banner` is not among the flags listed from unleash\\.example\\.com.\n\n' +
+        '`isEnabled` reads a flag by this name. Checking whether it is an archived flag… hover again in a moment.',
+    );
+    answer();
+    await settle();
+    assert.equal((await hoverAt(provider, line, line.indexOf('banner')))?.contents.value, ARCHIVED_HOVER);
+    store.dispose();
   });
 });
 

@@ -4,7 +4,7 @@ import { CancelledError, HttpError } from '../../src/api/errors';
 import type { ListingFailure } from '../../src/api/listing';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore, PARTIAL_MS } from '../../src/model/flagStore';
+import { FlagStore, MAX_LOOKUPS_PER_LISTING, PARTIAL_MS } from '../../src/model/flagStore';
 import { rootNodes } from '../../src/model/tree';
 import type { CancellationLike } from '../../src/base/emitter';
 import { recordingLogger } from '../support/recordingLogger';
@@ -459,6 +459,53 @@ describe('FlagStore reads nothing until the flags are needed', () => {
     await store.setSource(undefined, 'noServer');
     await store.load();
     assert.equal(store.state, 'noServer');
+    store.dispose();
+  });
+});
+
+describe('FlagStore: names looked up among archived flags', () => {
+  class ArchiveSource extends ScriptedSource {
+    readonly asked: string[] = [];
+    failing = new Set<string>();
+    findArchived = async (name: string): Promise<FeatureSummary | undefined> => {
+      this.asked.push(name);
+      if (this.failing.has(name)) throw new HttpError({ status: 429, request: 'GET /api/admin/search/features' });
+      return name === 'old-banner' ? { name, project: 'default', archived: true } : undefined;
+    };
+  }
+
+  it('asks once per name; a failure is remembered (unknown, not asked again) and logged; every answer is a status change', async () => {
+    const { logger, lines } = recordingLogger();
+    const store = new FlagStore(logger);
+    void store.load();
+    const source = new ArchiveSource();
+    source.failing.add('throttled');
+    await store.setSource(source, 'ready');
+    let changes = 0;
+    store.onDidChangeStatus(() => changes++);
+    assert.equal((await store.findArchived('old-banner'))?.name, 'old-banner');
+    assert.equal(await store.findArchived('old-banner').then((flag) => flag?.name), 'old-banner');
+    await assert.rejects(store.findArchived('throttled'), HttpError);
+    assert.equal(await store.findArchived('throttled'), undefined, 'not asked again');
+    assert.deepEqual([store.archivedLookupFailed('throttled'), store.peekArchived('throttled'), store.peekArchived('old-banner')?.name], [true, undefined, 'old-banner']);
+    assert.deepEqual(source.asked, ['old-banner', 'throttled']);
+    assert.equal(changes, 2);
+    assert.ok(lines.some((line) => line.startsWith('Looking for an archived flag named "throttled" failed: The server answered 429')), lines.join('\n'));
+    store.dispose();
+  });
+
+  it(`asks at most ${MAX_LOOKUPS_PER_LISTING} names per listing (Unleash 8 limits searches); a refresh allows more`, async () => {
+    const store = new FlagStore(silent);
+    void store.load();
+    const source = new ArchiveSource();
+    await store.setSource(source, 'ready');
+    const names = Array.from({ length: MAX_LOOKUPS_PER_LISTING + 2 }, (_, i) => `typo-${i}`);
+    for (const name of names) await store.findArchived(name);
+    assert.equal(source.asked.length, MAX_LOOKUPS_PER_LISTING);
+    assert.deepEqual(names.map((name) => store.archivedLookupFailed(name)), names.map((_, i) => i >= MAX_LOOKUPS_PER_LISTING));
+    await store.refresh();
+    await store.findArchived('typo-11');
+    assert.equal(source.asked.at(-1), 'typo-11');
     store.dispose();
   });
 });

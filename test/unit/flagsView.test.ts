@@ -220,7 +220,7 @@ describe('Flags view', () => {
       await t.store.feature('default', 'promo');
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(fired, [row]);
-      assert.equal((provider.getTreeItem(row) as unknown as TreeItem).description, 'd● · completed (discarded)');
+      assert.equal((provider.getTreeItem(row) as unknown as TreeItem).description, 'd● · discarded');
     } finally {
       t.dispose();
     }

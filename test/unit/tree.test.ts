@@ -118,7 +118,7 @@ describe('tree: the root', () => {
         '**checkout\\-kill\\-switch**',
         'Project: default · Type: kill\\-switch',
         'Environments: development ○ disabled\\, production ● enabled',
-        'Stale · Lifecycle: live since 2026\\-10\\-01',
+        '**Stale** · Lifecycle: live since 2026\\-10\\-01',
       ].join('\n\n'),
     );
   });

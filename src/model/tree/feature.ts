@@ -56,7 +56,8 @@ export async function featureChildren(node: TreeNode, context: TreeContext, toke
       childNode(child, node, ids, context, flag),
     ),
   );
-  const { lifecycle } = flagStatus(listed(context, flag), feature);
+  const summary = listed(context, flag);
+  const { lifecycle } = summary ? context.store.status(summary, flag.project) : flagStatus(undefined, feature);
   if (lifecycle) {
     const text = describeLifecycle(lifecycle);
     nodes.push({

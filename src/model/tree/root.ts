@@ -9,14 +9,14 @@ import { compare, type Catalog } from '../catalog';
 import type { FlagStore } from '../flagStore';
 import { escapeMarkdown, openableUrl, plainMarkdown } from '../markdown';
 import { isValidFlagName } from '../flagNameRule';
-import { flagStatus, type FlagStatus } from '../flagStatus';
+import { rowWords, statusMarkdown, statusWords, type FlagStatus } from '../flagStatus';
 import { joinValues } from '../intl';
 import {
-  clean, compactStrip, describeEnvironmentState, describeLifecycle, environmentStates, flagName, lifecycleStage, MAX_DETAIL,
-  MAX_LABEL, flagCount, shortEnvironmentNames,
+  clean, compactStrip, describeEnvironmentState, environmentStates, flagName, MAX_DETAIL, MAX_LABEL, flagCount, shortEnvironmentNames,
 } from '../wording';
 import { failedProjectNode } from './failedProject';
 import { featureChildren } from './feature';
+import { rowNameWidth } from './rowWidth';
 import {
   dotted,
   paragraphs,
@@ -130,11 +130,7 @@ function featureTooltip(flag: FeatureSummary, ref: FlagRef, label: string, envs:
     description !== '' && escapeMarkdown(description),
     dotted(l10n.t('Project: {0}', plainMarkdown(ref.project, 100)), type && l10n.t('Type: {0}', escapeMarkdown(type))),
     envs.length > 0 && l10n.t('Environments: {0}', escapeMarkdown(environmentStates(envs))),
-    dotted(
-      status.stale && l10n.t('Stale'),
-      status.archived && l10n.t('Archived'),
-      status.lifecycle ? l10n.t('Lifecycle: {0}', escapeMarkdown(describeLifecycle(status.lifecycle))) : undefined,
-    ),
+    statusMarkdown(status),
   );
 }
 
@@ -147,16 +143,18 @@ function featureNode(
   labels: ReadonlyMap<string, string>,
 ): TreeNode {
   const ref: FlagRef = { project: projectOf(flag), name: flag.name };
-  const label = flagName(flag.name, MAX_LABEL);
-  return new FeatureRow({ id: ids('flag', `${ref.project}/${ref.name}`), label, parent, flag: ref }, flag, order, labels, context);
+  return new FeatureRow({ id: ids('flag', `${ref.project}/${ref.name}`), parent, flag: ref }, flag, order, labels, context);
 }
 
 /** What a flag row shows, for one state of its data (the listing row, and the details once they are read). */
 interface RowView {
+  /** The name, cut to leave the strip and the status in view at the default width (rowNameWidth). */
+  readonly label: string;
   readonly description: string;
   readonly icon: NodeIcon;
   readonly contextValue: string;
   readonly status: FlagStatus;
+  /** The status in full words, for the screen reader. */
   readonly badges: readonly string[];
 }
 
@@ -170,7 +168,6 @@ interface RowView {
 class FeatureRow implements TreeNode {
   readonly id: string;
   readonly kind = 'feature' as const;
-  readonly label: string;
   readonly collapsible = 'collapsed' as const;
   readonly parent: TreeNode | undefined;
   readonly flag: FlagRef;
@@ -185,7 +182,7 @@ class FeatureRow implements TreeNode {
   private accessibleText: string | undefined;
 
   constructor(
-    row: { id: string; label: string; parent: TreeNode | undefined; flag: FlagRef },
+    row: { id: string; parent: TreeNode | undefined; flag: FlagRef },
     private readonly summary: FeatureSummary,
     private readonly order: Map<string, number>,
     /** Short environment names for the row's strip, unique across the catalog. */
@@ -193,10 +190,13 @@ class FeatureRow implements TreeNode {
     private readonly context: TreeContext,
   ) {
     this.id = row.id;
-    this.label = row.label;
     this.parent = row.parent;
     this.flag = row.flag;
     this.children = (token) => featureChildren(this, context, token);
+  }
+
+  get label(): string {
+    return this.view().label;
   }
 
   get description(): string {
@@ -213,7 +213,7 @@ class FeatureRow implements TreeNode {
 
   get tooltip(): string {
     const view = this.view();
-    this.tooltipText ??= featureTooltip(this.summary, this.flag, this.label, this.environments(), view.status);
+    this.tooltipText ??= featureTooltip(this.summary, this.flag, flagName(this.flag.name, MAX_LABEL), this.environments(), view.status);
     return this.tooltipText;
   }
 
@@ -221,7 +221,7 @@ class FeatureRow implements TreeNode {
     const view = this.view();
     this.accessibleText ??= clean(
       joinValues([
-        this.label,
+        flagName(this.flag.name, MAX_LABEL),
         ...this.environments().map((env) => `${clean(env.name, 40)} ${describeEnvironmentState(env.enabled)}`),
         ...view.badges,
       ]),
@@ -250,18 +250,15 @@ class FeatureRow implements TreeNode {
     this.viewDetails = details;
     this.tooltipText = undefined;
     this.accessibleText = undefined;
-    const status = flagStatus(this.summary, details);
-    const badges = [
-      status.stale && l10n.t('stale'),
-      status.archived && l10n.t('archived'),
-      // The stage `archived` is already said by the badge before it.
-      status.lifecycle && !['', 'archived'].includes(status.lifecycle.stage.trim()) ? lifecycleStage(status.lifecycle) : undefined,
-    ].filter((badge): badge is string => typeof badge === 'string');
+    const status = store.status(this.summary, this.flag.project);
+    const words = rowWords(status);
+    const kept = clean(dotted(this.strip(), ...words.shown), MAX_DETAIL);
     // A name that breaks the naming rule is not opened in Unleash (encodeURIComponent would throw on a lone surrogate).
     const web = isValidFlagName(this.flag.name) && openableUrl(this.context.store.currentSource?.webUrl?.(this.flag.project, this.flag.name)) !== undefined;
     const enabled = this.environments().some((env) => env.enabled);
     this.viewState = {
-      description: clean(dotted(this.strip(), ...badges), MAX_DETAIL),
+      label: flagName(this.flag.name, Math.min(MAX_LABEL, rowNameWidth(kept, this.parent !== undefined))),
+      description: clean(dotted(kept, words.routine), MAX_DETAIL),
       icon: {
         id: flagTypeIcon(details?.type ?? this.summary.type),
         ...(status.archived ? { color: 'disabledForeground' } : status.stale ? { color: 'list.warningForeground' } : {}),
@@ -270,7 +267,7 @@ class FeatureRow implements TreeNode {
         .filter((part): part is string => typeof part === 'string')
         .join(':'),
       status,
-      badges,
+      badges: statusWords(status),
     };
     return this.viewState;
   }

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
+import { statusWords } from '../../../src/model/flagStatus';
 import { waitFor, workspaceUri, type Steps } from './util';
 
 export async function codeChecks(api: ExtensionApi, steps: Steps, mode: 'server' | 'offline', where: string): Promise<void> {
@@ -28,7 +29,11 @@ export async function codeChecks(api: ExtensionApi, steps: Steps, mode: 'server'
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, editor.selection.active);
     const item = list.items.find((entry) => entry.label === 'new-checkout-flow');
     assert.ok(item, `new-checkout-flow offered among ${list.items.length} items`);
-    assert.match(item.detail ?? '', /^release · default · development ● production ○/);
+    // Type, project, the flag's status words as every surface says them (its lifecycle stage on a server), states.
+    const listed = api.store.catalog.get('default', 'new-checkout-flow');
+    assert.ok(listed);
+    const words = statusWords(api.store.status(listed));
+    assert.equal(item.detail, ['release', 'default', ...words, 'development ● production ○'].join(' · '));
     await vscode.commands.executeCommand('editor.action.triggerSuggest');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await vscode.commands.executeCommand('acceptSelectedSuggestion');

@@ -23,8 +23,9 @@ function relative(uri: vscode.Uri): string {
 async function referencesView(): Promise<string[]> {
   const extension = vscode.extensions.getExtension<{ getInput(): ReferencesInput | undefined }>('vscode.references-view');
   assert.ok(extension, 'the built-in references-view extension is there');
-  const input = (await extension.activate()).getInput();
-  assert.ok(input, 'the References view has an input');
+  const api = await extension.activate();
+  // Its setInput first opens the input's document to check the position, then shows the input: wait for it.
+  const input = await waitFor('the References view has an input', () => api.getInput(), 10_000);
   const model = await input.resolve();
   assert.ok(model);
   const lines = [input.title, model.message];

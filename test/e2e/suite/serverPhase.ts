@@ -211,6 +211,32 @@ async function hovers(api: ExtensionApi, steps: Steps, host: string): Promise<vo
     assert.match(plain, /`isEnabled` reads a flag by this name/);
   });
 
+  await steps.step('an archived name (old-banner in src/banner.ts): archived in the first hover and in the Problems panel, never unknown; its quick fix opens it', async () => {
+    const uri = workspaceUri('src/banner.ts');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    // The first hover: the lookup among archived flags may still be out; the hover waits for it.
+    const { plain } = await hoverOn('src/banner.ts', "'old-banner'");
+    assert.match(plain, /^\*\*old-banner\*\* is archived · project default · archived \d{4}-\d{2}-\d{2}\n/);
+    assert.match(plain, /`isEnabled` reads a flag by this name\. SDKs no longer receive archived flags/);
+    assert.doesNotMatch(plain, /No flag named/);
+    const diagnostic = await waitFor('the archived diagnostic', () => vscode.languages.getDiagnostics(uri).find((d) => d.code === 'archived-flag'));
+    assert.equal(diagnostic.message, 'Flag "old-banner" (project default) is archived: code reading it always gets the default.');
+    assert.deepEqual(vscode.languages.getDiagnostics(uri).map((d) => d.code), ['archived-flag'], 'no unknown-name warning beside it');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range);
+    const titles = actions.map((action) => action.title);
+    assert.deepEqual(titles.filter((title) => title.includes('"old-banner"')), ['Show details of "old-banner"', 'Open "old-banner" in Unleash', 'Copy flag name "old-banner"']);
+    const show = actions.find((action) => action.title === 'Show details of "old-banner"');
+    assert.ok(show?.command);
+    await vscode.commands.executeCommand(show.command.command, ...(show.command.arguments ?? []));
+    const details = await waitFor('the details document', () => {
+      const text = vscode.window.activeTextEditor?.document.getText() ?? '';
+      return text.startsWith('old-banner\n') && !text.includes('Loading') && text;
+    });
+    assert.match(details, /\nArchived: yes\n/);
+    assert.match(details, /Unleash does not serve the strategies and variants of an archived flag/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   for (const [file, needle, name] of [
     ['src/checkout.ts', "useFlag('pricing-experiment')", 'pricing-experiment'],
     ['app.py', '"maintenance-mode"', 'maintenance-mode'],

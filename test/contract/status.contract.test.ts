@@ -1,0 +1,174 @@
+/**
+ * One status per flag against a real Unleash (7.5.1 or 8.2.0, of the run's generation), started for this file alone
+ * and not seeded: its flags would change what every other file counts.
+ *
+ * What the server does that the extension relies on: a flag completed in the instant it was created (stages at the
+ * same timestamp) is listed by the search as `initial`, while get-feature and the stage list say `completed` with
+ * its outcome (`kept` / `discarded`; the `statusValue` given with it is stored but returned by no read). The search
+ * with `archived=IS:true` finds archived flags, its `query` matching parts of names (so the exact name may be on a
+ * later page). And what the extension shows from it: every surface says `completed (kept)` once the details are read,
+ * and a refresh keeps it without reading them again; an archived name is archived in the diagnostic and the document.
+ *   node --import tsx --test test/contract/status.contract.test.ts
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { UnleashClient } from '../../src/api';
+import type { FeatureSummary } from '../../src/api/schemas';
+import { FlagAnalyzer } from '../../src/model/flagDiagnostics';
+import { FlagCompletions } from '../../src/model/flagCompletion';
+import { archivedFlagDocument, flagDocument } from '../../src/model/flagDocument';
+import { FlagStore } from '../../src/model/flagStore';
+import { hoverMarkdown } from '../../src/model/hoverContent';
+import { rootNodes } from '../../src/model/tree';
+import { parseIsoUtc, utcDate } from '../../src/model/wording';
+import { ServerSource } from '../../src/services/serverSource';
+import { escapeMarkdown } from '../../src/model/markdown';
+import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash } from './harness';
+import { adminClient } from './harness/seed';
+
+/** Completed in the instant they were created, with each outcome; and one completed later, as usual. */
+const SAME_INSTANT = { 'same-kept': 'kept', 'same-discarded': 'discarded' } as const;
+const LATER = 'later-kept';
+/** Archived, with 149 more archived flags whose names hold it (`gone-170`…), created before it. */
+const ARCHIVED = 'gone-17';
+
+let unleash: RealUnleash;
+const closers: Array<() => Promise<void>> = [];
+
+before(async () => {
+  unleash = await startRealUnleash({ seed: false, searchRateLimit: SUITE_SEARCH_RATE_LIMIT });
+  const api = adminClient(unleash.url, unleash.adminToken);
+  for (const name of [...Object.keys(SAME_INSTANT), LATER]) await api.call('POST', '/api/admin/projects/default/features', { name, type: 'release' });
+  // The server records a flag's `initial` stage shortly after creating it (in the background): wait for it.
+  for (let tries = 0; ; tries++) {
+    const rows = await unleash.postgres.psql("SELECT count(*) FROM feature_lifecycles WHERE stage = 'initial';");
+    if (rows.trim() === '3') break;
+    assert.ok(tries < 100, `initial stages recorded: ${rows.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  for (const [name, status] of Object.entries(SAME_INSTANT)) {
+    await api.call('POST', `/api/admin/projects/default/features/${name}/lifecycle/complete`, { status, statusValue: `why ${status}` });
+  }
+  await api.call('POST', `/api/admin/projects/default/features/${LATER}/lifecycle/complete`, { status: 'kept' });
+  // The same instant: what an import or a database restore produces.
+  await unleash.postgres.psql(
+    "UPDATE feature_lifecycles c SET created_at = i.created_at FROM feature_lifecycles i WHERE c.feature = i.feature AND c.stage = 'completed' AND i.stage = 'initial' AND c.feature LIKE 'same-%';",
+  );
+  await unleash.postgres.psql(
+    [
+      `INSERT INTO features (name, project, type, created_at, archived_at) SELECT '${ARCHIVED}' || i, 'default', 'release', now() - interval '1 day', now() FROM generate_series(0, 148) i;`,
+      `INSERT INTO features (name, project, type, created_at, archived_at) VALUES ('${ARCHIVED}', 'default', 'release', now(), now());`,
+    ].join('\n'),
+  );
+}, { timeout: 600_000 });
+
+after(async () => {
+  await Promise.all(closers.map((close) => close()));
+  await unleash?.stop();
+});
+
+async function get<T>(path: string): Promise<T> {
+  const response = await fetch(`${unleash.url}${path}`, { headers: { authorization: unleash.adminToken }, signal: AbortSignal.timeout(30_000) });
+  assert.equal(response.status, 200, path);
+  return (await response.json()) as T;
+}
+
+/** The store as the extension builds it over the server, loaded; the requests it sent. */
+async function loadedStore(): Promise<{ store: FlagStore; requests: string[] }> {
+  const requests: string[] = [];
+  const client = new UnleashClient({
+    baseUrl: unleash.url,
+    getToken: () => unleash.adminToken,
+    onEvent: (event) => {
+      if (event.kind === 'response') requests.push(event.request);
+    },
+  });
+  closers.push(() => client.close());
+  const store = new FlagStore({ info() {}, error() {} });
+  void store.load();
+  await store.setSource(new ServerSource(client, [], ''), 'ready');
+  assert.equal(store.state, 'ready', String(store.error));
+  return { store, requests };
+}
+
+type Lifecycle = { stage: string; status?: string; enteredStageAt: string };
+
+describe('the lifecycle at the same instant (real server)', () => {
+  it('the search lists `initial`; get-feature and the stage list say completed with its outcome; statusValue is not returned', async () => {
+    const search = await get<{ features: Array<{ name: string; lifecycle: Lifecycle }> }>('/api/admin/search/features?limit=100&offset=0');
+    const listed = new Map(search.features.map((flag) => [flag.name, flag.lifecycle]));
+    for (const [name, status] of Object.entries(SAME_INSTANT)) {
+      assert.equal(listed.get(name)?.stage, 'initial', name);
+      const feature = await get<{ lifecycle: Lifecycle }>(`/api/admin/projects/default/features/${name}`);
+      assert.deepEqual([feature.lifecycle.stage, feature.lifecycle.status], ['completed', status], name);
+      assert.equal(feature.lifecycle.enteredStageAt, listed.get(name)?.enteredStageAt, `${name}: the same instant`);
+      assert.ok(!JSON.stringify(feature).includes(`why ${status}`), 'the statusValue given with it is not returned');
+      const stages = await get<Lifecycle[]>(`/api/admin/projects/default/features/${name}/lifecycle`);
+      assert.deepEqual(stages.map((stage) => [stage.stage, stage.status]), [['completed', status], ['initial', undefined]], name);
+    }
+    assert.deepEqual([listed.get(LATER)?.stage, listed.get(LATER)?.status], ['completed', 'kept'], 'completed later: listed as completed');
+  });
+
+  it('once the details are read every surface says completed (kept), and a refresh keeps it without reading them again', async () => {
+    const { store, requests } = await loadedStore();
+    const summary = store.catalog.get('default', 'same-kept') as FeatureSummary;
+    assert.equal(store.status(summary).lifecycle?.stage, 'initial', 'before the details: the listing');
+    const details = await store.feature('default', 'same-kept');
+    const since = utcDate(parseIsoUtc(details.lifecycle?.enteredStageAt ?? '') as number);
+    const check = (when: string) => {
+      const current = store.catalog.get('default', 'same-kept') as FeatureSummary;
+      const status = store.status(current);
+      const row = rootNodes(store).find((node) => node.flag?.name === 'same-kept');
+      assert.equal(row?.description, 'd○ p○ · kept', when);
+      assert.equal(row?.accessibleLabel, 'same-kept, development disabled, production disabled, completed (kept)', when);
+      assert.equal(row?.tooltip?.split('\n\n').at(-1), `Lifecycle: ${escapeMarkdown(`completed (kept) since ${since}`)}`, when);
+      const hover = hoverMarkdown({ matches: [{ summary: current, status }], sourceLabel: 'x', now: new Date() });
+      assert.equal(hover.split('\n\n')[1], `Lifecycle: ${escapeMarkdown(`completed (kept) since ${since}`)}`, when);
+      const document = flagDocument({ summary: current, details, status, segments: new Map(), sourceLabel: 'x', now: new Date() });
+      assert.ok(document.includes(`\nLifecycle: completed (kept) since ${since}\n`), when);
+      const completion = new FlagCompletions(store.catalog, (flag) => store.status(flag)).items({ typed: 'same-kept', quote: "'" })[0];
+      assert.equal(completion?.detail, 'release · default · completed (kept) · development ○ production ○', when);
+      const [diagnostic] = new FlagAnalyzer(store.catalog).analyse("isEnabled('same-kept')", {
+        sourceLabel: 'x',
+        sourceKind: 'server',
+        status: (flag) => store.status(flag),
+      });
+      assert.equal(diagnostic?.message, 'Flag "same-kept" (project default) is completed (kept): remove the flag and keep the code it turns on.', when);
+    };
+    check('after the details');
+    await store.refresh();
+    assert.equal(store.peekFeature('default', 'same-kept'), undefined, 'the refresh forgot the details');
+    requests.length = 0;
+    check('after a refresh');
+    assert.deepEqual(requests, [], 'nothing read again');
+    store.dispose();
+  });
+});
+
+describe('archived flags found by name (real server)', () => {
+  it('the exact name among 150 archived flags whose names hold it, on the second page; a name that is none is not found', async () => {
+    const { store, requests } = await loadedStore();
+    assert.equal(store.catalog.byName(ARCHIVED).length, 0, 'the listing leaves it out');
+    requests.length = 0;
+    const found = await store.findArchived(ARCHIVED);
+    assert.deepEqual([found?.name, found?.project, found?.archived], [ARCHIVED, 'default', true]);
+    assert.deepEqual(requests, ['GET /api/admin/search/features', 'GET /api/admin/search/features'], 'its query matched 150: two pages');
+    assert.equal(await store.findArchived('gone-1'), undefined, 'every match read, none exactly it');
+
+    const options = {
+      sourceLabel: 'x',
+      sourceKind: 'server' as const,
+      status: (flag: FeatureSummary) => store.status(flag),
+      archived: (name: string) => store.peekArchived(name),
+    };
+    const [diagnostic] = new FlagAnalyzer(store.catalog).analyse(`isEnabled('${ARCHIVED}')`, options);
+    assert.deepEqual(
+      [diagnostic?.code, diagnostic?.message, diagnostic?.unlisted],
+      ['archived-flag', `Flag "${ARCHIVED}" (project default) is archived: code reading it always gets the default.`, true],
+    );
+    const document = archivedFlagDocument(found as FeatureSummary, 'x');
+    assert.match(document, /\nArchived: yes\n/);
+    assert.match(document, /\nArchived at: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} UTC\n/);
+    store.dispose();
+  });
+});

@@ -1,0 +1,15 @@
+/** One test per hostile scenario of bench/hostile/ whose file name `pick` accepts: it finishes and shows what it expects. */
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { measure, scenarioFiles } from '../../bench/hostile/run';
+
+export function hostileTests(pick: (fileName: string) => boolean): void {
+  for (const file of scenarioFiles().filter((candidate) => pick(path.basename(candidate)))) {
+    test(path.basename(file), { timeout: 150_000 }, async () => {
+      const m = await measure(file);
+      assert.equal(m.failure, undefined, `${m.scenario.input}: ${m.failure}`);
+      assert.match(m.seen ?? '', m.scenario.expect, m.scenario.input);
+    });
+  }
+}
