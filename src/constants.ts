@@ -66,6 +66,7 @@ export const Settings = {
   diagnosticsEnabled: 'diagnostics.enabled',
   diagnosticsSeverity: 'diagnostics.severity',
   inlayHintsEnabled: 'inlayHints.enabled',
+  environments: 'environments',
   caCertificates: 'network.caCertificates',
   rejectUnauthorized: 'network.rejectUnauthorized',
 } as const;

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { registerForCodeLanguages } from './languageRegistration';
 import { Commands } from '../constants';
-import { completionSpotAt } from '../model/flagCompletion';
+import { completionSpotAt, type FlagCompletions } from '../model/flagCompletion';
 import { findFlagReferences } from '../model/flagReferences';
 import type { CodeFlags } from '../services/codeFlags';
 
@@ -14,6 +14,9 @@ import type { CodeFlags } from '../services/codeFlags';
 const MAX_LINE = 20_000;
 
 export class FlagCompletionProvider implements vscode.CompletionItemProvider {
+  /** The completions of the last list shown, which its items' documentation is read from. */
+  private shown: FlagCompletions | undefined;
+
   /** Projects of the flags a document reads, by document and version. */
   private projectsCache: { uri: string; version: number; projects: Set<string> } | undefined;
 
@@ -33,7 +36,8 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
     // Asked for a flag name: the first time, this reads the flag list.
     if (!this.flags.ready) await this.flags.store.load(token);
     if (!this.flags.ready || token?.isCancellationRequested) return undefined;
-    const completions = this.flags.completions();
+    const completions = this.flags.completions(document);
+    this.shown = completions;
     const inserting = new vscode.Range(position.line, spot.start, position.line, position.character);
     const replacing = new vscode.Range(position.line, spot.start, position.line, spot.end);
     const items = completions
@@ -53,7 +57,8 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
 
   resolveCompletionItem(item: vscode.CompletionItem): vscode.CompletionItem {
     const name = typeof item.label === 'string' ? item.label : item.label.label;
-    const markdown = new vscode.MarkdownString(this.flags.completions().documentation(name), false);
+    // The list the item came from: its folder's choice of environments.
+    const markdown = new vscode.MarkdownString((this.shown ?? this.flags.completions()).documentation(name), false);
     markdown.isTrusted = false;
     markdown.supportHtml = false;
     item.documentation = markdown;

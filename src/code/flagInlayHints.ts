@@ -17,7 +17,11 @@ import { registerForCodeLanguages } from './languageRegistration';
 const MAX_LINES = 5_000;
 
 class FlagInlayHint extends vscode.InlayHint {
-  constructor(readonly hint: FlagHint) {
+  constructor(
+    readonly hint: FlagHint,
+    /** `unleash.environments` of the document's folder, for the tooltip's hover. */
+    readonly environments: readonly string[],
+  ) {
     const part = new vscode.InlayHintLabelPart(hint.label);
     part.command = { command: Commands.showFlagDetails, title: vscode.l10n.t('Show Flag Details'), arguments: [{ project: hint.flag.project ?? '', name: hint.flag.name }] };
     super(new vscode.Position(hint.line, hint.character), [part]);
@@ -51,7 +55,7 @@ export class FlagInlayHintsProvider implements vscode.InlayHintsProvider<FlagInl
     const found: FlagInlayHint[] = [];
     const last = Math.min(range.end.line, range.start.line + MAX_LINES, document.lineCount - 1);
     for (let line = range.start.line; line <= last && !token.isCancellationRequested; line++) {
-      for (const hint of hints.line(document.lineAt(line).text, line)) found.push(new FlagInlayHint(hint));
+      for (const hint of hints.line(document.lineAt(line).text, line)) found.push(new FlagInlayHint(hint, hints.options.environments ?? []));
     }
     return found;
   }
@@ -69,7 +73,7 @@ export class FlagInlayHintsProvider implements vscode.InlayHintsProvider<FlagInl
       return feature ? { summary, details: feature } : { summary, detailsState: 'unavailable' as const };
     });
     const source = store.currentSource;
-    const hover = hoverMarkdown({ matches, sourceLabel: source?.label ?? '', webUrl: source?.webUrl?.bind(source), now: new Date() });
+    const hover = hoverMarkdown({ matches, sourceLabel: source?.label ?? '', webUrl: source?.webUrl?.bind(source), now: new Date(), environments: item.environments });
     const markdown = new vscode.MarkdownString(`${escapeMarkdown(item.hint.words)}\n\n---\n\n${hover}`);
     markdown.isTrusted = { enabledCommands: [Commands.revealFlag, Commands.copyFlagName, Commands.showFlagDetails] };
     markdown.supportHtml = false;
@@ -80,11 +84,11 @@ export class FlagInlayHintsProvider implements vscode.InlayHintsProvider<FlagInl
   }
 
   private hintsFor(document: vscode.TextDocument): FlagHints {
-    const naming = this.flags.naming(document);
-    const key = JSON.stringify(naming);
+    const options = { ...this.flags.naming(document), environments: this.flags.environments(document) };
+    const key = JSON.stringify(options);
     let hints = this.hintsByNaming.get(key);
     if (hints?.catalog !== this.flags.store.catalog) {
-      hints = new FlagHints(this.flags.store.catalog, naming);
+      hints = new FlagHints(this.flags.store.catalog, options);
       this.hintsByNaming.set(key, hints);
     }
     return hints;

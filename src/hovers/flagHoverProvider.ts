@@ -44,6 +44,8 @@ export interface HoverOptions {
   sdkCalls: string[] | undefined;
   /** `unleash.hover.matchAnywhere`: names in comments and prose too (`findFlagAt`), not only as code names them. */
   matchAnywhere?: boolean;
+  /** `unleash.environments`: the environments shown, in order (empty or not given: all). */
+  environments?: readonly string[];
 }
 
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
@@ -162,7 +164,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
       return { summary, status, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading' };
     });
     const webUrl = source.webUrl?.bind(source);
-    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now: new Date() }), range);
+    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now: new Date(), environments: settings.environments }), range);
   }
 
   /**
@@ -226,7 +228,7 @@ export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSett
   const optionsOf: HoverOptionsOf = (document) => {
     const own = settings.of(document);
     if (!own.enabled || !settings.covers(document)) return undefined;
-    return { transforms: own.nameTransforms, sdkCalls: own.sdkCalls, matchAnywhere: own.matchAnywhere };
+    return { transforms: own.nameTransforms, sdkCalls: own.sdkCalls, matchAnywhere: own.matchAnywhere, environments: own.environments };
   };
   const provider = new FlagHoverProvider(store, logger, optionsOf);
   let registration: vscode.Disposable | undefined;

@@ -12,6 +12,7 @@ import { isValidFlagName } from './flagNameRule';
 import { flagStatus, statusMarkdown, statusWords, type FlagStatus } from './flagStatus';
 import { escapeMarkdown, plainMarkdown } from './markdown';
 import { pluralForm } from './intl';
+import { chooseEnvironments, hiddenEnvironments } from './environmentChoice';
 import { clean, describeEnvironmentState, environmentStrip, flagName } from './wording';
 
 /** Where a flag name is being typed: the literal's content [start, end) and what is typed before the cursor. */
@@ -78,6 +79,8 @@ export class FlagCompletions {
   constructor(
     readonly catalog: Catalog,
     private readonly statusOf: StatusOf = (flag) => flagStatus(flag),
+    /** `unleash.environments`: the environments the detail shows (empty: all). */
+    readonly environments: readonly string[] = [],
   ) {
     for (const name of catalog.names()) {
       if (!isValidFlagName(name)) continue;
@@ -88,7 +91,7 @@ export class FlagCompletions {
         name,
         lower: name.toLowerCase(),
         projects: new Set(flags.map((flag) => flag.project ?? '')),
-        detail: completionDetail(flags, statusOf),
+        detail: completionDetail(flags, statusOf, environments),
         unsafeIn,
       });
     }
@@ -119,7 +122,7 @@ export class FlagCompletions {
 
   /** The markdown documentation of one name (built on demand: VS Code asks for the focused item only). */
   documentation(name: string): string {
-    return completionDocumentation(this.catalog.byName(name), this.statusOf);
+    return completionDocumentation(this.catalog.byName(name), this.statusOf, this.environments);
   }
 }
 
@@ -127,14 +130,14 @@ export class FlagCompletions {
  * `release · default · live · development ● production ○`: the first project's type, project, status words
  * (`statusWords`: `stale`, `archived`, `completed (kept)`) and environments, then `+N more projects` when so.
  */
-export function completionDetail(flags: readonly FeatureSummary[], statusOf: StatusOf = (flag) => flagStatus(flag)): string {
+export function completionDetail(flags: readonly FeatureSummary[], statusOf: StatusOf = (flag) => flagStatus(flag), chosen: readonly string[] = []): string {
   const first = flags[0];
   if (!first) return '';
   const parts: string[] = [];
   if (first.type) parts.push(clean(first.type, 40));
   if (first.project) parts.push(clean(first.project, 60));
   parts.push(...statusWords(statusOf(first)));
-  const strip = environmentStrip(first.environments ?? []);
+  const strip = environmentStrip(chooseEnvironments(first.environments ?? [], chosen).shown);
   if (strip !== '') parts.push(strip);
   const others = flags.length - 1;
   if (others > 0) parts.push(pluralForm(others, { one: l10n.t('+{0} more project', others), other: l10n.t('+{0} more projects', others) }));
@@ -142,7 +145,11 @@ export function completionDetail(flags: readonly FeatureSummary[], statusOf: Sta
 }
 
 /** The documentation markdown: per project, the name, type, badges, description and each environment's state. */
-export function completionDocumentation(flags: readonly FeatureSummary[], statusOf: StatusOf = (flag) => flagStatus(flag)): string {
+export function completionDocumentation(
+  flags: readonly FeatureSummary[],
+  statusOf: StatusOf = (flag) => flagStatus(flag),
+  chosen: readonly string[] = [],
+): string {
   const sections = flags.slice(0, 3).map((flag) => {
     const head = [`**${escapeMarkdown(flagName(flag.name, 200))}**`];
     if (flag.type) head.push(plainMarkdown(flag.type, 40));
@@ -152,10 +159,12 @@ export function completionDocumentation(flags: readonly FeatureSummary[], status
     if (status !== '') blocks.push(status);
     const description = plainMarkdown(flag.description ?? '', 300);
     if (description !== '') blocks.push(description);
-    const environments = (flag.environments ?? []).slice(0, 12);
+    const { shown, hidden } = chooseEnvironments(flag.environments ?? [], chosen);
+    const environments = shown.slice(0, 12);
     if (environments.length > 0) {
       blocks.push(environments.map((env) => `- ${plainMarkdown(env.name, 40) || l10n.t('(unnamed)')}: ${describeEnvironmentState(env.enabled)}`).join('\n'));
     }
+    if (hidden > 0) blocks.push(hiddenEnvironments(hidden));
     return blocks.join('\n\n');
   });
   const rest = flags.length - 3;

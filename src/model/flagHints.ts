@@ -12,13 +12,14 @@ import { MAX_ANALYSED_LINE } from './flagReferences';
 import { flagStatus } from './flagStatus';
 import { applyTransform } from './nameTransforms';
 import { sdkCallLiterals } from './sdkCalls';
+import { hiddenEnvironments } from './environmentChoice';
 import { joinValues } from './intl';
 import { clean, describeEnvironmentState, DISABLED_MARK, ENABLED_MARK, shortEnvironmentName } from './wording';
 
 export interface HintOptions {
   sdkCalls?: string[];
   transforms?: NameTransform[];
-  /** The environments to show, in order (every environment of the catalog when not given). */
+  /** `unleash.environments`: the environments to show, in order (empty or not given: all, in the catalog's order). */
   environments?: readonly string[];
 }
 
@@ -52,7 +53,7 @@ export class FlagHints {
     readonly options: HintOptions = {},
   ) {
     this.index = new FlagNameIndex(catalog.names());
-    this.environments = options.environments ?? catalog.environments();
+    this.environments = options.environments?.length ? options.environments : catalog.environments();
   }
 
   /** The hints of one line (lines longer than the analysed limit have none). */
@@ -106,7 +107,9 @@ export class FlagHints {
     const parts = shown.slice(0, MAX_HINT_ENVIRONMENTS).map((name) => `${states.get(name) ? ENABLED_MARK : DISABLED_MARK} ${shortEnvironmentName(name)}`);
     const more = shown.length - MAX_HINT_ENVIRONMENTS;
     const label = more > 0 ? `${parts.join(' ')} +${more}` : parts.join(' ');
-    const words = joinValues(shown.map((name) => `${clean(name, 40)} ${describeEnvironmentState(states.get(name) === true)}`));
+    const hidden = states.size - shown.length;
+    const stateWords = joinValues(shown.map((name) => `${clean(name, 40)} ${describeEnvironmentState(states.get(name) === true)}`));
+    const words = hidden > 0 && this.options.environments?.length ? `${stateWords}; ${hiddenEnvironments(hidden)}` : stateWords;
     const entry = { label, words };
     this.labels.set(flag, entry);
     return entry;

@@ -57,6 +57,7 @@ export class FlagStore {
   readonly onDidChangeStatus = this.statusChanged.event;
 
   private source: FlagSource | undefined;
+  private environmentChoiceValue: readonly string[] = [];
   private stateValue: StoreState = 'loading';
   private errorValue: unknown;
   private catalogValue = Catalog.empty;
@@ -100,6 +101,18 @@ export class FlagStore {
   /** The error behind state 'error' or 'invalidSettings'. */
   get error(): unknown {
     return this.errorValue;
+  }
+
+  /** `unleash.environments` of the window: the environments the tree shows, in order (empty: all). */
+  get environmentChoice(): readonly string[] {
+    return this.environmentChoiceValue;
+  }
+
+  /** A new choice of environments redraws the tree (nothing is read again). */
+  setEnvironmentChoice(names: readonly string[]): void {
+    if (names.length === this.environmentChoiceValue.length && names.every((name, i) => name === this.environmentChoiceValue[i])) return;
+    this.environmentChoiceValue = [...names];
+    this.changed.fire(undefined);
   }
 
   get catalog(): Catalog {

@@ -8,6 +8,7 @@
  * whole hover stops adding projects past MAX_HOVER_LENGTH, so a hostile catalog cannot build a huge hover.
  */
 import * as l10n from '@vscode/l10n';
+import { chooseEnvironments, hiddenEnvironments } from './environmentChoice';
 import type { Feature, FeatureEnvironment, FeatureSummary, Strategy, Variant, StrategyVariant } from '../api/schemas';
 import { Commands } from '../constants';
 import { flagStatus, statusMarkdown, type FlagStatus } from './flagStatus';
@@ -88,6 +89,8 @@ export interface HoverInput {
   webUrl?: (project: string, name: string) => string | undefined;
   /** The time "last seen" is measured from. */
   now: Date;
+  /** `unleash.environments`: the environments shown, in order (empty or not given: all). */
+  environments?: readonly string[];
 }
 
 /** The arguments our commands receive from a hover link. */
@@ -225,7 +228,7 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
   const description = plainMarkdown(details?.description ?? summary.description ?? '', HOVER_LIMITS.description);
   if (description !== '') blocks.push(description);
 
-  blocks.push(environmentTable(match, input.now));
+  blocks.push(environmentTable(match, input.now, input.environments ?? []));
   if (!details) {
     blocks.push(
       match.detailsState === 'unavailable'
@@ -274,9 +277,9 @@ const together = (text: string): string => text.replace(/ /g, NBSP);
  * A narrow table (environment, state, last seen) that fits the default hover width without wrapping, then each
  * environment's strategies on a line of its own below it, where long text wraps as prose.
  */
-function environmentTable(match: HoverMatch, now: Date): string {
-  const { rows, total } = environmentRows(match, now, HOVER_LIMITS.environments);
-  if (total === 0) return l10n.t('_No environments._');
+function environmentTable(match: HoverMatch, now: Date, chosen: readonly string[]): string {
+  const { rows, total, hidden } = environmentRows(match, now, HOVER_LIMITS.environments, chosen);
+  if (total === 0) return hidden > 0 ? escapeMarkdown(hiddenEnvironments(hidden)) : l10n.t('_No environments._');
   const lines = [`| ${l10n.t('Environment')} | ${l10n.t('State')} | ${together(l10n.t('Last seen'))} |`, '| --- | --- | --- |'];
   const strategies: string[] = [];
   for (const row of rows) {
@@ -291,22 +294,24 @@ function environmentTable(match: HoverMatch, now: Date): string {
     blocks.push(pluralForm(rest, { one: l10n.t('… and {0} more environment', rest), other: l10n.t('… and {0} more environments', rest) }));
   }
   blocks.push(strategies.join('  \n'));
+  if (hidden > 0) blocks.push(`_${escapeMarkdown(hiddenEnvironments(hidden))}_`);
   return blocks.join('\n\n');
 }
 
 /** The first `max` environments as table rows (only those are described), and how many there are. */
-function environmentRows(match: HoverMatch, now: Date, max: number): { rows: EnvironmentRow[]; total: number } {
-  const detailed = match.details?.environments;
-  if (detailed !== undefined) {
+function environmentRows(match: HoverMatch, now: Date, max: number, chosen: readonly string[]): { rows: EnvironmentRow[]; total: number; hidden: number } {
+  const detailedAll = match.details?.environments;
+  if (detailedAll !== undefined) {
+    const { shown: detailed, hidden } = chooseEnvironments(detailedAll, chosen);
     const rows = detailed.slice(0, max).map((env) => ({
       name: env.name,
       enabled: env.enabled === true,
       strategies: strategySummary(env),
       lastSeen: describeLastSeen(env.lastSeenAt, now),
     }));
-    return { rows, total: detailed.length };
+    return { rows, total: detailed.length, hidden };
   }
-  const summaries = match.summary.environments ?? [];
+  const { shown: summaries, hidden } = chooseEnvironments(match.summary.environments ?? [], chosen);
   const rows = summaries.slice(0, max).map((env) => {
     const parts: string[] = [];
     if (env.hasStrategies === true) {
@@ -322,7 +327,7 @@ function environmentRows(match: HoverMatch, now: Date, max: number): { rows: Env
       lastSeen: describeLastSeen(env.lastSeenAt, now),
     };
   });
-  return { rows, total: summaries.length };
+  return { rows, total: summaries.length, hidden };
 }
 
 /**

@@ -7,11 +7,12 @@ import { ContextKeys } from '../constants';
 import { sourceMode } from '../model/flagSource';
 import type { FlagStore } from '../model/flagStore';
 import type { Connection } from './connection';
-import { onDidChangeSettings, readRefreshIntervalMinutes } from './settings';
+import { onDidChangeSettings, readHoverSettings, readRefreshIntervalMinutes } from './settings';
 
 export function bindStoreToConnection(connection: Connection, store: FlagStore): vscode.Disposable {
   const showState = () => void vscode.commands.executeCommand('setContext', ContextKeys.state, store.state);
   const applyInterval = () => store.setRefreshInterval(readRefreshIntervalMinutes());
+  const applyEnvironments = () => store.setEnvironmentChoice(readHoverSettings().environments);
   const showMode = () => {
     const mode = sourceMode(connection.state.state, connection.state.source);
     if (mode) void vscode.commands.executeCommand('setContext', ContextKeys.mode, mode);
@@ -19,12 +20,16 @@ export function bindStoreToConnection(connection: Connection, store: FlagStore):
   showState();
   showMode();
   applyInterval();
+  applyEnvironments();
   return vscode.Disposable.from(
     connection.onDidChange((state) => {
       showMode();
       void store.setSource(state.source, state.state, state.problem);
     }),
     store.onDidChange(showState),
-    onDidChangeSettings(applyInterval),
+    onDidChangeSettings(() => {
+      applyInterval();
+      applyEnvironments();
+    }),
   );
 }

@@ -13,7 +13,7 @@ import type { NameTransform } from '../model/flagNames';
 import type { FlagStore } from '../model/flagStore';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../util/logger';
-import { readCodeSettings, type HoverSettingsByFolder } from './settings';
+import { readCodeSettings, readHoverSettings, type HoverSettingsByFolder } from './settings';
 
 export interface CodeOptions {
   /** The window's (no folder's) SDK calls and transforms; a document's own are `naming(document)`. */
@@ -67,6 +67,11 @@ export class CodeFlags implements vscode.Disposable {
     return { sdkCalls: own.sdkCalls, transforms: own.nameTransforms };
   }
 
+  /** `unleash.environments` of the document's folder (the window's without a document): which states to show. */
+  environments(document?: { readonly uri: vscode.Uri }): string[] {
+    return document ? this.hoverSettings.of(document).environments : readHoverSettings().environments;
+  }
+
   /** How Find Usages reads a file: its folder's naming, and whether its hovers match names anywhere. */
   usageOptions(uri: vscode.Uri): { sdkCalls: string[] | undefined; transforms: NameTransform[]; matchAnywhere: boolean } {
     const own = this.hoverSettings.of({ uri });
@@ -88,13 +93,21 @@ export class CodeFlags implements vscode.Disposable {
     return this.analyzerValue;
   }
 
-  completions(): FlagCompletions {
+  /** The completion items of the catalog, as `document`'s folder shows environments (built once per choice). */
+  completions(document?: { readonly uri: vscode.Uri }): FlagCompletions {
     const { catalog, statusVersion } = this.store;
-    if (this.completionsValue?.catalog !== catalog || this.completionsStatus !== statusVersion) {
-      this.completionsValue = new FlagCompletions(catalog, (flag) => this.store.status(flag));
+    const environments = this.environments(document);
+    const current = this.completionsValue;
+    if (
+      current?.catalog !== catalog ||
+      this.completionsStatus !== statusVersion ||
+      current.environments.length !== environments.length ||
+      current.environments.some((name, i) => name !== environments[i])
+    ) {
+      this.completionsValue = new FlagCompletions(catalog, (flag) => this.store.status(flag), environments);
       this.completionsStatus = statusVersion;
     }
-    return this.completionsValue;
+    return this.completionsValue as FlagCompletions;
   }
 
   /**

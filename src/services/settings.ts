@@ -4,6 +4,7 @@
  * settings are read for the document (`readHoverSettings(document.uri)`), the export path for the folder exported to
  * (`readExportPath`), and the projects as the union of the folders' lists (`unionOfProjects`).
  */
+import { environmentSetting } from '../model/environmentChoice';
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../constants';
 import type { ProxySupport } from '../api/proxy';
@@ -64,6 +65,8 @@ export interface HoverSettings {
   matchAnywhere: boolean;
   /** What was wrong with `unleash.hover.nameTransforms` (left out). */
   problems: string[];
+  /** `unleash.environments`: the environments hovers, completion and hints show, in order (empty: all). */
+  environments: string[];
 }
 
 /** `unleash.hover.*` as they apply to `scope` (a document's URI: its folder's values), else the window's. */
@@ -77,6 +80,7 @@ export function readHoverSettings(scope?: vscode.ConfigurationScope): HoverSetti
     nameTransforms: validTransforms(config.get<unknown>(Settings.hoverNameTransforms, []), problems),
     matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
     problems,
+    environments: environmentSetting(config.get<unknown>(Settings.environments, [])),
   };
 }
 
@@ -223,7 +227,7 @@ export class HoverSettingsByFolder implements vscode.Disposable {
     };
     this.subscriptions = [
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${SETTINGS_SECTION}.hover`)) reset();
+        if (event.affectsConfiguration(`${SETTINGS_SECTION}.hover`) || event.affectsConfiguration(`${SETTINGS_SECTION}.${Settings.environments}`)) reset();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(reset),
     ];

@@ -47,7 +47,7 @@ describe('inlay hints (model)', () => {
 
   it('the chosen environments only, in the chosen order', () => {
     const hints = new FlagHints(catalog, { environments: ['production'] });
-    assert.deepEqual(shown(hints, ["isEnabled('new-checkout')"]), ['0:24 ○ prod | production disabled']);
+    assert.deepEqual(shown(hints, ["isEnabled('new-checkout')"]), ['0:24 ○ prod | production disabled; 1 more environment, hidden by unleash.environments']);
   });
 
   it('no hint for an unknown or archived name, a template with substitutions, or a name outside an SDK call', () => {

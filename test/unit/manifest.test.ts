@@ -189,7 +189,7 @@ describe('manifest: settings', () => {
   const properties = manifest.contributes.configuration.properties as Record<string, Record<string, unknown> & { scope?: string; type?: string }>;
 
   it('gives every setting a scope: resource for what each folder may set, machine for TLS, window for the rest', () => {
-    const resource = ['unleash.projects', 'unleash.export.path', ...Object.keys(properties).filter((id) => id.startsWith('unleash.hover.'))];
+    const resource = ['unleash.projects', 'unleash.export.path', 'unleash.environments', ...Object.keys(properties).filter((id) => id.startsWith('unleash.hover.'))];
     for (const [id, setting] of Object.entries(properties)) {
       assert.ok(setting.scope, `${id} has no scope`);
       const expected = resource.includes(id) ? 'resource' : id.startsWith('unleash.network.') ? 'machine' : 'window';

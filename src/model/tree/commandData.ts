@@ -10,6 +10,7 @@ import { formatError } from '../formatError';
 import { joinValues, pluralForm } from '../intl';
 import { refreshedText } from '../statusBarContent';
 import { dotted, projectOf, type FlagRef, type TreeNode } from './node';
+import { chooseEnvironments } from '../environmentChoice';
 import { environmentOrder, sortedEnvironments } from './root';
 
 /** A tree node, as the commands receive it from a menu. */
@@ -54,7 +55,7 @@ export function flagPickItems(store: FlagStore): FlagPickItem[] {
     const description = flag.description ? clean(flag.description, MAX_DETAIL).trim() : '';
     return {
       label: escapeThemeIcons(flagName(flag.name, MAX_LABEL)),
-      description: pickText(dotted(clean(project, 60), environmentStrip(sortedEnvironments(flag, order))), MAX_DETAIL),
+      description: pickText(dotted(clean(project, 60), environmentStrip(chooseEnvironments(sortedEnvironments(flag, order), store.environmentChoice).shown)), MAX_DETAIL),
       detail: description === '' ? undefined : pickText(description, MAX_DETAIL),
       flag: { project, name: flag.name },
     };

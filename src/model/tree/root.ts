@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import type { EnvironmentSummary, Feature, FeatureSummary } from '../../api/schemas';
 import { compare, type Catalog } from '../catalog';
+import { chooseEnvironments, hiddenEnvironments } from '../environmentChoice';
 import type { FlagStore } from '../flagStore';
 import { escapeMarkdown, openableUrl, plainMarkdown } from '../markdown';
 import { isValidFlagName } from '../flagNameRule';
@@ -122,7 +123,7 @@ export function sortedEnvironments(flag: FeatureSummary, order: Map<string, numb
     .map(({ env }) => env);
 }
 
-function featureTooltip(flag: FeatureSummary, ref: FlagRef, label: string, envs: readonly EnvironmentSummary[], status: FlagStatus): string {
+function featureTooltip(flag: FeatureSummary, ref: FlagRef, label: string, envs: readonly EnvironmentSummary[], status: FlagStatus, hidden = 0): string {
   const type = flag.type !== undefined && flag.type.trim() !== '' ? clean(flag.type, 40) : undefined;
   const description = flag.description ? clean(flag.description, MAX_DETAIL).trim() : '';
   return paragraphs(
@@ -130,6 +131,7 @@ function featureTooltip(flag: FeatureSummary, ref: FlagRef, label: string, envs:
     description !== '' && escapeMarkdown(description),
     dotted(l10n.t('Project: {0}', plainMarkdown(ref.project, 100)), type && l10n.t('Type: {0}', escapeMarkdown(type))),
     envs.length > 0 && l10n.t('Environments: {0}', escapeMarkdown(environmentStates(envs))),
+    hidden > 0 && escapeMarkdown(hiddenEnvironments(hidden)),
     statusMarkdown(status),
   );
 }
@@ -213,7 +215,14 @@ class FeatureRow implements TreeNode {
 
   get tooltip(): string {
     const view = this.view();
-    this.tooltipText ??= featureTooltip(this.summary, this.flag, flagName(this.flag.name, MAX_LABEL), this.environments(), view.status);
+    this.tooltipText ??= featureTooltip(
+      this.summary,
+      this.flag,
+      flagName(this.flag.name, MAX_LABEL),
+      this.environments(),
+      view.status,
+      (this.summary.environments?.length ?? 0) - this.environments().length,
+    );
     return this.tooltipText;
   }
 
@@ -231,7 +240,8 @@ class FeatureRow implements TreeNode {
   }
 
   private environments(): readonly EnvironmentSummary[] {
-    this.envs ??= sortedEnvironments(this.summary, this.order);
+    // `unleash.environments`: the chosen ones in their order; else all, in the catalog's.
+    this.envs ??= chooseEnvironments(sortedEnvironments(this.summary, this.order), this.context.store.environmentChoice).shown;
     return this.envs;
   }
 
