@@ -21,6 +21,7 @@ import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
 import { LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
+import { FlagActivity } from './model/flagActivity';
 import { FlagStore } from './model/flagStore';
 import { ServerApprovals } from './services/approvals';
 import { KnownProjects } from './services/knownProjects';
@@ -52,7 +53,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const approvals = new ServerApprovals(context.globalState);
   const connection = new Connection(tokens, approvals, logger.child('connection'), new KnownProjects(context.globalState));
   const store = new FlagStore(logger.child('store'));
-  const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
+  const activity = new FlagActivity(store, logger.child('activity'));
+  const flagsView = registerFlagsView({ store, logger: logger.child('tree'), activity });
   const hoverSettings = new HoverSettingsByFolder();
   const codeFlags = new CodeFlags(store, logger.child('code'), hoverSettings);
   const diagnostics = new FlagDiagnosticsPublisher(codeFlags, logger.child('diagnostics'));
@@ -63,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     tokens,
     connection,
     store,
+    activity,
     hoverSettings,
     bindStoreToConnection(connection, store),
     registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel }),
@@ -74,8 +77,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       flagAtCursor: () => flagAtCursor(codeFlags),
       codeFlags,
     }),
-    registerFlagDetails({ store, view: flagsView, logger: logger.child('details') }),
-    registerFlagHovers({ store, settings: hoverSettings, logger: logger.child('hovers') }),
+    registerFlagDetails({ store, view: flagsView, logger: logger.child('details'), activity }),
+    registerFlagHovers({ store, settings: hoverSettings, logger: logger.child('hovers'), activity }),
     registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
     registerExportCommand({ connection, store, logger: logger.child('export') }),
     codeFlags,

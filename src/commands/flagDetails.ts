@@ -9,6 +9,9 @@ import * as vscode from 'vscode';
 import type { Segment } from '../api/schemas';
 import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
 import { flagDocument } from '../model/flagDocument';
+import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
+import { historySection } from '../model/history/historyText';
+import { usageSection } from '../model/usage/usageText';
 import type { FlagStore } from '../model/flagStore';
 import { inertText } from '../model/markdown';
 import { flagPickItems, flagRefOf, isTreeNode, projectOf } from '../model/tree';
@@ -21,6 +24,8 @@ export interface FlagDetailsDeps {
   store: FlagStore;
   view: Pick<FlagsView, 'selected'>;
   logger: Logger;
+  /** History and usage, added at the end of each document (a server). */
+  activity?: FlagActivity;
 }
 
 /** Writes the documents; they are read again when the store reloads (Refresh). */
@@ -29,7 +34,10 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
   readonly onDidChange = this.changed.event;
   private readonly subscription: { dispose(): void };
 
-  constructor(private readonly store: FlagStore) {
+  constructor(
+    private readonly store: FlagStore,
+    private readonly activity?: FlagActivity,
+  ) {
     this.subscription = store.onDidChange(() => {
       if (store.state !== 'ready') return;
       for (const document of vscode.workspace.textDocuments) {
@@ -43,6 +51,8 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
     if (!flag) return `${vscode.l10n.t('This is not the address of a flag.')}\n`;
     const source = this.store.currentSource;
     try {
+      // History and usage are read beside the details; each says for itself when it cannot be shown.
+      const activity = this.activityText(flag.project, flag.name, token).catch((): string => '');
       const details = await this.store.feature(flag.project, flag.name, token);
       const segments = new Map<string, Segment[]>();
       const strategies = (details.environments ?? []).flatMap((env) => env.strategies ?? []);
@@ -55,17 +65,25 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
           }),
       );
       const summary = this.store.catalog.byName(flag.name).find((row) => projectOf(row) === flag.project);
-      return flagDocument({
+      const document = flagDocument({
         summary,
         details,
         segments,
         sourceLabel: source?.label ?? '',
         now: new Date(),
       });
+      return document + (await activity);
     } catch (error) {
       const formatted = formatError(error, { action: vscode.l10n.t('read the flag'), server: source?.label });
       return `${formatted.message}\n\n${vscode.l10n.t('Run "Unleash: Refresh Flags", then open the details again.')}\n`;
     }
+  }
+
+  /** The History and Usage sections ('' without FlagActivity). */
+  private async activityText(project: string, name: string, token: vscode.CancellationToken): Promise<string> {
+    if (!this.activity) return '';
+    const [history, usage] = await Promise.all([this.activity.history(project, name, token), this.activity.usage(name, token)]);
+    return `${[...historySection(history), ...usageSection(usage, new Date(), USAGE_HOURS)].join('\n')}\n`;
   }
 
   dispose(): void {
@@ -75,7 +93,7 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
 }
 
 export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
-  const provider = new FlagDetailsProvider(deps.store);
+  const provider = new FlagDetailsProvider(deps.store, deps.activity);
   return vscode.Disposable.from(
     provider,
     vscode.workspace.registerTextDocumentContentProvider(FLAG_DETAILS_SCHEME, provider),

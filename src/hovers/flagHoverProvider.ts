@@ -20,7 +20,9 @@ import { flagKey, type Catalog } from '../model/catalog';
 import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/flagNames';
 import { hoverMayNameFlag } from '../model/flagDemand';
 import type { FlagStore } from '../model/flagStore';
-import { archivedFlagMarkdown, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
+import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
+import { activityMarkdown } from '../model/activityText';
+import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
 import type { HoverSettingsByFolder } from '../services/settings';
 import type { Logger } from '../util/logger';
 
@@ -44,6 +46,9 @@ export type HoverStore = Pick<
   'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived' | 'load'
 >;
 
+/** The part of FlagActivity the provider reads: the last change and usage of a flag, known or to read. */
+export type HoverActivity = Pick<FlagActivity, 'peekLatest' | 'peekUsage' | 'latest' | 'usage'>;
+
 /** The options for one document (its folder's settings); undefined where hovers are off or its language is not listed. */
 export type HoverOptionsOf = (document: vscode.TextDocument) => HoverOptions | undefined;
 
@@ -58,6 +63,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     private readonly store: HoverStore,
     private readonly logger: Logger,
     private options: HoverOptions | HoverOptionsOf,
+    private readonly activity?: HoverActivity,
   ) {
     this.subscription = store.onDidChange(() => {
       if (store.catalog !== this.indexedCatalog) {
@@ -137,20 +143,23 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
       if (this.store.peekFeature(project, summary.name) || this.failed.has(flagKey(project, summary.name))) continue;
       reads.push(this.readDetails(project, summary.name, token));
     }
+    for (const read of this.activityReads(summaries, token)) reads.push(read);
     if (reads.length > 0) {
       // One event-loop turn: enough for an in-memory source, never enough for a network round trip.
       await Promise.race([Promise.allSettled(reads), nextTurn()]);
       if (token.isCancellationRequested) return undefined;
     }
 
+    const now = new Date();
     const matches: HoverMatch[] = summaries.map((summary) => {
       const project = summary.project ?? '';
       const details: Feature | undefined = this.store.peekFeature(project, summary.name);
-      if (details) return { summary, details };
-      return { summary, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading' };
+      const activity = this.activityOf(project, summary.name, now);
+      if (details) return { summary, details, activity };
+      return { summary, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading', activity };
     });
     const webUrl = source.webUrl?.bind(source);
-    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now: new Date() }), range);
+    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now }), range);
   }
 
   /**
@@ -171,6 +180,29 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     });
     await Promise.race([lookup, nextTurn()]);
     return this.store.peekArchived(name) ?? undefined;
+  }
+
+  /**
+   * Starts the reads of the last change and usage of the flags shown (the first HOVER_LIMITS.projects) that are not
+   * known yet; each never rejects (FlagActivity remembers a failure as an answer).
+   */
+  private activityReads(summaries: readonly FeatureSummary[], token: vscode.CancellationToken): Array<Promise<unknown>> {
+    const activity = this.activity;
+    if (!activity) return [];
+    const reads: Array<Promise<unknown>> = [];
+    for (const summary of summaries.slice(0, HOVER_LIMITS.projects)) {
+      const project = summary.project ?? '';
+      if (activity.peekLatest(project, summary.name) === undefined) reads.push(activity.latest(project, summary.name, token).catch(() => undefined));
+      if (activity.peekUsage(summary.name) === undefined) reads.push(activity.usage(summary.name, token).catch(() => undefined));
+    }
+    return reads;
+  }
+
+  /** The activity lines of one flag from what is known now ('' when there is nothing to add). */
+  private activityOf(project: string, name: string, now: Date): string | undefined {
+    if (!this.activity) return undefined;
+    const text = activityMarkdown({ latest: this.activity.peekLatest(project, name), usage: this.activity.peekUsage(name), now, hours: USAGE_HOURS });
+    return text === '' ? undefined : text;
   }
 
   /** Starts (or joins) the store's read of one flag's details; never rejects. */
@@ -210,14 +242,14 @@ function nextTurn(): Promise<void> {
  * `unleash.hover.*` setting changes; none when every folder has `unleash.hover.enabled` off). Each hover follows the
  * settings of its document's folder. The returned Disposable removes everything.
  */
-export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSettingsByFolder; logger: Logger }): vscode.Disposable {
+export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSettingsByFolder; logger: Logger; activity?: HoverActivity }): vscode.Disposable {
   const { store, settings, logger } = deps;
   const optionsOf: HoverOptionsOf = (document) => {
     const own = settings.of(document);
     if (!own.enabled || !settings.covers(document)) return undefined;
     return { transforms: own.nameTransforms, sdkCalls: own.sdkCalls, matchAnywhere: own.matchAnywhere };
   };
-  const provider = new FlagHoverProvider(store, logger, optionsOf);
+  const provider = new FlagHoverProvider(store, logger, optionsOf, deps.activity);
   let registration: vscode.Disposable | undefined;
 
   const apply = () => {

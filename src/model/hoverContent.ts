@@ -76,6 +76,8 @@ export interface HoverMatch {
    * `unavailable` (the read failed; the summary is all there is).
    */
   detailsState?: 'loading' | 'unavailable';
+  /** Markdown about the flag's last change and usage (activityText.ts), already escaped; shown as given. */
+  activity?: string;
 }
 
 export interface HoverInput {
@@ -226,6 +228,8 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
     const dependencies = dependencyLines(details);
     if (dependencies.length > 0) blocks.push(dependencies.join('  \n'));
   }
+
+  if (match.activity) blocks.push(match.activity);
 
   const tags = details?.tags ?? summary.tags ?? [];
   if (tags.length > 0) {

@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { FlagStore } from '../model/flagStore';
+import { activityMarkdown } from '../model/activityText';
+import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
 import {
   childrenOf,
   findFlagNode,
@@ -15,7 +17,7 @@ import {
   type TreeOptions,
 } from '../model/tree';
 import type { Logger } from '../util/logger';
-import { toTreeItem, withTooltip } from './treeItem';
+import { toTreeItem, untrustedMarkdown, withTooltip } from './treeItem';
 
 export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -30,6 +32,7 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     private readonly store: FlagStore,
     private readonly logger: Logger,
     private readonly options: TreeOptions = {},
+    private readonly activity?: Pick<FlagActivity, 'latest' | 'usage'>,
   ) {
     this.subscription = store.onDidChange(() => this.reset());
     // A flag's row follows its details (lifecycle, stale, archived) once the store has read them.
@@ -40,9 +43,29 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return toTreeItem(node);
   }
 
-  /** Tooltips are built on hover: the root may hold 10,000 flags. */
-  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
-    return withTooltip(item, node);
+  /**
+   * Tooltips are built on hover: the root may hold 10,000 flags. A flag's tooltip also says its last change and usage,
+   * read for that one flag (VS Code shows the tooltip once they are known; a failure says why instead).
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode, token?: vscode.CancellationToken): vscode.TreeItem | Promise<vscode.TreeItem> {
+    withTooltip(item, node);
+    const activity = this.activity;
+    if (!activity || node.kind !== 'feature' || !node.flag) return item;
+    return this.withActivity(item, node.flag, node.tooltip ?? '', activity, token);
+  }
+
+  private async withActivity(
+    item: vscode.TreeItem,
+    flag: { project: string; name: string },
+    tooltip: string,
+    activity: Pick<FlagActivity, 'latest' | 'usage'>,
+    token: vscode.CancellationToken | undefined,
+  ): Promise<vscode.TreeItem> {
+    const { project, name } = flag;
+    const [latest, usage] = await Promise.all([activity.latest(project, name, token), activity.usage(name, token)]).catch(() => [undefined, undefined]);
+    const text = activityMarkdown({ latest, usage, now: new Date(), hours: USAGE_HOURS });
+    if (text !== '' && !token?.isCancellationRequested) item.tooltip = untrustedMarkdown(`${tooltip}\n\n${text}`);
+    return item;
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -118,11 +141,13 @@ export interface FlagsViewDeps {
   store: FlagStore;
   logger: Logger;
   options?: TreeOptions;
+  /** A flag's last change and usage, added to its tooltip. */
+  activity?: Pick<FlagActivity, 'latest' | 'usage'>;
 }
 
 export function registerFlagsView(deps: FlagsViewDeps): FlagsView {
   const { store, logger } = deps;
-  const provider = new FlagsTreeProvider(store, logger, deps.options);
+  const provider = new FlagsTreeProvider(store, logger, deps.options, deps.activity);
   const treeView = vscode.window.createTreeView(Views.flags, {
     treeDataProvider: provider,
     showCollapseAll: true,

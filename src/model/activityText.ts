@@ -1,0 +1,34 @@
+/**
+ * The lines a hover and a flag's tree tooltip add about its activity: the latest change and the usage of the last
+ * hours, each from what FlagActivity knows. Export files have neither, and say nothing here (the details document
+ * says why). No 'vscode' here.
+ */
+import * as l10n from '@vscode/l10n';
+import type { FeatureEvent, FeatureMetricsRow } from '../api/schemas';
+import type { Known } from './flagActivity';
+import { latestChangeMarkdown } from './history/historyText';
+import { usageMarkdown } from './usage/usageText';
+
+export interface ActivityInput {
+  latest: Known<FeatureEvent | null>;
+  usage: Known<FeatureMetricsRow[]>;
+  now: Date;
+  hours: number;
+}
+
+/** The activity lines as one markdown paragraph (lines broken with two spaces), or '' when there is nothing to say. */
+export function activityMarkdown(input: ActivityInput): string {
+  const lines: string[] = [];
+  let reading = false;
+  for (const [known, line] of [
+    [input.latest, () => latestChangeMarkdown(input.latest, input.now)],
+    [input.usage, () => usageMarkdown(input.usage, input.now, input.hours)],
+  ] as const) {
+    if (known !== undefined && 'unavailable' in known && known.offline) continue;
+    const text = line();
+    if (text === undefined) reading = true;
+    else lines.push(text);
+  }
+  if (reading) lines.push(l10n.t('_Reading the last change and usage… hover again to see them._'));
+  return lines.join('  \n');
+}
