@@ -10,8 +10,7 @@ import type { Segment } from '../api/schemas';
 import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
 import { flagDocument } from '../model/flagDocument';
 import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
-import { historySection } from '../model/history/historyText';
-import { usageSection } from '../model/usage/usageText';
+import { activitySections } from '../model/activityText';
 import type { FlagStore } from '../model/flagStore';
 import { inertText } from '../model/markdown';
 import { flagPickItems, flagRefOf, isTreeNode, projectOf } from '../model/tree';
@@ -83,7 +82,7 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
   private async activityText(project: string, name: string, token: vscode.CancellationToken): Promise<string> {
     if (!this.activity) return '';
     const [history, usage] = await Promise.all([this.activity.history(project, name, token), this.activity.usage(name, token)]);
-    return `${[...historySection(history), ...usageSection(usage, new Date(), USAGE_HOURS)].join('\n')}\n`;
+    return activitySections(history, usage, new Date(), USAGE_HOURS);
   }
 
   dispose(): void {

@@ -5,9 +5,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureEvent, FeatureMetricsRow } from '../api/schemas';
-import type { Known } from './flagActivity';
-import { latestChangeMarkdown } from './history/historyText';
-import { usageMarkdown } from './usage/usageText';
+import type { History, Known } from './flagActivity';
+import { historySection, latestChangeMarkdown } from './history/historyText';
+import { usageMarkdown, usageSection } from './usage/usageText';
 
 export interface ActivityInput {
   latest: Known<FeatureEvent | null>;
@@ -31,4 +31,9 @@ export function activityMarkdown(input: ActivityInput): string {
   }
   if (reading) lines.push(l10n.t('_Reading the last change and usage… hover again to see them._'));
   return lines.join('  \n');
+}
+
+/** The History and Usage sections that end a flag's details document (each line ends with a newline). */
+export function activitySections(history: Known<History>, usage: Known<FeatureMetricsRow[]>, now: Date, hours: number): string {
+  return `${[...historySection(history), ...usageSection(usage, now, hours)].join('\n')}\n`;
 }

@@ -183,7 +183,12 @@ export class FlagActivity implements Disposable {
     if (known !== undefined) return known;
     const source = this.store.currentSource as FlagSource;
     try {
-      return { value: await pending.join(key, token, (signal) => start(source, signal)) };
+      const value = await pending.join(key, token, async (signal) => {
+        const answer = await start(source, signal);
+        if (this.store.currentSource === source) cache.set(key, { value: answer });
+        return answer;
+      });
+      return { value };
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       if (this.store.currentSource !== source) return undefined;

@@ -92,7 +92,9 @@ export function usageSection(known: Known<FeatureMetricsRow[]>, now: Date, hours
     sparkline(env.hourly),
   ]);
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] as string).length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : pad(cell, widths[i] as number))).join('  ');
+  // Names to the left, numbers to the right, the picture as it is.
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? pad(cell, widths[0] as number) : i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
   lines.push(line(headers));
   for (const [index, row] of rows.entries()) {
     lines.push(line(row));
