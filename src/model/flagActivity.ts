@@ -105,7 +105,7 @@ export class FlagActivity implements Disposable {
 
   constructor(
     private readonly store: ActivityStore,
-    private readonly log: ActivityLog,
+    private readonly logger: ActivityLog,
     options: { ttlMs?: number; now?: () => number } = {},
   ) {
     const now = options.now ?? Date.now;
@@ -203,7 +203,7 @@ export class FlagActivity implements Disposable {
     const reason = reasonOf(error);
     if (!this.refused.has(kind)) {
       this.refused.set(kind, reason);
-      this.log.warn(
+      this.logger.warn(
         kind === 'history'
           ? `History is left out: the token may not read the event log. ${error.message}`
           : `Usage is left out: the token may not read the metrics. ${error.message}`,
