@@ -123,6 +123,6 @@ async function updateExport(deps: CompareExportDeps, exports: ServerExports, arg
     template: relative.includes('${') ? '' : relative,
   };
   const result = await vscode.commands.executeCommand<ExportCommandResult>(Commands.exportEnvironment, args);
-  await deps.drift.check();
+  await deps.drift.recheck();
   return result;
 }

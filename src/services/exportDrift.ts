@@ -98,6 +98,12 @@ export class ExportDrift implements vscode.Disposable {
     return this.store.currentSource?.label ?? '';
   }
 
+  /** Reads every file again and checks (after an export wrote one, before the file watcher says so). */
+  recheck(): Promise<void> {
+    this.stale = true;
+    return this.check();
+  }
+
   /** Checks again (after reading the files that changed); resolves once the reports are current. */
   async check(): Promise<void> {
     const source = this.store.currentSource;
