@@ -90,8 +90,8 @@ const EVENT_BYTES = 64 * 1024;
 /** At most this many hours of usage are asked for: up to 48 the server answers per hour. */
 export const MAX_USAGE_HOURS = 48;
 /** Usage rows one answer may hold: the server caps applications at 100, per environment and hour. */
-const MAX_USAGE_ROWS = 50_000;
-const USAGE_BYTES = 8 * 1024 * 1024;
+const MAX_USAGE_ROWS = 25_000;
+const USAGE_BYTES = 4 * 1024 * 1024;
 
 const FEATURE_CACHE_SIZE = 200;
 const SEARCH_PATH = '/api/admin/search/features';

@@ -43,7 +43,7 @@ export function usageLineText(summary: UsageSummary): string {
   if (summary.total === 0) return l10n.t('not evaluated');
   const parts = summary.environments.slice(0, LINE_ENVIRONMENTS).map(environmentPart);
   const rest = summary.environments.length - LINE_ENVIRONMENTS + summary.others.environments;
-  if (rest > 0) parts.push(pluralForm(rest, { one: l10n.t('{0} more environment', rest), other: l10n.t('{0} more environments', rest) }));
+  if (rest > 0) parts.push(pluralForm(rest, { one: l10n.t('{0} more environment', countText(rest)), other: l10n.t('{0} more environments', countText(rest)) }));
   return parts.join(' · ');
 }
 
@@ -106,13 +106,13 @@ export function usageSection(known: Known<FeatureMetricsRow[]>, now: Date, hours
     }
   }
   if (summary.others.environments > 0) {
-    lines.push(l10n.t('… and {0} more environments ({1} evaluations)', summary.others.environments, countText(summary.others.evaluations)));
+    lines.push(l10n.t('… and {0} more environments ({1} evaluations)', countText(summary.others.environments), countText(summary.others.evaluations)));
   }
   const apps = summary.applications.map((app) => visibleText(truncate(app, MAX_NAME)));
   const moreApps = summary.applicationCount - apps.length;
   if (apps.length > 0) {
     lines.push('');
-    lines.push(moreApps > 0 ? l10n.t('Applications: {0} and {1} more', apps.join(', '), moreApps) : l10n.t('Applications: {0}', apps.join(', ')));
+    lines.push(moreApps > 0 ? l10n.t('Applications: {0} and {1} more', apps.join(', '), countText(moreApps)) : l10n.t('Applications: {0}', apps.join(', ')));
   }
   return lines;
 }
