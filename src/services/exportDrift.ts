@@ -131,7 +131,7 @@ export class ExportDrift implements vscode.Disposable {
       const { snapshot } = file;
       const scope: ExportScope = snapshot.whole
         ? { kind: 'all' }
-        : { kind: 'features', names: [...new Set([...snapshot.flags.values()].map((flag) => flag.name))].sort(compare) };
+        : { kind: 'features', names: [...snapshot.projects.keys()].sort(compare) };
       const base = { uri: file.uri, folder: file.folder, path: file.path, environment: snapshot.environment, whole: snapshot.whole, scope };
       if (outOfDate) return { ...base, problem: vscode.l10n.t('not checked: the last refresh of the flags failed') };
       return { ...base, drift: exportDrift(snapshot, catalog, covered) };

@@ -14,7 +14,7 @@
  */
 import type { ExportResult, FeatureSummary } from '../../api/schemas';
 import type { Catalog } from '../catalog';
-import { compare, flagKey } from '../catalog';
+import { compare } from '../catalog';
 
 export interface ExportedFlag {
   project: string;
@@ -30,7 +30,10 @@ export interface ExportSnapshot {
   environment: string;
   /** A file of all the flags of its environment (so a flag missing from it was added since). */
   whole: boolean;
-  flags: ReadonlyMap<string, ExportedFlag>;
+  /** Each flag once (by project and name), in the file's order. */
+  flags: readonly ExportedFlag[];
+  /** The projects of each name in the file: what a check looks up for every listed flag. */
+  projects: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The flags of an export result, keyed by project and name, with their state in its environment. */
@@ -40,12 +43,17 @@ export function exportSnapshot(result: ExportResult, environment: string, whole:
     const name = env.featureName ?? env.name;
     if (env.environment === undefined || env.environment === environment) enabled.set(name, env.enabled === true);
   }
-  const flags = new Map<string, ExportedFlag>();
+  const flags: ExportedFlag[] = [];
+  const projects = new Map<string, string[]>();
   for (const feature of result.features) {
     const project = feature.project ?? 'default';
-    flags.set(flagKey(project, feature.name), { project, name: feature.name, enabled: enabled.get(feature.name) === true, archived: feature.archived === true });
+    const known = projects.get(feature.name);
+    if (known?.includes(project)) continue;
+    if (known) known.push(project);
+    else projects.set(feature.name, [project]);
+    flags.push({ project, name: feature.name, enabled: enabled.get(feature.name) === true, archived: feature.archived === true });
   }
-  return { environment, whole, flags };
+  return { environment, whole, flags, projects };
 }
 
 export interface DriftFlag {
@@ -74,11 +82,12 @@ export function driftCount(drift: Drift): number {
 
 /** The changes since the file was written, each list sorted by name then project. */
 export function exportDrift(snapshot: ExportSnapshot, catalog: Catalog, scope: DriftScope): Drift {
-  const covered = (project: string) => !scope.failed.has(project) && (scope.projects === undefined || scope.projects.has(project));
+  const everyProject = scope.projects === undefined && scope.failed.size === 0;
+  const covered = (project: string) => everyProject || (!scope.failed.has(project) && (scope.projects === undefined || scope.projects.has(project)));
   const drift: Drift = { added: [], removed: [], enabled: [], disabled: [] };
-  for (const flag of snapshot.flags.values()) {
+  for (const flag of snapshot.flags) {
     if (!covered(flag.project)) continue;
-    const listed = catalog.get(flag.project, flag.name) ?? (flag.project === 'default' ? catalog.get('', flag.name) : undefined);
+    const listed = listedFlag(catalog.byName(flag.name), flag.project);
     if (listed === undefined) {
       if (!flag.archived) drift.removed.push(flag);
       continue;
@@ -90,16 +99,23 @@ export function exportDrift(snapshot: ExportSnapshot, catalog: Catalog, scope: D
   if (snapshot.whole) {
     for (const listed of catalog.flags) {
       const project = listed.project ?? 'default';
-      if (covered(project) && !snapshot.flags.has(flagKey(project, listed.name))) drift.added.push({ project, name: listed.name });
+      if (covered(project) && !snapshot.projects.get(listed.name)?.includes(project)) drift.added.push({ project, name: listed.name });
     }
   }
   for (const list of [drift.added, drift.removed, drift.enabled, drift.disabled]) list.sort((a, b) => compare(a.name, b.name) || compare(a.project, b.project));
   return drift;
 }
 
+/** The listed flag of this name in `project` (a listing row without a project is in `default`). */
+function listedFlag(named: readonly FeatureSummary[], project: string): FeatureSummary | undefined {
+  for (const flag of named) if ((flag.project ?? 'default') === project) return flag;
+  return undefined;
+}
+
 /** Whether the listed flag is on in `environment`; undefined when the listing does not say (no such environment). */
 function stateIn(flag: FeatureSummary, environment: string): boolean | undefined {
-  return flag.environments?.find((env) => env.name === environment)?.enabled;
+  for (const env of flag.environments ?? []) if (env.name === environment) return env.enabled;
+  return undefined;
 }
 
 /**
