@@ -1,9 +1,11 @@
 /**
  * Diagnostics on an export file that the server has moved away from (services/exportDrift.ts): one at the top saying
  * what changed and what to do, and one on the entry of each flag that was removed, enabled or disabled since (at most
- * MAX_FLAG_DIAGNOSTICS). The file is read again only when its drift changes, to find those entries' lines.
+ * MAX_FLAG_DIAGNOSTICS), each with the quick actions Compare Export with Server… and Update Export. The file is read
+ * again only when its drift changes, to find those entries' lines.
  */
 import * as vscode from 'vscode';
+import { Commands, EXPORT_FOLDER } from '../constants';
 import { driftCount, flagLines, type Drift } from '../model/drift/exportDrift';
 import { driftFlagMessage, driftMessage } from '../model/drift/driftText';
 import { DIAGNOSTIC_SOURCE } from '../model/flagDiagnostics';
@@ -20,12 +22,14 @@ export class ExportDiagnostics implements vscode.Disposable {
   /** What each file's diagnostics were made from, so an unchanged drift is not read and published again. */
   private readonly signatures = new Map<string, string>();
   private readonly subscription: vscode.Disposable;
+  private readonly actions: vscode.Disposable;
   private run = Promise.resolve();
 
   constructor(
     private readonly drift: ExportDrift,
     private readonly logger: Logger,
   ) {
+    this.actions = vscode.languages.registerCodeActionsProvider({ pattern: `**/${EXPORT_FOLDER}/*.json` }, new ExportDriftActions(), ExportDriftActions.metadata);
     this.subscription = drift.onDidChange(() => {
       this.run = this.run.then(() => this.update()).catch((error: unknown) => this.logger.warn(`Export diagnostics: ${String(error)}`));
     });
@@ -74,7 +78,27 @@ export class ExportDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
+    this.actions.dispose();
     this.collection.dispose();
+  }
+}
+
+/** On an out-of-date export file's diagnostics: Compare Export with Server… and Update Export, for that file. */
+export class ExportDriftActions implements vscode.CodeActionProvider {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const diagnostics = context.diagnostics.filter((diagnostic) => diagnostic.code === DRIFT_DIAGNOSTIC_CODE);
+    if (diagnostics.length === 0) return [];
+    return [
+      [vscode.l10n.t('Compare Export with Server…'), Commands.compareExport],
+      [vscode.l10n.t('Update Export'), Commands.updateExport],
+    ].map(([title, command]) => {
+      const action = new vscode.CodeAction(title as string, vscode.CodeActionKind.QuickFix);
+      action.diagnostics = diagnostics;
+      action.command = { command: command as string, title: title as string, arguments: [document.uri] };
+      return action;
+    });
   }
 }
 

@@ -146,6 +146,17 @@ describe('an export file against the server', () => {
         ],
       );
 
+      // Each diagnostic offers the two ways out, for this file.
+      const actions = (fake.providers.codeActions.at(-1)?.provider as { provideCodeActions(d: unknown, r: unknown, c: unknown): Array<{ title: string; command?: { command: string; arguments?: unknown[] } }> })
+        .provideCodeActions({ uri: Uri.file(file) }, problems[1]!.range, { diagnostics: [problems[1]] });
+      assert.deepEqual(
+        actions.map((action) => [action.title, action.command?.command, String(action.command?.arguments?.[0])]),
+        [
+          ['Compare Export with Server…', Commands.compareExport, fileUri],
+          ['Update Export', Commands.updateExport, fileUri],
+        ],
+      );
+
       // Compare: the file on the left, a fresh export laid out the same way on the right.
       const compared = (await t.run(Commands.compareExport)) as { file: string; server: string; serverText: string };
       const diff = fake.executed.filter((call) => call.id === 'vscode.diff').at(-1);
