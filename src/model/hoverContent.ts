@@ -214,6 +214,7 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
 
   const description = plainMarkdown(details?.description ?? summary.description ?? '', HOVER_LIMITS.description);
   if (description !== '') blocks.push(description);
+  if (match.activity) blocks.push(match.activity);
 
   blocks.push(environmentTable(match, input.now));
   if (!details) {
@@ -228,8 +229,6 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
     const dependencies = dependencyLines(details);
     if (dependencies.length > 0) blocks.push(dependencies.join('  \n'));
   }
-
-  if (match.activity) blocks.push(match.activity);
 
   const tags = details?.tags ?? summary.tags ?? [];
   if (tags.length > 0) {

@@ -10,8 +10,8 @@
  *      (demo-offline.png); the status bar says `offline: 2 export files`; the typo in src/checkout.ts is squiggled
  *      and listed in the Problems panel (problems.png);
  *   3. a real Unleash of its own, where new-checkout-flow was changed and evaluated: the hover's last change and usage
- *      (hover-history-usage.png); the demo's production export, now stale, opened from the status bar in a diff
- *      editor (export-drift-diff.png); Compare Environments from the palette (compare-environments.png);
+ *      (hover-history-usage.png); the production export written before the change, now stale, opened from the status
+ *      bar in a diff editor (export-drift-diff.png); Compare Environments from the palette (compare-environments.png);
  *   4. an untrusted folder: workspace trust on, the user answers "No, I don't trust the authors": Restricted Mode, the
  *      offline tree and hover from the export files, and a server named in the user settings (a recording stand-in,
  *      a token in the environment) gets no request at all (restricted-mode.png).
@@ -26,6 +26,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
+import { UnleashClient } from '../../src/api/client';
+import { exportToFile } from '../../src/model/exportToFile';
 import { E2E_SERVER_VERSION, startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '../contract/harness';
 import { backendToken, changeCheckoutFlowInProduction, sendMetrics, waitForUsage } from '../contract/harness/activity';
 import { SEED } from '../contract/harness/seed-data';
@@ -393,6 +395,10 @@ test('history, usage and exports (a real Unleash of its own, changed and evaluat
   let server: Awaited<ReturnType<Host['startCodeServer']>> | undefined;
   let session: Session | undefined;
   try {
+    // The workspace's exports, written as Export Environment writes them, before anything changes on the server.
+    const client = new UnleashClient({ baseUrl: own.url, getToken: () => own.adminToken });
+    for (const environment of ['development', 'production']) await exportToFile({ client, environment, scope: { kind: 'all' }, folder: workspace.dir });
+    await client.close();
     await changeCheckoutFlowInProduction(own.url, own.adminToken);
     const production = await backendToken(own.url, own.adminToken, 'production');
     await sendMetrics(own.url, own.backendToken, 'checkout-web', { 'new-checkout-flow': { yes: 30, no: 12 } });
@@ -418,7 +424,7 @@ test('history, usage and exports (a real Unleash of its own, changed and evaluat
     }
     t.diagnostic(`hover with history and usage → ${await shot(page, 'hover-history-usage.png')}`);
 
-    // The demo's .unleash/production.json was exported before the change: it is out of date.
+    // .unleash/production.json was exported before the change: it is out of date.
     await page.mouse.move(5, 5);
     await page.keyboard.press('Escape');
     const status = page.locator('.statusbar-item', { hasText: 'production.json out of date' }).first();
