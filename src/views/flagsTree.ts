@@ -19,6 +19,12 @@ import {
 import type { Logger } from '../util/logger';
 import { toTreeItem, untrustedMarkdown, withTooltip } from './treeItem';
 
+/** What a flag's tooltip reads of FlagActivity. */
+type TooltipActivity = Pick<FlagActivity, 'latest' | 'usage' | 'peekLatest' | 'peekUsage'>;
+
+/** How long a flag's tooltip waits for its last change and usage before it shows without them. */
+const TOOLTIP_WAIT_MS = 2_000;
+
 export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -32,7 +38,7 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     private readonly store: FlagStore,
     private readonly logger: Logger,
     private readonly options: TreeOptions = {},
-    private readonly activity?: Pick<FlagActivity, 'latest' | 'usage'>,
+    private readonly activity?: TooltipActivity,
   ) {
     this.subscription = store.onDidChange(() => this.reset());
     // A flag's row follows its details (lifecycle, stale, archived) once the store has read them.
@@ -45,7 +51,8 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   /**
    * Tooltips are built on hover: the root may hold 10,000 flags. A flag's tooltip also says its last change and usage,
-   * read for that one flag (VS Code shows the tooltip once they are known; a failure says why instead).
+   * read for that one flag (VS Code shows the tooltip once they are known, or after TOOLTIP_WAIT_MS; a failure says
+   * why instead).
    */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode, token?: vscode.CancellationToken): vscode.TreeItem | Promise<vscode.TreeItem> {
     withTooltip(item, node);
@@ -58,12 +65,16 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     item: vscode.TreeItem,
     flag: { project: string; name: string },
     tooltip: string,
-    activity: Pick<FlagActivity, 'latest' | 'usage'>,
+    activity: TooltipActivity,
     token: vscode.CancellationToken | undefined,
   ): Promise<vscode.TreeItem> {
     const { project, name } = flag;
-    const [latest, usage] = await Promise.all([activity.latest(project, name, token), activity.usage(name, token)]).catch(() => [undefined, undefined]);
-    const text = activityMarkdown({ latest, usage, now: new Date(), hours: USAGE_HOURS });
+    const reads = Promise.all([activity.latest(project, name, token), activity.usage(name, token)]).catch(() => undefined);
+    // A slow server does not hold the tooltip back: past TOOLTIP_WAIT_MS it says they are being read.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([reads, new Promise<void>((resolve) => (timer = setTimeout(resolve, TOOLTIP_WAIT_MS)))]);
+    clearTimeout(timer);
+    const text = activityMarkdown({ latest: activity.peekLatest(project, name), usage: activity.peekUsage(name), now: new Date(), hours: USAGE_HOURS });
     if (text !== '' && !token?.isCancellationRequested) item.tooltip = untrustedMarkdown(`${tooltip}\n\n${text}`);
     return item;
   }
@@ -142,7 +153,7 @@ export interface FlagsViewDeps {
   logger: Logger;
   options?: TreeOptions;
   /** A flag's last change and usage, added to its tooltip. */
-  activity?: Pick<FlagActivity, 'latest' | 'usage'>;
+  activity?: TooltipActivity;
 }
 
 export function registerFlagsView(deps: FlagsViewDeps): FlagsView {
