@@ -188,6 +188,9 @@ export class FlagActivity implements Disposable {
         if (this.store.currentSource === source) cache.set(key, { value: answer });
         return answer;
       });
+      // The answer was parsed and checked in this turn: whatever the caller builds of it waits for the next one, so a
+      // large answer and its rendering never block the editor as one piece.
+      await new Promise((resolve) => setImmediate(resolve));
       return { value };
     } catch (error) {
       if (error instanceof CancelledError) throw error;
