@@ -16,8 +16,23 @@ export interface ActivityInput {
   hours: number;
 }
 
+/**
+ * The last text made for each pair of answers, and the minute it was made in (it says `5 minutes ago`): a hover shown
+ * again makes nothing again. FlagActivity hands out the same answer objects until they expire.
+ */
+const made = new WeakMap<object, { usage: unknown; minute: number; hours: number; text: string }>();
+
 /** The activity lines as one markdown paragraph (lines broken with two spaces), or '' when there is nothing to say. */
 export function activityMarkdown(input: ActivityInput): string {
+  const minute = Math.floor(input.now.getTime() / 60_000);
+  const known = input.latest === undefined ? undefined : made.get(input.latest);
+  if (known && known.usage === input.usage && known.minute === minute && known.hours === input.hours) return known.text;
+  const text = activityText(input);
+  if (input.latest !== undefined && input.usage !== undefined) made.set(input.latest, { usage: input.usage, minute, hours: input.hours, text });
+  return text;
+}
+
+function activityText(input: ActivityInput): string {
   const lines: string[] = [];
   let reading = false;
   for (const [known, line] of [
