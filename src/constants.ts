@@ -20,18 +20,28 @@ export const Commands = {
   copyValue: 'unleash.copyValue',
   checkWorkspaceFlags: 'unleash.checkWorkspaceFlags',
   statusActions: 'unleash.statusActions',
+  compareExport: 'unleash.compareExport',
+  updateExport: 'unleash.updateExport',
+  compareEnvironments: 'unleash.compareEnvironments',
+  refreshCleanup: 'unleash.refreshCleanup',
   /** Run by an accepted completion: remembers the name for ranking. Not in the palette. */
   recordFlagUse: 'unleash.recordFlagUse',
 } as const;
 
 /** The URI scheme of the read-only flag details documents. */
 export const FLAG_DETAILS_SCHEME = 'unleash-flag';
+/** The server's side of Compare Export with Server (a read-only fresh export). */
+export const EXPORT_SERVER_SCHEME = 'unleash-export-server';
+/** The two sides of Compare Environments (read-only). */
+export const ENVIRONMENT_SCHEME = 'unleash-environment';
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
 export const Views = {
   container: 'unleash',
   flags: 'unleash.flags',
+  exports: 'unleash.exports',
+  cleanup: 'unleash.cleanup',
 } as const;
 
 /** Context keys the manifest's `when` clauses read. */
@@ -67,6 +77,7 @@ export const Settings = {
   diagnosticsSeverity: 'diagnostics.severity',
   inlayHintsEnabled: 'inlayHints.enabled',
   environments: 'environments',
+  cleanupUnusedDays: 'cleanup.unusedDays',
   caCertificates: 'network.caCertificates',
   rejectUnauthorized: 'network.rejectUnauthorized',
 } as const;
@@ -103,6 +114,8 @@ export const LOG_CHANNEL_NAME = 'Unleash';
 
 /** Id of the status bar item (users can hide it by this name). */
 export const STATUS_BAR_ID = 'unleash.status';
+/** Id of the status bar item shown while an export file differs from the server. */
+export const DRIFT_STATUS_BAR_ID = 'unleash.exportDrift';
 
 const SOURCE_EXTENSIONS = 'ts,tsx,mts,cts,js,jsx,mjs,cjs,py,go,java,kt,kts,rb,php,cs,swift,rs,dart,vue,svelte,scala,groovy,ex,exs';
 /** Files the "Check Workspace for Flag References" command reads. */

@@ -10,27 +10,34 @@ import * as vscode from 'vscode';
 import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
 import { registerFlagCodeActions } from './code/flagCodeActions';
 import { registerFlagCompletion } from './code/flagCompletionProvider';
+import { ExportDiagnostics } from './code/exportDiagnostics';
 import { FlagDiagnosticsPublisher } from './code/flagDiagnosticsPublisher';
 import { registerFlagInlayHints } from './code/flagInlayHints';
 import { registerFlagNavigation } from './code/flagNavigation';
 import { registerCheckTagCommand } from './commands/checkTag';
 import { registerCheckWorkspaceCommand } from './commands/checkWorkspace';
+import { registerCompareEnvironments } from './commands/compareEnvironments';
+import { registerCompareExport } from './commands/compareExport';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
 import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
 import { LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
+import { FlagActivity } from './model/flagActivity';
 import { FlagStore } from './model/flagStore';
 import { ServerApprovals } from './services/approvals';
 import { KnownProjects } from './services/knownProjects';
 import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { Connection } from './services/connection';
+import { ExportDrift } from './services/exportDrift';
 import { HoverSettingsByFolder } from './services/settings';
 import { TokenStore } from './services/tokens';
 import { configureL10n } from './util/l10n';
 import { createLogger } from './util/logger';
+import { registerCleanupView, type CleanupView } from './views/cleanupView';
+import { registerExportsView, type ExportsView } from './views/exportsView';
 import { registerFlagsView, type FlagsView } from './views/flagsTree';
 import { registerStatusBar, type StatusBar } from './views/statusBar';
 
@@ -40,6 +47,11 @@ export interface ExtensionApi {
   flagsView: FlagsView;
   statusBar: StatusBar;
   diagnostics: FlagDiagnosticsPublisher;
+  /** Export files against the server: the reports, their view and status bar item, their diagnostics. */
+  exportDrift: ExportDrift;
+  exportsView: ExportsView;
+  exportDiagnostics: ExportDiagnostics;
+  cleanupView: CleanupView;
   activationMs: number;
 }
 
@@ -52,17 +64,23 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const approvals = new ServerApprovals(context.globalState);
   const connection = new Connection(tokens, approvals, logger.child('connection'), new KnownProjects(context.globalState));
   const store = new FlagStore(logger.child('store'));
-  const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
+  const activity = new FlagActivity(store, logger.child('activity'));
+  const flagsView = registerFlagsView({ store, logger: logger.child('tree'), activity });
   const hoverSettings = new HoverSettingsByFolder();
   const codeFlags = new CodeFlags(store, logger.child('code'), hoverSettings);
   const diagnostics = new FlagDiagnosticsPublisher(codeFlags, logger.child('diagnostics'));
   const statusBar = registerStatusBar(store);
+  const exportDrift = new ExportDrift(store, logger.child('exports'));
+  const exportsView = registerExportsView(exportDrift);
+  const exportDiagnostics = new ExportDiagnostics(exportDrift, logger.child('exports'));
+  const cleanupView = registerCleanupView({ store, codeFlags, logger: logger.child('cleanup') });
 
   context.subscriptions.push(
     channel,
     tokens,
     connection,
     store,
+    activity,
     hoverSettings,
     bindStoreToConnection(connection, store),
     registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel, store }),
@@ -74,10 +92,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       flagAtCursor: () => flagAtCursor(codeFlags),
       codeFlags,
     }),
-    registerFlagDetails({ store, view: flagsView, logger: logger.child('details') }),
-    registerFlagHovers({ store, settings: hoverSettings, logger: logger.child('hovers') }),
+    registerFlagDetails({ store, view: flagsView, logger: logger.child('details'), activity }),
+    registerFlagHovers({ store, settings: hoverSettings, logger: logger.child('hovers'), activity }),
     registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
     registerExportCommand({ connection, store, logger: logger.child('export') }),
+    exportDrift,
+    exportsView.disposable,
+    exportDiagnostics,
+    registerCompareExport({ connection, store, drift: exportDrift, logger: logger.child('export') }),
+    registerCompareEnvironments({ store, view: flagsView, logger: logger.child('compare') }),
+    cleanupView.disposable,
     codeFlags,
     diagnostics,
     registerFlagCompletion(codeFlags),
@@ -92,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   void connection.update();
   const activationMs = performance.now() - started;
   logger.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  return { store, flagsView, statusBar, diagnostics, activationMs };
+  return { store, flagsView, statusBar, diagnostics, exportDrift, exportsView, exportDiagnostics, cleanupView, activationMs };
 }
 
 export function deactivate(): void {

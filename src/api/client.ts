@@ -17,7 +17,10 @@ import { tooManyFlags, type ListLimits } from './listLimits';
 import type { ListingPage } from './searchPaging';
 import {
   environmentsSchema,
+  eventSearchSchema,
   exportResultSchema,
+  featureEventsSchema,
+  featureMetricsSchema,
   featureSchema,
   featureSearchSchema,
   projectFeaturesSchema,
@@ -30,6 +33,8 @@ import {
   type Environment,
   type ExportResult,
   type Feature,
+  type FeatureEvent,
+  type FeatureMetricsRow,
   type FeatureSummary,
   type Segment,
   type SegmentDefinition,
@@ -69,6 +74,25 @@ export interface ServerInfo {
   edition?: string;
 }
 
+/** One page of a flag's history, newest first. */
+export interface EventPage {
+  events: FeatureEvent[];
+  /** How many events the server holds for the query, when it says. */
+  total?: number;
+  /** Read from the deprecated `GET /api/admin/events/:featureName` (its newest 50 only, no `label`/`summary`). */
+  legacy?: boolean;
+}
+
+/** Largest page of events asked for (the server's own cap is 1,000; above it, it falls back to 50). */
+export const MAX_EVENT_PAGE = 100;
+/** Bytes an event may take on average: a strategy event carries the whole strategy, before and after. */
+const EVENT_BYTES = 64 * 1024;
+/** At most this many hours of usage are asked for: up to 48 the server answers per hour. */
+export const MAX_USAGE_HOURS = 48;
+/** Usage rows one answer may hold: the server caps applications at 100, per environment and hour. */
+const MAX_USAGE_ROWS = 25_000;
+const USAGE_BYTES = 4 * 1024 * 1024;
+
 const FEATURE_CACHE_SIZE = 200;
 const SEARCH_PATH = '/api/admin/search/features';
 /** Pages of search matches read to find one archived flag by name (each page a search request). */
@@ -85,6 +109,8 @@ export class UnleashClient {
   private readonly dispatcher: Dispatcher;
   private readonly featureCache = new Map<string, { etag: string; feature: Feature }>();
   private readonly listLimits?: Partial<ListLimits>;
+  /** The server has no event search (404): history comes from the deprecated per-flag endpoint. */
+  private legacyEvents = false;
 
   constructor(options: ClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
@@ -211,6 +237,48 @@ export class UnleashClient {
       if (features.length < SEARCH_PAGE || total === undefined || seen >= total) return undefined;
     }
     throw new ArchivedLookupError(name, ARCHIVED_PAGES * SEARCH_PAGE);
+  }
+
+  /**
+   * A page of one flag's history, newest first: `GET /api/admin/search/events` filtered by flag and project. A
+   * server without the search (404) answers from the deprecated per-flag endpoint, its newest 50 events only.
+   */
+  async featureEvents(name: string, page: { project?: string; limit: number; offset: number }, call: Call = {}): Promise<EventPage> {
+    const limit = Math.max(1, Math.min(MAX_EVENT_PAGE, Math.floor(page.limit)));
+    const offset = Math.max(0, Math.floor(page.offset));
+    const request = 'GET /api/admin/search/events';
+    const project = page.project === undefined ? '' : `&project=${encodeURIComponent(`IS:${page.project}`)}`;
+    const query = `feature=${encodeURIComponent(`IS:${name}`)}${project}&limit=${limit}&offset=${offset}`;
+    if (!this.legacyEvents) {
+      try {
+        const response = await this.http.get(`/api/admin/search/events?${query}`, { ...call, maxBytes: limit * EVENT_BYTES });
+        const result = parse(eventSearchSchema, response, request);
+        if (result.events.length > limit) throw new SchemaError(request, l10n.t('the server answered more than the {0} rows asked', limit));
+        return { events: result.events, total: result.total };
+      } catch (error) {
+        if (!(error instanceof NotFoundError) || isAnswerNotFound(error)) throw error;
+        this.legacyEvents = true;
+      }
+    }
+    const path = `/api/admin/events/${seg(name)}`;
+    const response = await this.http.get(path, { ...call, maxBytes: MAX_EVENT_PAGE * EVENT_BYTES });
+    const all = parse(featureEventsSchema, response, `GET ${path}`).events.filter(
+      (event) => page.project === undefined || event.project === undefined || event.project === null || event.project === page.project,
+    );
+    return { events: all.slice(offset, offset + limit), total: all.length, legacy: true };
+  }
+
+  /**
+   * Evaluations of one flag in the last `hoursBack` hours (1 to MAX_USAGE_HOURS), per environment, application and
+   * hour, with zero rows for the quiet hours: `GET /api/admin/client-metrics/features/:name/raw`.
+   */
+  async featureUsage(name: string, hoursBack: number, call: Call = {}): Promise<FeatureMetricsRow[]> {
+    const hours = Math.max(1, Math.min(MAX_USAGE_HOURS, Math.floor(hoursBack)));
+    const path = `/api/admin/client-metrics/features/${seg(name)}/raw`;
+    const response = await this.http.get(`${path}?hoursBack=${hours}`, { ...call, maxBytes: USAGE_BYTES });
+    const rows = parse(featureMetricsSchema, response, `GET ${path}`).data;
+    if (rows.length > MAX_USAGE_ROWS) throw new SchemaError(`GET ${path}`, l10n.t('the server answered more than {0} rows', MAX_USAGE_ROWS));
+    return rows;
   }
 
   /** Every segment with its constraints (one request; what the web UI reads to show segments). */

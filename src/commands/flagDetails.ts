@@ -10,6 +10,8 @@ import { NotFoundError } from '../api/errors';
 import type { FeatureSummary, Segment } from '../api/schemas';
 import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
 import { archivedFlagDocument, flagDocument } from '../model/flagDocument';
+import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
+import { activitySections } from '../model/activityText';
 import type { FlagStore } from '../model/flagStore';
 import { inertText } from '../model/markdown';
 import { flagPickItems, flagRefOf, isTreeNode, projectOf } from '../model/tree';
@@ -22,6 +24,8 @@ export interface FlagDetailsDeps {
   store: FlagStore;
   view: Pick<FlagsView, 'selected'>;
   logger: Logger;
+  /** History and usage, added at the end of each document (a server). */
+  activity?: FlagActivity;
 }
 
 /** Writes the documents; they are read again when the store reloads (Refresh). */
@@ -30,7 +34,10 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
   readonly onDidChange = this.changed.event;
   private readonly subscription: { dispose(): void };
 
-  constructor(private readonly store: FlagStore) {
+  constructor(
+    private readonly store: FlagStore,
+    private readonly activity?: FlagActivity,
+  ) {
     this.subscription = store.onDidChange(() => {
       if (store.state !== 'ready') return;
       for (const document of vscode.workspace.textDocuments) {
@@ -46,6 +53,8 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
     try {
       const archived = await this.archivedFlag(flag.project, flag.name, token);
       if (archived) return archivedFlagDocument(archived, source?.label ?? '');
+      // History and usage are read beside the details; each says for itself when it cannot be shown.
+      const activity = this.activityText(flag.project, flag.name, token).catch((): string => '');
       const details = await this.store.feature(flag.project, flag.name, token);
       const segments = new Map<string, Segment[]>();
       const strategies = (details.environments ?? []).flatMap((env) => env.strategies ?? []);
@@ -58,7 +67,7 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
           }),
       );
       const summary = this.store.catalog.byName(flag.name).find((row) => projectOf(row) === flag.project);
-      return flagDocument({
+      const document = flagDocument({
         summary,
         details,
         segments,
@@ -66,6 +75,7 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
         now: new Date(),
         status: summary ? this.store.status(summary, flag.project) : undefined,
       });
+      return document + (await activity);
     } catch (error) {
       const formatted = formatError(error, { action: vscode.l10n.t('read the flag'), server: source?.label });
       // A flag of another project is opened from there (the message says how): reading this address again cannot help.
@@ -84,6 +94,13 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
     return found && projectOf(found) === project ? found : undefined;
   }
 
+  /** The History and Usage sections ('' without FlagActivity). */
+  private async activityText(project: string, name: string, token: vscode.CancellationToken): Promise<string> {
+    if (!this.activity) return '';
+    const [history, usage] = await Promise.all([this.activity.history(project, name, token), this.activity.usage(name, token)]);
+    return activitySections(history, usage, new Date(), USAGE_HOURS);
+  }
+
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
@@ -91,7 +108,7 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
 }
 
 export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
-  const provider = new FlagDetailsProvider(deps.store);
+  const provider = new FlagDetailsProvider(deps.store, deps.activity);
   return vscode.Disposable.from(
     provider,
     vscode.workspace.registerTextDocumentContentProvider(FLAG_DETAILS_SCHEME, provider),

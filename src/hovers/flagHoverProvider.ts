@@ -26,6 +26,8 @@ import { hoverMayNameFlag } from '../model/flagDemand';
 import type { FlagStore } from '../model/flagStore';
 import { isValidFlagName } from '../model/flagNameRule';
 import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, lookupPendingMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
+import { activityMarkdown } from '../model/activityText';
+import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
 import type { HoverSettingsByFolder } from '../services/settings';
 import type { Logger } from '../util/logger';
 
@@ -55,6 +57,9 @@ export type HoverStore = Pick<
   | 'status' | 'findsArchived' | 'archivedLookupFailed'
 >;
 
+/** The part of FlagActivity the provider reads: the last change and usage of a flag, known or to read. */
+export type HoverActivity = Pick<FlagActivity, 'peekLatest' | 'peekUsage' | 'latest' | 'usage'>;
+
 /** The options for one document (its folder's settings); undefined where hovers are off or its language is not listed. */
 export type HoverOptionsOf = (document: vscode.TextDocument) => HoverOptions | undefined;
 
@@ -69,6 +74,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     private readonly store: HoverStore,
     private readonly logger: Logger,
     private options: HoverOptions | HoverOptionsOf,
+    private readonly activity?: HoverActivity,
   ) {
     this.subscription = store.onDidChange(() => {
       if (store.catalog !== this.indexedCatalog) {
@@ -150,21 +156,24 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
       if (this.store.peekFeature(project, summary.name) || this.failed.has(flagKey(project, summary.name))) continue;
       reads.push(this.readDetails(project, summary.name, token));
     }
+    for (const read of this.activityReads(summaries, token)) reads.push(read);
     if (reads.length > 0) {
       // One event-loop turn: enough for an in-memory source, never enough for a network round trip.
       await Promise.race([Promise.allSettled(reads), nextTurn()]);
       if (token.isCancellationRequested) return undefined;
     }
 
+    const now = new Date();
     const matches: HoverMatch[] = summaries.map((summary) => {
       const project = summary.project ?? '';
       const details: Feature | undefined = this.store.peekFeature(project, summary.name);
       const status = this.store.status(summary, project);
-      if (details) return { summary, details, status };
-      return { summary, status, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading' };
+      const activity = this.activityOf(project, summary.name, now);
+      if (details) return { summary, details, status, activity };
+      return { summary, status, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading', activity };
     });
     const webUrl = source.webUrl?.bind(source);
-    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now: new Date(), environments: settings.environments }), range);
+    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now, environments: settings.environments }), range);
   }
 
   /**
@@ -184,6 +193,29 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     const answer = this.store.peekArchived(name);
     if (answer !== undefined) return answer ?? undefined;
     return this.store.archivedLookupFailed(name) || token.isCancellationRequested ? undefined : 'pending';
+  }
+
+  /**
+   * Starts the reads of the last change and usage of the flags shown (the first HOVER_LIMITS.projects) that are not
+   * known yet; each never rejects (FlagActivity remembers a failure as an answer).
+   */
+  private activityReads(summaries: readonly FeatureSummary[], token: vscode.CancellationToken): Array<Promise<unknown>> {
+    const activity = this.activity;
+    if (!activity) return [];
+    const reads: Array<Promise<unknown>> = [];
+    for (const summary of summaries.slice(0, HOVER_LIMITS.projects)) {
+      const project = summary.project ?? '';
+      if (activity.peekLatest(project, summary.name) === undefined) reads.push(activity.latest(project, summary.name, token).catch(() => undefined));
+      if (activity.peekUsage(summary.name) === undefined) reads.push(activity.usage(summary.name, token).catch(() => undefined));
+    }
+    return reads;
+  }
+
+  /** The activity lines of one flag from what is known now ('' when there is nothing to add). */
+  private activityOf(project: string, name: string, now: Date): string | undefined {
+    if (!this.activity) return undefined;
+    const text = activityMarkdown({ latest: this.activity.peekLatest(project, name), usage: this.activity.peekUsage(name), now, hours: USAGE_HOURS });
+    return text === '' ? undefined : text;
   }
 
   /** Starts (or joins) the store's read of one flag's details; never rejects. */
@@ -223,14 +255,14 @@ function nextTurn(): Promise<void> {
  * `unleash.hover.*` setting changes; none when every folder has `unleash.hover.enabled` off). Each hover follows the
  * settings of its document's folder. The returned Disposable removes everything.
  */
-export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSettingsByFolder; logger: Logger }): vscode.Disposable {
+export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSettingsByFolder; logger: Logger; activity?: HoverActivity }): vscode.Disposable {
   const { store, settings, logger } = deps;
   const optionsOf: HoverOptionsOf = (document) => {
     const own = settings.of(document);
     if (!own.enabled || !settings.covers(document)) return undefined;
     return { transforms: own.nameTransforms, sdkCalls: own.sdkCalls, matchAnywhere: own.matchAnywhere, environments: own.environments };
   };
-  const provider = new FlagHoverProvider(store, logger, optionsOf);
+  const provider = new FlagHoverProvider(store, logger, optionsOf, deps.activity);
   let registration: vscode.Disposable | undefined;
 
   const apply = () => {

@@ -108,6 +108,23 @@ export async function withSegmentDefinitions(
   return { ...result, segmentDefinitions: definitions };
 }
 
+/**
+ * An export as a file holds it: the server's answer with the definitions of its segments, laid out canonically
+ * (exportLayout.ts). What Export Environment writes, and what Compare Export with Server shows as the server's side.
+ */
+export async function exportContent(
+  client: ExportToFileOptions['client'],
+  environment: string,
+  scope: ExportScope,
+  signal?: AbortSignal,
+): Promise<{ result: ExportResult; data: Buffer }> {
+  const exported = await client.exportFeatures({ environment, scope }, { signal });
+  throwIfCancelled(signal);
+  const result = await withSegmentDefinitions(exported, client, signal);
+  throwIfCancelled(signal);
+  return { result, data: serializeExportBytes(result) };
+}
+
 /** Exports `environment` (narrowed by `scope`) into the file the template names inside `folder`. */
 export async function exportToFile(options: ExportToFileOptions): Promise<ExportToFileResult> {
   const { client, environment, scope, folder, signal } = options;
@@ -117,11 +134,7 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   throwIfCancelled(signal);
 
   options.onStep?.('request');
-  const exported = await client.exportFeatures({ environment, scope }, { signal });
-  throwIfCancelled(signal);
-  const result = await withSegmentDefinitions(exported, client, signal);
-  throwIfCancelled(signal);
-  const data = serializeExportBytes(result);
+  const { result, data } = await exportContent(client, environment, scope, signal);
   const summary = exportSummary(result);
 
   options.onStep?.('write');

@@ -173,7 +173,7 @@ function headLines(flag: Feature | FeatureSummary, summary: FeatureSummary | und
   return lines;
 }
 
-function strategyLines(strategy: Strategy, index: number, input: FlagDocumentInput): string[] {
+export function strategyLines(strategy: Strategy, index: number, input: Pick<FlagDocumentInput, 'segments'>): string[] {
   const indent = INDENT;
   const inner = INDENT.repeat(2);
   const lines = [`${indent}${l10n.t('Strategy {0}: {1}', index + 1, visibleText(describeStrategy(strategy)))}`];
@@ -233,7 +233,7 @@ function segmentLines(segment: Segment, indent: string): string[] {
   return lines;
 }
 
-function variantLines(variant: Variant | StrategyVariant, indent: string): string[] {
+export function variantLines(variant: Variant | StrategyVariant, indent: string): string[] {
   const name = variant.name === '' ? l10n.t('(unnamed variant)') : one(variant.name);
   const facts = [weightPercent(variant.weight)];
   if (variant.weightType) facts.push(one(variant.weightType));

@@ -3,7 +3,8 @@
  * source; the tree and hovers never know which.
  */
 import type { ListingFailure } from '../api/listing';
-import type { Feature, FeatureSummary, Segment } from '../api/schemas';
+import type { EventPage } from '../api/client';
+import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../api/schemas';
 
 /** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
 export type SourceMode = 'server' | 'offline' | 'none';
@@ -39,6 +40,10 @@ export interface FlagSource {
   listEnvironments(signal?: AbortSignal): Promise<string[]>;
   /** The archived flag of this name, where the source can tell (a server; export files list archived flags). */
   findArchived?(name: string, signal?: AbortSignal): Promise<FeatureSummary | undefined>;
+  /** A page of a flag's history, newest first, where the source keeps one (a server; export files have none). */
+  flagHistory?(project: string, name: string, page: { limit: number; offset: number }, signal?: AbortSignal): Promise<EventPage>;
+  /** A flag's evaluations in the last `hours` hours, per environment, application and hour (a server). */
+  flagUsage?(name: string, hours: number, signal?: AbortSignal): Promise<FeatureMetricsRow[]>;
   /** The flag's page in the Unleash web UI, where there is one. */
   webUrl?(project: string, name: string): string | undefined;
 }

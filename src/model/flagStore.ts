@@ -520,7 +520,7 @@ class PartialRows {
  * Reads in flight, shared by key. Each caller waits with its own cancellation token; the read itself is aborted
  * only when every caller has cancelled.
  */
-class SharedReads<T> {
+export class SharedReads<T> {
   private readonly reads = new Map<string, { promise: Promise<T>; controller: AbortController; waiters: number }>();
 
   join(key: string, token: CancellationLike | undefined, start: (signal: AbortSignal) => Promise<T>): Promise<T> {

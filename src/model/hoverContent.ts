@@ -79,6 +79,8 @@ export interface HoverMatch {
   detailsState?: 'loading' | 'unavailable';
   /** The flag's one status (FlagStore.status); without it, from the summary and the details. */
   status?: FlagStatus;
+  /** Markdown about the flag's last change and usage (activityText.ts), already escaped; shown as given. */
+  activity?: string;
 }
 
 export interface HoverInput {
@@ -227,6 +229,7 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
 
   const description = plainMarkdown(details?.description ?? summary.description ?? '', HOVER_LIMITS.description);
   if (description !== '') blocks.push(description);
+  if (match.activity) blocks.push(match.activity);
 
   blocks.push(environmentTable(match, input.now, input.environments ?? []));
   if (!details) {

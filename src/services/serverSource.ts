@@ -4,9 +4,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import { baseUrlText } from '../api/baseUrl';
-import type { UnleashClient } from '../api/client';
+import type { EventPage, UnleashClient } from '../api/client';
 import type { ListingFailure } from '../api/listing';
-import type { Feature, FeatureSummary, Segment } from '../api/schemas';
+import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../api/schemas';
 import type { FlagSource } from '../model/flagSource';
 import type { KnownProjects } from './knownProjects';
 
@@ -62,6 +62,14 @@ export class ServerSource implements FlagSource {
 
   findArchived(name: string, signal?: AbortSignal): Promise<FeatureSummary | undefined> {
     return this.#client.findArchivedFeature(name, { signal });
+  }
+
+  flagHistory(project: string, name: string, page: { limit: number; offset: number }, signal?: AbortSignal): Promise<EventPage> {
+    return this.#client.featureEvents(name, { project, ...page }, { signal });
+  }
+
+  flagUsage(name: string, hours: number, signal?: AbortSignal): Promise<FeatureMetricsRow[]> {
+    return this.#client.featureUsage(name, hours, { signal });
   }
 
   async listEnvironments(signal?: AbortSignal): Promise<string[]> {

@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { FlagStore } from '../model/flagStore';
+import { activityMarkdown } from '../model/activityText';
+import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
 import {
   childrenOf,
   findFlagNode,
@@ -15,7 +17,13 @@ import {
   type TreeOptions,
 } from '../model/tree';
 import type { Logger } from '../util/logger';
-import { toTreeItem, withTooltip } from './treeItem';
+import { toTreeItem, untrustedMarkdown, withTooltip } from './treeItem';
+
+/** What a flag's tooltip reads of FlagActivity. */
+type TooltipActivity = Pick<FlagActivity, 'latest' | 'usage' | 'peekLatest' | 'peekUsage'>;
+
+/** How long a flag's tooltip waits for its last change and usage before it shows without them. */
+const TOOLTIP_WAIT_MS = 2_000;
 
 export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -30,6 +38,7 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     private readonly store: FlagStore,
     private readonly logger: Logger,
     private readonly options: TreeOptions = {},
+    private readonly activity?: TooltipActivity,
   ) {
     this.subscription = store.onDidChange(() => this.reset());
     // A flag's row follows its details (lifecycle, stale, archived) once the store has read them.
@@ -40,9 +49,34 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return toTreeItem(node);
   }
 
-  /** Tooltips are built on hover: the root may hold 10,000 flags. */
-  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
-    return withTooltip(item, node);
+  /**
+   * Tooltips are built on hover: the root may hold 10,000 flags. A flag's tooltip also says its last change and usage,
+   * read for that one flag (VS Code shows the tooltip once they are known, or after TOOLTIP_WAIT_MS; a failure says
+   * why instead).
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode, token?: vscode.CancellationToken): vscode.TreeItem | Promise<vscode.TreeItem> {
+    withTooltip(item, node);
+    const activity = this.activity;
+    if (!activity || node.kind !== 'feature' || !node.flag) return item;
+    return this.withActivity(item, node.flag, node.tooltip ?? '', activity, token);
+  }
+
+  private async withActivity(
+    item: vscode.TreeItem,
+    flag: { project: string; name: string },
+    tooltip: string,
+    activity: TooltipActivity,
+    token: vscode.CancellationToken | undefined,
+  ): Promise<vscode.TreeItem> {
+    const { project, name } = flag;
+    const reads = Promise.all([activity.latest(project, name, token), activity.usage(name, token)]).catch(() => undefined);
+    // A slow server does not hold the tooltip back: past TOOLTIP_WAIT_MS it says they are being read.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([reads, new Promise<void>((resolve) => (timer = setTimeout(resolve, TOOLTIP_WAIT_MS)))]);
+    clearTimeout(timer);
+    const text = activityMarkdown({ latest: activity.peekLatest(project, name), usage: activity.peekUsage(name), now: new Date(), hours: USAGE_HOURS });
+    if (text !== '' && !token?.isCancellationRequested) item.tooltip = untrustedMarkdown(`${tooltip}\n\n${text}`);
+    return item;
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -118,11 +152,13 @@ export interface FlagsViewDeps {
   store: FlagStore;
   logger: Logger;
   options?: TreeOptions;
+  /** A flag's last change and usage, added to its tooltip. */
+  activity?: TooltipActivity;
 }
 
 export function registerFlagsView(deps: FlagsViewDeps): FlagsView {
   const { store, logger } = deps;
-  const provider = new FlagsTreeProvider(store, logger, deps.options);
+  const provider = new FlagsTreeProvider(store, logger, deps.options, deps.activity);
   const treeView = vscode.window.createTreeView(Views.flags, {
     treeDataProvider: provider,
     showCollapseAll: true,

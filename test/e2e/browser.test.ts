@@ -9,7 +9,10 @@
  *   2. the demo (`npm run demo`, offline mode): its Flags view shows the flags of the export files and a hover works
  *      (demo-offline.png); the status bar says `offline: 2 export files`; the typo in src/checkout.ts is squiggled
  *      and listed in the Problems panel (problems.png);
- *   3. an untrusted folder: workspace trust on, the user answers "No, I don't trust the authors": Restricted Mode, the
+ *   3. a real Unleash of its own, where new-checkout-flow was changed and evaluated: the hover's last change and usage
+ *      (hover-history-usage.png); the production export written before the change, now stale, opened from the status
+ *      bar in a diff editor (export-drift-diff.png); Compare Environments from the palette (compare-environments.png);
+ *   4. an untrusted folder: workspace trust on, the user answers "No, I don't trust the authors": Restricted Mode, the
  *      offline tree and hover from the export files, and a server named in the user settings (a recording stand-in,
  *      a token in the environment) gets no request at all (restricted-mode.png).
  *
@@ -24,6 +27,10 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
+import { UnleashClient } from '../../src/api/client';
+import { exportToFile } from '../../src/model/exportToFile';
+import { E2E_SERVER_VERSION, startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '../contract/harness';
+import { backendToken, changeCheckoutFlowInProduction, sendMetrics, waitForUsage } from '../contract/harness/activity';
 import { SEED } from '../contract/harness/seed-data';
 import { startFaultServer } from '../support/faultServer';
 import { OUT_DIR, SCREENSHOTS_DIR, copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
@@ -397,6 +404,75 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
     else await server.stop();
     workspace.remove();
     t.diagnostic(`stopped in ${seconds(Date.now() - t4)}; whole check ${seconds(Date.now() - t0)}`);
+  }
+});
+
+test('history, usage and exports (a real Unleash of its own, changed and evaluated): the hover, a stale export\'s diff, Compare Environments', { timeout: 400_000 }, async (t) => {
+  const t0 = Date.now();
+  // Its own server: the changes and metrics would alter what the other checks read of the shared one.
+  const own = await startRealUnleash({ version: E2E_SERVER_VERSION, seed: true, searchRateLimit: SUITE_SEARCH_RATE_LIMIT });
+  const workspace = copyDemoWorkspace();
+  let server: Awaited<ReturnType<Host['startCodeServer']>> | undefined;
+  let session: Session | undefined;
+  try {
+    // The workspace's exports, written as Export Environment writes them, before anything changes on the server.
+    const client = new UnleashClient({ baseUrl: own.url, getToken: () => own.adminToken });
+    for (const environment of ['development', 'production']) await exportToFile({ client, environment, scope: { kind: 'all' }, folder: workspace.dir });
+    await client.close();
+    await changeCheckoutFlowInProduction(own.url, own.adminToken);
+    const production = await backendToken(own.url, own.adminToken, 'production');
+    await sendMetrics(own.url, own.backendToken, 'checkout-web', { 'new-checkout-flow': { yes: 30, no: 12 } });
+    await sendMetrics(own.url, production, 'checkout-api', { 'new-checkout-flow': { yes: 1100, no: 100 } });
+    await waitForUsage(own.url, own.adminToken, 'new-checkout-flow', 1242);
+    t.diagnostic(`server started, changed and evaluated in ${seconds(Date.now() - t0)}`);
+    server = await host.startCodeServer({
+      vsixPath,
+      workspace: workspace.dir,
+      settings: { 'unleash.serverUrl': own.url, 'editor.hover.delay': 300, 'remote.autoForwardPorts': false },
+      env: { UNLEASH_API_TOKEN: own.adminToken },
+      log: logger(),
+    });
+    session = await host.openWorkbench(server, { viewport: VIEWPORT, log: logger() });
+    const page = session.page;
+    await openFlagsView(page, new URL(own.url).host);
+    await quickOpen(page, 'src/checkout.ts');
+
+    // The hover: the last change (production enabled, by admin) and the usage of the last 24 hours.
+    const hoverText = await hoverFlag(page, "'new-checkout-flow'", 'Usage, last 24 h');
+    for (const expected of ['Last change: enabled in production · admin', 'Usage, last 24 h: production 1,200 (1,100 yes · 100 no) · development 42 (30 yes · 12 no)']) {
+      assert.ok(hoverText.includes(expected), `the hover shows "${expected}"; it shows:\n${hoverText}`);
+    }
+    t.diagnostic(`hover with history and usage → ${await shot(page, 'hover-history-usage.png')}`);
+
+    // .unleash/production.json was exported before the change: it is out of date.
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    const status = page.locator('.statusbar-item', { hasText: 'production.json out of date' }).first();
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    await status.click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const tab = page.locator('.tabs-container .tab.active').first();
+    assert.match(await tab.innerText(), /production\.json ↔/);
+    await page.waitForTimeout(1_500);
+    t.diagnostic(`status bar → Compare Export with Server → ${await shot(page, 'export-drift-diff.png')}`);
+
+    // Compare Environments for new-checkout-flow: development on the left, production on the right.
+    await paletteCommand(page, 'Unleash: Compare Environments…');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'Unleash: Compare Environments' }).waitFor({ state: 'visible' });
+    await page.keyboard.type('new-checkout-flow');
+    await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'new-checkout-flow' }).waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: 'new-checkout-flow: development ↔ production' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible' });
+    await page.waitForTimeout(1_500);
+    t.diagnostic(`palette → Compare Environments → ${await shot(page, 'compare-environments.png')}`);
+  } finally {
+    if (session) await session.stop();
+    else await server?.stop();
+    workspace.remove();
+    await own.stop();
+    t.diagnostic(`whole check ${seconds(Date.now() - t0)}`);
   }
 });
 

@@ -53,7 +53,7 @@ describe('manifest', () => {
     for (const item of menuCommands) assert.ok(declared.includes(item.command), item.command);
     let links = 0;
     for (const welcome of manifest.contributes.viewsWelcome) {
-      assert.equal(welcome.view, Views.flags);
+      assert.ok((Object.values(Views) as string[]).includes(welcome.view), welcome.view);
       // Welcome contents are %keys% of package.nls.json (l10n.test.ts): the links are in the English text.
       const contents: string = nls[/^%(.+)%$/.exec(welcome.contents)?.[1] ?? ''] ?? welcome.contents;
       for (const link of contents.matchAll(/\(command:([\w.]+)\)/g)) {
@@ -170,7 +170,7 @@ describe('manifest: commands appear only where they work', () => {
     ];
     for (const clause of clauses) {
       for (const key of clause.match(/\bunleash\.\w+\b/g) ?? []) {
-        if (key === Views.flags) continue;
+        if ((Object.values(Views) as string[]).includes(key)) continue;
         assert.ok(known.has(key), `${key} in "${clause}"`);
       }
     }

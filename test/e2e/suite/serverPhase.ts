@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } from '../../contract/harness/seed-data';
 import { codeChecks } from './codePhase';
+import { driftChecks } from './driftChecks';
 import { navigationChecks } from './navigationChecks';
 import { hoverOn, row, rows, shown, waitFor, waitForState, workspaceUri, type Row, type Steps } from './util';
 
@@ -35,8 +36,9 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
   await checkTag(steps, host);
   await exportEnvironment(steps);
   await codeHovers(steps);
-  // Last: it changes a flag on the server.
+  // Last: they change a flag on the server.
   await flagDetails(api, steps, serverUrl);
+  await driftChecks(api, steps, (method, path) => adminCall(serverUrl, method, path, undefined));
 }
 
 /** A flag name in a comment is prose; the same name in a string literal is code. */

@@ -1,0 +1,110 @@
+/**
+ * Diagnostics on an export file that the server has moved away from (services/exportDrift.ts): one at the top saying
+ * what changed and what to do, and one on the entry of each flag that was removed, enabled or disabled since (at most
+ * MAX_FLAG_DIAGNOSTICS), each with the quick actions Compare Export with Server… and Update Export. The file is read
+ * again only when its drift changes, to find those entries' lines.
+ */
+import * as vscode from 'vscode';
+import { Commands, EXPORT_FOLDER } from '../constants';
+import { driftCount, flagLines, type Drift } from '../model/drift/exportDrift';
+import { driftFlagMessage, driftMessage } from '../model/drift/driftText';
+import { DIAGNOSTIC_SOURCE } from '../model/flagDiagnostics';
+import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
+import type { Logger } from '../util/logger';
+
+/** The code of these diagnostics (code actions and tests look for it). */
+export const DRIFT_DIAGNOSTIC_CODE = 'export-out-of-date';
+const MAX_FLAG_DIAGNOSTICS = 100;
+const MAX_TEXT_BYTES = 64 * 1024 * 1024;
+
+export class ExportDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('unleash-exports');
+  /** What each file's diagnostics were made from, so an unchanged drift is not read and published again. */
+  private readonly signatures = new Map<string, string>();
+  private readonly subscription: vscode.Disposable;
+  private readonly actions: vscode.Disposable;
+  private run = Promise.resolve();
+
+  constructor(
+    private readonly drift: ExportDrift,
+    private readonly logger: Logger,
+  ) {
+    this.actions = vscode.languages.registerCodeActionsProvider({ pattern: `**/${EXPORT_FOLDER}/*.json` }, new ExportDriftActions(), ExportDriftActions.metadata);
+    this.subscription = drift.onDidChange(() => {
+      this.run = this.run.then(() => this.update()).catch((error: unknown) => this.logger.warn(`Export diagnostics: ${String(error)}`));
+    });
+  }
+
+  /** Resolves once the diagnostics follow the last reports. */
+  settled(): Promise<void> {
+    return this.run;
+  }
+
+  private async update(): Promise<void> {
+    const current = new Set<string>();
+    for (const report of this.drift.reports) {
+      if (!report.drift || driftCount(report.drift) === 0) continue;
+      const key = report.uri.toString();
+      current.add(key);
+      const signature = JSON.stringify([this.drift.server, report.drift]);
+      if (this.signatures.get(key) === signature) continue;
+      this.signatures.set(key, signature);
+      this.collection.set(report.uri, await this.diagnostics(report, report.drift));
+    }
+    for (const key of [...this.signatures.keys()]) {
+      if (current.has(key)) continue;
+      this.signatures.delete(key);
+      this.collection.delete(vscode.Uri.parse(key));
+    }
+  }
+
+  private async diagnostics(report: ExportFileReport, drift: Drift): Promise<vscode.Diagnostic[]> {
+    const server = this.drift.server;
+    const top = make(new vscode.Range(0, 0, 0, 1), driftMessage(server, drift, report.environment));
+    const flags = (['removed', 'enabled', 'disabled'] as const).flatMap((kind) => drift[kind].map((flag) => ({ kind, flag }))).slice(0, MAX_FLAG_DIAGNOSTICS);
+    let lines = new Map<string, number>();
+    try {
+      const { size } = await vscode.workspace.fs.stat(report.uri);
+      if (size <= MAX_TEXT_BYTES) lines = flagLines(new TextDecoder().decode(await vscode.workspace.fs.readFile(report.uri)), flags.map(({ flag }) => flag.name));
+    } catch (error) {
+      this.logger.debug(`Reading ${report.path} for its diagnostics: ${String(error)}`);
+    }
+    const onFlags = flags.map(({ kind, flag }) => {
+      const line = lines.get(flag.name) ?? 0;
+      return make(new vscode.Range(line, 0, line, 1_000), driftFlagMessage(kind, flag, server, report.environment));
+    });
+    return [top, ...onFlags];
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.actions.dispose();
+    this.collection.dispose();
+  }
+}
+
+/** On an out-of-date export file's diagnostics: Compare Export with Server… and Update Export, for that file. */
+export class ExportDriftActions implements vscode.CodeActionProvider {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const diagnostics = context.diagnostics.filter((diagnostic) => diagnostic.code === DRIFT_DIAGNOSTIC_CODE);
+    if (diagnostics.length === 0) return [];
+    return [
+      [vscode.l10n.t('Compare Export with Server…'), Commands.compareExport],
+      [vscode.l10n.t('Update Export'), Commands.updateExport],
+    ].map(([title, command]) => {
+      const action = new vscode.CodeAction(title as string, vscode.CodeActionKind.QuickFix);
+      action.diagnostics = diagnostics;
+      action.command = { command: command as string, title: title as string, arguments: [document.uri] };
+      return action;
+    });
+  }
+}
+
+function make(range: vscode.Range, message: string): vscode.Diagnostic {
+  const diagnostic = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Warning);
+  diagnostic.source = DIAGNOSTIC_SOURCE;
+  diagnostic.code = DRIFT_DIAGNOSTIC_CODE;
+  return diagnostic;
+}

@@ -1,0 +1,128 @@
+/**
+ * "Unleash: Compare Export with Server…": VS Code's diff editor between an export file of the workspace and a fresh
+ * export of the same flags from the server, in the same canonical layout (`exportContent`, what Export Environment
+ * writes). The server's side is a read-only virtual document; its editor's title bar offers "Update Export", which
+ * runs Export Environment into the same file. Each comparison asks the server for an export (which stores an audit
+ * event there): only when the user asks, never on a timer.
+ *
+ *   await vscode.commands.executeCommand('unleash.compareExport', vscode.Uri.file('/ws/.unleash/development.json'))
+ *   await vscode.commands.executeCommand('unleash.updateExport', vscode.Uri.file('/ws/.unleash/development.json'))
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Commands, EXPORT_SERVER_SCHEME } from '../constants';
+import { driftCount } from '../model/drift/exportDrift';
+import { driftDescription } from '../model/drift/driftText';
+import { exportContent } from '../model/exportToFile';
+import { pickText } from '../model/markdown';
+import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
+import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
+import type { ExportArguments, ExportCommandResult } from './exportEnvironment';
+
+export interface CompareExportDeps extends CommandDeps {
+  drift: ExportDrift;
+}
+
+/** What Compare Export with Server answers (for keybindings and tests). */
+export interface CompareResult {
+  /** The export file (the diff's left side). */
+  file: string;
+  /** The server's side: its address, and its text. */
+  server: string;
+  serverText: string;
+}
+
+/** The server's side of the last few comparisons, by the key in their address, with the file each stands for. */
+class ServerExports implements vscode.TextDocumentContentProvider {
+  private readonly entries = new Map<string, { text: string; report: ExportFileReport }>();
+  private next = 0;
+
+  add(report: ExportFileReport, text: string, server: string): vscode.Uri {
+    const key = String(++this.next);
+    this.entries.set(key, { text, report });
+    if (this.entries.size > 5) this.entries.delete(this.entries.keys().next().value as string);
+    const name = `${path.basename(report.uri.fsPath, '.json')} (${server.replace(/[/\\]/g, '∕')}).json`;
+    return vscode.Uri.from({ scheme: EXPORT_SERVER_SCHEME, path: `/${name}`, query: key });
+  }
+
+  reportOf(uri: vscode.Uri): ExportFileReport | undefined {
+    return this.entries.get(uri.query)?.report;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.entries.get(uri.query)?.text ?? vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Export with Server…" again.');
+  }
+}
+
+export function registerCompareExport(deps: CompareExportDeps): vscode.Disposable {
+  const exports = new ServerExports();
+  return vscode.Disposable.from(
+    vscode.workspace.registerTextDocumentContentProvider(EXPORT_SERVER_SCHEME, exports),
+    vscode.commands.registerCommand(Commands.compareExport, (arg?: unknown) => compareExport(deps, exports, arg)),
+    vscode.commands.registerCommand(Commands.updateExport, (arg?: unknown) => updateExport(deps, exports, arg)),
+  );
+}
+
+/** The export file an argument names: a file or a comparison's URI, an Export Files row, or one picked. */
+async function reportOf(deps: CompareExportDeps, exports: ServerExports, arg: unknown, title: string): Promise<ExportFileReport | undefined> {
+  await deps.store.load();
+  await deps.drift.check();
+  const uri = arg instanceof vscode.Uri ? arg : (arg as { uri?: unknown } | undefined)?.uri instanceof vscode.Uri ? (arg as { uri: vscode.Uri }).uri : undefined;
+  if (uri?.scheme === EXPORT_SERVER_SCHEME) return exports.reportOf(uri);
+  const reports = deps.drift.reports;
+  if (uri) return reports.find((report) => report.uri.toString() === uri.toString());
+  if (reports.length === 0) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No export file to compare: export an environment first (Unleash: Export Environment…), into .unleash/ of a workspace folder.'),
+    );
+    return undefined;
+  }
+  const outOfDate = deps.drift.outOfDateFiles;
+  if (reports.length === 1) return reports[0];
+  if (outOfDate.length === 1) return outOfDate[0];
+  const picked = await vscode.window.showQuickPick(
+    reports.map((report) => ({ report, label: pickText(report.path), description: report.drift ? driftDescription(report.drift) : report.problem })),
+    { title },
+  );
+  return picked?.report;
+}
+
+async function compareExport(deps: CompareExportDeps, exports: ServerExports, arg: unknown): Promise<CompareResult | CommandFailure | undefined> {
+  const report = await reportOf(deps, exports, arg, vscode.l10n.t('Unleash: Compare Export with Server'));
+  if (!report) return undefined;
+  const client = requireServer(deps, { action: vscode.l10n.t('compare the export') }, () =>
+    vscode.l10n.t('Comparing an export needs a connection to an Unleash server.'),
+  );
+  if ('error' in client) return client;
+  const server = client.baseUrl.host;
+  let text: string;
+  try {
+    text = await withCancellableProgress(vscode.l10n.t('Exporting {0} from {1} to compare', report.environment, server), async (signal) =>
+      (await exportContent(client, report.environment, report.scope, signal)).data.toString('utf8'),
+    );
+  } catch (error) {
+    return failWith(error, deps.logger, { action: vscode.l10n.t('export {0} to compare', report.environment), server, retry: () => compareExport(deps, exports, report.uri) });
+  }
+  const right = exports.add(report, text, server);
+  const changes = report.drift && driftCount(report.drift) > 0 ? ` · ${driftDescription(report.drift)}` : '';
+  await vscode.commands.executeCommand('vscode.diff', report.uri, right, vscode.l10n.t('{0} ↔ {1} now{2}', report.path, server, changes), { preview: true });
+  deps.logger.info(`Compared ${report.path} with a fresh export of ${report.environment} from ${server}.`);
+  return { file: report.uri.toString(), server: right.toString(), serverText: text };
+}
+
+/** Export Environment into the same file: its environment and scope, its folder, its own path as the template. */
+async function updateExport(deps: CompareExportDeps, exports: ServerExports, arg: unknown): Promise<ExportCommandResult | undefined> {
+  const report = await reportOf(deps, exports, arg, vscode.l10n.t('Unleash: Update Export'));
+  if (!report) return undefined;
+  const relative = path.relative(report.folder.fsPath, report.uri.fsPath).split(path.sep).join('/');
+  const args: ExportArguments = {
+    environment: report.environment,
+    scope: report.scope,
+    folder: report.folder.fsPath,
+    // A file name holding `${` would read as a variable: the default path for the environment is used then.
+    template: relative.includes('${') ? '' : relative,
+  };
+  const result = await vscode.commands.executeCommand<ExportCommandResult>(Commands.exportEnvironment, args);
+  await deps.drift.recheck();
+  return result;
+}

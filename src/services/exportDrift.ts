@@ -1,0 +1,189 @@
+/**
+ * Whether each export file of the workspace (`.unleash/*.json`) still says what the server has: checked at every
+ * refresh of the store against the catalog it already holds (model/drift/exportDrift.ts: no request), while the flags
+ * come from a server. A file is read and parsed once per version (its size and modification time), when something
+ * first needs the check and when it changes on disk; what the check keeps of it is a snapshot of its flags' states.
+ *
+ * In offline mode the export files are the source: nothing to compare, no report. Reads files only.
+ */
+import * as vscode from 'vscode';
+import type { ExportScope } from '../api/client';
+import { compare } from '../model/catalog';
+import { EXPORT_FOLDER, EXPORT_GLOB } from '../constants';
+import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/drift/exportDrift';
+import { parseExportFile } from '../model/exportFile';
+import type { FlagStore } from '../model/flagStore';
+import { environmentOf } from '../model/offlineSource';
+import type { Logger } from '../util/logger';
+import { readSettings } from './settings';
+
+/** Largest export file read (an export of 10,000 flags is about 23 MB). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** Export files of one folder looked at; a folder of thousands of JSON files is not an export folder. */
+const MAX_FILES = 100;
+/** Changes on disk within this time are read together. */
+const SETTLE_MS = 300;
+
+export interface ExportFileReport {
+  uri: vscode.Uri;
+  /** The workspace folder holding it (where an update writes). */
+  folder: vscode.Uri;
+  /** As the user knows it: `.unleash/development.json` (with the folder's name in a multi-root workspace). */
+  path: string;
+  environment: string;
+  /** A file of every flag of its environment (`.unleash/<environment>.json`). */
+  whole: boolean;
+  /**
+   * What a fresh export of the file takes in: every flag for a whole file; otherwise the flags it holds (a file of
+   * part of an environment does not say how it was chosen).
+   */
+  scope: ExportScope;
+  /** What changed on the server since the file was written; undefined when it could not be checked (`problem`). */
+  drift?: Drift;
+  problem?: string;
+}
+
+interface ReadFile {
+  size: number;
+  mtime: number;
+  snapshot: ExportSnapshot;
+  uri: vscode.Uri;
+  folder: vscode.Uri;
+  path: string;
+}
+
+export class ExportDrift implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** The reports changed. */
+  readonly onDidChange = this.changed.event;
+  private reportsValue: readonly ExportFileReport[] = [];
+  private files = new Map<string, ReadFile>();
+  /** The files must be read again before the next check (none read yet, or one changed on disk). */
+  private stale = true;
+  private reading: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly store: FlagStore,
+    private readonly logger: Logger,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
+    const onFiles = () => {
+      this.stale = true;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => void this.check(), SETTLE_MS);
+    };
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate(onFiles),
+      watcher.onDidChange(onFiles),
+      watcher.onDidDelete(onFiles),
+      vscode.workspace.onDidChangeWorkspaceFolders(onFiles),
+      store.onDidChange(() => void this.check()),
+    );
+  }
+
+  get reports(): readonly ExportFileReport[] {
+    return this.reportsValue;
+  }
+
+  /** The files that differ from the server. */
+  get outOfDateFiles(): readonly ExportFileReport[] {
+    return this.reportsValue.filter((report) => report.drift !== undefined && driftCount(report.drift) > 0);
+  }
+
+  /** Where the compared flags come from (the server's host), for messages. */
+  get server(): string {
+    return this.store.currentSource?.label ?? '';
+  }
+
+  /** Reads every file again and checks (after an export wrote one, before the file watcher says so). */
+  recheck(): Promise<void> {
+    this.stale = true;
+    return this.check();
+  }
+
+  /** Checks again (after reading the files that changed); resolves once the reports are current. */
+  async check(): Promise<void> {
+    const source = this.store.currentSource;
+    if (source?.kind !== 'server' || this.store.state === 'idle' || this.store.state === 'noServer') {
+      this.publish([]);
+      return;
+    }
+    if (this.store.state !== 'ready' || this.store.partial) return;
+    if (this.stale) {
+      this.stale = false;
+      this.reading = this.readFiles();
+    }
+    await this.reading;
+    if (this.store.currentSource !== source || this.store.state !== 'ready') return;
+    this.publish(this.compare());
+  }
+
+  private compare(): ExportFileReport[] {
+    const started = performance.now();
+    const catalog = this.store.catalog;
+    const projects = readSettings().projects;
+    const covered = { projects: projects.length > 0 ? new Set(projects) : undefined, failed: new Set(this.store.failures.map((failure) => failure.project)) };
+    const outOfDate = this.store.outOfDate !== undefined;
+    const reports = [...this.files.values()].map((file): ExportFileReport => {
+      const { snapshot } = file;
+      const scope: ExportScope = snapshot.whole
+        ? { kind: 'all' }
+        : { kind: 'features', names: [...snapshot.projects.keys()].sort(compare) };
+      const base = { uri: file.uri, folder: file.folder, path: file.path, environment: snapshot.environment, whole: snapshot.whole, scope };
+      if (outOfDate) return { ...base, problem: vscode.l10n.t('not checked: the last refresh of the flags failed') };
+      return { ...base, drift: exportDrift(snapshot, catalog, covered) };
+    });
+    this.logger.debug(`Compared ${reports.length} export file(s) with ${catalog.size} flags in ${(performance.now() - started).toFixed(1)} ms.`);
+    return reports;
+  }
+
+  /** Reads `.unleash/*.json` of every folder: unchanged files from memory, the others parsed again. */
+  private async readFiles(): Promise<void> {
+    const next = new Map<string, ReadFile>();
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
+      let entries: Array<[string, vscode.FileType]>;
+      try {
+        entries = await vscode.workspace.fs.readDirectory(dir);
+      } catch {
+        continue;
+      }
+      const names = entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith('.json')).map(([name]) => name).sort();
+      for (const name of names.slice(0, MAX_FILES)) {
+        const uri = vscode.Uri.joinPath(dir, name);
+        const key = uri.toString();
+        const path = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+        try {
+          const { size, mtime } = await vscode.workspace.fs.stat(uri);
+          const known = this.files.get(key);
+          if (known && known.size === size && known.mtime === mtime) {
+            next.set(key, known);
+            continue;
+          }
+          if (size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
+          const result = await parseExportFile(await vscode.workspace.fs.readFile(uri));
+          const environment = environmentOf({ path: name, result });
+          next.set(key, { size, mtime, uri, folder: folder.uri, path, snapshot: exportSnapshot(result, environment, name === `${environment}.json`) });
+        } catch (error) {
+          this.logger.debug(`Not compared with the server: ${path} (${error instanceof Error ? error.message : String(error)})`);
+        }
+      }
+    }
+    this.files = next;
+  }
+
+  private publish(reports: ExportFileReport[]): void {
+    if (reports.length === 0 && this.reportsValue.length === 0) return;
+    this.reportsValue = reports;
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.changed.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The Cleanup view in the 'vscode' stand-in, over a real folder of source files: the flags safe to remove with why,
+ * how many places use each (counted once the view is shown), and those places as rows that open them.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { FlagSource } from '../../src/model/flagSource';
+import { installFakeVscode, type FakeTreeView, type TreeItem } from '../support/fakeVscode';
+
+const folder = mkdtempSync(path.join(tmpdir(), 'cleanup-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
+mkdirSync(path.join(folder, 'src'));
+writeFileSync(path.join(folder, 'src', 'a.ts'), "if (unleash.isEnabled('old-banner')) {}\n// old-banner in a comment is no use\nuseFlag('old-banner-v2');\n");
+writeFileSync(path.join(folder, 'src', 'b.py'), "client.is_enabled('old-banner')\nclient.is_enabled('busy')\n");
+const fake = installFakeVscode(folder);
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
+const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
+const { registerCleanupView } = require('../../src/views/cleanupView') as typeof import('../../src/views/cleanupView');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+
+class Source implements FlagSource {
+  readonly kind = 'server' as const;
+  readonly label = 'unleash.example.com';
+  async listFeatures(): Promise<FeatureSummary[]> {
+    return [
+      { name: 'busy', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(0) }] },
+      { name: 'old-banner', project: 'default', stale: true, createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(60) }] },
+      { name: 'old-banner-v2', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(1) }] },
+      { name: 'unused', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: false }] },
+    ];
+  }
+  async getFeature(): Promise<Feature> {
+    throw new Error('not needed');
+  }
+  async getStrategySegments(): Promise<Segment[]> {
+    return [];
+  }
+  async listEnvironments(): Promise<string[]> {
+    return ['production'];
+  }
+}
+
+describe('Cleanup view', () => {
+  it('lists the flags safe to remove once shown, with why and their uses; each use opens its place', async () => {
+    const store = new FlagStore({ info() {}, error() {} });
+    void store.load(); // needed from the start: setSource reads the list
+    await store.setSource(new Source(), 'ready');
+    const codeFlags = new CodeFlags(store, logger, new HoverSettingsByFolder());
+    const view = registerCleanupView({ store, codeFlags, logger });
+    try {
+      assert.deepEqual(view.provider.getChildren(), [], 'hidden: nothing listed or counted');
+      (fake.treeViews.at(-1) as FakeTreeView).setVisible(true);
+      await view.provider.settled();
+      const rows = view.provider.getChildren();
+      const items = rows.map((row) => view.provider.getTreeItem(row) as unknown as TreeItem);
+      assert.deepEqual(
+        items.map((item) => [item.label, item.description, item.contextValue]),
+        [
+          ['old-banner', 'stale · last evaluated 2 months ago · 2 uses in 2 files', 'cleanupFlag'],
+          ['unused', 'never evaluated · no use in the workspace', 'cleanupFlag'],
+        ],
+      );
+      const uses = view.provider.getChildren(rows[0]).map((row) => view.provider.getTreeItem(row) as unknown as TreeItem);
+      assert.deepEqual(
+        uses.map((use) => [use.label, use.description, use.command?.command]),
+        [
+          ["if (unleash.isEnabled('old-banner')) {}", 'src/a.ts, line 1', 'vscode.open'],
+          ["client.is_enabled('old-banner')", 'src/b.py, line 1', 'vscode.open'],
+        ],
+      );
+    } finally {
+      view.disposable.dispose();
+      codeFlags.dispose();
+      store.dispose();
+    }
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Drift between an export file and the server from the catalog alone (src/model/drift/): flags added, removed or
+ * archived, enabled and disabled since the file was written, the projects the listing cannot speak for left out,
+ * the words of the row, tooltip and diagnostics, and where each flag's entry is in the file.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ExportResult, FeatureSummary } from '../../src/api/schemas';
+import { Catalog } from '../../src/model/catalog';
+import { driftDescription, driftFlagMessage, driftMessage, driftSummary, driftTooltip } from '../../src/model/drift/driftText';
+import { exportDrift, exportSnapshot, flagLines } from '../../src/model/drift/exportDrift';
+import { serializeExport } from '../../src/model/exportLayout';
+
+function exported(flags: Array<[string, boolean, string?]>): ExportResult {
+  return {
+    features: flags.map(([name, , project]) => ({ name, project: project ?? 'default' })),
+    featureStrategies: [],
+    featureEnvironments: flags.map(([name, enabled]) => ({ name, featureName: name, environment: 'development', enabled })),
+    tagTypes: [],
+  };
+}
+
+function listed(name: string, enabled: boolean, project = 'default'): FeatureSummary {
+  return { name, project, environments: [{ name: 'development', enabled }, { name: 'production', enabled: !enabled }] };
+}
+
+const none = { failed: new Set<string>() };
+
+describe('exportDrift', () => {
+  const file = exported([['alpha', true], ['beta', false], ['gone', true], ['pay', true, 'checkout']]);
+  const catalog = new Catalog([listed('alpha', true), listed('beta', true), listed('new-one', false), listed('pay', false, 'checkout')]);
+
+  it('a whole export: added, removed or archived, enabled and disabled', () => {
+    const drift = exportDrift(exportSnapshot(file, 'development', true), catalog, none);
+    assert.deepEqual(drift, {
+      added: [{ project: 'default', name: 'new-one' }],
+      removed: [{ project: 'default', name: 'gone', enabled: true, archived: false }],
+      enabled: [{ project: 'default', name: 'beta', enabled: false, archived: false }],
+      disabled: [{ project: 'checkout', name: 'pay', enabled: true, archived: false }],
+    });
+  });
+
+  it('a part of an environment cannot say which flags it lacks: nothing is added', () => {
+    assert.deepEqual(exportDrift(exportSnapshot(file, 'development', false), catalog, none).added, []);
+  });
+
+  it('the same file and catalog: no drift; flags of projects the listing does not cover are left out', () => {
+    const same = new Catalog([listed('alpha', true), listed('beta', false), listed('gone', true), listed('pay', true, 'checkout')]);
+    const clean = exportDrift(exportSnapshot(file, 'development', true), same, none);
+    assert.equal(driftDescription(clean), 'matches the server');
+    const onlyDefault = exportDrift(exportSnapshot(file, 'development', true), new Catalog([listed('alpha', true), listed('beta', false), listed('gone', true)]), {
+      projects: new Set(['default']),
+      failed: new Set(),
+    });
+    assert.equal(driftDescription(onlyDefault), 'matches the server');
+    const failed = exportDrift(exportSnapshot(file, 'development', true), new Catalog([listed('alpha', true), listed('beta', false), listed('gone', true)]), {
+      failed: new Set(['checkout']),
+    });
+    assert.equal(driftDescription(failed), 'matches the server');
+  });
+
+  it('an archived flag the file names as archived is no change', () => {
+    const withArchived: ExportResult = { ...exported([['alpha', true]]), features: [{ name: 'alpha', project: 'default', archived: true }] };
+    assert.equal(driftDescription(exportDrift(exportSnapshot(withArchived, 'development', false), new Catalog([]), none)), 'matches the server');
+  });
+
+  it('in words: the row, the status summary, the tooltip and the diagnostics; names from the server are escaped', () => {
+    const drift = exportDrift(exportSnapshot(file, 'development', true), catalog, none);
+    assert.equal(driftDescription(drift), '4 changes on the server');
+    assert.equal(driftSummary(drift, 'development'), '1 flag added, 1 flag removed or archived, 1 flag enabled in development, 1 flag disabled in development');
+    assert.equal(
+      driftMessage('unleash.example.com', drift, 'development'),
+      'This export is out of date with unleash.example.com: 1 flag added (new-one); 1 flag removed or archived (gone); 1 flag enabled in development (beta); ' +
+        '1 flag disabled in development (pay (project checkout)). Run "Unleash: Compare Export with Server…" to see every difference, or "Unleash: Update Export" to write it again.',
+    );
+    assert.equal(driftFlagMessage('enabled', drift.enabled[0]!, 'unleash.example.com', 'development'), 'beta is enabled in development on unleash.example.com; this export says disabled.');
+    const hostile = exportDrift(exportSnapshot(exported([]), 'development', true), new Catalog([listed('[x](command:evil)', true)]), none);
+    assert.equal(
+      driftTooltip('.unleash/development.json', 'host', hostile, 'development'),
+      '**\\.unleash\\/development\\.json**\n\nChanged on host since this file was written:\n\n- 1 flag added: \\[x\\]\\(command\\:evil\\)\n\n' +
+        '_Compare Export with Server…_ shows every difference; _Update Export_ writes the file again.',
+    );
+  });
+
+  it('finds the line of each flag in a file laid out as Export Environment writes it', () => {
+    const text = serializeExport(exported([['alpha', true], ['beta', false]]));
+    const lines = text.split('\n');
+    const found = flagLines(text, ['beta', 'alpha', 'missing']);
+    assert.deepEqual([...found.keys()].sort(), ['alpha', 'beta']);
+    assert.match(lines[found.get('alpha')!]!, /"name": "alpha"/);
+    assert.match(lines[found.get('beta')!]!, /"name": "beta"/);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * A flag's usage summed up and shown (src/model/usage/): per environment, yes/no and variants, the per-hour picture,
+ * and counts from a hostile server that cannot make the text lie or grow without bound.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FeatureMetricsRow } from '../../src/api/schemas';
+import { MAX_USAGE_ENVIRONMENTS, summarizeUsage } from '../../src/model/usage/usageSummary';
+import { sparkline, usageMarkdown, usageSection } from '../../src/model/usage/usageText';
+
+const NOW = new Date('2026-11-26T08:40:00Z');
+
+function row(environment: string, hoursAgo: number, yes: number, no: number, extra: Partial<FeatureMetricsRow> = {}): FeatureMetricsRow {
+  const hour = Math.floor(NOW.getTime() / 3_600_000) - hoursAgo;
+  return { timestamp: new Date(hour * 3_600_000).toISOString(), environment, appName: 'web', yes, no, ...extra };
+}
+
+describe('summarizeUsage', () => {
+  it('sums per environment, most evaluated first, each hour in its place, quiet rows left out', () => {
+    const summary = summarizeUsage(
+      [row('development', 0, 30, 12), row('development', 5, 1, 0), row('production', 1, 1100, 100, { appName: 'api' }), row('staging', 3, 0, 0)],
+      NOW,
+      24,
+    );
+    assert.deepEqual(
+      summary.environments.map((env) => [env.environment, env.yes, env.no]),
+      [['production', 1100, 100], ['development', 31, 12]],
+    );
+    assert.equal(summary.total, 1243);
+    assert.deepEqual(summary.applications, ['api', 'web']);
+    const development = summary.environments[1]!;
+    assert.equal(development.hourly.length, 24);
+    assert.equal(development.hourly[23], 42);
+    assert.equal(development.hourly[18], 1);
+  });
+
+  it('counts that are not whole non-negative numbers count as 0; environments past the bound are added up', () => {
+    const hostile = [
+      row('a', 0, -5, Number.NaN),
+      row('a', 0, Infinity, 2.7),
+      ...Array.from({ length: MAX_USAGE_ENVIRONMENTS + 5 }, (_, i) => row(`env-${i}`, 0, 1, 0)),
+    ];
+    const summary = summarizeUsage(hostile, NOW, 24);
+    assert.deepEqual([summary.environments.find((env) => env.environment === 'a')?.yes, summary.environments.find((env) => env.environment === 'a')?.no], [0, 2]);
+    assert.equal(summary.environments.length, MAX_USAGE_ENVIRONMENTS);
+    assert.deepEqual(summary.others, { environments: 6, evaluations: 6 });
+  });
+});
+
+describe('sparkline', () => {
+  it('one character per hour: a dot for none, bars scaled to the busiest hour', () => {
+    assert.equal(sparkline([0, 1, 2, 4, 8, 0]), '·▁▂▄█·');
+    assert.equal(sparkline([0, 0]), '··');
+  });
+});
+
+describe('usage in the hover and the details document', () => {
+  it('one line: environments with their split; not evaluated; why not shown', () => {
+    const rows = [row('development', 0, 30, 12), row('production', 1, 1100, 100)];
+    assert.equal(usageMarkdown({ value: rows }, NOW, 24), '**Usage, last 24 h:** production 1\\,200 \\(1\\,100 yes · 100 no\\) · development 42 \\(30 yes · 12 no\\)');
+    assert.equal(usageMarkdown({ value: [row('development', 0, 0, 0)] }, NOW, 24), '**Usage, last 24 h:** not evaluated');
+    assert.equal(usageMarkdown({ unavailable: 'no permission.', forbidden: true }, NOW, 24), '_Usage not shown: no permission\\._');
+    assert.equal(usageMarkdown(undefined, NOW, 24), undefined);
+  });
+
+  it('names from the server cannot form markdown in the hover', () => {
+    const line = usageMarkdown({ value: [row('[prod](command:x) **b**', 0, 1, 0)] }, NOW, 24) ?? '';
+    assert.equal(line, '**Usage, last 24 h:** \\[prod\\]\\(command\\:x\\) \\*\\*b\\*\\* 1 \\(1 yes · 0 no\\)');
+  });
+
+  it('a table per environment with the picture of each hour, its variants and the applications', () => {
+    const rows = [
+      row('development', 0, 5, 1, { variants: { control: 2, treatment: 3, disabled: 1 }, appName: 'checkout-web' }),
+      row('development', 2, 2, 0, { appName: 'checkout-web' }),
+      row('production\u202e', 0, 1100, 100, { appName: 'checkout-api' }),
+    ];
+    assert.deepEqual(usageSection({ value: rows }, NOW, 24), [
+      '',
+      'Usage, last 24 hours',
+      '--------------------',
+      'Environment         Evaluations    Yes   No  Per hour, oldest first',
+      'production\\u{202E}        1,200  1,100  100  ·······················█',
+      'development                   8      7    1  ·····················▃·█',
+      '  Variants: treatment 3, control 2, disabled 1',
+      '',
+      'Applications: checkout-api, checkout-web',
+    ]);
+    assert.deepEqual(usageSection({ value: [] }, NOW, 24).slice(3), ['Not evaluated: no SDK reported this flag in the last 24 hours.']);
+  });
+});
