@@ -4,7 +4,8 @@
  *
  * It runs in every window (`onStartupFinished`: the hover and completion providers must be registered before the
  * first hover in any language), so it sends nothing: the store reads the flags the first time something needs them
- * (the Flags view shown, a flag name in code, a command). README, "When it costs something".
+ * (the Flags view shown, a flag name in code, a command). README, "When it costs something". What reads them (the
+ * client, the export file reader) is the core bundle, dist/core.js, which the connection loads only then.
  */
 import * as vscode from 'vscode';
 import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
@@ -19,7 +20,7 @@ import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
 import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
-import { LOG_CHANNEL_NAME } from './constants';
+import { BUNDLE_START_GLOBAL, LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
 import { ServerApprovals } from './services/approvals';
@@ -40,11 +41,16 @@ export interface ExtensionApi {
   flagsView: FlagsView;
   statusBar: StatusBar;
   diagnostics: FlagDiagnosticsPublisher;
+  /** Activation as VS Code counts it: loading the bundle (from its first statement) and activate(). */
   activationMs: number;
+  /** The part of it spent loading the bundle, before activate() ran; 0 under tsx (no bundle). */
+  bundleLoadMs: number;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
+  const bundleStarted = (globalThis as Record<string, unknown>)[BUNDLE_START_GLOBAL];
+  const loadStarted = typeof bundleStarted === 'number' ? bundleStarted : started;
   configureL10n();
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
@@ -90,9 +96,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   );
 
   void connection.update();
-  const activationMs = performance.now() - started;
-  logger.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  return { store, flagsView, statusBar, diagnostics, activationMs };
+  const activationMs = performance.now() - loadStarted;
+  const bundleLoadMs = started - loadStarted;
+  logger.info(`Activated in ${activationMs.toFixed(1)} ms (${bundleLoadMs.toFixed(1)} ms of it loading the bundle).`);
+  return { store, flagsView, statusBar, diagnostics, activationMs, bundleLoadMs };
 }
 
 export function deactivate(): void {
