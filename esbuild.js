@@ -69,18 +69,11 @@ const commonJsOutput = (minified) => ({
         fs.mkdirSync(path.dirname(file.path), { recursive: true });
         const map = `${name}.map`;
         fs.writeFileSync(file.path, converted.code + (converted.map ? `//# sourceMappingURL=${map}\n` : ''));
-        if (converted.map) fs.writeFileSync(path.join(path.dirname(file.path), map), rebase(converted.map, path.dirname(file.path)));
+        if (converted.map) fs.writeFileSync(path.join(path.dirname(file.path), map), converted.map);
       }
     });
   },
 });
-
-/** The source map with its sources relative to the folder of the bundle (the ESM build names them from the cwd). */
-function rebase(map, dir) {
-  const parsed = JSON.parse(map);
-  parsed.sources = parsed.sources.map((source) => path.relative(dir, path.resolve(source)).split(path.sep).join('/'));
-  return JSON.stringify(parsed);
-}
 
 /**
  * The extension's build: the options of bundleOptions() as ESM with code splitting (see above), into `outdir`.
