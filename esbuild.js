@@ -18,8 +18,11 @@ const { thirdPartyNoticesPlugin } = require('./scripts/thirdPartyNotices');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** The global where the first statement of dist/extension.js records `performance.now()` (src/constants.ts BUNDLE_START_GLOBAL). */
-const BUNDLE_START = '__unleashFlagsBundleStart';
+/**
+ * The global where dist/extension.js records `performance.now()` at its first statement (`start`) and its last
+ * (`loaded`), for activate() (src/constants.ts BUNDLE_TIMES_GLOBAL).
+ */
+const BUNDLE_TIMES = '__unleashFlagsBundle';
 
 /**
  * The options every bundle of this repository uses (the extension, the benchmark's copy of it, the e2e suite).
@@ -41,8 +44,8 @@ const bundleOptions = (minified) => ({
 
 /**
  * Writes each output of an ESM build as CommonJS: `import()` of a sibling becomes `require` (run on first need),
- * source maps carried through (the ESM build's inline map is the transform's input). The entry `extension` gets the
- * banner that records when the bundle started loading.
+ * source maps carried through (the ESM build's inline map is the transform's input). The entry `extension` gets a
+ * first and a last statement that record when it started and finished loading.
  * @param {boolean} minified
  * @returns {import('esbuild').Plugin}
  */
@@ -63,7 +66,8 @@ const commonJsOutput = (minified) => ({
           sourcesContent: false,
           sourcefile: name,
           legalComments: 'none',
-          banner: name === 'extension.js' ? `globalThis.${BUNDLE_START}=performance.now();` : undefined,
+          banner: name === 'extension.js' ? `globalThis.${BUNDLE_TIMES}={start:performance.now()};` : undefined,
+          footer: name === 'extension.js' ? `globalThis.${BUNDLE_TIMES}.loaded=performance.now();` : undefined,
           logLevel: 'warning',
         });
         fs.mkdirSync(path.dirname(file.path), { recursive: true });
@@ -105,7 +109,7 @@ async function main() {
   await esbuild.build(options);
 }
 
-module.exports = { bundleOptions, extensionBuild, BUNDLE_START };
+module.exports = { bundleOptions, extensionBuild, BUNDLE_TIMES };
 
 if (require.main === module) {
   main().catch((error) => {

@@ -2,8 +2,8 @@
  * Activation and the first need of the flags, as windows meet them: the production bundles (esbuild.js: extension.js,
  * shared.js, and core.js loaded on first need) in fresh Node processes over the 'vscode' stand-in
  * (bench/activation.child.ts), one process per window, so every window starts with an empty module cache:
- *   activation   from the bundle's first statement to the end of activate() (ExtensionApi.activationMs), the figure
- *                VS Code counts, and whether core.js (undici, zod) was loaded before anything needed the flags;
+ *   activation   loading the bundle (its first statement to its last) and activate() (ExtensionApi.activationMs), the
+ *                figure VS Code counts, and whether core.js (undici, zod) was loaded before anything needed the flags;
  *   first need   `store.load()` (what the Flags view, a hover on a flag name or a command does): with a server of
  *                1,000 flags on 127.0.0.1, to the first listing request it receives and to the flags in the store;
  *                offline, to the flags of the demo's two export files.

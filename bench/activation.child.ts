@@ -12,7 +12,7 @@ import { installFakeVscode } from '../test/support/fakeVscode';
 
 export interface WindowResult {
   mode: 'server' | 'offline';
-  /** From the bundle's first statement to the end of activate() (ExtensionApi.activationMs). */
+  /** Loading the bundle and activate() (ExtensionApi.activationMs). */
   activationMs: number;
   bundleLoadMs: number;
   /** Whether dist/core.js was in the module cache once the connection had evaluated, before any need. */

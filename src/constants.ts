@@ -100,8 +100,8 @@ export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.json`;
 
 export const LOG_CHANNEL_NAME = 'Unleash';
 
-/** The global where the bundle's first statement records `performance.now()` (esbuild.js BUNDLE_START), for activate(). */
-export const BUNDLE_START_GLOBAL = '__unleashFlagsBundleStart';
+/** Where dist/extension.js records `performance.now()` at its first and last statement (esbuild.js BUNDLE_TIMES). */
+export const BUNDLE_TIMES_GLOBAL = '__unleashFlagsBundle';
 
 /** Id of the status bar item (users can hide it by this name). */
 export const STATUS_BAR_ID = 'unleash.status';

@@ -20,7 +20,7 @@ import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
 import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
-import { BUNDLE_START_GLOBAL, LOG_CHANNEL_NAME } from './constants';
+import { BUNDLE_TIMES_GLOBAL, LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagStore } from './model/flagStore';
 import { ServerApprovals } from './services/approvals';
@@ -41,16 +41,23 @@ export interface ExtensionApi {
   flagsView: FlagsView;
   statusBar: StatusBar;
   diagnostics: FlagDiagnosticsPublisher;
-  /** Activation as VS Code counts it: loading the bundle (from its first statement) and activate(). */
+  /**
+   * Activation as VS Code counts it: loading the bundle (from its first statement to its last) and activate(). What
+   * VS Code does between the two (it reads the extension's storage first) is not counted.
+   */
   activationMs: number;
-  /** The part of it spent loading the bundle, before activate() ran; 0 under tsx (no bundle). */
+  /** The part of it spent loading the bundle; 0 under tsx (no bundle). */
   bundleLoadMs: number;
+}
+
+/** dist/extension.js's first and last statement's `performance.now()` (esbuild.js writes them); 0 under tsx. */
+function bundleLoadMs(): number {
+  const times = (globalThis as Record<string, { start?: unknown; loaded?: unknown } | undefined>)[BUNDLE_TIMES_GLOBAL];
+  return typeof times?.start === 'number' && typeof times.loaded === 'number' ? times.loaded - times.start : 0;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
-  const bundleStarted = (globalThis as Record<string, unknown>)[BUNDLE_START_GLOBAL];
-  const loadStarted = typeof bundleStarted === 'number' ? bundleStarted : started;
   configureL10n();
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
@@ -96,10 +103,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   );
 
   void connection.update();
-  const activationMs = performance.now() - loadStarted;
-  const bundleLoadMs = started - loadStarted;
-  logger.info(`Activated in ${activationMs.toFixed(1)} ms (${bundleLoadMs.toFixed(1)} ms of it loading the bundle).`);
-  return { store, flagsView, statusBar, diagnostics, activationMs, bundleLoadMs };
+  const loading = bundleLoadMs();
+  const activationMs = loading + performance.now() - started;
+  logger.info(`Activated in ${activationMs.toFixed(1)} ms (${loading.toFixed(1)} ms of it loading the bundle).`);
+  return { store, flagsView, statusBar, diagnostics, activationMs, bundleLoadMs: loading };
 }
 
 export function deactivate(): void {

@@ -11,7 +11,8 @@ import type { FlagSource } from './flagSource';
 /** What is known before building: shown by the status bar while the store is idle. */
 export interface KnownBeforeBuilding {
   kind: FlagSource['kind'];
-  label: string;
+  /** Made when first shown (a list of file names is formatted with Intl, which costs its first use). */
+  label: () => string;
   fileCount?: number;
 }
 
@@ -23,6 +24,7 @@ export class DeferredSource implements FlagSource {
   readonly #build: () => Promise<FlagSource>;
   #building: Promise<FlagSource> | undefined;
   #built: FlagSource | undefined;
+  #label: string | undefined;
 
   constructor(known: KnownBeforeBuilding, build: () => Promise<FlagSource>) {
     this.kind = known.kind;
@@ -31,7 +33,7 @@ export class DeferredSource implements FlagSource {
   }
 
   get label(): string {
-    return this.#built?.label ?? this.#known.label;
+    return this.#built?.label ?? (this.#label ??= this.#known.label());
   }
 
   get fileCount(): number | undefined {

@@ -263,7 +263,7 @@ export class Connection implements vscode.Disposable {
         });
       });
       const source = new DeferredSource(
-        { kind: 'server', label: serverLabel(baseUrl) },
+        { kind: 'server', label: () => serverLabel(baseUrl) },
         async () => new ServerSource(await client.get(), settings.projects, settings.webUrl, this.knownProjects, settings.projectsNote),
       );
       return { next: { state: 'ready', source }, client, warnings: connectionWarnings(baseUrl, settings) };
@@ -298,7 +298,7 @@ export class Connection implements vscode.Disposable {
     const listed = (await folder.list()).map((file) => file.path).sort(compare);
     if (!listed.length) return { state: 'noServer' };
     const generation = this.generation;
-    const known = { kind: 'files' as const, label: joinValues(listed), fileCount: listed.length };
+    const known = { kind: 'files' as const, label: () => joinValues(listed), fileCount: listed.length };
     return { state: 'ready', source: new DeferredSource(known, () => this.readExportFiles(folder, generation)) };
   }
 

@@ -250,7 +250,7 @@ export function recordActivation(runs: ActivationRun[]): string {
       {
         recordedAt: new Date().toISOString(),
         host: 'code-server 4.100.3 (VS Code 1.100.3), remote extension host, Node ' + process.versions.node,
-        what: 'activation of the packaged extension: loading dist/extension.js (from its first statement) and activate(), as it logs "Activated in N ms" (ExtensionApi.activationMs)',
+        what: 'activation of the packaged extension: loading dist/extension.js (from its first statement to its last) and activate(), as it logs "Activated in N ms" (ExtensionApi.activationMs)',
         medianMs: median,
         runs,
       },

@@ -35,7 +35,7 @@ function builtSource(): FlagSource {
 describe('DeferredSource', () => {
   it('builds nothing until asked for flags, and shows what was known until then', async () => {
     let builds = 0;
-    const source = new DeferredSource({ kind: 'files', label: '.unleash/development.json', fileCount: 1 }, async () => {
+    const source = new DeferredSource({ kind: 'files', label: () => '.unleash/development.json', fileCount: 1 }, async () => {
       builds++;
       return builtSource();
     });
@@ -55,7 +55,7 @@ describe('DeferredSource', () => {
 
   it('builds once for needs that come together', async () => {
     let builds = 0;
-    const source = new DeferredSource({ kind: 'server', label: 'host' }, async () => {
+    const source = new DeferredSource({ kind: 'server', label: () => 'host' }, async () => {
       builds++;
       await new Promise((resolve) => setTimeout(resolve, 10));
       return builtSource();
@@ -71,7 +71,7 @@ describe('DeferredSource', () => {
 
   it('tries again at the next need when building failed', async () => {
     let builds = 0;
-    const source = new DeferredSource({ kind: 'server', label: 'host' }, async () => {
+    const source = new DeferredSource({ kind: 'server', label: () => 'host' }, async () => {
       builds++;
       if (builds === 1) throw new Error('the core bundle could not be read');
       return builtSource();

@@ -14,7 +14,8 @@
  *            every flag shows, before and after a Refresh
  *
  * Every phase first logs `[suite] activate-ms=N bundle-load-ms=M`: activation as VS Code counts it (loading the bundle,
- * from its first statement, and activate()), as the extension logs "Activated in N ms (M ms of it loading the bundle).".
+ * from its first statement to its last, and activate()), as the extension logs "Activated in N ms (M ms of it loading
+ * the bundle).".
  *
  * The server address comes from the `unleash.serverUrl` setting (code-server: the host writes it to the user
  * settings), or from UNLEASH_E2E_SERVER_URL, which the suite then writes to that setting itself (desktop VS Code
