@@ -80,6 +80,22 @@ const commonJsOutput = (minified) => ({
 });
 
 /**
+ * One `vscode` for the whole bundle: every `import * as vscode from 'vscode'` resolves to one module that re-exports
+ * it, so the CommonJS form copies the API's few hundred members into a namespace object once, not once per module
+ * that imports it (31 copies took about 10 ms of every window's start-up).
+ * @type {import('esbuild').Plugin}
+ */
+const oneVscode = {
+  name: 'one-vscode',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'one-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'one-vscode' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'one-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
+/**
  * The extension's build: the options of bundleOptions() as ESM with code splitting (see above), into `outdir`.
  * @param {boolean} minified
  * @param {string} [outdir]
@@ -95,7 +111,7 @@ const extensionBuild = (minified, outdir = 'dist') => ({
   sourcemap: minified ? false : 'inline',
   write: false,
   metafile: true,
-  plugins: [commonJsOutput(minified), thirdPartyNoticesPlugin],
+  plugins: [oneVscode, commonJsOutput(minified), thirdPartyNoticesPlugin],
 });
 
 async function main() {
