@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every figure the README quotes, each against a baseline measured in the same run.
  *
- *   npx tsx bench/run.ts [--quick] [--only catalog,export,hover,code,tree,package] [--source] [--package] [--no-write]
+ *   npx tsx bench/run.ts [--quick] [--only catalog,export,hover,code,tree,package,activation] [--source] [--package] [--no-write]
  *
  *   --quick     fewer repetitions (a smoke run; the figures are noisier)
  *   --only      run only some measures (comma-separated)
@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Pool, request } from 'undici';
 import type { FlagSource } from '../src/model/flagSource';
+import { activationLines, runActivationBench, type ActivationBenchResult } from './activation.bench';
 import { activateTime, packageSizes, type ActivateTime, type PackageSizes } from './artifacts';
 import { runCodeBench, type CodeBenchResult } from './code.bench';
 import { runHoverBench, type HoverBenchResult } from './hover.bench';
@@ -35,7 +36,7 @@ const TOKEN = '*:*.bench-admin-token';
 const PAGE = 100;
 const PAGE_CONCURRENCY = 4; // as UnleashClient.listFeatures
 const SIZES = [1_000, 10_000];
-const MEASURES = ['catalog', 'export', 'hover', 'code', 'tree', 'package'] as const;
+const MEASURES = ['catalog', 'export', 'hover', 'code', 'tree', 'package', 'activation'] as const;
 type Measure = (typeof MEASURES)[number];
 
 interface Options {
@@ -402,6 +403,8 @@ interface Results {
   tree?: TreeResult;
   package?: PackageSizes;
   activate?: ActivateTime;
+  /** bench/activation.bench.ts: activation and the first need, in fresh processes over the 'vscode' stand-in. */
+  activation?: ActivationBenchResult;
   rows: Row[];
 }
 
@@ -542,6 +545,19 @@ function rowsOf(results: Results): Row[] {
       met: a ? yes(a.ms < 25) : '—',
     });
   }
+  const a = results.activation;
+  if (a) {
+    rows.push({
+      measure: `activation (bundle + activate()), ${a.windows * 2} windows, 'vscode' stand-in`,
+      ours: `${ms(a.activation.median)} (${ms(a.activation.min)}–${ms(a.activation.max)})`,
+      baseline: '—',
+      ratio: '—',
+      goal: '≤ 10 ms, no core.js',
+      met: yes(a.activation.median <= 10 && a.coreLoadedBeforeNeed === 0),
+    });
+    rows.push({ measure: 'first need → first listing request', ours: ms(a.server.needToRequest.median), baseline: '—', ratio: '—', goal: '—', met: '—' });
+    rows.push({ measure: `first need → ${n(a.server.flags)} flags in the store`, ours: ms(a.server.needToFlags.median), baseline: '—', ratio: '—', goal: '—', met: '—' });
+  }
   return rows;
 }
 
@@ -613,6 +629,7 @@ function details(results: Results): string[] {
       lines.push(`activate(): from ${a.source}${a.recordedAt ? `, recorded ${a.recordedAt}` : ''}${a.host ? ` in ${a.host}` : ''}`);
     }
   }
+  if (results.activation) lines.push(...activationLines(results.activation));
   return lines;
 }
 
@@ -701,6 +718,11 @@ async function main(): Promise<void> {
     console.log('5. package sizes and activate()');
     results.package = packageSizes(ROOT, options.forcePackage);
     results.activate = activateTime(RESULTS);
+  }
+  if (options.only.has('activation')) {
+    process.stdout.write('6. activation and the first need, one process per window… ');
+    results.activation = await runActivationBench({ quick: options.quick });
+    console.log(`${ms(results.activation.activation.median)}; first need → first request ${ms(results.activation.server.needToRequest.median)}`);
   }
 
   results.rows = rowsOf(results);

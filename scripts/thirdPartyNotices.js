@@ -43,17 +43,20 @@ function fenced(text) {
 }
 
 /**
- * The notices of every package bundled into `outfile`, as Markdown.
+ * The notices of every package bundled into `outfiles`, as Markdown.
  * @param {import('esbuild').Metafile} metafile
- * @param {string} outfile the bundle, as named in the metafile's outputs (relative to `workingDir`)
+ * @param {string[]} outfiles the bundle files, as named in the metafile's outputs (relative to `workingDir`)
  * @param {string} workingDir the build's working directory (the metafile's paths are relative to it)
  */
-function thirdPartyNotices(metafile, outfile, workingDir) {
-  const output = metafile.outputs[outfile];
-  if (!output) throw new Error(`thirdPartyNotices: ${outfile} is not an output of this build`);
+function thirdPartyNotices(metafile, outfiles, workingDir) {
+  const inputs = outfiles.flatMap((outfile) => {
+    const output = metafile.outputs[outfile];
+    if (!output) throw new Error(`thirdPartyNotices: ${outfile} is not an output of this build`);
+    return Object.keys(output.inputs);
+  });
   /** @type {Map<string, { dir: string, name: string, files: string[] }>} */
   const packages = new Map();
-  for (const input of Object.keys(output.inputs)) {
+  for (const input of new Set(inputs)) {
     const file = path.resolve(workingDir, input.replace(/^[\w-]+:/, ''));
     const owner = packageOf(file);
     if (!owner) continue;
@@ -70,7 +73,7 @@ function thirdPartyNotices(metafile, outfile, workingDir) {
         const supplied = path.join(SUPPLIED_LICENCES, ...name.split('/'));
         if (!fs.existsSync(supplied)) {
           throw new Error(
-            `${name} is bundled into ${outfile} but ships no licence file in ${dir}, and scripts/licences/${name}/ has none: its notice cannot be generated`,
+            `${name} is bundled into ${outfiles.join(', ')} but ships no licence file in ${dir}, and scripts/licences/${name}/ has none: its notice cannot be generated`,
           );
         }
         licences.unshift(...licenceFiles(supplied, supplied));
@@ -94,28 +97,30 @@ function thirdPartyNotices(metafile, outfile, workingDir) {
   return [
     '# Third-party notices',
     '',
-    `\`${outfile}\` bundles code from the npm packages below. Each is listed with its licence text and copyright notices,`,
-    'as their licences require. Generated from the bundle by esbuild.js (scripts/thirdPartyNotices.js): do not edit.',
+    `${outfiles.map((outfile) => `\`${outfile}\``).join(', ')} bundle${outfiles.length === 1 ? 's' : ''} code from the npm packages below. Each is listed with its licence text and`,
+    'copyright notices, as their licences require. Generated from the bundle by esbuild.js (scripts/thirdPartyNotices.js):',
+    'do not edit.',
     '',
     ...(sections.length ? sections.map((section) => `${section}\n`) : ['No third-party package is bundled.\n']),
   ].join('\n');
 }
 
 /**
- * An esbuild plugin writing the notices of the build's single outfile to `<outdir of outfile>/THIRD-PARTY-NOTICES.md`
- * after every successful build (watch mode included). Needs `metafile: true`.
+ * An esbuild plugin writing the notices of the build's JavaScript outputs (its outfile, or every file of its outdir)
+ * to `THIRD-PARTY-NOTICES.md` in their folder after every successful build (watch mode included). Needs
+ * `metafile: true`.
  */
 const thirdPartyNoticesPlugin = {
   name: 'third-party-notices',
   setup(build) {
     build.onEnd((result) => {
       if (result.errors.length || !result.metafile) return;
-      const { outfile, absWorkingDir = process.cwd() } = build.initialOptions;
-      if (!outfile) throw new Error('third-party-notices: the build needs an outfile');
-      const relative = path.relative(absWorkingDir, path.resolve(absWorkingDir, outfile)).split(path.sep).join('/');
-      const target = path.join(path.dirname(path.resolve(absWorkingDir, outfile)), 'THIRD-PARTY-NOTICES.md');
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, thirdPartyNotices(result.metafile, relative, absWorkingDir));
+      const { outfile, outdir, absWorkingDir = process.cwd() } = build.initialOptions;
+      if (!outfile && !outdir) throw new Error('third-party-notices: the build needs an outfile or an outdir');
+      const outfiles = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js')).sort();
+      const folder = path.resolve(absWorkingDir, outdir ?? path.dirname(outfile));
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(result.metafile, outfiles, absWorkingDir));
     });
   },
 };

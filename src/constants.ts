@@ -112,6 +112,9 @@ export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.json`;
 
 export const LOG_CHANNEL_NAME = 'Unleash';
 
+/** Where dist/extension.js records `performance.now()` at its first and last statement (esbuild.js BUNDLE_TIMES). */
+export const BUNDLE_TIMES_GLOBAL = '__unleashFlagsBundle';
+
 /** Id of the status bar item (users can hide it by this name). */
 export const STATUS_BAR_ID = 'unleash.status';
 /** Id of the status bar item shown while an export file differs from the server. */

@@ -4,7 +4,8 @@
  *
  * It runs in every window (`onStartupFinished`: the hover and completion providers must be registered before the
  * first hover in any language), so it sends nothing: the store reads the flags the first time something needs them
- * (the Flags view shown, a flag name in code, a command). README, "When it costs something".
+ * (the Flags view shown, a flag name in code, a command). README, "When it costs something". What reads them (the
+ * client, the export file reader) is the core bundle, dist/core.js, which the connection loads only then.
  */
 import * as vscode from 'vscode';
 import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
@@ -22,7 +23,7 @@ import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
 import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
-import { LOG_CHANNEL_NAME } from './constants';
+import { BUNDLE_TIMES_GLOBAL, LOG_CHANNEL_NAME } from './constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagActivity } from './model/flagActivity';
 import { FlagStore } from './model/flagStore';
@@ -52,7 +53,19 @@ export interface ExtensionApi {
   exportsView: ExportsView;
   exportDiagnostics: ExportDiagnostics;
   cleanupView: CleanupView;
+  /**
+   * Activation as VS Code counts it: loading the bundle (from its first statement to its last) and activate(). What
+   * VS Code does between the two (it reads the extension's storage first) is not counted.
+   */
   activationMs: number;
+  /** The part of it spent loading the bundle; 0 under tsx (no bundle). */
+  bundleLoadMs: number;
+}
+
+/** dist/extension.js's first and last statement's `performance.now()` (esbuild.js writes them); 0 under tsx. */
+function bundleLoadMs(): number {
+  const times = (globalThis as Record<string, { start?: unknown; loaded?: unknown } | undefined>)[BUNDLE_TIMES_GLOBAL];
+  return typeof times?.start === 'number' && typeof times.loaded === 'number' ? times.loaded - times.start : 0;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -114,9 +127,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   );
 
   void connection.update();
-  const activationMs = performance.now() - started;
-  logger.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  return { store, flagsView, statusBar, diagnostics, exportDrift, exportsView, exportDiagnostics, cleanupView, activationMs };
+  const loading = bundleLoadMs();
+  const activationMs = loading + performance.now() - started;
+  logger.info(`Activated in ${activationMs.toFixed(1)} ms (${loading.toFixed(1)} ms of it loading the bundle).`);
+  return { store, flagsView, statusBar, diagnostics, exportDrift, exportsView, exportDiagnostics, cleanupView, activationMs, bundleLoadMs: loading };
 }
 
 export function deactivate(): void {

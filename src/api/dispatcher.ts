@@ -15,15 +15,10 @@
  * What VS Code does beyond that and this does not: the OS / PAC proxy when no proxy is configured, and proxy
  * authentication prompts (Basic, Kerberos) on a 407.
  */
-import * as l10n from '@vscode/l10n';
 import * as tls from 'node:tls';
 import { Pool, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
-import { ConfigError } from './errors';
-import { pemBlocks, pemKey, uniquePems } from './pem';
+import { pemBlocks, pemKey, requirePemCertificates, uniquePems } from './pem';
 import { chooseProxy, type ProxySettings } from './proxy';
-
-/** The extension's setting for extra certificate authorities; named when one of its files is not PEM. */
-export const CA_CERTIFICATES_SETTING = 'unleash.network.caCertificates';
 
 export interface NetworkOptions extends ProxySettings {
   /** PEM text of extra certificate authorities (self-hosted servers with a private CA). */
@@ -38,14 +33,7 @@ export interface NetworkOptions extends ProxySettings {
 
 export function createDispatcher(baseUrl: URL, options: NetworkOptions = {}): Dispatcher {
   const extra = options.extraCaCertificates ?? [];
-  // Node silently ignores CA text without a PEM block, which would leave the user with the same TLS error and no
-  // clue: say which setting holds a file that is not PEM (DER, a key, an empty file).
-  if (extra.some((pem) => !/-----BEGIN CERTIFICATE-----/.test(pem))) {
-    throw new ConfigError(
-      CA_CERTIFICATES_SETTING,
-      l10n.t('lists a file that holds no PEM certificate (a "-----BEGIN CERTIFICATE-----" block). Give the CA certificate in PEM form.'),
-    );
-  }
+  requirePemCertificates(extra);
   const trust = trustStore([...(options.systemCaCertificates ?? []), ...extra]);
   const tlsOptions = { ...trust, rejectUnauthorized: options.rejectUnauthorized ?? true };
   const choice = chooseProxy(baseUrl, options);

@@ -72,10 +72,10 @@ async function checkTag(deps: CheckTagDeps, argument: unknown): Promise<CheckTag
     }
     tag = parsed.tag;
   } else {
-    const client = deps.connection.serverClient;
+    const client = deps.connection.state.source?.kind === 'server' ? deps.connection.serverClient() : undefined;
     const picked = await pickTag({
       title: vscode.l10n.t('Unleash: Check Tag'),
-      tagTypes: client ? loadTagTypes(client, deps.logger) : undefined,
+      tagTypes: client && loadTagTypes(client, deps.logger),
       knownTags: distinctTags(deps.store.catalog.flags),
       prefer: 'types',
       valueAction: vscode.l10n.t('Check'),
@@ -90,7 +90,7 @@ async function answer(deps: CheckTagDeps, tag: TagRef): Promise<CheckTagResult> 
   await deps.store.load();
   if (isOffline(deps)) return askFiles(deps, tag);
   const shown = tagForMessage(tag);
-  const server = requireServer(
+  const server = await requireServer(
     deps,
     { action: vscode.l10n.t('check the tag {0}', shown), retry: () => checkTag(deps, tag) },
     () => vscode.l10n.t('Cannot check the tag {0}: no Unleash server is connected, and the workspace has no export files (.unleash/*.json) to answer from.', shown),

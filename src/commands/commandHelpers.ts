@@ -64,7 +64,7 @@ export function failWith(error: unknown, logger: Logger, context: ErrorShown): C
 
 /** No server is configured and the Flags view shows the workspace's export files (offline mode). */
 export function isOffline(deps: Pick<CommandDeps, 'connection'>): boolean {
-  return !deps.connection.serverClient && deps.connection.state.source?.kind === 'files';
+  return deps.connection.state.source?.kind === 'files';
 }
 
 /**
@@ -72,8 +72,17 @@ export function isOffline(deps: Pick<CommandDeps, 'connection'>): boolean {
  * a setting to fix or a workspace server not allowed yet as an error with the step that fixes it; no server
  * configured at all as `noServer(offline)`, a warning with Connect….
  */
-export function requireServer(deps: Pick<CommandDeps, 'connection' | 'logger'>, context: ErrorShown, noServer: (offline: boolean) => string): UnleashClient | CommandFailure {
-  const client = deps.connection.serverClient;
+export async function requireServer(
+  deps: Pick<CommandDeps, 'connection' | 'logger'>,
+  context: ErrorShown,
+  noServer: (offline: boolean) => string,
+): Promise<UnleashClient | CommandFailure> {
+  let client: UnleashClient | undefined;
+  try {
+    client = await deps.connection.serverClient();
+  } catch (error) {
+    return failWith(error, deps.logger, { server: serverHost(), ...context });
+  }
   if (client) return client;
   const { state, problem } = deps.connection.state;
   if (state === 'noToken' || state === 'invalidSettings' || state === 'unapproved') {

@@ -90,7 +90,7 @@ async function reportOf(deps: CompareExportDeps, exports: ServerExports, arg: un
 async function compareExport(deps: CompareExportDeps, exports: ServerExports, arg: unknown): Promise<CompareResult | CommandFailure | undefined> {
   const report = await reportOf(deps, exports, arg, vscode.l10n.t('Unleash: Compare Export with Server'));
   if (!report) return undefined;
-  const client = requireServer(deps, { action: vscode.l10n.t('compare the export') }, () =>
+  const client = await requireServer(deps, { action: vscode.l10n.t('compare the export') }, () =>
     vscode.l10n.t('Comparing an export needs a connection to an Unleash server.'),
   );
   if ('error' in client) return client;

@@ -172,7 +172,7 @@ async function forgetToken(deps: ConnectionCommandDeps): Promise<void> {
 async function testConnection(deps: ConnectionCommandDeps): Promise<ConnectionReport> {
   await deps.connection.update();
   const serverUrl = readServerUrl();
-  const client = requireServer(deps, { action: 'connect', retry: () => testConnection(deps) }, (offline) =>
+  const client = await requireServer(deps, { action: 'connect', retry: () => testConnection(deps) }, (offline) =>
     offline ? vscode.l10n.t('No server is configured: the Flags view reads the export files of the workspace.') : vscode.l10n.t('No server is configured.'),
   );
   if ('error' in client) return { ok: false, message: client.error };

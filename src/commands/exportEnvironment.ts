@@ -89,7 +89,7 @@ async function exportWithArguments(deps: CommandDeps, previous: PreviousContents
   }
   if (!folder || !path.isAbsolute(folder)) return invalid(vscode.l10n.t('The folder to export into must be an absolute path (got {0}).', JSON.stringify(folder)));
 
-  const client = exportServer(deps);
+  const client = await exportServer(deps);
   if ('error' in client) return client;
   return run(deps, previous, client, { environment: args.environment, scope, folder, template: args.template ?? readExportPath(vscode.Uri.file(folder)) });
 }
@@ -125,7 +125,7 @@ function scopeHelp(): string {
 
 async function exportInteractively(deps: CommandDeps, previous: PreviousContents, argument: unknown): Promise<ExportCommandResult | undefined> {
   const node = nodeOf(argument);
-  const client = exportServer(deps);
+  const client = await exportServer(deps);
   if ('error' in client) return client;
   // The pickers offer the projects and flags of the list: a need for it.
   await deps.store.load();
@@ -162,7 +162,7 @@ function nodeOf(argument: unknown): NodeArgument {
 }
 
 /** The live client, or the reason there is none (shown, with the step that fixes it): exports need a server. */
-function exportServer(deps: CommandDeps): UnleashClient | CommandFailure {
+function exportServer(deps: CommandDeps): Promise<UnleashClient | CommandFailure> {
   return requireServer(deps, { action: vscode.l10n.t('export') }, (offline) =>
     offline
       ? vscode.l10n.t('Exporting needs a connection to an Unleash server. The Flags view is showing the export files of the workspace (offline mode).')

@@ -12,9 +12,9 @@ import { formatError } from '../model/formatError';
 import type { Logger } from '../util/logger';
 
 /** The server's tag types; a failure leaves the picker with what the Flags view knows (and is logged). */
-export async function loadTagTypes(client: UnleashClient, logger: Logger): Promise<TagType[]> {
+export async function loadTagTypes(client: UnleashClient | Promise<UnleashClient | undefined>, logger: Logger): Promise<TagType[]> {
   try {
-    return await client.listTagTypes();
+    return (await (await client)?.listTagTypes()) ?? [];
   } catch (error) {
     logger.warn(`Could not list the tag types: ${formatError(error).message}`);
     return [];

@@ -21,7 +21,7 @@ import {
 import { ExportPathError } from './exportPath';
 import { inertText } from './markdown';
 import { clean } from './wording';
-import { ExportFilesError } from './offlineFiles';
+import { ExportFilesError } from './exportFilesError';
 import { ExportWriteError } from './exportToFile';
 
 export type NextStep = 'setToken' | 'openSettings' | 'retry' | 'showLog';

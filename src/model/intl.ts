@@ -10,10 +10,12 @@ export type PluralForms = { readonly other: string } & Partial<Record<Exclude<In
 
 const FALLBACK = 'en';
 let locale = FALLBACK;
-let plurals = new Intl.PluralRules(FALLBACK);
-let units = new Intl.ListFormat(FALLBACK, { type: 'unit', style: 'short' });
-let alternatives = new Intl.ListFormat(FALLBACK, { type: 'disjunction' });
-let relative = new Intl.RelativeTimeFormat(FALLBACK, { numeric: 'always' });
+// Each formatter is made on first use: making the first one of a kind reads the locale's data (about 10 ms for a
+// list format), which a window that never shows a list, a plural or a time need not pay at start-up.
+let plurals: Intl.PluralRules | undefined;
+let units: Intl.ListFormat | undefined;
+let alternatives: Intl.ListFormat | undefined;
+let relative: Intl.RelativeTimeFormat | undefined;
 
 /** Uses `language` (a BCP 47 tag such as `de` or `pt-br`) from now on; an unknown or malformed tag leaves English. */
 export function setLocale(language: string | undefined): void {
@@ -24,10 +26,7 @@ export function setLocale(language: string | undefined): void {
     // not a locale tag: keep English
   }
   locale = next;
-  plurals = new Intl.PluralRules(next);
-  units = new Intl.ListFormat(next, { type: 'unit', style: 'short' });
-  alternatives = new Intl.ListFormat(next, { type: 'disjunction' });
-  relative = new Intl.RelativeTimeFormat(next, { numeric: 'always' });
+  plurals = units = alternatives = relative = undefined;
 }
 
 /** The locale the helpers use now. */
@@ -41,23 +40,23 @@ export function currentLocale(): string {
  * `pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) })`.
  */
 export function pluralForm(count: number, forms: PluralForms): string {
-  const rule = plurals.select(count);
+  const rule = (plurals ??= new Intl.PluralRules(locale)).select(count);
   return (rule === 'other' ? undefined : forms[rule]) ?? forms.other;
 }
 
 /** Values joined as a list of items (`a, b, c` in English): the items are data, not words of a sentence. */
 export function joinValues(values: readonly string[]): string {
-  return units.format(values);
+  return (units ??= new Intl.ListFormat(locale, { type: 'unit', style: 'short' })).format(values);
 }
 
 /** Alternatives: `a or b`, `a, b, or c` in English. */
 export function joinAlternatives(values: readonly string[]): string {
-  return alternatives.format(values);
+  return (alternatives ??= new Intl.ListFormat(locale, { type: 'disjunction' })).format(values);
 }
 
 export type TimeUnit = 'minute' | 'hour' | 'day' | 'month' | 'year';
 
 /** `3 days ago`, `1 hour ago` (always numeric: never `yesterday`). */
 export function timeAgo(count: number, unit: TimeUnit): string {
-  return relative.format(-Math.abs(count), unit);
+  return (relative ??= new Intl.RelativeTimeFormat(locale, { numeric: 'always' })).format(-Math.abs(count), unit);
 }

@@ -141,14 +141,6 @@ async function parseFile(folder: ExportFolder, file: ListedFile, size: number, s
   }
 }
 
-/** Why the offline mode shows nothing at all: every export file failed or was left out (`message` says which and why). */
-export class ExportFilesError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExportFilesError';
-  }
-}
-
 /**
  * What the view says about the files left out: which, why and what to do, in one line of at most about 400
  * characters (the log names each file with its whole reason). Undefined when every file was read.

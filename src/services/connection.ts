@@ -2,26 +2,37 @@
  * Decides where flags come from, from the settings, the token and the workspace: a server (when `unleash.serverUrl`
  * is set), or the export files in the workspace (offline mode, the default). Rebuilds the client when a setting
  * that shapes it changes, and says why nothing can be shown when that is the case.
+ *
+ * An evaluation checks the settings and lists the export files, and builds nothing else: the client and the files'
+ * contents come from the core bundle (model/core.ts, dist/core.js), loaded with the first need of the flags
+ * (DeferredSource, serverClient()). A window that never needs them never loads it.
  */
 import * as vscode from 'vscode';
 import { baseUrlText, parseBaseUrl, SERVER_URL_SETTING } from '../api/baseUrl';
-import { ConfigError } from '../api/errors';
-import { UnleashClient } from '../api/client';
-import { loadSystemCertificates } from '../api/systemCertificates';
+import type { UnleashClient } from '../api/client';
+import { CancelledError, ConfigError } from '../api/errors';
+import { requirePemCertificates } from '../api/pem';
+import { chooseProxy } from '../api/proxy';
 import { EXPORT_FOLDER, EXPORT_GLOB } from '../constants';
+import { compare } from '../model/catalog';
+import { DeferredSource } from '../model/deferredSource';
+import { ExportFilesError } from '../model/exportFilesError';
 import type { FlagSource } from '../model/flagSource';
 import type { StoreState } from '../model/flagStore';
-import {
-  EXPORT_BUDGET, ExportFileReader, ExportFilesError, skippedNote, type ExportBudget, type ExportFolder, type ListedFile, type SkippedFile,
-} from '../model/offlineFiles';
-import { OfflineSource } from '../model/offlineSource';
+import { joinValues } from '../model/intl';
+import type { ExportBudget, ExportFileReader, ExportFolder, ListedFile, SkippedFile } from '../model/offlineFiles';
 import type { ServerApprovals } from './approvals';
 import type { KnownProjects } from './knownProjects';
 import { connectionWarnings, readCaFiles } from './network';
 import type { Logger } from '../util/logger';
 import { onDidChangeSettings, readSettings, type ExtensionSettings } from './settings';
-import { ServerSource } from './serverSource';
+import { ServerSource, serverLabel } from './serverSource';
 import type { TokenStore } from './tokens';
+
+type Core = typeof import('../model/core');
+
+/** The core bundle: dist/core.js beside dist/extension.js (esbuild.js), loaded once, on first need. */
+const loadCore = (): Promise<Core> => import('../model/core');
 
 export interface ConnectionState {
   /** Why nothing can be shown, or 'ready' when `source` is set. */
@@ -69,10 +80,33 @@ function workspaceExportFolder(): ExportFolder {
   };
 }
 
+/** A server's client, built the first time something needs it (loading the core bundle); closed with its evaluation. */
+class ClientOnNeed {
+  #client: Promise<UnleashClient> | undefined;
+  #closed = false;
+
+  constructor(private readonly build: () => Promise<UnleashClient>) {}
+
+  /** The client, built once; a build that fails is forgotten (the next need tries again). None once closed. */
+  get(): Promise<UnleashClient> {
+    if (this.#closed) return Promise.reject(new CancelledError());
+    this.#client ??= this.build().catch((error: unknown) => {
+      this.#client = undefined;
+      throw error;
+    });
+    return this.#client;
+  }
+
+  close(): void {
+    this.#closed = true;
+    void this.#client?.then((client) => client.close(), () => undefined);
+  }
+}
+
 /** What one evaluation built: the state to announce, and the client behind it (published only if still current). */
 interface Evaluation {
   next: ConnectionState;
-  client?: UnleashClient;
+  client?: ClientOnNeed;
   warnings?: string[];
 }
 
@@ -104,11 +138,11 @@ export class Connection implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
   private current: ConnectionState = { state: 'loading' };
-  private client: UnleashClient | undefined;
+  private client: ClientOnNeed | undefined;
   private generation = 0;
   private readonly warned = new Set<string>();
-  /** Reads the export files, and remembers each one's result until it changes. */
-  private readonly exportFiles = new ExportFileReader();
+  /** Reads the export files, and remembers each one's result until it changes (made with the core bundle). */
+  private exportFiles: ExportFileReader | undefined;
 
   constructor(
     private readonly tokens: TokenStore,
@@ -136,9 +170,9 @@ export class Connection implements vscode.Disposable {
     return this.current;
   }
 
-  /** The live client, when connected to a server. */
-  get serverClient(): UnleashClient | undefined {
-    return this.current.source?.kind === 'server' ? this.client : undefined;
+  /** The live client, when connected to a server: a need of it, which builds it (and loads the core bundle) the first time. */
+  async serverClient(): Promise<UnleashClient | undefined> {
+    return this.current.source?.kind === 'server' ? this.client?.get() : undefined;
   }
 
   /**
@@ -167,15 +201,19 @@ export class Connection implements vscode.Disposable {
     const generation = ++this.generation;
     const evaluated = await this.evaluate(readSettings()).catch((error: unknown): Evaluation => ({ next: { state: 'error', problem: error } }));
     if (generation !== this.generation) {
-      void evaluated.client?.close();
+      evaluated.client?.close();
       return this.current;
     }
     this.closeClient();
     this.client = evaluated.client;
-    this.current = evaluated.next;
     for (const warning of evaluated.warnings ?? []) this.warnOnce(warning);
-    this.changed.fire(evaluated.next);
+    this.announce(evaluated.next);
     return evaluated.next;
+  }
+
+  private announce(next: ConnectionState): void {
+    this.current = next;
+    this.changed.fire(next);
   }
 
   /** Builds what the settings ask for, without publishing anything (see update()). */
@@ -186,7 +224,6 @@ export class Connection implements vscode.Disposable {
       return { next: await this.offline() };
     }
     if (!settings.serverUrl) return { next: await this.offline() };
-    let client: UnleashClient | undefined;
     try {
       const baseUrl = parseBaseUrl(settings.serverUrl);
       if (settings.serverUrlFromWorkspace && !this.approvals.isApproved(settings.serverUrl)) {
@@ -196,43 +233,48 @@ export class Connection implements vscode.Disposable {
       }
       if ((await this.tokens.source(settings.serverUrl)) === 'none') return { next: { state: 'noToken' } };
       const extraCaCertificates = await readCaFiles(settings.network.caCertificates);
-      const systemCaCertificates = settings.network.systemCertificates ? await this.systemCertificates() : undefined;
-      client = new UnleashClient({
-        baseUrl: baseUrl.href,
-        getToken: () => this.tokens.get(settings.serverUrl),
-        timeoutMs: settings.requestTimeoutMs,
-        network: {
-          extraCaCertificates,
-          systemCaCertificates,
-          rejectUnauthorized: settings.network.rejectUnauthorized,
-          proxy: settings.network.proxy,
-          proxyStrictSSL: settings.network.proxyStrictSSL,
-          noProxy: settings.network.noProxy,
-          proxyAuthorization: settings.network.proxyAuthorization,
-          proxySupport: settings.network.proxySupport,
-          // As VS Code: HTTPS_PROXY and NO_PROXY of the editor's environment, and a server on this machine goes direct.
-          env: process.env,
-          directLoopback: true,
-        },
-        onEvent: (event) =>
-          event.kind === 'retry'
-            ? this.logger.warn(`${event.request}: retry ${event.attempt} in ${event.delayMs} ms (${event.reason})`)
-            : this.logger.debug(`${event.request} → ${event.status} in ${Math.round(event.ms)} ms`),
-      });
-      return {
-        next: { state: 'ready', source: new ServerSource(client, settings.projects, settings.webUrl, this.knownProjects, settings.projectsNote) },
-        client,
-        warnings: connectionWarnings(baseUrl, settings),
+      const network = {
+        extraCaCertificates,
+        rejectUnauthorized: settings.network.rejectUnauthorized,
+        proxy: settings.network.proxy,
+        proxyStrictSSL: settings.network.proxyStrictSSL,
+        noProxy: settings.network.noProxy,
+        proxyAuthorization: settings.network.proxyAuthorization,
+        proxySupport: settings.network.proxySupport,
+        // As VS Code: HTTPS_PROXY and NO_PROXY of the editor's environment, and a server on this machine goes direct.
+        env: process.env,
+        directLoopback: true,
       };
+      // What building the client would refuse (a CA file that is not PEM, a proxy that is no address), refused now.
+      requirePemCertificates(extraCaCertificates);
+      chooseProxy(baseUrl, network);
+      const client = new ClientOnNeed(async () => {
+        const core = await loadCore();
+        const systemCaCertificates = settings.network.systemCertificates ? await this.systemCertificates(core) : undefined;
+        return new core.UnleashClient({
+          baseUrl: baseUrl.href,
+          getToken: () => this.tokens.get(settings.serverUrl),
+          timeoutMs: settings.requestTimeoutMs,
+          network: { ...network, systemCaCertificates },
+          onEvent: (event) =>
+            event.kind === 'retry'
+              ? this.logger.warn(`${event.request}: retry ${event.attempt} in ${event.delayMs} ms (${event.reason})`)
+              : this.logger.debug(`${event.request} → ${event.status} in ${Math.round(event.ms)} ms`),
+        });
+      });
+      const source = new DeferredSource(
+        { kind: 'server', label: () => serverLabel(baseUrl) },
+        async () => new ServerSource(await client.get(), settings.projects, settings.webUrl, this.knownProjects, settings.projectsNote),
+      );
+      return { next: { state: 'ready', source }, client, warnings: connectionWarnings(baseUrl, settings) };
     } catch (error) {
-      void client?.close();
       return { next: { state: 'invalidSettings', problem: error } };
     }
   }
 
   /** The operating system's certificates (cached by systemCertificates.ts), logged with what reading them cost. */
-  private async systemCertificates(): Promise<string[]> {
-    const loaded = await loadSystemCertificates({ env: process.env });
+  private async systemCertificates(core: Core): Promise<string[]> {
+    const loaded = await core.loadSystemCertificates({ env: process.env });
     const took = `${loaded.ms.toFixed(1)} ms${loaded.cached ? ', cached' : ''}`;
     if (loaded.problem) this.logger.info(`System certificates: none added (${loaded.problem}; ${took}).`);
     else this.logger.debug(`System certificates: ${loaded.certificates.length} from ${loaded.sources.join(', ')} (${took}).`);
@@ -248,21 +290,40 @@ export class Connection implements vscode.Disposable {
   }
 
   /**
-   * Reads `.unleash/*.json` of every workspace folder within the export budget; a file left out or failing is logged
-   * and named in the view, the others still show. No file at all is the welcome state; files that all fail, an error
-   * that names them.
+   * Lists `.unleash/*.json` of every workspace folder: no file at all is the welcome state. The files are read on
+   * first need (readExportFiles).
    */
   private async offline(): Promise<ConnectionState> {
-    const { files, skipped } = await this.exportFiles.read(workspaceExportFolder());
-    for (const line of skippedLog(skipped, EXPORT_BUDGET)) this.logger.warn(line);
-    const note = skippedNote(skipped);
-    if (!files.length) return note ? { state: 'error', problem: new ExportFilesError(note) } : { state: 'noServer' };
-    this.logger.info(`Offline mode: ${files.length} export file(s).`);
-    return { state: 'ready', source: await OfflineSource.read(files, { note }) };
+    const folder = workspaceExportFolder();
+    const listed = (await folder.list()).map((file) => file.path).sort(compare);
+    if (!listed.length) return { state: 'noServer' };
+    const generation = this.generation;
+    const known = { kind: 'files' as const, label: () => joinValues(listed), fileCount: listed.length };
+    return { state: 'ready', source: new DeferredSource(known, () => this.readExportFiles(folder, generation)) };
+  }
+
+  /**
+   * Reads the export files within the export budget; a file left out or failing is logged and named in the view, the
+   * others still show. Files that all fail make the connection's state an error that names them (while the evaluation
+   * that listed them is the latest).
+   */
+  private async readExportFiles(folder: ExportFolder, generation: number): Promise<FlagSource> {
+    const core = await loadCore();
+    this.exportFiles ??= new core.ExportFileReader();
+    const { files, skipped } = await this.exportFiles.read(folder);
+    for (const line of skippedLog(skipped, core.EXPORT_BUDGET)) this.logger.warn(line);
+    const note = core.skippedNote(skipped);
+    if (files.length) this.logger.info(`Offline mode: ${files.length} export file(s).`);
+    else {
+      const next: ConnectionState = note ? { state: 'error', problem: new ExportFilesError(note) } : { state: 'noServer' };
+      if (generation === this.generation) this.announce(next);
+      if (next.problem) throw next.problem;
+    }
+    return core.OfflineSource.read(files, { note });
   }
 
   private closeClient(): void {
-    void this.client?.close();
+    this.client?.close();
     this.client = undefined;
   }
 

@@ -10,6 +10,11 @@ import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../api
 import type { FlagSource } from '../model/flagSource';
 import type { KnownProjects } from './knownProjects';
 
+/** How the view, the status bar and hovers name a server: its host and path. */
+export function serverLabel(baseUrl: URL): string {
+  return baseUrl.host + baseUrl.pathname.replace(/\/$/, '');
+}
+
 export class ServerSource implements FlagSource {
   readonly kind = 'server' as const;
   readonly label: string;
@@ -38,7 +43,7 @@ export class ServerSource implements FlagSource {
     this.#known = known;
     this.#server = baseUrlText(client.baseUrl);
     this.#knownProjects = known?.get(this.#server) ?? [];
-    this.label = client.baseUrl.host + client.baseUrl.pathname.replace(/\/$/, '');
+    this.label = serverLabel(client.baseUrl);
   }
 
   async listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {

@@ -231,8 +231,10 @@ export function copyDemoWorkspace(prefix = 'e2e-workspace-'): { dir: string; rem
 
 export interface ActivationRun {
   phase: string;
-  /** activate() as the extension measured it (the `Activated in N ms.` figure). */
+  /** Activation as the extension measured it, loading the bundle included (the `Activated in N ms` figure). */
   ms: number;
+  /** The part of it spent loading the bundle (from its first statement to activate()). */
+  bundleLoadMs?: number;
 }
 
 /** Writes bench/results/activate.json (read by bench/artifacts.ts activateTime: the median of `runs[].ms`). */
@@ -248,7 +250,7 @@ export function recordActivation(runs: ActivationRun[]): string {
       {
         recordedAt: new Date().toISOString(),
         host: 'code-server 4.100.3 (VS Code 1.100.3), remote extension host, Node ' + process.versions.node,
-        what: 'activate() of the packaged extension, as it logs "Activated in N ms." (ExtensionApi.activationMs)',
+        what: 'activation of the packaged extension: loading dist/extension.js (from its first statement to its last) and activate(), as it logs "Activated in N ms" (ExtensionApi.activationMs)',
         medianMs: median,
         runs,
       },
@@ -259,11 +261,11 @@ export function recordActivation(runs: ActivationRun[]): string {
   return file;
 }
 
-/** The `[suite] activate-ms=N` line the in-editor suite logs. */
-export function activationFromLogs(logs: string[]): number | undefined {
+/** The `[suite] activate-ms=N bundle-load-ms=M` line the in-editor suite logs. */
+export function activationFromLogs(logs: string[]): { ms: number; bundleLoadMs?: number } | undefined {
   for (const line of logs) {
-    const m = /\[suite\] activate-ms=([\d.]+)/.exec(line);
-    if (m) return Number(m[1]);
+    const m = /\[suite\] activate-ms=([\d.]+)(?: bundle-load-ms=([\d.]+))?/.exec(line);
+    if (m) return { ms: Number(m[1]), ...(m[2] === undefined ? {} : { bundleLoadMs: Number(m[2]) }) };
   }
   return undefined;
 }

@@ -140,6 +140,8 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     shownDocuments: [] as string[],
     /** The open documents (`workspace.textDocuments`). */
     textDocuments: [] as TextDocumentLike[],
+    /** The lines of the log output channels (`window.createOutputChannel(name, { log: true })`), as `level: text`. */
+    logLines: [] as string[],
     documentOpened: new EventEmitter<unknown>(),
     documentChanged: new EventEmitter<unknown>(),
     documentClosed: new EventEmitter<unknown>(),
@@ -385,6 +387,15 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       },
       async showTextDocument(document: { uri: Uri }) {
         record.shownDocuments.push(document.uri.toString());
+      },
+      /** No editor is open: activation reads these, the tests open no text editors. */
+      activeTextEditor: undefined,
+      onDidChangeActiveTextEditor: new EventEmitter<unknown>().event,
+      onDidChangeTextEditorSelection: new EventEmitter<unknown>().event,
+      /** A log channel whose lines go to `logLines`. */
+      createOutputChannel(name: string) {
+        const line = (level: string) => (text: string) => void record.logLines.push(`${level}: ${text}`);
+        return { name, trace: line('trace'), debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error'), show() {}, dispose() {} };
       },
     },
     extensions: {

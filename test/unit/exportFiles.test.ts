@@ -89,7 +89,7 @@ async function setUp() {
   const drift = new ExportDrift(store, logger);
   const view = registerExportsView(drift);
   const diagnostics = new ExportDiagnostics(drift, logger);
-  const connection = { serverClient: client as unknown as UnleashClient, state: { state: 'ready' as const }, settled: async () => ({ state: 'ready' as const }) };
+  const connection = { serverClient: async () => client as unknown as UnleashClient, state: { state: 'ready' as const }, settled: async () => ({ state: 'ready' as const }) };
   const deps = { connection, store, logger };
   const commands = [registerExportCommand(deps), registerCompareExport({ ...deps, drift }), registerCompareEnvironments({ store, view: { selected: () => undefined }, logger })];
   return {

@@ -225,7 +225,8 @@ export function networkRows(h: TrustHarness): void {
       if (systemCertificates !== undefined) fake.set('user', 'http.systemCertificates', systemCertificates);
       const state = await withSystemBundle(() => connection.update());
       assert.equal(state.state, 'ready');
-      return { client: connection.serverClient as UnleashClient, requests: () => https.requests.length };
+      const client = await withSystemBundle(() => connection.serverClient());
+      return { client: client as UnleashClient, requests: () => https.requests.length };
     }
 
     /** Runs `fn` with SSL_CERT_FILE naming a bundle of Node's roots plus the test CA (and no SSL_CERT_DIR). */

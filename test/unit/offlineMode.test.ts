@@ -22,6 +22,7 @@ const { ServerApprovals } = require('../../src/services/approvals') as typeof im
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
 const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
 const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
+const { bindStoreToConnection } = require('../../src/services/binding') as typeof import('../../src/services/binding');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const FIXTURE = readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'));
@@ -41,7 +42,10 @@ async function workspace(files: Record<string, Uint8Array | string | number>): P
   return folder;
 }
 
-/** The Flags view once the Connection has read the workspace's export files: its rows, description and message. */
+/**
+ * The Flags view once the Connection has read the workspace's export files: its rows, description and message. The
+ * store follows the connection as in the extension (the files are read when the view needs them).
+ */
 async function flagsView(folder: string) {
   const fake = installFakeVscode(folder);
   const { logger, lines } = recordingLogger();
@@ -51,11 +55,12 @@ async function flagsView(folder: string) {
   const statusBar = registerStatusBar(store);
   const treeView = fake.treeViews.at(-1) as FakeTreeView<TreeNode>;
   const status = fake.statusBarItems.at(-1);
-  const state = await connection.update();
-  await store.setSource(state.source, state.state, state.problem);
+  const binding = bindStoreToConnection(connection, store);
+  await connection.update();
   await store.load();
   const rows = (await view.provider.getChildren()).map((node) => node.label);
   const shown = { rows, description: treeView.description, message: treeView.message, status: `${status?.text} | ${status?.tooltip?.split('\n')[0]}` };
+  binding.dispose();
   connection.dispose();
   view.disposable.dispose();
   statusBar.dispose();

@@ -120,7 +120,7 @@ export function trustRows(h: TrustHarness): void {
       fake.set('workspace', 'unleash.serverUrl', server.url);
       const state = await connection.update();
       assert.equal(state.state, 'unapproved');
-      assert.equal(connection.serverClient, undefined);
+      assert.equal(await connection.serverClient(), undefined);
       const checkTag = formatError(state.problem, { action: 'check the tag team:payments' }).message;
       assert.equal(
         checkTag,
@@ -319,12 +319,18 @@ export function trustRows(h: TrustHarness): void {
       await fsp.mkdir(path.join(folder, '.unleash'));
       await fsp.writeFile(path.join(folder, '.unleash', 'development.json'), JSON.stringify(EXPORT));
       await fsp.writeFile(path.join(folder, '.unleash', 'production.json'), JSON.stringify(EXPORT));
-      await connection.update();
+      // Each evaluation, and the listing that needs its files (they are read then).
+      const evaluate = async () => {
+        const evaluated = await connection.update();
+        await evaluated.source?.listFeatures();
+        return evaluated;
+      };
+      await evaluate();
       assert.equal(fake.reads.length, 2);
       const changed = { ...EXPORT, features: EXPORT.features.slice(0, 1) };
       await fsp.writeFile(path.join(folder, '.unleash', 'production.json'), JSON.stringify(changed));
       await fsp.utimes(path.join(folder, '.unleash', 'production.json'), new Date(), new Date(Date.now() + 5_000));
-      const state = await connection.update();
+      const state = await evaluate();
       assert.deepEqual(fake.reads.slice(2).map((file) => path.basename(file)), ['production.json']);
       assert.equal(state.source?.label, '.unleash/development.json, .unleash/production.json');
       return { result: 'only the changed file is read and parsed again', requests: 'none' };
@@ -352,9 +358,11 @@ export function trustRows(h: TrustHarness): void {
         fake.set('user', 'unleash.serverUrl', second.url);
         await connection.update();
         await slow;
-        assert.equal(connection.serverClient?.baseUrl.host, new URL(second.url).host);
-        await connection.serverClient?.listEnvironments();
-        assert.ok(closed.includes(new URL(first.url).host), 'the late client is closed');
+        const client = await connection.serverClient();
+        assert.equal(client?.baseUrl.host, new URL(second.url).host);
+        await client?.listEnvironments();
+        // The late evaluation's client was closed before anything needed it: it was never built.
+        assert.ok(!closed.includes(new URL(first.url).host));
         assert.equal(first.requests.length, 0);
         assert.equal(second.requests.length, 1);
       } finally {

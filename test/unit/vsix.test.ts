@@ -3,11 +3,12 @@
  * ignored) copied to a temporary folder with no dist/, node_modules linked, then `vsce package` with no option but
  * `--out` (its vscode:prepublish builds the bundle), bounded by PACK_TIMEOUT_MS. `npm run package` runs the same
  * command after a type check. The package is then read as the zip it is:
- *   - the files: the bundle named by `main`, the manifest, README, CHANGELOG, LICENSE, the third-party notices and the
- *     icon; no sources, tests, node_modules, source maps or TypeScript; a bundle that needs no node_modules;
+ *   - the files: the bundle named by `main` with the two it loads (core.js on first need, shared.js), the manifest,
+ *     README, CHANGELOG, LICENSE, the third-party notices and the icon; no sources, tests, node_modules, source maps or
+ *     TypeScript; bundles that need no node_modules;
  *   - every image of its README and CHANGELOG resolves: to a file in the package, or an https URL (one into this
  *     repository must name a file of the repository);
- *   - the notices name every package that esbuild bundles into dist/extension.js (read from esbuild's metafile), with
+ *   - the notices name every package that esbuild bundles into the three files (read from esbuild's metafile), with
  *     its licence text and copyright line.
  */
 import assert from 'node:assert/strict';
@@ -22,7 +23,7 @@ import { build } from 'esbuild';
 import { readZip } from '../support/zip';
 
 const root = path.join(__dirname, '..', '..');
-const { bundleOptions } = require('../../esbuild') as { bundleOptions(minified: boolean): BuildOptions };
+const { extensionBuild } = require('../../esbuild') as { extensionBuild(minified: boolean, outdir: string): BuildOptions };
 
 /** The whole pack (esbuild + vsce) takes 10–30 s on 2 busy cores; the file's own limit is 2 min (test/run.ts). */
 const PACK_TIMEOUT_MS = 90_000;
@@ -89,6 +90,12 @@ function bundledPackages(metafile: Metafile): Map<string, string> {
 
 const normalized = (text: string): string => text.replace(/\r\n?/g, '\n').trim();
 
+/** The metafile of the production build (esbuild.js), built into `outdir`. */
+async function productionMetafile(outdir: string): Promise<Metafile> {
+  const { metafile } = await build({ ...extensionBuild(true, outdir), absWorkingDir: root, logLevel: 'silent' });
+  return metafile as Metafile;
+}
+
 describe('the .vsix a fresh clone packs', () => {
   let scratch = '';
   let vsixSize = 0;
@@ -122,12 +129,14 @@ describe('the .vsix a fresh clone packs', () => {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('holds the bundle named by main, the manifest, README, CHANGELOG, LICENSE, notices and icon', () => {
+  it('holds the bundle named by main and the two it loads, the manifest, README, CHANGELOG, LICENSE, notices and icon', () => {
     const manifest = JSON.parse(text('extension/package.json'));
     const main = `extension/${path.posix.normalize(manifest.main)}`;
     assert.equal(main, 'extension/dist/extension.js');
     for (const name of [
       main,
+      'extension/dist/core.js',
+      'extension/dist/shared.js',
       `extension/${path.posix.normalize(manifest.icon)}`,
       'extension/package.json',
       'extension/package.nls.json',
@@ -153,18 +162,25 @@ describe('the .vsix a fresh clone packs', () => {
     assert.deepEqual(unexpected, []);
     assert.deepEqual(
       [...entries.keys()].filter((name) => name.startsWith('extension/dist/')).sort(),
-      ['extension/dist/THIRD-PARTY-NOTICES.md', 'extension/dist/extension.js'],
+      ['extension/dist/THIRD-PARTY-NOTICES.md', 'extension/dist/core.js', 'extension/dist/extension.js', 'extension/dist/shared.js'],
     );
     assert.ok(vsixSize < SIZE_BUDGET, `the package is ${(vsixSize / 1024).toFixed(1)} KB, over its budget of ${SIZE_BUDGET / 1024} KB`);
   });
 
-  it('ships the production bundle, which needs nothing but vscode and Node', () => {
-    const bundle = text('extension/dist/extension.js');
-    assert.doesNotMatch(bundle, /sourceMappingURL/, 'a development build (with a source map link) was packaged');
-    const required = new Set([...bundle.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] as string));
-    assert.ok(required.has('vscode'));
+  it('ships the production bundles, which need nothing but each other, vscode and Node', async () => {
+    for (const name of ['extension.js', 'core.js', 'shared.js']) {
+      const bundle = text(`extension/dist/${name}`);
+      assert.doesNotMatch(bundle, /sourceMappingURL/, `a development build of ${name} (with a source map link) was packaged`);
+      const siblings = [...bundle.matchAll(/\brequire\(\s*["'](\.[^"']+)["']\s*\)/g)].map((m) => path.posix.join('extension/dist', m[1] as string));
+      assert.deepEqual(siblings.filter((file) => !entries.has(file)), [], `${name} requires files the package does not hold`);
+    }
+    // Every module the bundles import from outside, including those undici requires inside (esbuild's metafile).
+    const outdir = path.join(scratch, 'metafile');
+    const metafile = await productionMetafile(outdir);
+    const outside = new Set(Object.values(metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path)));
+    assert.ok(outside.has('vscode'));
     // `node:` modules count as Node's own even when this Node lacks them (undici loads node:sqlite only where it exists).
-    const foreign = [...required].filter((name) => name !== 'vscode' && !name.startsWith('node:') && !isBuiltin(name));
+    const foreign = [...outside].filter((name) => name !== 'vscode' && !name.startsWith('node:') && !isBuiltin(name));
     assert.deepEqual(foreign, [], 'modules the package does not hold');
   });
 
@@ -199,18 +215,10 @@ describe('the .vsix a fresh clone packs', () => {
     }
   });
 
-  it('gives the licence text and copyright of every package bundled into dist/extension.js', async () => {
-    const { metafile } = await build({
-      ...bundleOptions(true),
-      entryPoints: ['src/extension.ts'],
-      outfile: 'dist/extension.js',
-      absWorkingDir: root,
-      metafile: true,
-      write: false,
-      logLevel: 'silent',
-    });
+  it('gives the licence text and copyright of every package bundled into the three files of dist/', async () => {
+    const metafile = await productionMetafile(path.join(scratch, 'notices'));
     const packages = bundledPackages(metafile);
-    assert.ok([...packages.values()].includes('undici') && [...packages.values()].includes('zod'), `bundled: ${[...packages.values()].join(', ')}`);
+    assert.deepEqual([...packages.values()].sort(), ['@vscode/l10n', 'undici', 'zod']);
     const notices = normalized(text('extension/dist/THIRD-PARTY-NOTICES.md'));
     for (const [dir, name] of packages) {
       const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };

@@ -81,7 +81,8 @@ export function truncate(text: string, max: number): string {
   return text.slice(0, graphemeStart(text, max - 1)).trimEnd() + '…';
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made when a text is first cut: making it reads the locale's break rules (a few ms), not needed at start-up.
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * The largest index ≤ `end` at which `text` may be cut without splitting a character as people see it: a surrogate
@@ -93,7 +94,7 @@ function graphemeStart(text: string, end: number): number {
   // A user-perceived character longer than this is cut anyway (a hostile run of combining marks).
   const from = Math.max(0, end - 64);
   const around = text.slice(from, Math.min(text.length, end + 64));
-  const segment = graphemes.segment(around).containing(end - from);
+  const segment = (graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(around).containing(end - from);
   let cut = segment === undefined ? end : from + segment.index;
   if (cut === from && from > 0) cut = end; // no boundary in reach: cut at a code point instead
   if (cut === end && isHighSurrogate(text.charCodeAt(end - 1))) cut -= 1;

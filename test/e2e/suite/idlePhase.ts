@@ -1,12 +1,13 @@
 /**
  * Phase `idle`: `unleash.serverUrl` names a recording stand-in and a token is set, but the window never shows a flag:
  * the Flags view stays closed and no document calls an SDK. The store stays idle (nothing read), the status bar says
- * so, and editor.test.ts checks afterwards that the stand-in received no request at all.
+ * so, the core bundle (dist/core.js: undici, zod) is never loaded, and editor.test.ts checks afterwards that the
+ * stand-in received no request at all.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { waitFor, type Steps } from './util';
+import { loadedBundles, waitFor, type Steps } from './util';
 
 export async function idlePhase(api: ExtensionApi, steps: Steps): Promise<void> {
   await steps.step('a server is set, nothing needs the flags: the store is idle and has read nothing', async () => {
@@ -24,5 +25,9 @@ export async function idlePhase(api: ExtensionApi, steps: Steps): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 1000)); // the diagnostics' debounce and any late work
     assert.equal(api.store.state, 'idle');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  await steps.step('the core bundle (undici, zod) was never loaded: the module cache holds extension.js and shared.js only', () => {
+    assert.deepEqual(loadedBundles(), ['extension.js', 'shared.js']);
   });
 }

@@ -10,7 +10,7 @@ import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } f
 import { codeChecks } from './codePhase';
 import { driftChecks } from './driftChecks';
 import { navigationChecks } from './navigationChecks';
-import { hoverOn, row, rows, shown, waitFor, waitForState, workspaceUri, type Row, type Steps } from './util';
+import { hoverOn, loadedBundles, row, rows, shown, waitFor, waitForState, workspaceUri, type Row, type Steps } from './util';
 
 const LIVE = SEED.flags.filter((flag) => !flag.archived);
 
@@ -27,6 +27,7 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
     await waitForState(api, 'ready');
     assert.equal(api.flagsView.treeView.description, host, 'the view names the server');
     assert.equal(api.flagsView.treeView.message, undefined, 'no message above the tree');
+    assert.deepEqual(loadedBundles(), ['core.js', 'extension.js', 'shared.js'], 'the Flags view needed the flags: the core bundle is loaded');
   });
 
   await treeWalk(api, steps);

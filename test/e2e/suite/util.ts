@@ -3,6 +3,8 @@
  * collected and reported at the end), the extension's test API, the Flags tree as VS Code renders it, hovers.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/model/tree';
@@ -50,6 +52,17 @@ export async function extensionApi(): Promise<ExtensionApi> {
   assert.ok(extension.isActive, 'the extension is active');
   assert.ok(api && api.store && api.flagsView, 'activate() returns { store, flagsView, activationMs }');
   return api;
+}
+
+/**
+ * The files of the extension's dist/ in the extension host's module cache, sorted: extension.js and shared.js from the
+ * start, core.js (undici, zod) once something needed the flags.
+ */
+export function loadedBundles(): string[] {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is not installed`);
+  const dist = path.join(fs.realpathSync(extension.extensionPath), 'dist') + path.sep;
+  return Object.keys(require.cache).filter((file) => file.startsWith(dist)).map((file) => path.basename(file)).sort();
 }
 
 export async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
