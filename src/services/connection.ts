@@ -14,6 +14,7 @@ import type { StoreState } from '../model/flagStore';
 import {
   EXPORT_BUDGET, ExportFileReader, ExportFilesError, skippedNote, type ExportBudget, type ExportFolder, type ListedFile, type SkippedFile,
 } from '../model/offlineFiles';
+import { segmentsPathFor } from '../model/exportSegments';
 import { OfflineSource } from '../model/offlineSource';
 import type { ServerApprovals } from './approvals';
 import type { KnownProjects } from './knownProjects';
@@ -54,12 +55,17 @@ function workspaceExportFolder(): ExportFolder {
         } catch {
           continue; // no export folder here
         }
-        for (const [name, type] of entries) {
-          // A link (even to a file) is left out.
-          if (type !== vscode.FileType.File || !name.endsWith('.json')) continue;
+        const listed = (name: string): ListedFile => {
           const uri = vscode.Uri.joinPath(dir, name);
           uris.set(uri.toString(), uri);
-          files.push({ path: vscode.workspace.asRelativePath(uri), key: uri.toString() });
+          return { path: vscode.workspace.asRelativePath(uri), key: uri.toString() };
+        };
+        // A link (even to a file) is left out.
+        const regular = new Set(entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name));
+        for (const name of regular) {
+          if (!name.endsWith('.json')) continue;
+          const segments = regular.has(segmentsPathFor(name)) ? listed(segmentsPathFor(name)) : undefined;
+          files.push({ ...listed(name), ...(segments ? { segments } : {}) });
         }
       }
       return files;

@@ -35,8 +35,8 @@ function client(): UnleashClient {
  * The client without its segment listing: these tests are about the export request and the file's safety; the
  * segment definitions have their own tests below.
  */
-function exportOnly(c: UnleashClient): Pick<UnleashClient, 'exportFeatures'> {
-  return { exportFeatures: c.exportFeatures.bind(c) };
+function exportOnly(c: UnleashClient): Pick<UnleashClient, 'streamExport'> {
+  return { streamExport: c.streamExport.bind(c) };
 }
 
 function run(overrides: Partial<ExportToFileOptions> = {}) {
@@ -420,16 +420,18 @@ describe('exportToFile: segment definitions', () => {
   const routed = (exportBody: unknown, segments: unknown = SEGMENT_LIST) => (request: { path: string }) =>
     request.path === '/api/admin/segments' ? { body: segments } : { body: exportBody };
 
-  it('writes the definitions of the segments used, in their own section, with one request to the segment listing', async () => {
+  it('writes the definitions of the segments used beside the export, which keeps only what the server sent; one request to the segment listing', async () => {
     server.handle(routed(fixture));
-    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    const result = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
     const written = JSON.parse(await fsp.readFile(target(), 'utf8')) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(written).at(-1), 'segmentDefinitions');
-    const text = await fsp.readFile(target(), 'utf8');
-    const section = text.slice(text.indexOf('  "segmentDefinitions"'));
+    assert.deepEqual(Object.keys(written), Object.keys(fixture), 'the export holds what the server sent and nothing else (Unleash imports no other key)');
+    assert.equal(result.segmentsPath, `${target()}.segments`);
+    assert.deepEqual(await listFiles(), ['.unleash/development.json', '.unleash/development.json.segments']);
+    const text = await fsp.readFile(`${target()}.segments`, 'utf8');
     assert.equal(
-      section,
+      text,
       [
+        '{',
         '  "segmentDefinitions": [',
         '    {',
         '      "id": 1,',
@@ -484,11 +486,29 @@ describe('exportToFile: segment definitions', () => {
     assert.equal(await fsp.readFile(target(), 'utf8'), first);
   });
 
-  it('asks nothing more when the export uses no segments', async () => {
+  it('asks nothing more when the export uses no segments, and removes the segments file an earlier export left', async () => {
+    server.handle(routed(fixture));
+    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    assert.deepEqual(await listFiles(), ['.unleash/development.json', '.unleash/development.json.segments']);
+    server.requests.length = 0;
     const noSegments = { ...fixture, segments: [], featureStrategies: (fixture.featureStrategies as Array<Record<string, unknown>>).map((s) => ({ ...s, segments: [] })) };
     server.handle(routed(noSegments));
-    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
-    assert.ok(!(await fsp.readFile(target(), 'utf8')).includes('segmentDefinitions'));
+    const result = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    assert.equal(result.segmentsPath, undefined);
+    assert.deepEqual(await listFiles(), ['.unleash/development.json']);
     assert.deepEqual(server.requests.map((request) => request.path), ['/api/admin/features-batch/export']);
+  });
+
+  it('counts a change of the segment definitions alone as a change, and rewrites only the segments file', async () => {
+    server.handle(routed(fixture));
+    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    const exported = await fsp.stat(target());
+    const edited = { segments: SEGMENT_LIST.segments.map((segment) => (segment.id === 2 ? { ...segment, description: 'Opted in, edited' } : segment)) };
+    server.handle(routed(fixture, edited));
+    const second = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    assert.equal(second.changed, true);
+    assert.equal(second.previous, undefined, 'the export itself is unchanged: nothing to diff');
+    assert.equal((await fsp.stat(target())).mtimeMs, exported.mtimeMs, 'the export file is not rewritten');
+    assert.match(await fsp.readFile(`${target()}.segments`, 'utf8'), /"description": "Opted in, edited"/);
   });
 });
