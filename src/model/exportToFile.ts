@@ -116,12 +116,11 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   throwIfCancelled(signal);
   // The temporary files go beside the target: its folder must be inside `folder` on disk before anything is made there.
   await checkRealPath(file, folder);
-  await onDisk(file, folder, () => fsp.mkdir(path.dirname(file), { recursive: true }));
-  await checkRealPath(file, folder);
-
+  const created = await onDisk(file, folder, () => fsp.mkdir(path.dirname(file), { recursive: true }));
   const temps = new TempFiles(file);
   const maxBytes = options.maxBytes ?? DEFAULT_EXPORT_MAX_BYTES;
   try {
+    await checkRealPath(file, folder);
     options.onStep?.('request');
     const answer = await download(options, { environment, scope }, temps, file, maxBytes);
     const definitions = await segmentDefinitionsFor(answer.index.segmentIds, client, signal);
@@ -169,6 +168,16 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
     throw error;
   } finally {
     await temps.removeAll();
+    // A failed export leaves no trace: the folders it made for the file go again (when nothing else was put there).
+    if (created) await removeEmptyFolders(path.dirname(file), created);
+  }
+}
+
+/** Removes `from` and its parents up to `upTo` (included) while they are empty. */
+async function removeEmptyFolders(from: string, upTo: string): Promise<void> {
+  for (let dir = from; dir.startsWith(upTo); dir = path.dirname(dir)) {
+    if (!(await fsp.rmdir(dir).then(() => true, () => false))) return;
+    if (dir === upTo) return;
   }
 }
 
