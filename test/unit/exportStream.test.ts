@@ -13,7 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import { generateDataset, mulberry32 } from '../../bench/data';
 import { SchemaError } from '../../src/api/errors';
 import { serializeExportBytes } from '../../src/model/exportLayout';
-import { ExportIndex, TooManyRowsError, writeLaidOut } from '../../src/model/exportStream';
+import { TimeSlices } from '../../src/base/slicedJson';
+import { ExportIndex, sortInSlices, TooManyRowsError, writeLaidOut } from '../../src/model/exportStream';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;
@@ -124,5 +125,23 @@ describe('an export laid out from its answer file', () => {
 
   it('refuses more rows than allowed before reading on', async () => {
     await assert.rejects(layOut(fixtureText, 65_536, 3), (error: unknown) => error instanceof TooManyRowsError && error.maxRows === 3);
+  });
+
+  it('sorts in slices as the native stable sort does, yielding between them', async () => {
+    const random = mulberry32(11);
+    let pauses = 0;
+    const slices = new TimeSlices(0, async () => void pauses++);
+    for (const length of [0, 1, 2, 17, 5_000, 20_000]) {
+      for (const shape of ['random', 'sorted', 'reversed', 'runs']) {
+        const items = Array.from({ length }, (_, i) => ({
+          key: shape === 'sorted' ? i : shape === 'reversed' ? length - i : shape === 'runs' ? (i % 97) : Math.floor(random() * 50),
+          at: i,
+        }));
+        const compare = (a: { key: number }, b: { key: number }) => a.key - b.key;
+        const expected = [...items].sort(compare);
+        assert.deepEqual(await sortInSlices([...items], compare, slices), expected, `${shape}, ${length}`);
+      }
+    }
+    assert.ok(pauses > 0, 'it yields');
   });
 });
