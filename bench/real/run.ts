@@ -457,7 +457,7 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
 }
 
 /** The highest heapUsed + arrayBuffers seen while `fn` runs, above what was in use before it. Sampled: a lower bound. */
-async function peakDuring(fn: () => Promise<void>): Promise<number> {
+export async function peakDuring(fn: () => Promise<void>): Promise<number> {
   gc();
   gc();
   const use = () => {

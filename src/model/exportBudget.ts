@@ -23,11 +23,11 @@ export const EXPORT_MEASURE_BYTES = SETTING_LIMITS['export.maxMegabytes'].maximu
 
 /**
  * Most list elements (flags, strategies, tags…) an answer of `maxBytes` may hold: each costs the layout its place and
- * sort keys (a few hundred bytes of memory) whatever its size, so tiny rows are bounded too. A real export's rows take
- * 300 bytes on average (50,000 flags: 245,000 rows, 74 MB); this allows four times as many.
+ * sort keys (a few hundred bytes of memory) whatever its size, so that tiny rows are bounded too. A real export's rows
+ * take 300 bytes on average (50,000 flags: 245,000 rows, 74 MB); this allows twice as many as such rows would.
  */
 export function maxExportRows(maxBytes: number): number {
-  return Math.max(10_000, Math.floor(maxBytes / 75));
+  return Math.max(10_000, Math.floor(maxBytes / 150));
 }
 
 /** `812 B`, `12.4 KB`, `3.1 MB` (binary units, one decimal). */

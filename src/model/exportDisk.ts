@@ -9,9 +9,12 @@ import { openRegularFile } from '../base/safeRead';
 
 const BLOCK_BYTES = 1 << 20;
 
-/** Temporary files beside `target` (`.<name>.<pid>.<random>.tmp`), each removed by `removeAll` unless `keep` took it. */
+/**
+ * Temporary files beside `target` (`.<name>.<pid>.<random>.tmp`), each closed and removed by `removeAll` unless `keep`
+ * took it.
+ */
 export class TempFiles {
-  private readonly paths = new Set<string>();
+  private readonly open = new Map<string, fsp.FileHandle>();
 
   constructor(private readonly target: string) {}
 
@@ -19,22 +22,29 @@ export class TempFiles {
   async create(mode = 0o666): Promise<{ path: string; handle: fsp.FileHandle }> {
     const path = tempPathFor(this.target);
     const handle = await fsp.open(path, 'wx+', mode);
-    this.paths.add(path);
+    this.open.set(path, handle);
     return { path, handle };
+  }
+
+  /** Closes `path` (it is complete); it is still removed at the end unless kept. */
+  async close(path: string): Promise<void> {
+    await this.open.get(path)?.close();
   }
 
   /** `path` was renamed into place: no longer removed. */
   keep(path: string): void {
-    this.paths.delete(path);
+    this.open.delete(path);
   }
 
   async remove(path: string): Promise<void> {
-    this.paths.delete(path);
+    const handle = this.open.get(path);
+    this.open.delete(path);
+    await handle?.close().catch(() => undefined);
     await fsp.rm(path, { force: true });
   }
 
   async removeAll(): Promise<void> {
-    await Promise.all([...this.paths].map((path) => this.remove(path).catch(() => undefined)));
+    await Promise.all([...this.open.keys()].map((path) => this.remove(path).catch(() => undefined)));
   }
 }
 

@@ -128,14 +128,8 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
 
     options.onStep?.('write');
     const laidOut = await onDisk(file, folder, () => temps.create());
-    const bytes = await onDisk(file, folder, async () => {
-      try {
-        return await writeLaidOut(answer.index, answer.handle, laidOut.handle, { signal });
-      } finally {
-        await answer.handle.close();
-        await temps.remove(answer.path);
-      }
-    });
+    const bytes = await onDisk(file, folder, () => writeLaidOut(answer.index, answer.handle, laidOut.handle, { signal }));
+    await temps.remove(answer.path);
     const segments = definitions ? serializeSegments(definitions) : undefined;
     const segmentsPath = segmentsPathFor(file);
 
@@ -143,7 +137,7 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
     return await withPathLock(file, signal, async () => {
       await checkRealPath(file, folder);
       const before = await onDisk(file, folder, () => compareExisting(file, fileCandidate(laidOut.handle, bytes), MAX_DIFF_BYTES, signal));
-      await laidOut.handle.close();
+      await onDisk(file, folder, () => temps.close(laidOut.path));
       const segmentsChanged = await onDisk(segmentsPath, folder, () => updateSegmentsFile(segmentsPath, segments, signal));
       if (!before.same) {
         throwIfCancelled(signal);
@@ -203,7 +197,6 @@ async function download(options: ExportToFileOptions, query: ExportQuery, temps:
   const rows = answer.index.sortKeys('featureTags').map((keys) => ({ featureName: String(keys[0]), type: keys[1] as string | undefined, value: String(keys[2]) }));
   const names = onlyTagged(query.scope, features, rows);
   if (!names) return answer;
-  await answer.handle.close();
   await temps.remove(answer.path);
   throwIfCancelled(signal);
   return streamOnce(options, { environment: query.environment, scope: { kind: 'features', names } }, temps, file, maxBytes);
@@ -220,21 +213,16 @@ async function streamOnce(options: ExportToFileOptions, query: ExportQuery, temp
     await onDisk(file, folder, () => out.write(bytes));
   };
   const call = { signal, maxBytes, measureUpTo: EXPORT_MEASURE_BYTES };
-  try {
-    if ('streamExport' in client) {
-      await client.streamExport(query, onBytes, call);
-    } else {
-      // A client that answers whole (a test double): the same checks and layout, from its answer as JSON.
-      const whole = Buffer.from(JSON.stringify(await client.exportFeatures(query, { signal })), 'utf8');
-      if (whole.length > maxBytes) throw new AnswerTooLargeError(EXPORT_REQUEST, whole.length, true, maxBytes);
-      await onBytes(whole);
-    }
-    await onDisk(file, folder, () => out.flush());
-    index.finish();
-  } catch (error) {
-    await temp.handle.close().catch(() => undefined);
-    throw error;
+  if ('streamExport' in client) {
+    await client.streamExport(query, onBytes, call);
+  } else {
+    // A client that answers whole (a test double): the same checks and layout, from its answer as JSON.
+    const whole = Buffer.from(JSON.stringify(await client.exportFeatures(query, { signal })), 'utf8');
+    if (whole.length > maxBytes) throw new AnswerTooLargeError(EXPORT_REQUEST, whole.length, true, maxBytes);
+    await onBytes(whole);
   }
+  await onDisk(file, folder, () => out.flush());
+  index.finish();
   throwIfCancelled(signal);
   return { path: temp.path, handle: temp.handle, index };
 }
