@@ -12,9 +12,8 @@
  * Nothing here imports 'vscode'.
  */
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
 import type { UnleashClient } from '../api/client';
-import { segmentDefinitionSchema, type SegmentDefinition } from '../api/schemas';
+import { segmentsFileSchema, type SegmentDefinition } from '../api/schemas';
 import { validate } from '../api/validate';
 import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../base/slicedJson';
 import { serializeExportBytes } from './exportLayout';
@@ -26,8 +25,6 @@ export const SEGMENTS_SUFFIX = '.segments';
 export function segmentsPathFor(exportPath: string): string {
   return `${exportPath}${SEGMENTS_SUFFIX}`;
 }
-
-const segmentsFileSchema = z.looseObject({ segmentDefinitions: z.array(segmentDefinitionSchema) });
 
 /**
  * The definitions of the segments `ids` (name, description, project, constraints), from the server's segment listing
