@@ -1,9 +1,10 @@
 /**
  * Exports go back into Unleash: every file "Export Environment…" writes (each scope, each environment) of the seeded
  * server passes `POST /api/admin/features-batch/validate` on a second server of the same generation started on a
- * fresh database, imports there with `POST /api/admin/features-batch/import`, and exports again through the
- * extension to the same bytes, but for the ids the target assigns on import (strategy and link ids: the import cannot
- * carry them, see docs/unleash-api-notes.md). The segments files come back byte-identical.
+ * fresh database (a file of several projects, validated into one, but for the other projects' segments), imports
+ * there with `POST /api/admin/features-batch/import` (one project at a time, as the import takes them), and exports
+ * again through the extension to the same bytes, but for the ids the target assigns on import (strategy and link ids:
+ * the import cannot carry them, see docs/unleash-api-notes.md). The segments files come back byte-identical.
  *
  * What the target needs first, as a person promoting the files would do it: the projects (SQL: open-source Unleash
  * cannot create them), the segments of the segments files (created in the order of their ids, so that a fresh
