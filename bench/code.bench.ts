@@ -1,7 +1,7 @@
 /**
  * Flags where code is written:
  * - completion: `FlagCompletions.items()` for one request (every name, detail, ranking), p99 over typed prefixes,
- *   against the catalog size (1,000 / 10,000 flags); and the once-per-catalog build of the per-flag text;
+ *   against the catalog size (1,000 / 10,000 flags, or `--flags N`); and the once-per-catalog build of the per-flag text;
  * - diagnostics: `FlagAnalyzer.analyse()` of a 5,000-line file holding 1,000 flag references (5 % typos, the rest
  *   known, some stale/archived), 10,000 flags: warm (the analyzer of the current catalog, what each edit costs)
  *   and cold (a new analyzer: name index, suggester and "did you mean" searches, what the first analysis after a
@@ -113,11 +113,12 @@ async function referencesAcrossWorkspace(names: readonly string[], rounds: numbe
   }
 }
 
-export async function runCodeBench(options: { quick?: boolean; log?: boolean } = {}): Promise<CodeBenchResult> {
+export async function runCodeBench(options: { quick?: boolean; log?: boolean; flags?: number } = {}): Promise<CodeBenchResult> {
+  const large = options.flags ?? 10_000;
   const requests = options.quick ? 100 : 400;
   const prefixes = ['', 'c', 'che', 'checkout', 'pay', 'zz', 'team', 'new-'];
   const completion: CodeBenchResult['completion'] = [];
-  for (const flags of [1_000, 10_000]) {
+  for (const flags of [1_000, large]) {
     const catalog = catalogOf(flags);
     let completions = new FlagCompletions(catalog);
     const setups: number[] = [];
@@ -133,7 +134,7 @@ export async function runCodeBench(options: { quick?: boolean; log?: boolean } =
     completion.push({ flags, items, build: percentiles(samples), catalogSetupMs: round(percentiles(setups).median, 2) });
   }
 
-  const catalog = catalogOf(10_000);
+  const catalog = catalogOf(large);
   const names = [...catalog.names()];
   const text = sourceFile(names, 5_000, 1_000);
   const analysis = { sourceLabel: 'unleash.example.com', sourceKind: 'server' as const };
@@ -175,8 +176,8 @@ export async function runCodeBench(options: { quick?: boolean; log?: boolean } =
   const result: CodeBenchResult = {
     name: 'code',
     completion,
-    diagnostics: { flags: 10_000, lines: lines.length, references, diagnostics: found, warm: percentiles(warm), cold: percentiles(cold), naive: percentiles(naive) },
-    inlayHints: { flags: 10_000, lines: lines.length, hints: hinted, warm: percentiles(hintWarm), cold: percentiles(hintCold) },
+    diagnostics: { flags: large, lines: lines.length, references, diagnostics: found, warm: percentiles(warm), cold: percentiles(cold), naive: percentiles(naive) },
+    inlayHints: { flags: large, lines: lines.length, hints: hinted, warm: percentiles(hintWarm), cold: percentiles(hintCold) },
     references: usages,
   };
   if (options.log !== false) {
@@ -198,7 +199,8 @@ export async function runCodeBench(options: { quick?: boolean; log?: boolean } =
 
 if (require.main === module) {
   const argv = process.argv.slice(2);
-  void runCodeBench({ quick: argv.includes('--quick') }).then(async (result) => {
+  const at = argv.indexOf('--flags');
+  void runCodeBench({ quick: argv.includes('--quick'), flags: at >= 0 ? Number(argv[at + 1]) : undefined }).then(async (result) => {
     const m = machine();
     console.log(`  ${m.cpu}, ${m.cores} cores, node ${m.node}`);
     if (!argv.includes('--no-write')) {

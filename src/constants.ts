@@ -67,6 +67,7 @@ export const Settings = {
   requestTimeoutSeconds: 'requestTimeoutSeconds',
   refreshIntervalMinutes: 'refreshIntervalMinutes',
   exportPath: 'export.path',
+  exportMaxMegabytes: 'export.maxMegabytes',
   hoverEnabled: 'hover.enabled',
   hoverLanguages: 'hover.languages',
   hoverSdkCalls: 'hover.sdkCalls',
@@ -108,7 +109,8 @@ export const TOKEN_ENV_VAR = 'UNLEASH_API_TOKEN';
 
 /** Folder (in each workspace folder) of the export files that the offline mode reads. */
 export const EXPORT_FOLDER = '.unleash';
-export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.json`;
+/** The files offline mode reads: the exports (`*.json`) and their segments files (`*.json.segments`). */
+export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.{json,segments}`;
 
 export const LOG_CHANNEL_NAME = 'Unleash';
 

@@ -3,7 +3,8 @@
  *   npx tsx bench/real/exportOnly.ts [--reps 7] [--flags 10000] [--before <dir with an older src/ and bench/subject.ts>]
  * Each repetition times, in rotating order, a bare request streamed to a file and `exportToFile()` of each build
  * (bundled as shipped, the file removed first, a GC before each), and prints the medians and ratios to the bare
- * request measured in the same run. The server is the cached database of bench/real/server.ts, stopped by pid.
+ * request measured in the same run, then each build's file size and the peak heap one of its exports adds. The server
+ * is the cached database of bench/real/server.ts, stopped by pid.
  */
 import { createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { build } from 'esbuild';
 import { Pool, request } from 'undici';
 import { gc, machine, stats } from '../measure';
 import type { Subject } from '../subject-build';
+import { peakDuring } from './run';
 import { startFilled } from './server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -85,6 +87,12 @@ async function main(): Promise<void> {
       console.log(`${name}: median ${s.median.toFixed(0)} ms (${samples[k]!.map((t) => t.toFixed(0)).join(', ')}); ratio to bare ${(s.median / bareMedian).toFixed(2)}×`);
     });
     const files = subjects.map(([name]) => path.join(folder, name, '.unleash', 'development.json'));
+    const wire = (await fsp.stat(bareFile)).size;
+    for (const [k, [name]] of subjects.entries()) {
+      const run = candidates[k + 1]![1];
+      const peak = await peakDuring(async () => void (await run()));
+      console.log(`exportToFile (${name}): ${((await fsp.stat(files[k]!)).size / 2 ** 20).toFixed(1)} MB written from ${(wire / 2 ** 20).toFixed(1)} MB on the wire; peak heap (+ array buffers) during one export +${(peak / 2 ** 20).toFixed(1)} MB`);
+    }
     if (files.length === 2) {
       const [a, b] = await Promise.all(files.map((file) => fsp.readFile(file)));
       console.log(`files of the two builds byte-identical: ${a!.equals(b!)} (${b!.length} bytes)`);

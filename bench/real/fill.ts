@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { request } from 'undici';
+import { personalToken } from '../../test/contract/harness/personalToken';
 import { run } from '../../test/contract/harness/procs';
 import type { RunningPostgres } from '../../test/contract/harness/postgres';
 import { mapLimited } from '../measure';
@@ -47,34 +48,6 @@ async function call(api: AdminApi, method: 'GET' | 'POST', route: string, body?:
   const text = await response.body.text();
   if (response.statusCode >= 300) throw new Error(`${method} ${route} → ${response.statusCode}: ${text.slice(0, 1000)}`);
   return text ? (JSON.parse(text) as unknown) : undefined;
-}
-
-/**
- * The import refuses admin tokens: it needs a user. Logs in as the harness's admin user and creates a personal
- * access token (used for the fill only; the benchmark itself reads with the admin token).
- */
-async function personalToken(url: string, admin: { username: string; password: string }): Promise<string> {
-  const login = await request(`${url}/auth/simple/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(admin),
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
-  });
-  await login.body.text();
-  const setCookie = login.headers['set-cookie'];
-  const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie ?? '']).map((c) => c.split(';')[0]).join('; ');
-  if (login.statusCode !== 200 || !cookie) throw new Error(`login as ${admin.username} → ${login.statusCode}`);
-  const response = await request(`${url}/api/admin/user/tokens`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ description: 'bench fill', expiresAt: new Date(Date.now() + 86_400_000).toISOString() }),
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
-  });
-  const text = await response.body.text();
-  if (response.statusCode !== 201) throw new Error(`POST /api/admin/user/tokens → ${response.statusCode}: ${text.slice(0, 500)}`);
-  return (JSON.parse(text) as { secret: string }).secret;
 }
 
 const sql = (value: string): string => `'${value.replace(/'/g, "''")}'`;
@@ -139,7 +112,7 @@ export async function fill(
   log: (line: string) => void,
 ): Promise<FillResult> {
   const started = Date.now();
-  const user: AdminApi = { url: api.url, token: await personalToken(api.url, api.admin) };
+  const user: AdminApi = { url: api.url, token: await personalToken(api.url, api.admin, 'bench fill') };
   const data = generateDataset(flags, SEED);
   const all = data.exportFor('development');
   const projects = [...new Set(all.features.map((f) => f.project))].sort();

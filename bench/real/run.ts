@@ -363,7 +363,11 @@ interface ExportFigures {
   bytesWritten: number;
   /** Highest heap + ArrayBuffer use seen during one exportToFile, above the settled heap before it (sampled every 2 ms). */
   peakExtraBytes: number;
-  steps: {
+  /**
+   * The in-memory path's steps (the client's `exportFeatures()`, the layout, the write), measured while the answer
+   * fits the client's 64 MiB for an answer held whole; undefined past it (exportToFile streams instead).
+   */
+  steps?: {
     requestParseValidate: Stats;
     serialize: Stats;
     atomicWrite: Stats;
@@ -372,6 +376,9 @@ interface ExportFigures {
     bareGzipRequestJsonParse: Stats;
   };
 }
+
+/** The client's budget for an answer it holds whole (src/api/http.ts `maxResponseBytes`). */
+const WHOLE_ANSWER_BYTES = 64 * 1024 * 1024;
 
 async function benchExport(S: Subject, client: Client, url: string, token: string, pool: Pool, flags: number, reps: number): Promise<ExportFigures> {
   const folder = await fsp.mkdtemp(path.join(RESULTS, '.real-export-'));
@@ -404,14 +411,16 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
     const bytesOnWire = (await fsp.stat(bareFile)).size;
     const samples = { ours: [] as number[], bare: [] as number[], request: [] as number[], serialize: [] as number[], write: [] as number[], bareParse: [] as number[], bareGzip: [] as number[] };
     const rmOurs = () => fsp.rm(ours, { force: true });
-    const result = await client.exportFeatures({ environment: 'development', scope: { kind: 'all' } });
-    const data = S.serializeExportBytes(result);
+    const inMemory = bytesOnWire <= WHOLE_ANSWER_BYTES;
+    const result = inMemory ? await client.exportFeatures({ environment: 'development', scope: { kind: 'all' } }) : undefined;
+    const data = result && S.serializeExportBytes(result);
     for (let i = 0; i < reps; i++) {
       const pairOrder = i % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
       for (const which of pairOrder) {
         if (which === 'ours') samples.ours.push(await timed(run, rmOurs));
         else samples.bare.push(await timed(bare, () => fsp.rm(bareFile, { force: true })));
       }
+      if (!result || !data) continue;
       samples.request.push(await timed(() => client.exportFeatures({ environment: 'development', scope: { kind: 'all' } })));
       samples.serialize.push(await timed(async () => S.serializeExportBytes(result)));
       samples.write.push(await timed(() => S.writeFileAtomic(ours, data), rmOurs));
@@ -438,7 +447,9 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
       bytesOnWire,
       bytesWritten: first.bytes,
       peakExtraBytes,
-      steps: { requestParseValidate: stats(samples.request), serialize: stats(samples.serialize), atomicWrite: stats(samples.write), bareRequestJsonParse: stats(samples.bareParse), bareGzipRequestJsonParse: stats(samples.bareGzip) },
+      ...(inMemory
+        ? { steps: { requestParseValidate: stats(samples.request), serialize: stats(samples.serialize), atomicWrite: stats(samples.write), bareRequestJsonParse: stats(samples.bareParse), bareGzipRequestJsonParse: stats(samples.bareGzip) } }
+        : {}),
     };
   } finally {
     await fsp.rm(folder, { recursive: true, force: true });
@@ -446,7 +457,7 @@ async function benchExport(S: Subject, client: Client, url: string, token: strin
 }
 
 /** The highest heapUsed + arrayBuffers seen while `fn` runs, above what was in use before it. Sampled: a lower bound. */
-async function peakDuring(fn: () => Promise<void>): Promise<number> {
+export async function peakDuring(fn: () => Promise<void>): Promise<number> {
   gc();
   gc();
   const use = () => {
@@ -592,7 +603,7 @@ async function benchSize(S: Subject, running: FilledUnleash, projects: string[],
 
 // ---- Output ------------------------------------------------------------------------------------------------------
 
-const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`);
+const ms = (value: number): string => (!Number.isFinite(value) ? '—' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`);
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const times = (ratio: number): string => `${ratio.toFixed(2)}×`;
 const n = (value: number): string => value.toLocaleString('en-US');
@@ -660,7 +671,7 @@ export function summaryTable(results: SizeResult[]): string {
       (r.ours.firstRequestSentMs === undefined ? firstOurs <= 1.5 * (r.oneRequestMs ?? Infinity) : r.ours.firstRequestSentMs <= 20) ? 'yes' : 'NO',
     ]);
     rows.push([
-      `export, ${n(r.flags)} flags → file (${mb(r.export.bytesWritten)})`,
+      `export, ${n(r.flags)} flags → file (${mb(r.export.bytesWritten)}; peak heap +${mb(r.export.peakExtraBytes)})`,
       `${ms(r.export.ours.median)} (exportToFile)`,
       `${ms(r.export.bareToFile.median)} (request streamed to file, ${mb(r.export.bytesOnWire)})`,
       times(r.export.ratio),
@@ -695,10 +706,10 @@ export function growthTable(results: SizeResult[]): string {
     ['export: exportToFile()', (r) => r.export.ours.median],
     ['export: bare request → file', (r) => r.export.bareToFile.median],
     ['export: peak extra memory', (r) => r.export.peakExtraBytes, mb],
-    ['export: canonical layout + stringify (CPU)', (r) => r.export.steps.serialize.median],
-    ['export: request + JSON.parse + zod', (r) => r.export.steps.requestParseValidate.median],
-    ['export: bare request + JSON.parse', (r) => r.export.steps.bareRequestJsonParse.median],
-    ['export: bare request asking gzip + gunzip + JSON.parse', (r) => r.export.steps.bareGzipRequestJsonParse.median],
+    ['export: canonical layout + stringify (CPU, held whole)', (r) => r.export.steps?.serialize.median ?? NaN],
+    ['export: request + JSON.parse + zod (held whole)', (r) => r.export.steps?.requestParseValidate.median ?? NaN],
+    ['export: bare request + JSON.parse', (r) => r.export.steps?.bareRequestJsonParse.median ?? NaN],
+    ['export: bare request asking gzip + gunzip + JSON.parse', (r) => r.export.steps?.bareGzipRequestJsonParse.median ?? NaN],
   ];
   const rows = figures.map(([name, of, format = ms]) => {
     const a = of(small);
@@ -768,6 +779,10 @@ export async function runReal(argv: readonly string[]): Promise<void> {
   console.log(growthTable(results));
   for (const r of results) {
     const s = r.export.steps;
+    if (!s) {
+      console.log(`\n  ${n(r.flags)} flags on unleash-server ${r.server.version}: the answer (${mb(r.export.bytesOnWire)}) is past what the client holds whole; exportToFile streamed it (peak heap +${mb(r.export.peakExtraBytes)})`);
+      continue;
+    }
     console.log(
       `\n  ${n(r.flags)} flags on unleash-server ${r.server.version} (${r.server.projects.length} projects; database ${{ cache: 'restored from the cache', import: 'filled by import', copies: 'copied in SQL from the imported 1,000' }[r.server.filledBy]} in ${ms(r.server.fillMs)}): ` +
         `export steps (medians): request+JSON.parse+zod ${ms(s.requestParseValidate.median)}, canonical layout+stringify ${ms(s.serialize.median)}, ` +

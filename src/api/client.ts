@@ -10,7 +10,7 @@ import { parseBaseUrl } from './baseUrl';
 import { createDispatcher, type NetworkOptions } from './dispatcher';
 import { chooseProxy } from './proxy';
 import { ArchivedLookupError, NotFoundError, SchemaError } from './errors';
-import { HttpClient, type HttpOptions, type JsonResponse } from './http';
+import { HttpClient, type HttpOptions, type JsonResponse, type StreamOptions } from './http';
 import { validate } from './validate';
 import { listAllFeatures, SEARCH_PAGE, type ListingOptions, type ListingResult } from './listing';
 import { tooManyFlags, type ListLimits } from './listLimits';
@@ -165,28 +165,30 @@ export class UnleashClient {
    * same value under another tag type, the export is repeated for exactly the flags carrying `type:value`.
    */
   async exportFeatures(query: ExportQuery, call: Call = {}): Promise<ExportResult> {
-    const { environment, scope } = query;
-    const base = { environment, downloadFile: true };
-    switch (scope.kind) {
-      case 'all':
-        return this.postExport({ ...base, features: [] }, call);
-      case 'features':
-        if (scope.names.length === 0) return emptyExport();
-        return this.postExport({ ...base, features: scope.names }, call);
-      case 'project':
-        return this.postExport({ ...base, project: scope.project }, call);
-      case 'tag': {
-        const result = await this.postExport({ ...base, tag: scope.value }, call);
-        const tagged = new Set(
-          (result.featureTags ?? [])
-            .filter((tag) => (tag.tagType ?? tag.type) === scope.type && tag.tagValue === scope.value)
-            .map((tag) => tag.featureName),
-        );
-        if (result.features.every((feature) => tagged.has(feature.name))) return result;
-        if (tagged.size === 0) return emptyExport();
-        return this.postExport({ ...base, features: [...tagged].sort() }, call);
-      }
+    const body = exportBody(query);
+    if (!body) return emptyExport();
+    const result = await this.postExport(body, call);
+    if (query.scope.kind !== 'tag') return result;
+    const rows = (result.featureTags ?? []).map((tag) => ({ featureName: tag.featureName, type: tag.tagType ?? tag.type, value: tag.tagValue }));
+    const names = onlyTagged(query.scope, result.features.map((feature) => feature.name), rows);
+    if (!names) return result;
+    return names.length ? this.postExport({ ...body, tag: undefined, features: names }, call) : emptyExport();
+  }
+
+  /**
+   * POST an export of one environment and hand its answer to `onBytes` as it arrives (the token removed), never
+   * holding it: an export of any size (http.ts `postStream`; `maxBytes` bounds it). The bytes are the server's JSON,
+   * unchecked: the caller reads and checks them. For a tag scope the caller checks the tags (`onlyTagged`) and asks
+   * again for the flags it names. Never retried.
+   */
+  async streamExport(query: ExportQuery, onBytes: StreamOptions['onBytes'], call: Call & Pick<StreamOptions, 'maxBytes' | 'measureUpTo'>): Promise<number> {
+    const body = exportBody(query);
+    if (!body) {
+      const empty = Buffer.from(JSON.stringify(emptyExport()), 'utf8');
+      await onBytes(empty);
+      return empty.length;
     }
+    return this.http.postStream('/api/admin/features-batch/export', body, { ...call, onBytes });
   }
 
   /**
@@ -356,9 +358,13 @@ export class UnleashClient {
 function parse<S extends z.ZodType>(schema: S, response: JsonResponse, request: string): z.infer<S> {
   const result = validate(schema, response.body);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue?.path.map(String).join('.') ?? '';
-  throw new SchemaError(request, issue ? issue.message.replace(/^Invalid input: /, '') : l10n.t('does not match'), path || '(root)');
+  throw schemaIssueError(request, result.error.issues[0]);
+}
+
+/** The SchemaError for zod's first issue with an answer (`prefix`: where the value checked sits in the answer). */
+export function schemaIssueError(request: string, issue: z.core.$ZodIssue | undefined, prefix: readonly PropertyKey[] = []): SchemaError {
+  const path = [...prefix, ...(issue?.path ?? [])].map(String).join('.');
+  return new SchemaError(request, issue ? issue.message.replace(/^Invalid input: /, '') : l10n.t('does not match'), path || '(root)');
 }
 
 /** How many rows an answer's `features` holds, before any of them is checked. */
@@ -375,6 +381,36 @@ function isAnswerNotFound(error: NotFoundError): boolean {
 /** One path segment, percent-encoded: tag values and flag names may hold any character. */
 function seg(value: string): string {
   return encodeURIComponent(value);
+}
+
+/** The export request's body for a query; undefined when the query names no flag (the export is empty). */
+function exportBody(query: ExportQuery): Record<string, unknown> | undefined {
+  const { environment, scope } = query;
+  const base = { environment, downloadFile: true };
+  switch (scope.kind) {
+    case 'all':
+      return { ...base, features: [] };
+    case 'features':
+      return scope.names.length ? { ...base, features: scope.names } : undefined;
+    case 'project':
+      return { ...base, project: scope.project };
+    case 'tag':
+      return { ...base, tag: scope.value };
+  }
+}
+
+/**
+ * A real server exports a tag scope by the tag's value alone, whatever its type. Given the flags an export holds and
+ * its tag rows: undefined when every flag carries exactly `type:value`, else the flags that do (sorted; maybe none),
+ * to export instead.
+ */
+export function onlyTagged(
+  tag: { type: string; value: string },
+  features: readonly string[],
+  rows: ReadonlyArray<{ featureName: string; type?: string; value: string }>,
+): string[] | undefined {
+  const tagged = new Set(rows.filter((row) => row.type === tag.type && row.value === tag.value).map((row) => row.featureName));
+  return features.every((name) => tagged.has(name)) ? undefined : [...tagged].sort();
 }
 
 function emptyExport(): ExportResult {

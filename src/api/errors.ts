@@ -258,3 +258,24 @@ export class ConfigError extends UnleashApiError {
 export function isEnvironmentVariable(name: string): boolean {
   return !name.includes('.');
 }
+
+/**
+ * An answer larger than the client may take for one call (`limit` bytes, after decompression). `bytes` is how large
+ * it is when `exact`, else how much was counted before the client stopped (it is larger). Callers that stream an
+ * answer (exports) say what to do about it; nothing of the answer was kept.
+ */
+export class AnswerTooLargeError extends UnleashApiError {
+  readonly kind = 'too-large';
+  constructor(
+    readonly request: string,
+    readonly bytes: number,
+    readonly exact: boolean,
+    readonly limit: number,
+  ) {
+    super(
+      exact
+        ? l10n.t('The answer is {0} bytes, more than the {1} allowed.', bytes, limit)
+        : l10n.t('The answer is more than {0} bytes, more than the {1} allowed.', bytes, limit),
+    );
+  }
+}

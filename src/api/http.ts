@@ -4,11 +4,13 @@
  * Imports nothing from 'vscode'.
  */
 import * as l10n from '@vscode/l10n';
+import { pipeline } from 'node:stream';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { baseUrlText, isLoopback } from './baseUrl';
 import {
+  AnswerTooLargeError,
   AuthError,
   BadRequestError,
   CancelledError,
@@ -24,6 +26,7 @@ import {
   type ServerErrorInfo,
 } from './errors';
 import { RowCounter } from './rowCounter';
+import { TokenRedactor } from './tokenRedactor';
 import { errorBodySchema } from './schemas';
 
 export interface HttpEvent {
@@ -76,6 +79,16 @@ export interface CallOptions {
   rows?: { max: number; tooMany: () => Error };
 }
 
+export interface StreamOptions {
+  signal?: AbortSignal;
+  /** Most bytes of the answer (after decompression) handed on. */
+  maxBytes: number;
+  /** How far an answer of undeclared length is counted past `maxBytes` (not kept), to say how large it is. */
+  measureUpTo?: number;
+  /** Each piece of the answer in order, the token removed; awaited before the next is read. */
+  onBytes: (bytes: Buffer) => void | Promise<void>;
+}
+
 export interface JsonResponse {
   status: number;
   body: unknown;
@@ -83,6 +96,8 @@ export interface JsonResponse {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** Largest error answer read (a streamed call's error body is read whole, to say what the server said). */
+const ERROR_BODY_BYTES = 1024 * 1024;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'EAI_AGAIN']);
 const gunzip = promisify(zlib.gunzip);
@@ -152,6 +167,90 @@ export class HttpClient {
     return undefined;
   }
 
+  /**
+   * POSTs JSON and hands the answer's bytes to `onBytes` as they arrive (decompressed, the token removed), so that an
+   * answer of any size is never held: an export. The wait for the answer to start is bounded by the timeout; then each
+   * piece must come within it, and at most `maxBytes` are handed on. A larger answer is counted on (not kept) up to
+   * `measureUpTo` when its length was not declared, and refused with AnswerTooLargeError saying how large it is.
+   * Never retried (an export stores an audit event each time). Resolves to the answer's size.
+   */
+  async postStream(path: string, body: unknown, options: StreamOptions): Promise<number> {
+    const label = `POST ${path.split('?')[0]}`;
+    const { token, headers } = await this.prepare(true, options);
+    const started = performance.now();
+    const waiting = new AbortController();
+    const timer = setTimeout(() => waiting.abort(), this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, waiting.signal]) : waiting.signal;
+    const fail = (error: unknown): never => {
+      if (options.signal?.aborted) throw new CancelledError();
+      if (waiting.signal.aborted) throw new TimeoutError(label, this.timeoutMs);
+      throw toNetworkError(label, error, this.timeoutMs, this.options.proxy, this.options.proxySource);
+    };
+
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(`${this.prefix}${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal,
+        dispatcher: this.options.dispatcher,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+    } catch (error) {
+      clearTimeout(timer);
+      return fail(error);
+    }
+    clearTimeout(timer);
+    const status = response.statusCode;
+    this.options.onEvent?.({ kind: 'response', request: label, status, ms: performance.now() - started, attempt: 0 });
+
+    if (status >= 300) {
+      let raw: Buffer;
+      try {
+        raw = await readBody(response, ERROR_BODY_BYTES, label);
+      } catch (error) {
+        if (error instanceof UnleashApiError) throw error;
+        return fail(error);
+      }
+      const text = redact((await decompress(raw, response.headers, label, ERROR_BODY_BYTES)).toString('utf8'), token);
+      const location = status < 400 ? redirectTarget(response.headers.location, `${this.prefix}${path}`, path, token) : undefined;
+      throw errorFor(status, text, headerText(response.headers['content-type']) ?? '', label, response.headers, location);
+    }
+    const contentType = headerText(response.headers['content-type']) ?? '';
+    const attachment = /attachment/i.test(headerText(response.headers['content-disposition']) ?? '');
+    if (/html/i.test(contentType) && !attachment) {
+      discard(response);
+      throw htmlInsteadOfJson(label);
+    }
+    const compressed = isCompressed(response.headers);
+    const declared = compressed ? NaN : Number(headerText(response.headers['content-length']));
+    if (declared > options.maxBytes) {
+      discard(response);
+      throw new AnswerTooLargeError(label, declared, true, options.maxBytes);
+    }
+    return streamBody(response, { ...options, label, token, fail });
+  }
+
+  /** The token (checked) and the request headers. */
+  private async prepare(json: boolean, options: Pick<CallOptions, 'signal' | 'etag'>): Promise<{ token: string; headers: Record<string, string> }> {
+    if (options.signal?.aborted) throw new CancelledError();
+    const token = (await this.options.getToken())?.trim();
+    if (!token) throw new MissingTokenError();
+    // A header carries printable ASCII only; undici would refuse anything else with a vague "invalid header".
+    if (!/^[\x20-\x7e]+$/.test(token)) throw new InvalidTokenError();
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': this.acceptEncoding,
+      authorization: token,
+      'user-agent': this.options.userAgent ?? 'unleash-flags-vscode',
+    };
+    if (json) headers['content-type'] = 'application/json';
+    if (options.etag) headers['if-none-match'] = options.etag;
+    return { token, headers };
+  }
+
   private async once(
     method: 'GET' | 'POST',
     path: string,
@@ -160,20 +259,7 @@ export class HttpClient {
     attempt: number,
   ): Promise<JsonResponse> {
     const label = `${method} ${path.split('?')[0]}`;
-    if (options.signal?.aborted) throw new CancelledError();
-    const token = (await this.options.getToken())?.trim();
-    if (!token) throw new MissingTokenError();
-    // A header carries printable ASCII only; undici would refuse anything else with a vague "invalid header".
-    if (!/^[\x20-\x7e]+$/.test(token)) throw new InvalidTokenError();
-
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'accept-encoding': this.acceptEncoding,
-      authorization: token,
-      'user-agent': this.options.userAgent ?? 'unleash-flags-vscode',
-    };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (options.etag) headers['if-none-match'] = options.etag;
+    const { token, headers } = await this.prepare(body !== undefined, options);
 
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -291,6 +377,73 @@ function parseErrorBody(text: string, contentType: string): Partial<ServerErrorI
   return trimmed ? { serverMessage: clip(trimmed) } : {};
 }
 
+/** What a streamed answer's reading needs besides the caller's options. */
+interface BodyStream extends StreamOptions {
+  label: string;
+  token: string;
+  /** Turns a transport failure into the client's error (cancelled, timeout, network). */
+  fail: (error: unknown) => never;
+}
+
+/** An error thrown by the consumer of a streamed answer (not by the transport), passed through as it is. */
+class ConsumerError {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Hands a successful answer's bytes to `onBytes` (decompressed, the token removed, at most `maxBytes`); past that,
+ * counts on without keeping up to `measureUpTo`, then refuses it with its size.
+ */
+async function streamBody(response: Dispatcher.ResponseData, options: BodyStream): Promise<number> {
+  const { maxBytes, label } = options;
+  const measureUpTo = Math.max(maxBytes, options.measureUpTo ?? maxBytes);
+  const encoding = (headerText(response.headers['content-encoding']) ?? '').toLowerCase();
+  const decoder = encoding === 'gzip' ? zlib.createGunzip() : encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : undefined;
+  const source: AsyncIterable<Buffer> = decoder ? pipeline(response.body, decoder, () => undefined) : response.body;
+  const redactor = new TokenRedactor(secretsOf(options.token));
+  let size = 0;
+  const pass = async (bytes: Buffer): Promise<void> => {
+    if (bytes.length === 0) return;
+    try {
+      await options.onBytes(bytes);
+    } catch (error) {
+      throw new ConsumerError(error);
+    }
+  };
+  try {
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > measureUpTo) throw new AnswerTooLargeError(label, size, false, maxBytes);
+      if (size <= maxBytes) await pass(redactor.push(chunk));
+    }
+    if (size > maxBytes) throw new AnswerTooLargeError(label, size, true, maxBytes);
+    await pass(redactor.end());
+    return size;
+  } catch (error) {
+    discard(response);
+    decoder?.destroy();
+    if (error instanceof ConsumerError) throw error.error;
+    if (error instanceof UnleashApiError) throw error;
+    if (decoder && /^Z_|^ERR_BROTLI|^ERR_ZLIB/.test(errorCode(error) ?? '')) {
+      throw new SchemaError(label, l10n.t('the answer could not be decompressed ({0})', encoding));
+    }
+    return options.fail(error);
+  }
+}
+
+/** Stops reading an answer given up on: its connection is closed, not reused (the abort it raises is expected). */
+function discard(response: Dispatcher.ResponseData): void {
+  response.body.on('error', () => undefined);
+  response.body.destroy();
+}
+
+function htmlInsteadOfJson(request: string): SchemaError {
+  return new SchemaError(
+    request,
+    l10n.t('the server answered with an HTML page instead of JSON (is the URL your Unleash server, or is a proxy or login page in the way?)'),
+  );
+}
+
 function parseJson(
   text: string,
   contentType: string,
@@ -298,12 +451,7 @@ function parseJson(
   request: string,
 ): unknown {
   const attachment = /attachment/i.test(headerText(headers['content-disposition']) ?? '');
-  if (/html/i.test(contentType) && !attachment) {
-    throw new SchemaError(
-      request,
-      l10n.t('the server answered with an HTML page instead of JSON (is the URL your Unleash server, or is a proxy or login page in the way?)'),
-    );
-  }
+  if (/html/i.test(contentType) && !attachment) throw htmlInsteadOfJson(request);
   try {
     // A byte order mark (some proxies and Windows servers add one) is not part of the JSON.
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -423,14 +571,19 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
  * alone, or percent-encode the rest.
  */
 export function redact(text: string, token: string): string {
+  let result = text;
+  for (const secret of secretsOf(token)) result = result.split(secret).join('«token»');
+  return result;
+}
+
+/** What `redact` removes, in order: the token, and its secret part when that is long enough to be one. */
+function secretsOf(token: string): string[] {
   // A token this short is no real token (the server refuses it), and replacing it would mangle the answer.
-  if (token.length < MIN_REDACTED_LENGTH) return text;
+  if (token.length < MIN_REDACTED_LENGTH) return [];
   const secrets = [token];
   const secretPart = token.slice(Math.max(token.lastIndexOf('.'), token.lastIndexOf(':'), token.lastIndexOf(' ')) + 1);
   if (secretPart.length >= 8 && secretPart !== token) secrets.push(secretPart);
-  let result = text;
-  for (const secret of secrets) result = result.split(secret).join('«token»');
-  return result;
+  return secrets;
 }
 
 const MIN_REDACTED_LENGTH = 6;

@@ -213,6 +213,11 @@ export const segmentListSchema = z.looseObject({
   segments: z.array(segmentDefinitionSchema),
 });
 
+/** The segments file this extension writes beside an export (`<file>.segments`, src/model/exportSegments.ts). */
+export const segmentsFileSchema = z.looseObject({
+  segmentDefinitions: z.array(segmentDefinitionSchema),
+});
+
 export const exportResultSchema = z.looseObject({
   features: z.array(featureSchema),
   featureStrategies: z.array(strategySchema),

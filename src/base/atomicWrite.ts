@@ -148,6 +148,30 @@ export function replaceFileAtomic(target: string, data: string | Uint8Array, sig
   return writeNow(path.resolve(target), data, signal);
 }
 
+/**
+ * Replaces `target` with `temp`, a complete file the caller wrote beside it (`tempPathFor`), without taking the
+ * path's lock (for callers that hold it): flushes `temp` to disk, gives it the permissions of the file it replaces,
+ * renames it over the target and flushes the folder. On failure the target is as it was; `temp` is the caller's to
+ * remove.
+ */
+export async function replaceWithTemp(target: string, temp: string): Promise<void> {
+  let mode: number | undefined;
+  try {
+    mode = (await fsp.stat(target)).mode & 0o7777;
+  } catch (error) {
+    if (!hasCode(error, 'ENOENT')) throw error;
+  }
+  const handle = await fsp.open(temp, 'r+');
+  try {
+    if (mode !== undefined) await handle.chmod(mode).catch(() => undefined);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await renameWithRetry(temp, target);
+  await syncFolder(path.dirname(target));
+}
+
 /** `replaceFileAtomic` under the path's lock: writes to the same path run one after another, in call order. */
 export function writeFileAtomic(target: string, data: string | Uint8Array, options?: WriteFileAtomicOptions): Promise<void> {
   return withPathLock(target, options?.signal, () => replaceFileAtomic(target, data, options?.signal));

@@ -36,6 +36,32 @@ const CHUNK = 1024 * 1024;
 
 /** The file's bytes, or undefined when it does not exist. Throws UnsafeFileError for anything but a small regular file. */
 export async function readRegularFile(file: string, options: SafeReadOptions): Promise<Buffer | undefined> {
+  const { maxBytes, signal } = options;
+  const handle = await openRegularFile(file, options);
+  if (!handle) return undefined;
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const chunk = Buffer.alloc(CHUNK);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw new UnsafeFileError('EFBIG', file, maxBytes);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The file opened for reading when it is a regular file of at most `maxBytes` (checked before and after opening, so
+ * that nothing swapped in between is read), or undefined when it does not exist. The caller closes it.
+ */
+export async function openRegularFile(file: string, options: SafeReadOptions): Promise<fsp.FileHandle | undefined> {
   const { maxBytes, followLinks, signal } = options;
   signal?.throwIfAborted();
   try {
@@ -60,19 +86,9 @@ export async function readRegularFile(file: string, options: SafeReadOptions): P
   }
   try {
     if (!(await handle.stat()).isFile()) throw new UnsafeFileError('ENOTREG', file, maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      signal?.throwIfAborted();
-      const chunk = Buffer.alloc(CHUNK);
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > maxBytes) throw new UnsafeFileError('EFBIG', file, maxBytes);
-      chunks.push(chunk.subarray(0, bytesRead));
-    }
-    return Buffer.concat(chunks, total);
-  } finally {
+  } catch (error) {
     await handle.close().catch(() => undefined);
+    throw error;
   }
+  return handle;
 }

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { Commands, EXPORT_SERVER_SCHEME } from '../constants';
 import { driftCount } from '../model/drift/exportDrift';
 import { driftDescription } from '../model/drift/driftText';
-import { exportContent } from '../model/exportToFile';
+import { loadCore } from '../services/core';
 import { pickText } from '../model/markdown';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
@@ -95,6 +95,7 @@ async function compareExport(deps: CompareExportDeps, exports: ServerExports, ar
   );
   if ('error' in client) return client;
   const server = client.baseUrl.host;
+  const { exportContent } = await loadCore();
   let text: string;
   try {
     text = await withCancellableProgress(vscode.l10n.t('Exporting {0} from {1} to compare', report.environment, server), async (signal) =>

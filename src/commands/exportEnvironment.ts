@@ -13,16 +13,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExportScope, UnleashClient } from '../api/client';
 import { Commands } from '../constants';
-import {
-  exportMessage,
-  exportToFile,
-  ExportWriteError,
-  type ExportToFileResult,
-} from '../model/exportToFile';
+import { ExportTooLargeError } from '../model/exportBudget';
+import type { ExportToFileResult } from '../model/exportToFile';
+import { loadCore } from '../services/core';
+import { formatError } from '../model/formatError';
 import { pluralForm } from '../model/intl';
 import { inertText } from '../model/markdown';
 import { formatTag, tagFromArgument } from '../model/tagInput';
-import { readExportPath } from '../services/settings';
+import { readExportMaxBytes, readExportPath } from '../services/settings';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { fileFolders, pickEnvironment, pickFolder, pickScope, relativeTo } from './exportPickers';
 
@@ -184,6 +182,8 @@ interface ExportRequest {
 async function run(deps: CommandDeps, previous: PreviousContents, client: UnleashClient, request: ExportRequest): Promise<ExportCommandResult> {
   const { environment, scope, folder, template } = request;
   const what = inertText(scope.kind === 'all' ? environment : vscode.l10n.t('{0} ({1})', environment, scopeLabel(scope)));
+  // The export pipeline (it checks the answer with zod) is in the core bundle: loaded by the first need, if not yet.
+  const { exportMessage, exportToFile, ExportWriteError } = await loadCore();
   let result: ExportToFileResult;
   try {
     result = await withCancellableProgress(vscode.l10n.t('Exporting {0}', what), (signal, progress) =>
@@ -194,12 +194,15 @@ async function run(deps: CommandDeps, previous: PreviousContents, client: Unleas
         folder,
         template,
         signal,
+        maxBytes: readExportMaxBytes(),
+        flags: deps.store.catalog.flags,
         onStep: (step) => progress.report({
             message: step === 'request' ? vscode.l10n.t('asking {0}…', client.baseUrl.host) : vscode.l10n.t('writing the file…'),
           }),
       }),
     );
   } catch (error) {
+    if (error instanceof ExportTooLargeError) return tooLarge(deps, previous, request, error);
     if (error instanceof ExportWriteError) deps.logger.error(`${error.code ?? 'error'} writing ${error.path}`);
     return failWith(error, deps.logger, { action: vscode.l10n.t('export {0}', environment), server: client.baseUrl.host, retry: () => run(deps, previous, client, request) });
   }
@@ -223,6 +226,22 @@ async function run(deps: CommandDeps, previous: PreviousContents, client: Unleas
     }
   });
   return { ...result, message, environment };
+}
+
+/**
+ * An export larger than its budget: the message says how large and which scopes fit; the buttons ask for a smaller
+ * scope of the same environment, or open the setting.
+ */
+function tooLarge(deps: CommandDeps, previous: PreviousContents, request: ExportRequest, error: ExportTooLargeError): ExportCommandResult {
+  const { message } = formatError(error);
+  deps.logger.warn(message);
+  const smaller = vscode.l10n.t('Export a Smaller Scope…');
+  const settings = vscode.l10n.t('Open Settings');
+  void vscode.window.showWarningMessage(message, smaller, settings).then(async (picked) => {
+    if (picked === smaller) await exportInteractively(deps, previous, { kind: 'environment', environment: request.environment });
+    if (picked === settings) await vscode.commands.executeCommand(Commands.openSettings, error.setting);
+  });
+  return { error: message };
 }
 
 function scopeLabel(scope: ExportScope): string {

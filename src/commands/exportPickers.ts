@@ -9,7 +9,7 @@ import { Commands } from '../constants';
 import { resolveExportPath } from '../model/exportPath';
 import { joinValues, pluralForm } from '../model/intl';
 import { pickText } from '../model/markdown';
-import { scopeNames } from '../model/exportToFile';
+import { scopeNames } from '../model/exportPath';
 import { distinctTags } from '../model/tagInput';
 import { formatError } from '../model/formatError';
 import { showError, type CommandDeps } from './commandHelpers';

@@ -8,3 +8,6 @@ export { UnleashClient } from '../api/client';
 export { loadSystemCertificates } from '../api/systemCertificates';
 export { EXPORT_BUDGET, ExportFileReader, skippedNote } from './offlineFiles';
 export { OfflineSource } from './offlineSource';
+export { exportContent, exportMessage, exportToFile } from './exportToFile';
+export { ExportWriteError } from './exportWriteError';
+export { parseExportFile } from './exportFile';

@@ -22,7 +22,8 @@ export class InvalidExportFileError extends Error {
   }
 }
 
-function formatIssuePath(issuePath: ReadonlyArray<PropertyKey>): string {
+/** `featureStrategies[3].name`: a zod issue's path as messages name fields. */
+export function formatIssuePath(issuePath: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const part of issuePath) {
     if (typeof part === 'number') out += `[${part}]`;
@@ -64,7 +65,7 @@ export async function parseExportFile(content: Uint8Array | string, slices = new
 }
 
 /** The schema of one element of a top-level list (`z.array(x)` or `z.array(x).optional()` with no checks), if it is one. */
-function listElement(schema: z.ZodType): z.ZodType | undefined {
+export function listElement(schema: z.ZodType): z.ZodType | undefined {
   let def = schema.def as { type: string; innerType?: z.ZodType; element?: z.ZodType; checks?: unknown[] };
   if (def.type === 'optional' && def.innerType) def = def.innerType.def as typeof def;
   return def.type === 'array' && !def.checks?.length ? def.element : undefined;

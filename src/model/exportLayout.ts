@@ -7,7 +7,9 @@
  * - every object: its identity keys first in a fixed order, then every other key (known or unknown) sorted by
  *   UTF-16 code unit, so a field a newer server adds lands in a predictable place and is never dropped;
  * - the top-level lists, whose order the server does not define, are sorted by their natural keys, with the
- *   element's canonical JSON as the last tie-breaker, so shuffled input always gives the same bytes;
+ *   element's canonical JSON as the last tie-breaker, so shuffled input always gives the same bytes. Strategies and
+ *   links are sorted by what they hold before the ids a server assigns (an import gives them new ones), so an export
+ *   imported into another instance exports again in the same order;
  * - lists whose order means something (constraints, their values, variants, overrides, legal values) keep the
  *   server's order. Strategy `segments` id lists are sets and are sorted numerically.
  *
@@ -199,7 +201,7 @@ const featureEnvironmentLayout = objectWith({
 });
 const parentDependencyLayout = objectWith({ lead: ['feature', 'enabled', 'variants'] });
 const linkLayout = objectWith({ lead: ['id', 'url', 'title'] });
-const byLink = [(l: JsonObject) => l.id, (l: JsonObject) => l.url, (l: JsonObject) => l.title];
+const byLink = [(l: JsonObject) => l.url, (l: JsonObject) => l.title, (l: JsonObject) => l.id];
 const featureLayout = objectWith({
   lead: ['name', 'project', 'type', 'description'],
   fields: {
@@ -235,6 +237,26 @@ const featureLinksLayout = objectWith({
   fields: { links: listSortedBy(linkLayout, byLink) },
 });
 
+/**
+ * A number that stands for an object's laid-out JSON without its member `left` (an id a server assigns): FNV-1a and
+ * a multiplicative hash of the UTF-16 code units, 53 bits together, the same on every machine. Equal content, equal
+ * number; a collision only hands the order to the keys after it.
+ */
+function contentHash(laidOut: Json, left: string): number {
+  if (!isPlainObject(laidOut)) return 0;
+  const rest: JsonObject = {};
+  for (const key of Object.keys(laidOut)) if (key !== left) setKey(rest, key, laidOut[key]);
+  const text = JSON.stringify(rest);
+  let fnv = 0x811c9dc5;
+  let mul = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    fnv = Math.imul(fnv ^ unit, 0x01000193);
+    mul = (Math.imul(mul, 31) + unit) | 0;
+  }
+  return (fnv >>> 0) * 0x200000 + (mul >>> 11);
+}
+
 /** A top-level list: how each element is laid out, and the keys the list is sorted by. */
 interface SortedList {
   readonly element: (value: Json) => Json;
@@ -243,7 +265,10 @@ interface SortedList {
 
 const TOP_LEVEL_LISTS: Readonly<Record<(typeof TOP_LEVEL_ORDER)[number], SortedList>> = {
   features: { element: featureLayout, keys: [(f) => f.name, (f) => f.project] },
-  featureStrategies: { element: strategyLayout, keys: [(s) => s.featureName, (s) => s.id, (s) => s.name] },
+  featureStrategies: {
+    element: strategyLayout,
+    keys: [(s) => s.featureName, (s) => s.name, (s) => s.title, (s) => contentHash(strategyLayout(s), 'id'), (s) => s.id],
+  },
   featureEnvironments: { element: featureEnvironmentLayout, keys: [(e) => e.featureName ?? e.name, (e) => e.environment] },
   contextFields: { element: contextFieldLayout, keys: [(c) => c.name] },
   featureTags: { element: featureTagLayout, keys: [(t) => t.featureName, (t) => t.tagType ?? t.type, (t) => t.tagValue ?? t.value] },
@@ -333,11 +358,74 @@ function asLaidOut(key: unknown): unknown {
   return rank(key) === 3 ? canonicalValue(key) : key;
 }
 
-interface Ordered {
-  readonly item: unknown;
-  readonly keys: readonly unknown[];
-  json?: string;
+// The pieces of the file, shared by `serializeExportBytes` (an export in memory) and exportStream.ts (an export read
+// a value at a time from a file): the order of the top-level members, how a list's elements are ordered, and the
+// text of each member, each element and the punctuation between them.
+
+/** The top-level keys of an export in the order its file lists them (those whose value is written at all). */
+export function memberOrder(keys: readonly string[]): string[] {
+  // The members in the order the laid-out object would list them (JavaScript puts index-like keys first).
+  const present = new Set(keys);
+  const order: JsonObject = {};
+  for (const key of TOP_LEVEL_ORDER) if (present.has(key)) setKey(order, key, true);
+  const known = new Set<string>(TOP_LEVEL_ORDER);
+  for (const key of [...present].filter((k) => !known.has(k)).sort(compareStrings)) setKey(order, key, true);
+  return Object.keys(order);
 }
+
+/** The layout of a top-level list that is sorted (a known one), or undefined (an unknown key's list keeps its order). */
+function sortedList(key: string): SortedList | undefined {
+  return hasOwn.call(TOP_LEVEL_LISTS, key) ? TOP_LEVEL_LISTS[key as (typeof TOP_LEVEL_ORDER)[number]] : undefined;
+}
+
+/** Whether the elements of the list under `key` are sorted (else they keep the server's order). */
+export function isSortedList(key: string): boolean {
+  return sortedList(key) !== undefined;
+}
+
+/** What an element of the sorted list under `key` is ordered by, read from the element as it is. */
+export function sortKeysOf(key: string, item: unknown): readonly unknown[] {
+  const list = sortedList(key);
+  if (!list) return [];
+  return isPlainObject(item) ? list.keys.map((read) => asLaidOut(read(item))) : list.keys.map(() => undefined);
+}
+
+/** Orders two elements' `sortKeysOf`; 0 leaves them to `tieText`. */
+export function compareSortKeys(a: readonly unknown[], b: readonly unknown[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const order = compareValues(a[i], b[i]);
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+/** The last tie-breaker of elements whose keys are equal: the element's laid-out JSON, compared as a string. */
+export function tieText(key: string, item: unknown): string {
+  const list = sortedList(key);
+  return JSON.stringify(list ? list.element(item) : canonicalValue(item)) ?? '';
+}
+
+/** The text of one element of the top-level list under `key`, as the file has it (without its indentation). */
+export function elementText(key: string, item: unknown): string {
+  const list = sortedList(key);
+  return prettyAt(list ? list.element(item) : canonicalValue(item), 2);
+}
+
+/** The text of a top-level member's value that is not written element by element (not an array, or an empty one). */
+export function valueText(key: string, value: unknown): string {
+  const list = sortedList(key);
+  if (Array.isArray(value) && value.length === 0) return '[]';
+  return prettyAt(list ? TOP_LEVEL[key as (typeof TOP_LEVEL_ORDER)[number]](value) : canonicalValue(value), 1);
+}
+
+/** The punctuation of the file: before member `index` (`key`), around a list's elements, and at the end. */
+export const FileText = {
+  member: (index: number, key: string): string => `${index === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `,
+  element: (index: number): string => (index === 0 ? '[\n    ' : ',\n    '),
+  listEnd: '\n  ]',
+  end: '\n}\n',
+  empty: '{}\n',
+} as const;
 
 /**
  * The elements of a top-level list in the order `listSortedBy` gives, without laying them all out first: the sort
@@ -345,19 +433,11 @@ interface Ordered {
  * undefined one reads as undefined either way), the laid-out JSON only for a tie. A list already in order (the
  * server sends features, environments and tags by name) is checked in one pass and not sorted.
  */
-function inListOrder(items: readonly unknown[], list: SortedList): unknown[] {
-  const entries: Ordered[] = items.map((item) => ({
-    item,
-    keys: isPlainObject(item) ? list.keys.map((key) => asLaidOut(key(item))) : list.keys.map(() => undefined),
-  }));
-  const jsonOf = (entry: Ordered): string => (entry.json ??= JSON.stringify(list.element(entry.item)) ?? '');
-  const compare = (a: Ordered, b: Ordered): number => {
-    for (let i = 0; i < a.keys.length; i++) {
-      const order = compareValues(a.keys[i], b.keys[i]);
-      if (order !== 0) return order;
-    }
-    return compareStrings(jsonOf(a), jsonOf(b));
-  };
+function inListOrder(items: readonly unknown[], key: string): unknown[] {
+  const entries = items.map((item) => ({ item, keys: sortKeysOf(key, item), json: undefined as string | undefined }));
+  const jsonOf = (entry: (typeof entries)[number]): string => (entry.json ??= tieText(key, entry.item));
+  const compare = (a: (typeof entries)[number], b: (typeof entries)[number]): number =>
+    compareSortKeys(a.keys, b.keys) || compareStrings(jsonOf(a), jsonOf(b));
   let sorted = true;
   for (let i = 1; i < entries.length && sorted; i++) sorted = compare(entries[i - 1]!, entries[i]!) <= 0;
   if (!sorted) entries.sort(compare);
@@ -372,36 +452,24 @@ function inListOrder(items: readonly unknown[], list: SortedList): unknown[] {
 export function serializeExportBytes(result: ExportResult | Record<string, unknown>): Buffer {
   const source = result as JsonObject;
   const kept = (value: unknown): boolean => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
-  // The members in the order the laid-out object would list them (JavaScript puts index-like keys first).
-  const order: JsonObject = {};
-  for (const key of TOP_LEVEL_ORDER) if (hasOwn.call(source, key) && kept(source[key])) setKey(order, key, true);
-  const known = new Set<string>(TOP_LEVEL_ORDER);
-  for (const key of Object.keys(source).filter((k) => !known.has(k)).sort(compareStrings)) {
-    if (kept(source[key])) setKey(order, key, true);
-  }
-  const keys = Object.keys(order);
-  if (keys.length === 0) return Buffer.from('{}\n', 'utf8');
+  const keys = memberOrder(Object.keys(source).filter((key) => kept(source[key])));
+  if (keys.length === 0) return Buffer.from(FileText.empty, 'utf8');
 
   const out = new BlockWriter();
   keys.forEach((key, index) => {
-    out.write(`${index === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `);
+    out.write(FileText.member(index, key));
     const value = source[key];
-    const list = known.has(key) ? TOP_LEVEL_LISTS[key as (typeof TOP_LEVEL_ORDER)[number]] : undefined;
-    if (list === undefined || !Array.isArray(value)) {
-      out.write(prettyAt(list === undefined ? canonicalValue(value) : TOP_LEVEL[key as (typeof TOP_LEVEL_ORDER)[number]](value), 1));
+    if (!isSortedList(key) || !Array.isArray(value) || value.length === 0) {
+      out.write(valueText(key, value));
       return;
     }
-    if (value.length === 0) {
-      out.write('[]');
-      return;
-    }
-    inListOrder(value, list).forEach((item, i) => {
-      out.write(i === 0 ? '[\n    ' : ',\n    ');
-      out.write(prettyAt(list.element(item), 2));
+    inListOrder(value, key).forEach((item, i) => {
+      out.write(FileText.element(i));
+      out.write(elementText(key, item));
     });
-    out.write('\n  ]');
+    out.write(FileText.listEnd);
   });
-  out.write('\n}\n');
+  out.write(FileText.end);
   return out.bytes();
 }
 

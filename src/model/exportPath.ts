@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
+import type { ExportScope } from '../api/client';
 import { INVISIBLE } from '../base/invisible';
+import { formatTag } from './tagInput';
 
 /** The setting that holds the export path template; named in every path error. */
 export const EXPORT_PATH_SETTING = 'unleash.export.path';
@@ -151,4 +153,18 @@ export function resolveExportPath(options: ExportPathOptions): string {
     );
   }
   return resolved;
+}
+
+/** What `${project}` and `${scope}` become in the path template for a scope. */
+export function scopeNames(scope: ExportScope): { project?: string; scope: string } {
+  switch (scope.kind) {
+    case 'all':
+      return { scope: 'all' };
+    case 'project':
+      return { project: scope.project, scope: scope.project };
+    case 'tag':
+      return { scope: formatTag(scope) };
+    case 'features':
+      return { scope: scope.names.length === 1 ? (scope.names[0] ?? 'selected') : 'selected' };
+  }
 }

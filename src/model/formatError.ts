@@ -22,7 +22,8 @@ import { ExportPathError } from './exportPath';
 import { inertText } from './markdown';
 import { clean } from './wording';
 import { ExportFilesError } from './exportFilesError';
-import { ExportWriteError } from './exportToFile';
+import { ExportWriteError } from './exportWriteError';
+import { ExportTooLargeError } from './exportBudget';
 
 export type NextStep = 'setToken' | 'openSettings' | 'retry' | 'showLog';
 
@@ -153,6 +154,7 @@ function describe(error: unknown, server: string): FormattedError {
   if (error instanceof ExportPathError) return { message: error.message, actions: ['openSettings'], setting: error.setting };
   if (error instanceof ExportFilesError) return { message: error.message, actions: ['retry', 'showLog'] };
   if (error instanceof ExportWriteError) return { message: error.message, actions: ['retry', 'showLog'] };
+  if (error instanceof ExportTooLargeError) return { message: error.message, actions: ['openSettings'], setting: error.setting };
   if (error instanceof HttpError) return describeHttp(error, server);
   if (error instanceof NetworkError) return describeNetwork(error, server);
   if (error instanceof TimeoutError) {

@@ -10,7 +10,9 @@
 import * as l10n from '@vscode/l10n';
 import { TimeSlices } from '../base/slicedJson';
 import { compare } from './catalog';
+import type { SegmentDefinition } from '../api/schemas';
 import { parseExportFile } from './exportFile';
+import { parseSegmentsFile } from './exportSegments';
 import type { ExportFile } from './offlineSource';
 import { clean, formatList } from './wording';
 
@@ -18,11 +20,13 @@ import { clean, formatList } from './wording';
 export interface ListedFile {
   path: string;
   key: string;
+  /** The segments file beside it (`<file>.segments`, exportSegments.ts), when the folder lists one. */
+  segments?: ListedFile;
 }
 
 /** The export folders of the workspace. */
 export interface ExportFolder {
-  /** Every `*.json` regular file of the export folders (links and folders left out), in any order. */
+  /** Every `*.json` regular file of the export folders (links and folders left out), in any order, with its segments file. */
   list(): Promise<ListedFile[]>;
   stat(file: ListedFile): Promise<{ size: number; mtime: number }>;
   read(file: ListedFile): Promise<Uint8Array>;
@@ -61,19 +65,21 @@ export interface ExportFiles {
   skipped: SkippedFile[];
 }
 
-interface Parsed {
+interface Parsed<T = ExportFile['result']> {
   size: number;
   mtime: number;
-  outcome: ExportFile['result'] | Error;
+  outcome: T | Error;
 }
 
 /**
  * Reads the export files within a budget, remembering each file's result until its size or time changes. Readings
- * that overlap (file events come in bursts) share each file's parse, so that no file is held twice.
+ * that overlap (file events come in bursts) share each file's parse, so that no file is held twice. An export's
+ * segments file counts within the same budget; one that is left out or fails is named, and its export still shows
+ * (its segments by name only).
  */
 export class ExportFileReader {
-  private parsed = new Map<string, Parsed>();
-  private readonly parsing = new Map<string, Promise<Parsed>>();
+  private parsed = new Map<string, Parsed<unknown>>();
+  private readonly parsing = new Map<string, Promise<Parsed<unknown>>>();
 
   constructor(private readonly budget: ExportBudget = EXPORT_BUDGET) {}
 
@@ -82,46 +88,54 @@ export class ExportFileReader {
     const listed = (await folder.list()).sort((a, b) => compare(a.path, b.path));
     const files: ExportFile[] = [];
     const skipped: SkippedFile[] = [];
-    const next = new Map<string, Parsed>();
+    const next = new Map<string, Parsed<unknown>>();
     let total = 0;
-    for (const [index, file] of listed.entries()) {
+    /** One file within the budget: its parse (remembered in `next`), or why it was left out (in `skipped`). */
+    const readOne = async <T>(file: ListedFile, parser: Parser<T>): Promise<T | undefined> => {
       const { path } = file;
-      if (index >= maxFiles) {
-        skipped.push({ path, why: 'tooMany' });
-        continue;
-      }
-      let entry: Parsed;
+      let entry: Parsed<T>;
       try {
         const { size, mtime } = await folder.stat(file);
         if (size > maxFileBytes) {
           skipped.push({ path, why: 'tooLarge' });
-          continue;
+          return undefined;
         }
         if (total + size > maxTotalBytes) {
           skipped.push({ path, why: 'overBudget' });
-          continue;
+          return undefined;
         }
         total += size;
-        const known = this.parsed.get(file.key);
-        entry = known && known.size === size && known.mtime === mtime ? known : await this.parse(folder, file, { size, mtime }, slices);
+        const known = this.parsed.get(file.key) as Parsed<T> | undefined;
+        entry = known && known.size === size && known.mtime === mtime ? known : await this.parse(folder, file, { size, mtime }, slices, parser);
       } catch (error) {
         skipped.push({ path, why: 'failed', reason: error instanceof Error ? error.message : String(error) });
-        continue;
+        return undefined;
       }
       next.set(file.key, entry);
-      if (entry.outcome instanceof Error) skipped.push({ path, why: 'failed', reason: entry.outcome.message });
-      else files.push({ path, result: entry.outcome });
+      if (!(entry.outcome instanceof Error)) return entry.outcome;
+      skipped.push({ path, why: 'failed', reason: entry.outcome.message });
+      return undefined;
+    };
+    for (const [index, file] of listed.entries()) {
+      if (index >= maxFiles) {
+        skipped.push({ path: file.path, why: 'tooMany' });
+        continue;
+      }
+      const result = await readOne(file, parseExportFile);
+      if (!result) continue;
+      const definitions = file.segments ? await readOne(file.segments, parseSegmentsFile) : undefined;
+      files.push({ path: file.path, result: definitions ? withDefinitions(result, definitions) : result });
     }
     this.parsed = next;
     return { files, skipped };
   }
 
-  /** One file's export, or why it is not one, parsed once however many readings ask for it. */
-  private parse(folder: ExportFolder, file: ListedFile, stat: { size: number; mtime: number }, slices: TimeSlices): Promise<Parsed> {
+  /** One file's content, or why it is not what `parser` reads, parsed once however many readings ask for it. */
+  private parse<T>(folder: ExportFolder, file: ListedFile, stat: { size: number; mtime: number }, slices: TimeSlices, parser: Parser<T>): Promise<Parsed<T>> {
     const id = `${stat.size}:${stat.mtime}:${file.key}`;
-    let parsing = this.parsing.get(id);
+    let parsing = this.parsing.get(id) as Promise<Parsed<T>> | undefined;
     if (!parsing) {
-      parsing = parseFile(folder, file, stat.size, slices).then((outcome) => ({ ...stat, outcome }));
+      parsing = parseFile(folder, file, stat.size, slices, parser).then((outcome) => ({ ...stat, outcome }));
       this.parsing.set(id, parsing);
       const done = () => this.parsing.delete(id);
       parsing.then(done, done);
@@ -130,15 +144,25 @@ export class ExportFileReader {
   }
 }
 
-/** A file's export, or why it is not one; a file that grew past its listed size is refused. */
-async function parseFile(folder: ExportFolder, file: ListedFile, size: number, slices: TimeSlices): Promise<Parsed['outcome']> {
+/** Reads a file's bytes into what it holds (an export, a segments file), or throws why it cannot. */
+type Parser<T> = (bytes: Uint8Array, slices: TimeSlices) => Promise<T>;
+
+/** A file's content, or why it is not what `parser` reads; a file that grew past its listed size is refused. */
+async function parseFile<T>(folder: ExportFolder, file: ListedFile, size: number, slices: TimeSlices, parser: Parser<T>): Promise<T | Error> {
   try {
     const bytes = await folder.read(file);
     if (bytes.length > size) return new Error(l10n.t('The file grew while it was read. Refresh once it is written.'));
-    return await parseExportFile(bytes, slices);
+    return await parser(bytes, slices);
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** The export with the definitions of its segments file (they win over those of a file written with them inside). */
+function withDefinitions(result: ExportFile['result'], definitions: SegmentDefinition[]): ExportFile['result'] {
+  const byId = new Map((result.segmentDefinitions ?? []).map((definition) => [definition.id, definition]));
+  for (const definition of definitions) byId.set(definition.id, definition);
+  return { ...result, segmentDefinitions: [...byId.values()] };
 }
 
 /**

@@ -68,6 +68,8 @@ export const SETTING_LIMITS = {
   requestTimeoutSeconds: { minimum: 1, maximum: 300, default: 15 },
   /** 0 means "only on Refresh"; anything else is at least one minute. */
   refreshIntervalMinutes: { minimum: 0, maximum: 1440, default: 0, smallestOn: 1 },
+  /** Megabytes of one export's answer (model/exportBudget.ts): 50,000 flags answer about 75 MB. */
+  'export.maxMegabytes': { minimum: 1, maximum: 2048, default: 256 },
 } as const;
 
 /** A number within [minimum, maximum]; the default for anything that is not a finite number. */

@@ -21,18 +21,15 @@ import type { FlagSource } from '../model/flagSource';
 import type { StoreState } from '../model/flagStore';
 import { joinValues } from '../model/intl';
 import type { ExportBudget, ExportFileReader, ExportFolder, ListedFile, SkippedFile } from '../model/offlineFiles';
+import { segmentsPathFor } from '../model/exportSegmentsPath';
 import type { ServerApprovals } from './approvals';
+import { loadCore, type Core } from './core';
 import type { KnownProjects } from './knownProjects';
 import { connectionWarnings, readCaFiles } from './network';
 import type { Logger } from '../util/logger';
 import { onDidChangeSettings, readSettings, type ExtensionSettings } from './settings';
 import { ServerSource, serverLabel } from './serverSource';
 import type { TokenStore } from './tokens';
-
-type Core = typeof import('../model/core');
-
-/** The core bundle: dist/core.js beside dist/extension.js (esbuild.js), loaded once, on first need. */
-const loadCore = (): Promise<Core> => import('../model/core');
 
 export interface ConnectionState {
   /** Why nothing can be shown, or 'ready' when `source` is set. */
@@ -65,12 +62,17 @@ function workspaceExportFolder(): ExportFolder {
         } catch {
           continue; // no export folder here
         }
-        for (const [name, type] of entries) {
-          // A link (even to a file) is left out.
-          if (type !== vscode.FileType.File || !name.endsWith('.json')) continue;
+        const listed = (name: string): ListedFile => {
           const uri = vscode.Uri.joinPath(dir, name);
           uris.set(uri.toString(), uri);
-          files.push({ path: vscode.workspace.asRelativePath(uri), key: uri.toString() });
+          return { path: vscode.workspace.asRelativePath(uri), key: uri.toString() };
+        };
+        // A link (even to a file) is left out.
+        const regular = new Set(entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name));
+        for (const name of regular) {
+          if (!name.endsWith('.json')) continue;
+          const segments = regular.has(segmentsPathFor(name)) ? listed(segmentsPathFor(name)) : undefined;
+          files.push({ ...listed(name), ...(segments ? { segments } : {}) });
         }
       }
       return files;

@@ -11,10 +11,10 @@ import type { ExportScope } from '../api/client';
 import { compare } from '../model/catalog';
 import { EXPORT_FOLDER, EXPORT_GLOB } from '../constants';
 import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/drift/exportDrift';
-import { parseExportFile } from '../model/exportFile';
 import type { FlagStore } from '../model/flagStore';
 import { environmentOf } from '../model/offlineSource';
 import type { Logger } from '../util/logger';
+import { loadCore } from './core';
 import { readSettings } from './settings';
 
 /** Largest export file read (an export of 10,000 flags is about 23 MB). */
@@ -164,7 +164,8 @@ export class ExportDrift implements vscode.Disposable {
             continue;
           }
           if (size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
-          const result = await parseExportFile(await vscode.workspace.fs.readFile(uri));
+          // The reader is in the core bundle, loaded by the listing this check follows.
+          const result = await (await loadCore()).parseExportFile(await vscode.workspace.fs.readFile(uri));
           const environment = environmentOf({ path: name, result });
           next.set(key, { size, mtime, uri, folder: folder.uri, path, snapshot: exportSnapshot(result, environment, name === `${environment}.json`) });
         } catch (error) {

@@ -105,6 +105,15 @@ export function readExportPath(folder: vscode.Uri | undefined): string {
   return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH);
 }
 
+/**
+ * `unleash.export.maxMegabytes` in bytes: how large one export's answer may be. The user's (machine) setting only:
+ * a workspace cannot make the editor download and write gigabytes.
+ */
+export function readExportMaxBytes(): number {
+  const value = userValue(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<number>(Settings.exportMaxMegabytes), undefined);
+  return clampSetting(value, SETTING_LIMITS['export.maxMegabytes']) * 1024 * 1024;
+}
+
 export function readSettings(): ExtensionSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const http = vscode.workspace.getConfiguration('http');

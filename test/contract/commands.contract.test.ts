@@ -13,6 +13,7 @@ import { UnleashClient, type ExportScope } from '../../src/api/client';
 import { HttpError, NetworkError } from '../../src/api/errors';
 import type { ExportResult } from '../../src/api/schemas';
 import { parseExportFile } from '../../src/model/exportFile';
+import { parseSegmentsFile } from '../../src/model/exportSegments';
 import { exportToFile } from '../../src/model/exportToFile';
 import { checkTagExists, parseTag } from '../../src/model/tagInput';
 import { startFaultServer } from '../support/faultServer';
@@ -178,15 +179,18 @@ describe('export to a file (real server)', () => {
     );
     assert.deepEqual(written.dependencies, [{ feature: SEED.dependency.child, dependencies: [{ feature: SEED.dependency.parent, enabled: true, variants: ['blue'] }] }]);
     assert.ok((written.segments ?? []).some((segment) => segment.name === 'internal-users'));
-    // The segments' definitions, from the segment listing: name, description, project and every constraint.
+    assert.equal(written.segmentDefinitions, undefined, 'the export holds only what the server sent (Unleash imports nothing else)');
+    // The segments' definitions, from the segment listing, beside the export: name, description, project and every constraint.
+    assert.equal(result.segmentsPath, `${result.path}.segments`);
+    const definitions = await parseSegmentsFile(await fsp.readFile(result.segmentsPath ?? ''));
     const internal = SEED.segments.find((segment) => segment.name === 'internal-users');
-    const definition = (written.segmentDefinitions ?? []).find((segment) => segment.name === 'internal-users');
+    const definition = definitions.find((segment) => segment.name === 'internal-users');
     assert.ok(internal && definition);
     assert.deepEqual(Object.keys(definition), ['id', 'name', 'description', 'constraints']);
     assert.equal(definition.description, internal.description);
     assert.deepEqual(definition.constraints.map((c) => [c.contextName, c.operator, c.values ?? c.value]), internal.constraints.map((c) => [c.contextName, c.operator, c.values ?? c.value]));
     assert.deepEqual(
-      (written.segmentDefinitions ?? []).map((segment) => segment.id),
+      definitions.map((segment) => segment.id),
       (written.segments ?? []).map((segment) => segment.id),
       'exactly the segments the export uses',
     );
@@ -222,7 +226,7 @@ describe('export to a file (real server)', () => {
           what,
         );
         assert.deepEqual(await fsp.readFile(good.path), previous, `${what}: the previous file is byte-identical`);
-        assert.deepEqual(await fsp.readdir(path.dirname(good.path)), ['development.json'], `${what}: no temporary file is left`);
+        assert.deepEqual((await fsp.readdir(path.dirname(good.path))).sort(), ['development.json', 'development.json.segments'], `${what}: no temporary file is left`);
       }
     } finally {
       await failing.close();

@@ -8,12 +8,19 @@ import { readFileSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { ServerResponse } from 'node:http';
 import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { generateDataset } from '../../bench/data';
 import { UnleashClient, type ExportScope } from '../../src/api/client';
 import { CancelledError, HttpError, NetworkError, SchemaError } from '../../src/api/errors';
 import { serializeExport } from '../../src/model/exportLayout';
 import { ExportPathError } from '../../src/model/exportPath';
-import { exportMessage, exportToFile, ExportWriteError, formatSize, scopeNames, type ExportToFileOptions } from '../../src/model/exportToFile';
+import { ExportTooLargeError } from '../../src/model/exportBudget';
+import { exportMessage, exportToFile, formatSize, type ExportToFileOptions } from '../../src/model/exportToFile';
+import { ExportWriteError } from '../../src/model/exportWriteError';
+import { scopeNames } from '../../src/model/exportPath';
+import { formatError } from '../../src/model/formatError';
 import { startFaultServer, type FaultRequest, type FaultServer } from '../support/faultServer';
 
 const TOKEN = '*:*.5ec4e7c0ffee5ec4e7c0ffee5ec4e7c0';
@@ -35,8 +42,8 @@ function client(): UnleashClient {
  * The client without its segment listing: these tests are about the export request and the file's safety; the
  * segment definitions have their own tests below.
  */
-function exportOnly(c: UnleashClient): Pick<UnleashClient, 'exportFeatures'> {
-  return { exportFeatures: c.exportFeatures.bind(c) };
+function exportOnly(c: UnleashClient): Pick<UnleashClient, 'streamExport'> {
+  return { streamExport: c.streamExport.bind(c) };
 }
 
 function run(overrides: Partial<ExportToFileOptions> = {}) {
@@ -351,6 +358,20 @@ describe('exportToFile: concurrency and secrets', () => {
     assert.match(written, /called with «token»/);
   });
 
+  it('never writes the token, even when a piece of the answer ends in the middle of it', async () => {
+    const body = Buffer.from(JSON.stringify(withDescription(`called with ${TOKEN}, then ${SECRET}`)), 'utf8');
+    const cut = body.indexOf(SECRET) + 5;
+    server.handle((_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(body.subarray(0, cut));
+      setTimeout(() => res.end(body.subarray(cut)), 30);
+    });
+    await run();
+    const written = await fsp.readFile(target(), 'utf8');
+    assert.ok(!written.includes(SECRET), 'the token is not in the file');
+    assert.match(written, /called with «token», then «token»/);
+  });
+
   it('never puts the token in an error, even when the server echoes it', async () => {
     const previous = await previousFile();
     server.handle((request) => ({ status: 500, body: { message: `bad token ${String(request.headers.authorization)}` } }));
@@ -358,6 +379,99 @@ describe('exportToFile: concurrency and secrets', () => {
     assert.ok(error instanceof HttpError);
     assert.ok(!error.message.includes(SECRET) && !String(error.serverMessage).includes(SECRET));
     await assertIntact(previous);
+  });
+});
+
+describe('exportToFile: an export larger than its budget', () => {
+  /** 300 generated flags in six projects: the answer, and the flags the Flags view would list. */
+  const data = generateDataset(300, 5);
+  const answer = Buffer.from(JSON.stringify(data.exportFor('development')), 'utf8');
+  const listed = data.exportFor('development').features.map((flag) => ({ name: flag.name, project: flag.project }));
+  const limit = Math.floor(answer.length / 3);
+
+  /** The answer streamed in pieces, without a length (as a compressing server sends it), or with one. */
+  function streaming(options: { declared?: boolean; gzip?: boolean } = {}) {
+    return (_request: FaultRequest, res: ServerResponse) => {
+      const body = options.gzip ? gzipSync(answer) : answer;
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        ...(options.declared ? { 'content-length': String(body.length) } : {}),
+        ...(options.gzip ? { 'content-encoding': 'gzip' } : {}),
+      });
+      let at = 0;
+      const next = (): void => {
+        if (at >= body.length) return void res.end();
+        const more = res.write(body.subarray(at, (at += 16_384)));
+        if (more) setImmediate(next);
+        else res.once('drain', next);
+      };
+      res.on('error', () => undefined);
+      next();
+    };
+  }
+
+  /** The projects whose flags' share of the answer fits, largest first: what the message must offer. */
+  function fitting(): string[] {
+    const counts = new Map<string, number>();
+    for (const flag of listed) counts.set(flag.project, (counts.get(flag.project) ?? 0) + 1);
+    return [...counts]
+      .filter(([, count]) => (count * answer.length) / listed.length <= limit)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([project]) => project);
+  }
+
+  it('says how large it is and which projects fit, writes nothing and leaves the previous file as it was', async () => {
+    const previous = await previousFile();
+    const fits = fitting();
+    assert.ok(fits.length > 0 && fits.length < 6, 'some projects fit, not all');
+    for (const how of [{}, { gzip: true }, { declared: true }]) {
+      server.requests.length = 0;
+      server.handle(streaming(how));
+      const error = await run({ maxBytes: limit, flags: listed }).catch((e: unknown) => e);
+      assert.ok(error instanceof ExportTooLargeError, `${JSON.stringify(how)}: ${String(error)}`);
+      assert.equal(
+        error.message,
+        `The export of development is ${formatSize(answer.length)}; one export may take ${formatSize(limit)} (unleash.export.maxMegabytes). ` +
+          `Export one project at a time (these fit: ${fits.join(', ')}), or raise unleash.export.maxMegabytes to 1. Nothing was written.`,
+        JSON.stringify(how),
+      );
+      assert.equal(formatError(error).message, error.message, 'shown as it is');
+      assert.deepEqual([error.bytes, error.exact], [answer.length, true]);
+      assert.equal(server.requests.length, 1, 'one request, not retried');
+      await assertIntact(previous);
+    }
+  });
+
+  it('without a previous file, leaves nothing behind, not even the folder it made', async () => {
+    server.handle(streaming());
+    await assert.rejects(run({ maxBytes: limit, flags: listed }), ExportTooLargeError);
+    assert.deepEqual(await fsp.readdir(dir), []);
+  });
+
+  it('offers tags when no single project fits, and the kinds of scope when the Flags view lists nothing', async () => {
+    server.handle(streaming());
+    const oneProject = listed.map((flag, i) => ({ ...flag, project: 'default', tags: [{ type: 'team', value: i % 10 === 0 ? 'small' : 'large' }] }));
+    const tags = await run({ maxBytes: limit, flags: oneProject }).catch((e: unknown) => e);
+    assert.ok(tags instanceof ExportTooLargeError);
+    assert.match(tags.message, /No single project fits: export one tag at a time \(these fit: team:small\), or raise unleash\.export\.maxMegabytes to 1\./);
+    const nothing = await run({ maxBytes: limit }).catch((e: unknown) => e);
+    assert.ok(nothing instanceof ExportTooLargeError);
+    assert.match(nothing.message, /Export one project or one tag at a time, or raise unleash\.export\.maxMegabytes to 1\. Nothing was written\.$/);
+  });
+
+  it('past the largest budget, says it is larger than what was counted and that raising the setting does not help', async () => {
+    server.handle(streaming());
+    const error = await exportToFile({
+      client: { streamExport: (query, onBytes, call) => client().streamExport(query, onBytes, { ...call, measureUpTo: limit * 2 }) },
+      environment: 'development',
+      scope: { kind: 'project', project: 'checkout' },
+      folder: dir,
+      maxBytes: limit,
+    }).catch((e: unknown) => e);
+    assert.ok(error instanceof ExportTooLargeError);
+    assert.equal(error.exact, false);
+    assert.match(error.message, /^The export of development \(project checkout\) is more than [\d.]+ KB; one export may take [\d.]+ KB \(unleash\.export\.maxMegabytes\)\. /);
+    assert.match(error.message, /raising unleash\.export\.maxMegabytes does not help past its largest value, 2048\. Nothing was written\.$/);
   });
 });
 
@@ -420,16 +534,18 @@ describe('exportToFile: segment definitions', () => {
   const routed = (exportBody: unknown, segments: unknown = SEGMENT_LIST) => (request: { path: string }) =>
     request.path === '/api/admin/segments' ? { body: segments } : { body: exportBody };
 
-  it('writes the definitions of the segments used, in their own section, with one request to the segment listing', async () => {
+  it('writes the definitions of the segments used beside the export, which keeps only what the server sent; one request to the segment listing', async () => {
     server.handle(routed(fixture));
-    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    const result = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
     const written = JSON.parse(await fsp.readFile(target(), 'utf8')) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(written).at(-1), 'segmentDefinitions');
-    const text = await fsp.readFile(target(), 'utf8');
-    const section = text.slice(text.indexOf('  "segmentDefinitions"'));
+    assert.deepEqual(Object.keys(written), Object.keys(fixture), 'the export holds what the server sent and nothing else (Unleash imports no other key)');
+    assert.equal(result.segmentsPath, `${target()}.segments`);
+    assert.deepEqual(await listFiles(), ['.unleash/development.json', '.unleash/development.json.segments']);
+    const text = await fsp.readFile(`${target()}.segments`, 'utf8');
     assert.equal(
-      section,
+      text,
       [
+        '{',
         '  "segmentDefinitions": [',
         '    {',
         '      "id": 1,',
@@ -484,11 +600,29 @@ describe('exportToFile: segment definitions', () => {
     assert.equal(await fsp.readFile(target(), 'utf8'), first);
   });
 
-  it('asks nothing more when the export uses no segments', async () => {
+  it('asks nothing more when the export uses no segments, and removes the segments file an earlier export left', async () => {
+    server.handle(routed(fixture));
+    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    assert.deepEqual(await listFiles(), ['.unleash/development.json', '.unleash/development.json.segments']);
+    server.requests.length = 0;
     const noSegments = { ...fixture, segments: [], featureStrategies: (fixture.featureStrategies as Array<Record<string, unknown>>).map((s) => ({ ...s, segments: [] })) };
     server.handle(routed(noSegments));
-    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
-    assert.ok(!(await fsp.readFile(target(), 'utf8')).includes('segmentDefinitions'));
+    const result = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    assert.equal(result.segmentsPath, undefined);
+    assert.deepEqual(await listFiles(), ['.unleash/development.json']);
     assert.deepEqual(server.requests.map((request) => request.path), ['/api/admin/features-batch/export']);
+  });
+
+  it('counts a change of the segment definitions alone as a change, and rewrites only the segments file', async () => {
+    server.handle(routed(fixture));
+    await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    const exported = await fsp.stat(target());
+    const edited = { segments: SEGMENT_LIST.segments.map((segment) => (segment.id === 2 ? { ...segment, description: 'Opted in, edited' } : segment)) };
+    server.handle(routed(fixture, edited));
+    const second = await exportToFile({ client: client(), environment: 'development', scope: { kind: 'all' }, folder: dir });
+    assert.equal(second.changed, true);
+    assert.equal(second.previous, undefined, 'the export itself is unchanged: nothing to diff');
+    assert.equal((await fsp.stat(target())).mtimeMs, exported.mtimeMs, 'the export file is not rewritten');
+    assert.match(await fsp.readFile(`${target()}.segments`, 'utf8'), /"description": "Opted in, edited"/);
   });
 });

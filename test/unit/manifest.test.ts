@@ -188,17 +188,18 @@ describe('manifest: commands appear only where they work', () => {
 describe('manifest: settings', () => {
   const properties = manifest.contributes.configuration.properties as Record<string, Record<string, unknown> & { scope?: string; type?: string }>;
 
-  it('gives every setting a scope: resource for what each folder may set, machine for TLS, window for the rest', () => {
+  it('gives every setting a scope: resource for what each folder may set, machine for TLS and the export budget, window for the rest', () => {
     const resource = ['unleash.projects', 'unleash.export.path', 'unleash.environments', ...Object.keys(properties).filter((id) => id.startsWith('unleash.hover.'))];
+    const machine = (id: string) => id.startsWith('unleash.network.') || id === 'unleash.export.maxMegabytes';
     for (const [id, setting] of Object.entries(properties)) {
       assert.ok(setting.scope, `${id} has no scope`);
-      const expected = resource.includes(id) ? 'resource' : id.startsWith('unleash.network.') ? 'machine' : 'window';
+      const expected = resource.includes(id) ? 'resource' : machine(id) ? 'machine' : 'window';
       assert.equal(setting.scope, expected, id);
     }
   });
 
   it('declares whole-number settings as integers', () => {
-    for (const id of ['unleash.requestTimeoutSeconds', 'unleash.refreshIntervalMinutes']) assert.equal(properties[id]?.type, 'integer', id);
+    for (const id of ['unleash.requestTimeoutSeconds', 'unleash.refreshIntervalMinutes', 'unleash.export.maxMegabytes']) assert.equal(properties[id]?.type, 'integer', id);
     for (const [id, setting] of Object.entries(properties)) assert.notEqual(setting.type, 'number', `${id}: number, not integer`);
   });
 

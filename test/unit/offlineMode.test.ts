@@ -21,6 +21,7 @@ const { TokenStore } = require('../../src/services/tokens') as typeof import('..
 const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
 const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { segmentDefinitionMissing } = require('../../src/model/offlineSource') as typeof import('../../src/model/offlineSource');
 const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
 const { bindStoreToConnection } = require('../../src/services/binding') as typeof import('../../src/services/binding');
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -84,6 +85,40 @@ describe('offline mode: the export files a workspace holds', () => {
     );
     assert.deepEqual(view.reads.sort(), ['broken.json', 'development.json'], 'the file past the budget is never read');
     assert.ok(view.log.includes('Skipped .unleash/huge.json: larger than 100 MB, the most one export file may hold.'), view.log.join('\n'));
+  });
+
+  it('reads an export\'s segments file beside it (never as an export), and shows the export without it when it fails', async () => {
+    const definitions = {
+      segmentDefinitions: [
+        { id: 1, name: 'internal-users', constraints: [{ contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] }] },
+        { id: 2, name: 'beta-testers', description: 'Opted in', constraints: [{ contextName: 'group', operator: 'IN', values: ['beta'] }] },
+      ],
+    };
+    const strategy = (JSON.parse(FIXTURE.toString('utf8')) as { featureStrategies: Array<{ id: string; segments: number[] }> }).featureStrategies.find(
+      (s) => s.segments.length === 2,
+    )!;
+    const segmentsOf = async (folder: string) => {
+      const fake = installFakeVscode(folder);
+      const { logger } = recordingLogger();
+      const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger);
+      const state = await connection.update();
+      connection.dispose();
+      const segments = (await state.source?.getStrategySegments(strategy.id)) ?? [];
+      return segments.map((segment) => `${segment.name}: ${segment.constraints.map((c) => `${c.contextName} ${c.operator}`).join(', ') || 'no constraints'}${segmentDefinitionMissing(segment) ? ' (not in the file)' : ''}`);
+    };
+
+    const paired = await workspace({ 'development.json': FIXTURE, 'development.json.segments': JSON.stringify(definitions) });
+    const view = await flagsView(paired);
+    assert.equal(view.description, 'offline: .unleash/development.json');
+    assert.equal(view.status, '$(check) Unleash: offline: 1 export file · 3 flags | 3 flags from .unleash/development.json.');
+    assert.equal(view.message, undefined);
+    assert.deepEqual(await segmentsOf(paired), ['beta-testers: group IN', 'internal-users: email STR_ENDS_WITH']);
+
+    const broken = await workspace({ 'development.json': FIXTURE, 'development.json.segments': '{"segmentDefinitions": [{"id": "one"}]}' });
+    const shown = await flagsView(broken);
+    assert.deepEqual(shown.rows, ['new-checkout-flow', 'new-checkout-flow-ui', 'pricing-experiment']);
+    assert.match(String(shown.message), /^Not read: \.unleash\/development\.json\.segments \(The segments file is not valid: segmentDefinitions\[0\]\.id: /);
+    assert.deepEqual(await segmentsOf(broken), ['beta-testers: no constraints (not in the file)', 'internal-users: no constraints (not in the file)']);
   });
 
   it('says why nothing shows when no file could be read', async () => {

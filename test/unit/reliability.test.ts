@@ -36,7 +36,8 @@ import {
 } from '../../src/api';
 import { serializeExport } from '../../src/model/exportLayout';
 import { resolveExportPath } from '../../src/model/exportPath';
-import { exportToFile, ExportWriteError } from '../../src/model/exportToFile';
+import { exportToFile } from '../../src/model/exportToFile';
+import { ExportWriteError } from '../../src/model/exportWriteError';
 import type { FlagSource } from '../../src/model/flagSource';
 import { FlagStore } from '../../src/model/flagStore';
 import { hoverMarkdown, HOVER_LIMITS, unknownFlagMarkdown } from '../../src/model/hoverContent';

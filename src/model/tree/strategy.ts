@@ -141,7 +141,7 @@ function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context:
   });
 }
 
-/** Export files written before `segmentDefinitions` name a strategy's segments but do not hold their constraints. */
+/** An export file without its segments file (`<file>.segments`) names a strategy's segments but not their constraints. */
 export function offlineSegmentNote(): string {
   return l10n.t('This export file does not include segment constraints: export the environment again, or connect to a server, to see them.');
 }
