@@ -37,6 +37,8 @@ export interface StatusContent {
   tooltip: string;
   /** Picks the theme colour: `statusBarItem.warningBackground` / `errorBackground`. */
   tone: 'normal' | 'warning' | 'error';
+  /** What a screen reader says: the state in words (the item's icon and colour say it only to the eye). */
+  accessibleLabel: string;
 }
 
 /** `unleash.example.com` or `offline: 2 export files`. */
@@ -55,6 +57,12 @@ export function refreshedText(at: Date): string {
 }
 
 export function statusContent(input: StatusInput): StatusContent {
+  const content = statusLook(input);
+  const inWords = content.tooltip.split('\n')[0] ?? '';
+  return { ...content, accessibleLabel: clean(l10n.t('Unleash flags: {0}', inWords), 300) };
+}
+
+function statusLook(input: StatusInput): Omit<StatusContent, 'accessibleLabel'> {
   const where = sourceText(input.source);
   const reason = input.reason ? inertText(input.reason, 300) : '';
   const click = l10n.t('Click for Refresh, Test Connection, Connect and Show Log.');

@@ -45,6 +45,7 @@ export function registerStatusBar(store: FlagStore): StatusBar {
     });
     item.text = current.text;
     item.tooltip = current.tooltip;
+    item.accessibilityInformation = { label: current.accessibleLabel };
     item.backgroundColor =
       current.tone === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : current.tone === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground')

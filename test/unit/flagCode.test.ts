@@ -314,18 +314,21 @@ describe('status bar', () => {
       text: '$(sync~spin) Unleash: unleash.example.com',
       tooltip: 'Loading flags from unleash.example.com…\nClick for Refresh, Test Connection, Connect and Show Log.',
       tone: 'normal',
+      accessibleLabel: 'Unleash flags: Loading flags from unleash.example.com…',
     });
     assert.deepEqual(statusContent({ ...base, state: 'ready', source, flagCount: 1234, lastRefreshed: new Date('2026-11-23T10:31:05Z') }), {
       visible: true,
       text: '$(check) Unleash: unleash.example.com · 1234 flags',
       tooltip: '1234 flags from unleash.example.com.\nLast refreshed 2026-11-23 10:31 UTC.\nClick for Refresh, Test Connection, Connect and Show Log.',
       tone: 'normal',
+      accessibleLabel: 'Unleash flags: 1234 flags from unleash.example.com.',
     });
     assert.deepEqual(statusContent({ ...base, state: 'error', source, reason: 'The server refused the token (401). Set a new token.' }), {
       visible: true,
       text: '$(error) Unleash: unleash.example.com',
       tooltip: 'Loading flags from unleash.example.com failed: The server refused the token (401). Set a new token.\nClick for Refresh, Test Connection, Connect and Show Log.',
       tone: 'error',
+      accessibleLabel: 'Unleash flags: Loading flags from unleash.example.com failed: The server refused the token (401). Set a new token.',
     });
   });
 
@@ -343,6 +346,7 @@ describe('status bar', () => {
       text: '$(sync~spin) Unleash',
       tooltip: 'Starting…\nClick for Refresh, Test Connection, Connect and Show Log.',
       tone: 'normal',
+      accessibleLabel: 'Unleash flags: Starting…',
     });
     assert.equal(statusContent({ ...base, state: 'loading' }).visible, true, 'a server is set: shown while starting');
     assert.equal(statusContent({ ...base, state: 'noServer' }).visible, true);

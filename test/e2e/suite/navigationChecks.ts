@@ -5,7 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { positionOf, waitFor, workspaceUri, type Steps } from './util';
+import type { ExtensionApi } from '../../../src/extension';
+import { positionOf, row, rows, waitFor, workspaceUri, type Steps } from './util';
 
 /** The exact uses of new-checkout-flow in demo/workspace (not new-checkout-flow-ui in config.yaml, nor the typo). */
 const USES = ['app.py:10', 'config.yaml:3', 'src/checkout.ts:7', 'src/checkout.ts:8'];
@@ -41,7 +42,7 @@ async function referencesView(): Promise<string[]> {
   return lines;
 }
 
-export async function navigationChecks(steps: Steps, mode: 'server' | 'offline'): Promise<void> {
+export async function navigationChecks(api: ExtensionApi, steps: Steps, mode: 'server' | 'offline'): Promise<void> {
   await steps.step(`${mode}: Find Usages on new-checkout-flow lists only its exact uses in the References view`, async () => {
     await vscode.commands.executeCommand('unleash.findUsages', { project: 'default', name: 'new-checkout-flow' });
     assert.deepEqual(await referencesView(), [
@@ -82,5 +83,35 @@ export async function navigationChecks(steps: Steps, mode: 'server' | 'offline')
     assert.match(text(after), /^[●○] dev [●○] prod$/);
     assert.equal(after.position.character, document.lineAt(line).text.indexOf("'new-checkout-flow'") + "'new-checkout-flow'".length);
     assert.ok(!hints.some((hint) => hint.position.line === document.getText().split('\n').findIndex((l) => l.includes('new-chekout-flow'))), 'no hint on the typo');
+  });
+
+  await steps.step(`${mode}: unleash.environments ["production"] changes the tree strip and the inlay hints`, async () => {
+    const config = vscode.workspace.getConfiguration('unleash');
+    const strip = async () => {
+      const flags = await rows(api, row(await rows(api), 'default'));
+      return row(flags, 'new-checkout-flow').description;
+    };
+    const uri = workspaceUri('src/checkout.ts');
+    const document = await vscode.workspace.openTextDocument(uri);
+    const line = document.getText().split('\n').findIndex((l) => l.includes("isEnabled('new-checkout-flow'"));
+    const hint = async () => {
+      const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', uri, new vscode.Range(line, 0, line + 1, 0));
+      const found = hints.find((h) => h.position.line === line);
+      return found ? (typeof found.label === 'string' ? found.label : found.label.map((part) => part.value).join('')) : '';
+    };
+    assert.match(await strip(), /^d[●○] p[●○]/);
+    await config.update('environments', ['production'], vscode.ConfigurationTarget.Global);
+    try {
+      // The tree redraws from the store when the setting changes: poll its rows (bounded).
+      let seen = await strip();
+      for (const deadline = Date.now() + 10_000; !/^p[●○]( |$)/.test(seen); seen = await strip()) {
+        if (Date.now() > deadline) throw new Error(`after 10 s the strip still reads ${JSON.stringify(seen)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(!/d[●○]/.test(seen), seen);
+      assert.match(await hint(), /^[●○] prod$/);
+    } finally {
+      await config.update('environments', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 }

@@ -69,7 +69,7 @@ export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<voi
   });
 
   await codeChecks(api, steps, 'offline', 'offline: 2 export files');
-  await navigationChecks(steps, 'offline');
+  await navigationChecks(api, steps, 'offline');
 
   await steps.step('offline: Check Tag answers from the export files', async () => {
     const answer = await vscode.commands.executeCommand<{ exists?: boolean; source?: string; flags?: string[] }>('unleash.checkTag', 'team:payments');

@@ -33,7 +33,7 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
   await treeWalk(api, steps);
   await hovers(api, steps, host);
   await codeChecks(api, steps, 'server', host);
-  await navigationChecks(steps, 'server');
+  await navigationChecks(api, steps, 'server');
   await checkTag(steps, host);
   await exportEnvironment(steps);
   await codeHovers(steps);
