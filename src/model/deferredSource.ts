@@ -4,6 +4,7 @@
  * holds only what the connection knew without building: the kind, a label, the number of files. So a window that
  * never needs the flags builds nothing. Once built, every answer is the built source's.
  */
+import * as l10n from '@vscode/l10n';
 import type { ListingFailure } from '../api/listing';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
 import type { FlagSource } from './flagSource';
@@ -42,7 +43,7 @@ export class DeferredSource implements FlagSource {
   /** The built source, which must offer `member` (a server source does). */
   private async builtWith<K extends 'flagHistory' | 'flagUsage'>(member: K): Promise<Required<Pick<FlagSource, K>>> {
     const source = await this.built();
-    if (!source[member]) throw new Error(`the flag source offers no ${member}`);
+    if (!source[member]) throw new Error(l10n.t('This flag source cannot read a flag\'s history or usage.'));
     return source as unknown as Required<Pick<FlagSource, K>>;
   }
 
