@@ -8,4 +8,7 @@
 import { describe } from 'node:test';
 import { hostileTests } from '../support/hostileTests';
 
-describe('hostile inputs (bench/hostile)', () => hostileTests((name) => !name.startsWith('offline')));
+/** Scenarios that write or move tens of megabytes: a test file each. */
+const LARGE = ['exportLarge.scenario.ts'];
+
+describe('hostile inputs (bench/hostile)', () => hostileTests((name) => !name.startsWith('offline') && !LARGE.includes(name)));
