@@ -27,7 +27,7 @@ import { loadCore, type Core } from './core';
 import type { KnownProjects } from './knownProjects';
 import { connectionWarnings, readCaFiles } from './network';
 import type { Logger } from '../util/logger';
-import { onDidChangeSettings, readSettings, type ExtensionSettings } from './settings';
+import { onDidChangeConnectionSettings, readSettings, type ExtensionSettings } from './settings';
 import { ServerSource, serverLabel } from './serverSource';
 import type { TokenStore } from './tokens';
 
@@ -161,7 +161,7 @@ export class Connection implements vscode.Disposable {
       watcher.onDidCreate(onFiles),
       watcher.onDidChange(onFiles),
       watcher.onDidDelete(onFiles),
-      onDidChangeSettings(() => void this.update()),
+      onDidChangeConnectionSettings(() => void this.update()),
       tokens.onDidChange(() => void this.update()),
       vscode.workspace.onDidChangeWorkspaceFolders(onFiles),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.update()),

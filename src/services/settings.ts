@@ -184,6 +184,20 @@ export function readCodeSettings(): Pick<ExtensionSettings, 'hover' | 'completio
 /** VS Code's settings that shape the connection (all application or machine scoped). */
 const HTTP_SETTINGS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxyAuthorization', 'http.proxySupport', 'http.systemCertificates'];
 
+/** The `unleash.*` settings that decide which server is asked and how (the rest only change what is shown). */
+const CONNECTION_SETTINGS = [Settings.serverUrl, Settings.webUrl, Settings.projects, Settings.requestTimeoutSeconds, 'network'];
+
+/**
+ * Fires when a setting that decides the connection changes (CONNECTION_SETTINGS, HTTP_SETTINGS): choosing which
+ * environments to show, or how hovers read names, does not read the flags again.
+ */
+export function onDidChangeConnectionSettings(listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    const ids = [...CONNECTION_SETTINGS.map((key) => `${SETTINGS_SECTION}.${key}`), ...HTTP_SETTINGS];
+    if (ids.some((id) => event.affectsConfiguration(id))) listener();
+  });
+}
+
 /** Fires when any `unleash.*` setting or one of HTTP_SETTINGS changes. */
 export function onDidChangeSettings(listener: () => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
