@@ -3,15 +3,12 @@
  * the store). The Flags view's first load runs through the real client, listing and store: the listing is refused at
  * its 100,001st row, counted as the bytes arrive (nothing of it is parsed), with a message naming `unleash.projects`.
  */
-import { UnleashClient } from '../../src/api/client';
-import { FlagStore } from '../../src/model/flagStore';
 import { viewMessage } from '../../src/model/tree';
-import { ServerSource } from '../../src/services/serverSource';
 import { routes, startFaultServer } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';
+import { loadedStore } from './serverStore';
 
 const ROWS = 150_000;
-const TOKEN = '*:*.hostile0123456789abcdef0123456789';
 const json = { 'content-type': 'application/json' };
 
 export const scenario: HostileScenario = {
@@ -30,17 +27,9 @@ export const scenario: HostileScenario = {
     return { context: { url: server.url }, stop: () => server.close() };
   },
   async run(_dir, context) {
-    const { url } = context as { url: string };
-    const client = new UnleashClient({ baseUrl: url, getToken: () => TOKEN });
-    const store = new FlagStore({ info() {}, error() {} });
-    try {
-      void store.load();
-      await store.setSource(new ServerSource(client, [], ''), 'ready');
+    return loadedStore((context as { url: string }).url, async (store) => {
       return `${store.state}, ${store.catalog.size} flags: ${viewMessage(store) ?? ''}`;
-    } finally {
-      store.dispose();
-      await client.close();
-    }
+    });
   },
   expect: /^error, 0 flags: Could not load the flags\. The setting `unleash\.projects` takes in more than 100,000 flags, more than the extension lists\. Name fewer projects to show\.$/,
 };

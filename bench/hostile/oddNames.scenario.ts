@@ -3,14 +3,11 @@
  * with a 500 (their overview code keys a plain object by flag name). The server here answers as they do; the Flags
  * view's first load runs through the real client, listing and store, and the tree shows every flag.
  */
-import { UnleashClient } from '../../src/api/client';
-import { FlagStore } from '../../src/model/flagStore';
 import { rootNodes } from '../../src/model/tree';
-import { ServerSource } from '../../src/services/serverSource';
 import { routes, startFaultServer, type FaultRequest } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';
+import { loadedStore } from './serverStore';
 
-const TOKEN = '*:*.hostile0123456789abcdef0123456789';
 const row = (name: string, project: string) => ({ name, project, type: 'release', environments: [{ name: 'development', enabled: true }] });
 const ODD = ['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((name) => row(name, 'odd'));
 
@@ -39,20 +36,12 @@ export const scenario: HostileScenario = {
     return { context: { url: server.url }, stop: () => server.close() };
   },
   async run(_dir, context) {
-    const { url } = context as { url: string };
-    const client = new UnleashClient({ baseUrl: url, getToken: () => TOKEN });
-    const store = new FlagStore({ info() {}, error() {} });
-    try {
-      void store.load();
-      await store.setSource(new ServerSource(client, [], ''), 'ready');
+    return loadedStore((context as { url: string }).url, async (store) => {
       const rows = rootNodes(store).map((node) => `${node.label} — ${node.description ?? ''}`);
       const odd = rootNodes(store).find((node) => node.label === 'odd');
       const flags = ((await odd?.children?.()) ?? []).map((node) => node.label);
       return `${store.state}: ${rows.join('; ')} · odd: ${flags.join(', ')}`;
-    } finally {
-      store.dispose();
-      await client.close();
-    }
+    });
   },
   expect: /^ready: default — 1 flag; odd — 4 flags · odd: __proto__, constructor, hasOwnProperty, toString$/,
 };
