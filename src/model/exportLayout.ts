@@ -7,9 +7,9 @@
  * - every object: its identity keys first in a fixed order, then every other key (known or unknown) sorted by
  *   UTF-16 code unit, so a field a newer server adds lands in a predictable place and is never dropped;
  * - the top-level lists, whose order the server does not define, are sorted by their natural keys, with the
- *   element's canonical JSON as the last tie-breaker, so shuffled input always gives the same bytes. Strategies and
- *   links are sorted by what they hold before the ids a server assigns (an import gives them new ones), so an export
- *   imported into another instance exports again in the same order;
+ *   element's canonical JSON as the last tie-breaker, so shuffled input always gives the same bytes;
+ * - the ids a server assigns to strategies and links are left out: an import gives them new ones, so with them an
+ *   export imported into another instance would never export again to the same bytes;
  * - lists whose order means something (constraints, their values, variants, overrides, legal values) keep the
  *   server's order. Strategy `segments` id lists are sets and are sorted numerically.
  *
@@ -24,9 +24,10 @@ import type { ExportResult } from '../api/schemas';
 type Json = unknown;
 type JsonObject = Record<string, unknown>;
 
-/** How one kind of object is laid out: its leading keys, and layouts for some of its values. */
+/** How one kind of object is laid out: its leading keys, keys left out, and layouts for some of its values. */
 interface Layout {
   readonly lead: readonly string[];
+  readonly omit?: readonly string[];
   readonly fields?: Readonly<Record<string, (value: Json) => Json>>;
 }
 
@@ -104,9 +105,9 @@ const lastOrder = new Map<Layout, { readonly own: readonly string[]; readonly or
 function keyOrder(layout: Layout, own: readonly string[]): readonly string[] {
   const last = lastOrder.get(layout);
   if (last !== undefined && sameKeys(last.own, own)) return last.order;
-  const { lead } = layout;
+  const { lead, omit = [] } = layout;
   const order = lead.filter((key) => own.includes(key));
-  const rest = lead.length === 0 ? [...own] : own.filter((key) => !lead.includes(key));
+  const rest = lead.length === 0 && omit.length === 0 ? [...own] : own.filter((key) => !lead.includes(key) && !omit.includes(key));
   rest.sort(compareStrings);
   for (const key of rest) order.push(key);
   lastOrder.set(layout, { own, order });
@@ -187,21 +188,22 @@ const variantLayout = objectWith({
   fields: { payload: payloadLayout, overrides: listKeepingOrder(overrideLayout) },
 });
 const constraintLayout = objectWith({ lead: ['contextName', 'operator'] });
-const strategyLayout = objectWith({
-  lead: ['featureName', 'id', 'name', 'title'],
-  fields: {
-    constraints: listKeepingOrder(constraintLayout),
-    variants: listKeepingOrder(variantLayout),
-    segments: sortedIds,
-  },
-});
+const strategyFields = {
+  constraints: listKeepingOrder(constraintLayout),
+  variants: listKeepingOrder(variantLayout),
+  segments: sortedIds,
+};
+const strategyLayout = objectWith({ lead: ['featureName', 'id', 'name', 'title'], fields: strategyFields });
+/** An exported strategy leaves out its id: a server assigns it, and an import gives the strategy a new one. */
+const exportedStrategyLayout = objectWith({ lead: ['featureName', 'name', 'title'], omit: ['id'], fields: strategyFields });
 const featureEnvironmentLayout = objectWith({
   lead: ['featureName', 'name', 'environment', 'enabled'],
   fields: { variants: listKeepingOrder(variantLayout), strategies: listKeepingOrder(strategyLayout) },
 });
 const parentDependencyLayout = objectWith({ lead: ['feature', 'enabled', 'variants'] });
-const linkLayout = objectWith({ lead: ['id', 'url', 'title'] });
-const byLink = [(l: JsonObject) => l.url, (l: JsonObject) => l.title, (l: JsonObject) => l.id];
+/** A link leaves out its id, as an exported strategy does (an import gives it a new one). */
+const linkLayout = objectWith({ lead: ['url', 'title'], omit: ['id'] });
+const byLink = [(l: JsonObject) => l.url, (l: JsonObject) => l.title];
 const featureLayout = objectWith({
   lead: ['name', 'project', 'type', 'description'],
   fields: {
@@ -237,26 +239,6 @@ const featureLinksLayout = objectWith({
   fields: { links: listSortedBy(linkLayout, byLink) },
 });
 
-/**
- * A number that stands for an object's laid-out JSON without its member `left` (an id a server assigns): FNV-1a and
- * a multiplicative hash of the UTF-16 code units, 53 bits together, the same on every machine. Equal content, equal
- * number; a collision only hands the order to the keys after it.
- */
-function contentHash(laidOut: Json, left: string): number {
-  if (!isPlainObject(laidOut)) return 0;
-  const rest: JsonObject = {};
-  for (const key of Object.keys(laidOut)) if (key !== left) setKey(rest, key, laidOut[key]);
-  const text = JSON.stringify(rest);
-  let fnv = 0x811c9dc5;
-  let mul = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    fnv = Math.imul(fnv ^ unit, 0x01000193);
-    mul = (Math.imul(mul, 31) + unit) | 0;
-  }
-  return (fnv >>> 0) * 0x200000 + (mul >>> 11);
-}
-
 /** A top-level list: how each element is laid out, and the keys the list is sorted by. */
 interface SortedList {
   readonly element: (value: Json) => Json;
@@ -265,10 +247,7 @@ interface SortedList {
 
 const TOP_LEVEL_LISTS: Readonly<Record<(typeof TOP_LEVEL_ORDER)[number], SortedList>> = {
   features: { element: featureLayout, keys: [(f) => f.name, (f) => f.project] },
-  featureStrategies: {
-    element: strategyLayout,
-    keys: [(s) => s.featureName, (s) => s.name, (s) => s.title, (s) => contentHash(strategyLayout(s), 'id'), (s) => s.id],
-  },
+  featureStrategies: { element: exportedStrategyLayout, keys: [(s) => s.featureName, (s) => s.name, (s) => s.title] },
   featureEnvironments: { element: featureEnvironmentLayout, keys: [(e) => e.featureName ?? e.name, (e) => e.environment] },
   contextFields: { element: contextFieldLayout, keys: [(c) => c.name] },
   featureTags: { element: featureTagLayout, keys: [(t) => t.featureName, (t) => t.tagType ?? t.type, (t) => t.tagValue ?? t.value] },

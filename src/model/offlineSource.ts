@@ -195,12 +195,16 @@ export class OfflineSource implements FlagSource {
   private async add(environment: string, result: ExportResult, slices: TimeSlices): Promise<void> {
     const file = new FileIndex(environment, new FileSegments(result));
     this.files.push(file);
+    const fileNumber = this.files.length;
     await each(result.featureStrategies, slices, (strategy) => {
       const name = strategy.featureName ?? '';
       const list = file.strategies.get(name);
       if (list) list.push(strategy);
       else file.strategies.set(name, [strategy]);
-      if (strategy.id) file.strategiesById.set(strategy.id, strategy);
+      // The extension's exports leave out the ids a server assigns: each strategy gets one of this source's own, by
+      // which the tree and the details ask for its segments.
+      strategy.id ||= `offline-${fileNumber}-${file.strategiesById.size}`;
+      file.strategiesById.set(strategy.id, strategy);
     });
     await each(result.featureEnvironments ?? [], slices, (env) => file.states.set(env.featureName ?? env.name, env));
     for (const dep of result.dependencies ?? []) {

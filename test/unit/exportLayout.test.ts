@@ -122,7 +122,6 @@ describe('serializeExport', () => {
       '  "featureStrategies": [',
       '    {',
       '      "featureName": "a",',
-      '      "id": "s1",',
       '      "name": "default",',
       '      "constraints": [],',
       '      "parameters": {},',
@@ -131,7 +130,6 @@ describe('serializeExport', () => {
       '    },',
       '    {',
       '      "featureName": "b",',
-      '      "id": "s2",',
       '      "name": "default",',
       '      "title": null,',
       '      "constraints": [',
@@ -176,7 +174,6 @@ describe('serializeExport', () => {
       '      "feature": "b",',
       '      "links": [',
       '        {',
-      '          "id": "02",',
       '          "url": "https://x.test/b",',
       '          "title": "Spec"',
       '        }',
@@ -222,7 +219,7 @@ describe('serializeExport', () => {
 
   it('keeps the order of constraints, their values and variants, and sorts segment ids numerically', () => {
     const canonical = canonicalExport(fixture()) as { featureStrategies: Obj[]; featureEnvironments: Obj[] };
-    const rollout = canonical.featureStrategies.find((s) => s.id === '9de655a1-3c2b-4f6e-8a1d-7b5c4e3f2a10');
+    const rollout = canonical.featureStrategies.find((s) => s.featureName === 'new-checkout-flow' && (s.variants as Obj[]).length === 2);
     assert.ok(rollout);
     assert.deepEqual((rollout.constraints as Obj[]).map((c) => c.contextName), ['tenantId', 'appVersion']);
     assert.deepEqual((rollout.constraints as Obj[])[0]?.values, ['tenant-b', 'tenant-a']);
@@ -238,15 +235,17 @@ describe('serializeExport', () => {
   it('sorts the top-level lists by their natural keys', () => {
     const canonical = canonicalExport(reorderLikeAServer(fixture(), 7)) as Record<string, Obj[]>;
     assert.deepEqual(canonical.features?.map((f) => f.name), ['new-checkout-flow', 'new-checkout-flow-ui', 'pricing-experiment']);
+    // By flag, then strategy name and title, then what the strategy holds (the ids a server assigns are left out).
     assert.deepEqual(
-      canonical.featureStrategies?.map((s) => `${String(s.featureName)}/${String(s.id)}`),
+      canonical.featureStrategies?.map((s) => `${String(s.featureName)}/${String(s.name)}/${(s.constraints as Obj[]).length} constraints`),
       [
-        'new-checkout-flow/9de655a1-3c2b-4f6e-8a1d-7b5c4e3f2a10',
-        'new-checkout-flow/f3a9c1e2-5b7d-4e8a-9c0f-1d2e3f4a5b6c',
-        'new-checkout-flow-ui/2b8e4c6a-0d1f-4a3b-9e7c-5f6a8b0c2d4e',
-        'pricing-experiment/c47d1e0b-8a92-4f35-b6e1-0a9d8c7b6e5f',
+        'new-checkout-flow/flexibleRollout/2 constraints',
+        'new-checkout-flow/remoteAddress/0 constraints',
+        'new-checkout-flow-ui/default/0 constraints',
+        'pricing-experiment/flexibleRollout/2 constraints',
       ],
     );
+    assert.ok(canonical.featureStrategies?.every((s) => !('id' in s)));
     assert.deepEqual(canonical.contextFields?.map((c) => c.name), ['accountAgeDays', 'appVersion', 'tenantId']);
     assert.deepEqual(
       canonical.featureTags?.map((t) => `${String(t.featureName)}:${String(t.tagType)}:${String(t.tagValue)}`),
@@ -254,7 +253,7 @@ describe('serializeExport', () => {
     );
     assert.deepEqual(canonical.segments?.map((s) => s.id), [1, 2]);
     assert.deepEqual(canonical.tagTypes?.map((t) => t.name), ['jira', 'simple', 'team']);
-    assert.deepEqual((canonical.links?.[0]?.links as Obj[]).map((l) => l.id), ['01JQ8ZK3M4N5P6Q7R8S9T0V1W2', '01JQ8ZM7X2Y3Z4A5B6C7D8E9F0']);
+    assert.deepEqual((canonical.links?.[0]?.links as Obj[]).map((l) => Object.keys(l)), [['url', 'title'], ['url', 'title']]);
   });
 
   it('puts the known top-level keys first in a fixed order, then unknown ones by name', () => {

@@ -6,6 +6,9 @@ import { exportResultSchema, type ExportResult } from '../../src/api/schemas';
 import { Catalog } from '../../src/model/catalog';
 import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/offlineSource';
 import { distinctTags } from '../../src/model/tagInput';
+import { serializeExport } from '../../src/model/exportLayout';
+
+const parseExport = (text: string): ExportResult => exportResultSchema.parse(JSON.parse(text));
 
 const development = exportResultSchema.parse(JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'), 'utf8')));
 
@@ -112,6 +115,19 @@ describe('OfflineSource: segment definitions', () => {
         [2, 'beta-testers', null, 'checkout', 0, false],
         [1, 'internal-users', 'Employees', null, 1, false],
       ],
+    );
+  });
+
+  it('gives the strategies of a file without server ids (as the extension writes them) their own segments', async () => {
+    const withoutIds = parseExport(serializeExport(development));
+    assert.ok(withoutIds.featureStrategies.every((s) => s.id === undefined));
+    const source = await OfflineSource.read([{ path: '.unleash/development.json', result: withoutIds }]);
+    const feature = await source.getFeature('default', 'new-checkout-flow');
+    const strategies = feature.environments?.[0]?.strategies ?? [];
+    const segmentNames = await Promise.all(strategies.map(async (s) => (await source.getStrategySegments(s.id ?? '')).map((segment) => segment.name)));
+    assert.deepEqual(
+      strategies.map((s, i) => `${s.name}: ${segmentNames[i]?.join(', ')}`),
+      ['flexibleRollout: internal-users, beta-testers', 'remoteAddress: '],
     );
   });
 
