@@ -126,7 +126,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     statusBar,
   );
 
-  void connection.update();
+  // activate() only registers: the first evaluation (settings, token, the export files listed; a few milliseconds in
+  // the extension host) starts once it has returned. Commands run meanwhile wait for it (Connection.settled).
+  const firstEvaluation = setImmediate(() => void connection.update());
+  context.subscriptions.push({ dispose: () => clearImmediate(firstEvaluation) });
   const loading = bundleLoadMs();
   const activationMs = loading + performance.now() - started;
   logger.info(`Activated in ${activationMs.toFixed(1)} ms (${loading.toFixed(1)} ms of it loading the bundle).`);
