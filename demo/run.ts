@@ -51,7 +51,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   if (problem) throw new Error(problem);
   log('Installing the e2e host if needed (code-server 4.100.3; ~1.5 min the first time)…');
   await ensureHost({ browser: false });
-  const host = (await import('../test/e2e/host/index')) as typeof import('../test/e2e/host/index');
+  const host = await import('../test/e2e/host/index');
 
   if (!options.forcePackage && !vsixStaleness()) log(`The packaged extension ${path.relative(ROOT, VSIX_PATH)} is current.`);
   const vsix = await ensureVsix(log, { force: options.forcePackage });

@@ -33,10 +33,10 @@ import { E2E_SERVER_VERSION, startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '.
 import { backendToken, changeCheckoutFlowInProduction, sendMetrics, waitForUsage } from '../contract/harness/activity';
 import { SEED } from '../contract/harness/seed-data';
 import { startFaultServer } from '../support/faultServer';
+import * as host from './host/index';
+import type { CodeServer, EditorSession as Session } from './host/index';
 import { OUT_DIR, SCREENSHOTS_DIR, copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
 
-type Host = typeof import('./host/index');
-type Session = import('./host/index').EditorSession;
 type Page = Session['page'];
 
 const unleash = useRealUnleash();
@@ -45,12 +45,10 @@ const VIEWPORT = { width: 1280, height: 800 };
 const DEFAULT_SIDE_BAR = 300;
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS_DIR : path.join(OUT_DIR, 'screenshots');
 const verbose = Boolean(process.env.E2E_VERBOSE);
-let host: Host;
 let vsixPath = '';
 
 before(async () => {
   await ensureHost();
-  host = require('./host/index') as Host;
   vsixPath = (await ensureVsix((line) => console.log(line))).path;
 }, { timeout: 600_000 });
 
@@ -412,7 +410,7 @@ test('history, usage and exports (a real Unleash of its own, changed and evaluat
   // Its own server: the changes and metrics would alter what the other checks read of the shared one.
   const own = await startRealUnleash({ version: E2E_SERVER_VERSION, seed: true, searchRateLimit: SUITE_SEARCH_RATE_LIMIT });
   const workspace = copyDemoWorkspace();
-  let server: Awaited<ReturnType<Host['startCodeServer']>> | undefined;
+  let server: CodeServer | undefined;
   let session: Session | undefined;
   try {
     // The workspace's exports, written as Export Environment writes them, before anything changes on the server.

@@ -25,6 +25,7 @@ import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '../contract/harness';
 import { createOddNames } from '../contract/harness/oddNames';
 import { startFaultServer } from '../support/faultServer';
 import { buildSuite } from './build';
+import * as host from './host/index';
 import { startSlowServer } from './slowServer';
 import {
   activationFromLogs,
@@ -38,11 +39,8 @@ import {
   type StagedExtension,
 } from './support';
 
-type Host = typeof import('./host/index');
-
 const unleash = useRealUnleash();
 const verbose = Boolean(process.env.E2E_VERBOSE);
-let host: Host;
 let staged: StagedExtension | undefined;
 let suitePath = '';
 const activation: ActivationRun[] = [];
@@ -69,10 +67,9 @@ function filesHolding(dir: string, secret: string): string[] {
 before(async () => {
   const t0 = Date.now();
   await ensureHost();
-  host = require('./host/index') as Host;
   const vsix = await ensureVsix((line) => console.log(line));
   prepared.push(vsix.built ? `packaged the .vsix in ${seconds(vsix.ms)} (${vsix.built})` : 'reused dist/*.vsix');
-  staged = await stageExtension(host, vsix.path);
+  staged = await stageExtension(vsix.path);
   prepared.push(`installed it with code-server in ${seconds(staged.ms)}`);
   const t1 = Date.now();
   suitePath = await buildSuite();

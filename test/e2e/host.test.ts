@@ -11,6 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import * as host from './host/index';
+import type { EditorSession } from './host/index';
 import { ensureHost } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -18,8 +20,6 @@ const FIXTURE = path.join(__dirname, 'fixture-extension');
 const PROOF_PNG = process.env.E2E_PROOF_PNG || path.join(ROOT, 'out', 'e2e', 'screenshots', 'host-proof.png');
 const TEST_TIMEOUT = 240_000;
 
-type Host = typeof import('./host/index');
-let host: Host;
 let scratch: string; // workspace + vsix for this file; removed in after()
 let workspace: string;
 let vsix: string;
@@ -28,7 +28,6 @@ before(async () => {
   // Idempotent: returns in milliseconds when test/e2e/host/node_modules is complete. Under the lock that the other
   // e2e test files take too (they run in parallel; two installs at once would break each other).
   await ensureHost();
-  host = require('./host/index') as Host;
 
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-host-test-'));
   workspace = path.join(scratch, 'workspace');
@@ -91,7 +90,7 @@ test('(3) browser-level: command palette runs the command, notification in the D
     settings: { 'e2eFixture.greeting': 'Howdy' },
   });
   const serverMs = Date.now() - t0;
-  let session: import('./host/index').EditorSession | undefined;
+  let session: EditorSession | undefined;
   try {
     session = await host.openWorkbench(server);
     t.diagnostic(`installed .vsix + code-server up in ${serverMs} ms; workbench drawn ${session.workbenchMs} ms after navigation`);

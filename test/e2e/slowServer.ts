@@ -6,8 +6,8 @@
  */
 import { startFaultServer, type FaultServer } from '../support/faultServer';
 
-export const SLOW_MS = 6_000;
-export const SLOW_FLAGS = Array.from({ length: 250 }, (_, i) => ({
+const SLOW_MS = 6_000;
+const SLOW_FLAGS = Array.from({ length: 250 }, (_, i) => ({
   name: `slow-flag-${String(i).padStart(3, '0')}`,
   project: i % 5 < 3 ? 'alpha' : 'beta',
   type: 'release',

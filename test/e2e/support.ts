@@ -2,22 +2,20 @@
  * What the e2e tests and the demo share: the host install, the packaged .vsix (built once, under a lock, when missing
  * or older than its sources), the extension as code-server installs it, the in-editor suite bundle, temporary copies
  * of the demo workspace, and the activate() figure for the benchmark.
- *
- * No import of test/e2e/host here (its types need the host's node_modules, which a clean clone has not installed
- * when `npm run build` typechecks): callers pass the host functions in.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createRunDirs, installExtension } from './host/codeServer';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const E2E_DIR = __dirname;
+const E2E_DIR = __dirname;
 /** Git-ignored build output of the e2e layer (suite bundle, locks). */
 export const OUT_DIR = path.join(ROOT, 'out', 'e2e');
 export const DEMO_WORKSPACE = path.join(ROOT, 'demo', 'workspace');
 export const SCREENSHOTS_DIR = path.join(ROOT, 'docs', 'screenshots');
-export const BENCH_RESULTS = path.join(ROOT, 'bench', 'results');
+const BENCH_RESULTS = path.join(ROOT, 'bench', 'results');
 
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
@@ -25,7 +23,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
   version: string;
 };
 /** `publisher.name`, as vscode.extensions.getExtension() takes it. */
-export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
+const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 export const VSIX_PATH = path.join(ROOT, 'dist', `${manifest.name}-${manifest.version}.vsix`);
 
 export type Log = (line: string) => void;
@@ -144,7 +142,7 @@ async function withLock<T>(name: string, timeoutMs: number, work: () => Promise<
   }
 }
 
-export interface VsixResult {
+interface VsixResult {
   /** A private copy of dist/*.vsix taken under the lock (removed when this process exits). */
   path: string;
   /** Why it was built, or undefined when the existing one was reused. */
@@ -179,12 +177,6 @@ export async function ensureVsix(log: Log = () => undefined, options: { force?: 
   });
 }
 
-/** The part of the host's API that stageExtension needs (test/e2e/host: createRunDirs, installExtension). */
-export interface InstallHost {
-  createRunDirs(prefix?: string): { tmp: string; extensionsDir: string };
-  installExtension(vsixPath: string, dirs: never, options?: { log?: Log }): Promise<void>;
-}
-
 export interface StagedExtension {
   /** The installed extension's folder: what the .vsix holds, laid out by code-server's own installer. */
   dir: string;
@@ -198,12 +190,12 @@ export interface StagedExtension {
  * host, so the suite loads this folder as the extensionDevelopmentPath: what is tested is what ships, installed the
  * way a user installs it.
  */
-export async function stageExtension(host: InstallHost, vsix: string, log?: Log): Promise<StagedExtension> {
+export async function stageExtension(vsix: string, log?: Log): Promise<StagedExtension> {
   const t0 = Date.now();
-  const dirs = host.createRunDirs('e2e-stage-');
+  const dirs = createRunDirs('e2e-stage-');
   const remove = (): void => fs.rmSync(dirs.tmp, { recursive: true, force: true });
   try {
-    await host.installExtension(vsix, dirs as never, log ? { log } : {});
+    await installExtension(vsix, dirs, log ? { log } : {});
     const folder = fs
       .readdirSync(dirs.extensionsDir)
       .find((name) => name.toLowerCase().startsWith(`${EXTENSION_ID.toLowerCase()}-`));

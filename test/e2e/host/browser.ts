@@ -9,7 +9,7 @@ import type { CodeServer, LogFn } from './codeServer';
 import { HOST_DIR, INSTALL_HINT } from './hostDir';
 import { killTree, spawnTracked } from './processes';
 
-export const CHROMIUM_PATH = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 
 const hostRequire = createRequire(path.join(HOST_DIR, 'package.json'));
 type Playwright = typeof import('playwright-core');
@@ -29,7 +29,7 @@ function assertChromium(): void {
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium (or set E2E_CHROMIUM)`);
 }
 
-export interface OpenWorkbenchOptions {
+interface OpenWorkbenchOptions {
   /** Overrides the server's extensionDevelopmentPath. */
   extensionDevelopmentPath?: string;
   /** Module exporting run(); makes the page run it in the extension host (see runSuiteInEditor). */
@@ -67,7 +67,7 @@ export interface EditorSession {
 }
 
 /** Flags for Debian's Chromium on this closed network (see test/e2e/README.md). */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -168,7 +168,7 @@ export function workbenchUrl(
 }
 
 /** Waits until the workbench is drawn (status bar and activity bar laid out). */
-export async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<void> {
+async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<void> {
   await page.waitForSelector('.monaco-workbench .part.statusbar', { state: 'visible', timeout: timeoutMs });
   await page.waitForSelector('.monaco-workbench .part.activitybar, .monaco-workbench .part.sidebar', {
     state: 'visible',

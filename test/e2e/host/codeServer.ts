@@ -7,7 +7,7 @@ import path from 'node:path';
 import { HOST_DIR, INSTALL_HINT } from './hostDir';
 import { forgetAtExit, killTree, removeAtExit, spawnTracked, type Tracked } from './processes';
 
-export const CODE_SERVER_ENTRY = path.join(HOST_DIR, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const CODE_SERVER_ENTRY = path.join(HOST_DIR, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 
 /** code-server alone (what the demo needs); Chromium is checked when a browser is opened (openWorkbench). */
 function assertInstalled(): void {

@@ -3,29 +3,11 @@
 //
 //   processes.ts   process trees: started in their own groups, killed by pid/pgid and run marker, exit hooks
 //   codeServer.ts  a run's folders, env and settings; installExtension, startCodeServer
-//   browser.ts     Chromium on the workbench: openWorkbench, workbenchUrl, waitForWorkbench
+//   browser.ts     Chromium on the workbench: openWorkbench, workbenchUrl
 //   suite.ts       runSuiteInEditor: a run() suite in the extension host
 //   ui.ts          what a person does in the workbench (palette, notifications, screenshots)
-export { HOST_DIR } from './hostDir';
-export { RUN_MARKER_ENV, processesOfRun } from './processes';
-export {
-  CODE_SERVER_ENTRY,
-  createRunDirs,
-  installExtension,
-  startCodeServer,
-  type CodeServer,
-  type CodeServerDirs,
-  type LogFn,
-  type StartCodeServerOptions,
-} from './codeServer';
-export {
-  CHROMIUM_ARGS,
-  CHROMIUM_PATH,
-  openWorkbench,
-  waitForWorkbench,
-  workbenchUrl,
-  type EditorSession,
-  type OpenWorkbenchOptions,
-} from './browser';
-export { runSuiteInEditor, type RunSuiteOptions, type RunSuiteResult } from './suite';
-export * from './ui';
+export { processesOfRun } from './processes';
+export { startCodeServer, type CodeServer } from './codeServer';
+export { openWorkbench, workbenchUrl, type EditorSession } from './browser';
+export { runSuiteInEditor, type RunSuiteOptions } from './suite';
+export { runCommandFromPalette, screenshot, waitForNotification } from './ui';

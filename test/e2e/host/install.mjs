@@ -128,7 +128,8 @@ function run(cmd, args, opts) {
     });
     child.on('exit', (code, signal) => {
       settled();
-      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`));
+      if (code === 0) resolve();
+      else reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`));
     });
   });
 }

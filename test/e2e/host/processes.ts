@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Env var set on every process a run starts; its value is the run's temp folder. */
-export const RUN_MARKER_ENV = 'UNLEASH_E2E_HOST_RUN';
+const RUN_MARKER_ENV = 'UNLEASH_E2E_HOST_RUN';
 
 export interface Tracked {
   pid: number;

@@ -17,7 +17,7 @@ export interface RunSuiteOptions {
   log?: LogFn;
 }
 
-export interface RunSuiteResult {
+interface RunSuiteResult {
   /** 0 when run() resolved, 1 when it rejected (VS Code's own convention). */
   exitCode: number;
   logs: string[];

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
-export interface UiWaitOptions {
+interface UiWaitOptions {
   /** Default 15 s. */
   timeoutMs?: number;
 }
@@ -49,7 +49,7 @@ export async function runCommandFromPalette(page: Page, title: string, options: 
 }
 
 /** Locator for notification toasts (bottom-right) containing `text`. */
-export function notificationLocator(page: Page, text: string | RegExp): Locator {
+function notificationLocator(page: Page, text: string | RegExp): Locator {
   return page.locator('.notifications-toasts .notification-toast', { hasText: text });
 }
 
@@ -60,20 +60,10 @@ export async function waitForNotification(page: Page, text: string | RegExp, opt
   return (await toast.locator('.notification-list-item-message').first().innerText().catch(() => toast.innerText())).trim();
 }
 
-/** Texts of all visible notification toasts. */
-export async function notificationTexts(page: Page): Promise<string[]> {
-  return (await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts()).map((t) => t.trim());
-}
-
 /** Saves a PNG screenshot of the page to `file` (folders created). */
 export async function screenshot(page: Page, file: string): Promise<string> {
   const out = path.resolve(file);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await page.screenshot({ path: out });
   return out;
-}
-
-/** Text of the status bar (e.g. to check a status bar item an extension contributes). */
-export async function statusBarText(page: Page): Promise<string> {
-  return (await page.locator('.monaco-workbench .part.statusbar').innerText()).replace(/\s+/g, ' ').trim();
 }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/model/tree';
 
-export const EXTENSION_ID = 'unleash-flags.unleash-flags';
+const EXTENSION_ID = 'unleash-flags.unleash-flags';
 
 export function log(message: string): void {
   console.log(`[suite] ${message}`);
@@ -139,7 +139,7 @@ export async function positionOf(uri: vscode.Uri, needle: string, occurrence = 1
 }
 
 /** All hover markdown at a position (every provider), with markdown escapes removed for matching. */
-export async function hoverAt(uri: vscode.Uri, position: vscode.Position): Promise<{ raw: string; plain: string }> {
+async function hoverAt(uri: vscode.Uri, position: vscode.Position): Promise<{ raw: string; plain: string }> {
   const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ?? [];
   const raw = hovers
     .flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value)))
