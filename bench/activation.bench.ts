@@ -16,16 +16,12 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
+import { build } from 'esbuild';
+import { bundleOptions, extensionBuild } from '../esbuild';
 import type { WindowResult } from './activation.child';
 import { round, stats, type Stats } from './measure';
 
 const ROOT = path.resolve(__dirname, '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleOptions, extensionBuild } = require('../esbuild') as {
-  bundleOptions(minified: boolean): BuildOptions;
-  extensionBuild(minified: boolean, outdir: string): BuildOptions;
-};
 
 export interface ActivationBenchResult {
   name: 'activation';

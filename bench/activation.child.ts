@@ -6,6 +6,7 @@
  * core.js was loaded before the need, and the times from the need to the first listing request and to the flags.
  */
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ExtensionApi } from '../src/extension';
 import { startFaultServer } from '../test/support/faultServer';
 import { installFakeVscode } from '../test/support/fakeVscode';
@@ -42,7 +43,7 @@ function systemCertificates(lines: readonly string[]): { systemCertificatesMs?: 
 async function main(): Promise<void> {
   const [dist = '', folder = '', mode = 'server'] = process.argv.slice(2);
   // What an extension host has loaded before any extension: Node's own modules the bundles need at start-up.
-  for (const builtin of ['node:crypto', 'node:fs', 'node:fs/promises', 'node:net', 'node:path']) require(builtin);
+  for (const builtin of ['node:crypto', 'node:fs', 'node:fs/promises', 'node:net', 'node:path']) await import(builtin);
   const fake = installFakeVscode(folder);
   let firstRequest: number | undefined;
   const server = await startFaultServer({
@@ -63,8 +64,7 @@ async function main(): Promise<void> {
     process.env.UNLEASH_API_TOKEN = '*:*.bench-admin-token';
   }
   const core = path.join(dist, 'core.js');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const extension = require(path.join(dist, 'extension.js')) as { activate(context: unknown): ExtensionApi };
+  const extension = (await import(pathToFileURL(path.join(dist, 'extension.js')).href)) as { activate(context: unknown): ExtensionApi };
   const context = { subscriptions: [] as Array<{ dispose(): unknown }>, secrets: fake.secretStorage, globalState: fake.globalState };
   const api = extension.activate(context);
   for (let waited = 0; api.store.currentSource === undefined && waited < 10_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));

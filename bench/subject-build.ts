@@ -3,11 +3,9 @@
  * TypeScript source as tsx runs it (`--source`).
  */
 import * as path from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
-
-/** The bundle options of esbuild.js (a CommonJS script), so every bundle is built alike. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleOptions } = require('../esbuild') as { bundleOptions(minified: boolean): BuildOptions };
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { bundleOptions } from '../esbuild';
 
 export type Subject = typeof import('./subject');
 
@@ -24,7 +22,6 @@ export async function loadSubject(form: 'bundle' | 'source', outDir: string): Pr
   const outfile = path.join(outDir, 'subject.js');
   // The options of `esbuild.js --production`, with this file as the entry point.
   await build({ ...bundleOptions(true), entryPoints: [path.join(__dirname, 'subject.ts')], outfile });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const subject = require(outfile) as Subject;
+  const subject = (await import(pathToFileURL(outfile).href)) as Subject;
   return { subject, form, buildMs: performance.now() - started };
 }

@@ -43,5 +43,5 @@ export const scenario: HostileScenario = {
       await client.close();
     }
   },
-  expect: /^_Last change could not be read: .*Failed request\\: GET \\\/api\\\/admin\\\/search\\\/events\\\._  \n\*\*Usage, last 24 h:\*\* not evaluated$/,
+  expect: /^_Last change could not be read: .*Failed request\\: GET \\\/api\\\/admin\\\/search\\\/events\\\._ {2}\n\*\*Usage, last 24 h:\*\* not evaluated$/,
 };

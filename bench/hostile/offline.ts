@@ -5,19 +5,16 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+// First the stand-in for 'vscode', then the services, loaded before the measured run (loading is not the operation).
+import '../../test/support/installVscode';
+import { ServerApprovals } from '../../src/services/approvals';
+import { Connection } from '../../src/services/connection';
+import { TokenStore } from '../../src/services/tokens';
 import { installFakeVscode } from '../../test/support/fakeVscode';
 import { recordingLogger } from '../../test/support/recordingLogger';
 import { generateDataset } from '../data';
 import { serializeExportBytes } from '../../src/model/export/exportLayout';
 import { FlagStore } from '../../src/model/store/flagStore';
-
-// Loaded here, before the measured run (loading is not the operation), once the stand-in answers for 'vscode'.
-installFakeVscode();
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { Connection } = require('../../src/services/connection') as typeof import('../../src/services/connection');
-const { TokenStore } = require('../../src/services/tokens') as typeof import('../../src/services/tokens');
-const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The store once the Connection has read the export files of the workspace `folder`, as the Flags view loads it. */
 export async function offlineStore(folder: string): Promise<FlagStore> {

@@ -5,15 +5,12 @@
  *   npx tsx test/e2e/build.ts        → out/e2e/suite.js
  */
 import * as path from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
+import { build } from 'esbuild';
+import { bundleOptions } from '../../esbuild';
 import { OUT_DIR, ROOT } from './support';
 
-/** The bundle options of esbuild.js (a CommonJS script), so every bundle is built alike. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleOptions } = require('../../esbuild') as { bundleOptions(minified: boolean): BuildOptions };
-
-export const SUITE_ENTRY = path.join(__dirname, 'suite', 'index.ts');
-export const SUITE_BUNDLE = path.join(OUT_DIR, 'suite.js');
+const SUITE_ENTRY = path.join(__dirname, 'suite', 'index.ts');
+const SUITE_BUNDLE = path.join(OUT_DIR, 'suite.js');
 
 export async function buildSuite(outfile: string = SUITE_BUNDLE): Promise<string> {
   await build({ ...bundleOptions(false), sourcemap: 'inline', entryPoints: [SUITE_ENTRY], outfile, absWorkingDir: ROOT });

@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import { FakeSource } from './flagCatalog';
 
-export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+/** Control characters (C0, DEL, C1), bidi marks and overrides, line and paragraph separators, the BOM. */
+export const CONTROL = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/u;
+/** Half of a surrogate pair without the other half. */
+export const LONE_SURROGATE = /\p{Cs}/u;
 export const LONG = 'x'.repeat(10_000);
 export const MARKUP =
   '**bold** _it_ `code` # head [click](command:workbench.action.quit) <img src=x onerror=alert(1)> <script>alert(1)</script> ' +

@@ -4,21 +4,25 @@
  * sections; export files say nothing in the hover and why in the document.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { EventPage } from '../../src/api';
 import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import type { TreeNode } from '../../src/model/tree';
 import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type Hover, type TreeItem } from '../support/fakeVscode';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { FlagActivity } from '../../src/model/activity/flagActivity';
 
 const fake = installFakeVscode();
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { FlagHoverProvider } = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
-const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
-const { registerFlagDetails } = require('../../src/commands/flagDetails') as typeof import('../../src/commands/flagDetails');
-const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
-const { FlagActivity } = require('../../src/model/activity/flagActivity') as typeof import('../../src/model/activity/flagActivity');
-/* eslint-enable @typescript-eslint/no-require-imports */
+let FlagHoverProvider: typeof import('../../src/hovers/flagHoverProvider').FlagHoverProvider;
+let registerFlagsView: typeof import('../../src/views/flagsTree').registerFlagsView;
+let registerFlagDetails: typeof import('../../src/commands/flagDetails').registerFlagDetails;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ FlagHoverProvider } = await import('../../src/hovers/flagHoverProvider'));
+  ({ registerFlagsView } = await import('../../src/views/flagsTree'));
+  ({ registerFlagDetails } = await import('../../src/commands/flagDetails'));
+});
 
 const hourAgo = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
 const changedAt = new Date(Date.now() - 3 * 3_600_000).toISOString();

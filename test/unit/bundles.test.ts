@@ -11,15 +11,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
+import { BUNDLE_TIMES, extensionBuild } from '../../esbuild';
 import { BUNDLE_TIMES_GLOBAL } from '../../src/base/constants';
 import type { ExtensionApi } from '../../src/extension';
 import { installFakeVscode } from '../support/fakeVscode';
 
 const root = path.join(__dirname, '..', '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const esbuildJs = require('../../esbuild') as { extensionBuild(minified: boolean, outdir: string): BuildOptions; BUNDLE_TIMES: string };
 
 /** The npm packages with code in an output of the build. */
 function packagesIn(metafile: Metafile, output: string): Set<string> {
@@ -34,7 +34,7 @@ describe('the bundles: what every window loads, and the core loaded on first nee
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(tmpdir(), 'unleash-bundles-'));
-    const result = await build({ ...esbuildJs.extensionBuild(true, dir), absWorkingDir: root, logLevel: 'silent' });
+    const result = await build({ ...extensionBuild(true, dir), absWorkingDir: root, logLevel: 'silent' });
     metafile = result.metafile as Metafile;
   });
 
@@ -60,7 +60,7 @@ describe('the bundles: what every window loads, and the core loaded on first nee
   });
 
   it('records when loading started and ended in its first and last statements, where activate() reads them', () => {
-    assert.equal(esbuildJs.BUNDLE_TIMES, BUNDLE_TIMES_GLOBAL);
+    assert.equal(BUNDLE_TIMES, BUNDLE_TIMES_GLOBAL);
     const bundle = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
     assert.ok(bundle.startsWith(`globalThis.${BUNDLE_TIMES_GLOBAL}={start:performance.now()};`), bundle.slice(0, 80));
     assert.ok(bundle.trimEnd().endsWith(`globalThis.${BUNDLE_TIMES_GLOBAL}.loaded=performance.now();`), bundle.slice(-80));
@@ -72,8 +72,7 @@ describe('the bundles: what every window loads, and the core loaded on first nee
     fs.copyFileSync(path.join(root, 'test', 'fixtures', 'export-development.json'), path.join(folder, '.unleash', 'development.json'));
     const fake = installFakeVscode(folder);
     const coreLoaded = () => Object.keys(require.cache).includes(path.join(dir, 'core.js'));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const extension = require(path.join(dir, 'extension.js')) as { activate(context: unknown): ExtensionApi };
+    const extension = (await import(pathToFileURL(path.join(dir, 'extension.js')).href)) as { activate(context: unknown): ExtensionApi };
     const context = { subscriptions: [] as Array<{ dispose(): unknown }>, secrets: fake.secretStorage, globalState: fake.globalState };
     try {
       const api = extension.activate(context);

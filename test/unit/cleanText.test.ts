@@ -18,6 +18,7 @@ import { childrenOf, flagPickItems, viewMessage, type TreeNode } from '../../src
 import { clean, truncate, visibleText } from '../../src/model/text/plainText';
 import { formatError } from '../../src/model/content/formatError';
 import { logLine } from '../../src/services/logger';
+import { CONTROL, LONE_SURROGATE } from '../support/hostileFlags';
 
 /** Every bidi formatting character Unicode has. */
 const BIDI = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
@@ -26,7 +27,6 @@ const C1 = '\u0080\u0085\u009b\u009f';
 /** A tag value that would display reversed (`sym:stnemyap` reads `payments`) and beep. */
 const HOSTILE = `pay\u202ements\u0007${C1}x`;
 const WOMAN_TECHNOLOGIST = '\u{1F469}\u200d\u{1F4BB}';
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 describe('clean: the one function', () => {
   it('turns every control, C1 and bidi character into one space and lone surrogates into U+FFFD', () => {
@@ -104,7 +104,8 @@ describe('every surface', () => {
     assert.equal(hover.split('\n\n').at(-1), '_Source: hostpay ments x_');
     // Markdown keeps its own paragraph breaks; nothing else of that class is left.
     for (const text of [row.label, row.tooltip ?? '', hover, pickText(HOSTILE)]) {
-      assert.ok(!UNSAFE.test(text.replace(/\n/g, '')), JSON.stringify(text));
+      const line = text.replace(/\n/g, '');
+      assert.ok(!CONTROL.test(line) && !LONE_SURROGATE.test(line), JSON.stringify(text));
     }
   });
 });

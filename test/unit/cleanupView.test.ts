@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { installFakeVscode, type FakeTreeView, type TreeItem } from '../support/fakeVscode';
+import { FlagStore } from '../../src/model/store/flagStore';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'cleanup-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -18,12 +19,15 @@ writeFileSync(path.join(folder, 'src', 'a.ts'), "if (unleash.isEnabled('old-bann
 writeFileSync(path.join(folder, 'src', 'b.py'), "client.is_enabled('old-banner')\nclient.is_enabled('busy')\n");
 const fake = installFakeVscode(folder);
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
-const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
-const { registerCleanupView } = require('../../src/views/cleanupView') as typeof import('../../src/views/cleanupView');
-/* eslint-enable @typescript-eslint/no-require-imports */
+let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
+let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+let registerCleanupView: typeof import('../../src/views/cleanupView').registerCleanupView;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ CodeFlags } = await import('../../src/services/codeFlags'));
+  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
+  ({ registerCleanupView } = await import('../../src/views/cleanupView'));
+});
 
 const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();

@@ -5,7 +5,7 @@
  * that none of it asks the flag source anything.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { HttpError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
@@ -31,12 +31,22 @@ class FakeDocument {
   }
 }
 
-const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
-const { FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = require('../../src/code/flagDiagnosticsPublisher') as typeof import('../../src/code/flagDiagnosticsPublisher');
-const { FlagCompletionProvider } = require('../../src/code/flagCompletionProvider') as typeof import('../../src/code/flagCompletionProvider');
-const { FlagCodeActionProvider } = require('../../src/code/flagCodeActions') as typeof import('../../src/code/flagCodeActions');
-const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
+let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
+let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+let FlagDiagnosticsPublisher: typeof import('../../src/code/flagDiagnosticsPublisher').FlagDiagnosticsPublisher;
+let DIAGNOSTICS_DEBOUNCE_MS: typeof import('../../src/code/flagDiagnosticsPublisher').DIAGNOSTICS_DEBOUNCE_MS;
+let FlagCompletionProvider: typeof import('../../src/code/flagCompletionProvider').FlagCompletionProvider;
+let FlagCodeActionProvider: typeof import('../../src/code/flagCodeActions').FlagCodeActionProvider;
+let registerStatusBar: typeof import('../../src/views/statusBar').registerStatusBar;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ CodeFlags } = await import('../../src/services/codeFlags'));
+  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
+  ({ FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = await import('../../src/code/flagDiagnosticsPublisher'));
+  ({ FlagCompletionProvider } = await import('../../src/code/flagCompletionProvider'));
+  ({ FlagCodeActionProvider } = await import('../../src/code/flagCodeActions'));
+  ({ registerStatusBar } = await import('../../src/views/statusBar'));
+});
 
 // ---- Data -------------------------------------------------------------------------
 

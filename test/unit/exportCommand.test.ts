@@ -17,9 +17,11 @@ import { installFakeVscode } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
 
 installFakeVscode();
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { registerExportCommand } = require('../../src/commands/exportEnvironment') as typeof import('../../src/commands/exportEnvironment');
-/* eslint-enable @typescript-eslint/no-require-imports */
+let registerExportCommand: typeof import('../../src/commands/exportEnvironment').registerExportCommand;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ registerExportCommand } = await import('../../src/commands/exportEnvironment'));
+});
 
 const MIB = 1024 * 1024;
 const exported = generateDataset(2_000, 3).exportFor('development');

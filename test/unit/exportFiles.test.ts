@@ -8,27 +8,34 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { UnleashClient } from '../../src/api';
 import type { ExportResult, Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { serializeExport } from '../../src/model/export/exportLayout';
 import { installFakeVscode, Uri, type TreeItem } from '../support/fakeVscode';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { Commands } from '../../src/base/constants';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'export-files-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 const fake = installFakeVscode(folder);
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
-const { ExportDrift } = require('../../src/services/exportDrift') as typeof import('../../src/services/exportDrift');
-const { ExportDiagnostics } = require('../../src/code/exportDiagnostics') as typeof import('../../src/code/exportDiagnostics');
-const { registerExportsView } = require('../../src/views/exportsView') as typeof import('../../src/views/exportsView');
-const { registerCompareExport } = require('../../src/commands/compareExport') as typeof import('../../src/commands/compareExport');
-const { registerExportCommand } = require('../../src/commands/exportEnvironment') as typeof import('../../src/commands/exportEnvironment');
-const { registerCompareEnvironments } = require('../../src/commands/compareEnvironments') as typeof import('../../src/commands/compareEnvironments');
-const { Commands } = require('../../src/base/constants') as typeof import('../../src/base/constants');
-/* eslint-enable @typescript-eslint/no-require-imports */
+let ExportDrift: typeof import('../../src/services/exportDrift').ExportDrift;
+let ExportDiagnostics: typeof import('../../src/code/exportDiagnostics').ExportDiagnostics;
+let registerExportsView: typeof import('../../src/views/exportsView').registerExportsView;
+let registerCompareExport: typeof import('../../src/commands/compareExport').registerCompareExport;
+let registerExportCommand: typeof import('../../src/commands/exportEnvironment').registerExportCommand;
+let registerCompareEnvironments: typeof import('../../src/commands/compareEnvironments').registerCompareEnvironments;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ ExportDrift } = await import('../../src/services/exportDrift'));
+  ({ ExportDiagnostics } = await import('../../src/code/exportDiagnostics'));
+  ({ registerExportsView } = await import('../../src/views/exportsView'));
+  ({ registerCompareExport } = await import('../../src/commands/compareExport'));
+  ({ registerExportCommand } = await import('../../src/commands/exportEnvironment'));
+  ({ registerCompareEnvironments } = await import('../../src/commands/compareEnvironments'));
+});
 
 const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
 

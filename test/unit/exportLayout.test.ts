@@ -327,7 +327,7 @@ describe('exportSummary', () => {
 });
 
 describe('sanitizeFileComponent', () => {
-  const SAFE = /^[^/\\<>:"|?*\u0000-\u001f\u007f]+$/;
+  const SAFE = /^[^/\\<>:"|?*\p{Cc}]+$/u;
 
   it('leaves ordinary names alone', () => {
     assert.equal(sanitizeFileComponent('development'), 'development');

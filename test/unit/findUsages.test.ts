@@ -7,23 +7,28 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { installFakeVscode, type TreeItem } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { Commands } from '../../src/base/constants';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'unleash-usages-'));
 const fake = installFakeVscode(folder);
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
-const { registerFlagCommands } = require('../../src/commands/flags') as typeof import('../../src/commands/flags');
-const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
-const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
-const { Commands } = require('../../src/base/constants') as typeof import('../../src/base/constants');
-/* eslint-enable @typescript-eslint/no-require-imports */
+let registerFlagsView: typeof import('../../src/views/flagsTree').registerFlagsView;
+let registerFlagCommands: typeof import('../../src/commands/flags').registerFlagCommands;
+let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
+let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ registerFlagsView } = await import('../../src/views/flagsTree'));
+  ({ registerFlagCommands } = await import('../../src/commands/flags'));
+  ({ CodeFlags } = await import('../../src/services/codeFlags'));
+  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
+});
 
 const files: Record<string, string> = {
   'src/checkout.ts': [

@@ -2,7 +2,7 @@
  * The hover provider against the real FlagStore and a scripted FlagSource, in the 'vscode' stand-in
  * (test/support/fakeVscode.ts).
  */
-import { describe, it, beforeEach } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -14,9 +14,15 @@ import { FlagStore } from '../../src/model/store/flagStore';
 import { CancellationTokenSource, installFakeVscode, Range, Uri, type Hover, type MarkdownString } from '../support/fakeVscode';
 
 installFakeVscode();
-const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
-const { FlagHoverProvider, registerFlagHovers } = hovers;
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
+let hovers: typeof import('../../src/hovers/flagHoverProvider');
+let FlagHoverProvider: typeof hovers.FlagHoverProvider;
+let registerFlagHovers: typeof hovers.registerFlagHovers;
+let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+before(async () => {
+  hovers = await import('../../src/hovers/flagHoverProvider');
+  ({ FlagHoverProvider, registerFlagHovers } = hovers);
+  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
+});
 
 // ---- Data and a scripted source -------------------------------------------------
 

@@ -7,23 +7,28 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { CancellationTokenSource, installFakeVscode, Position, Range, Uri, type MarkdownString } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
+import { FlagStore } from '../../src/model/store/flagStore';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'unleash-navigation-'));
 const fake = installFakeVscode(folder);
 after(() => rmSync(folder, { recursive: true, force: true }));
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
-const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
-const { FlagInlayHintsProvider } = require('../../src/code/flagInlayHints') as typeof import('../../src/code/flagInlayHints');
-const { FlagNavigationProvider } = require('../../src/code/flagNavigation') as typeof import('../../src/code/flagNavigation');
-/* eslint-enable @typescript-eslint/no-require-imports */
+let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
+let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+let FlagInlayHintsProvider: typeof import('../../src/code/flagInlayHints').FlagInlayHintsProvider;
+let FlagNavigationProvider: typeof import('../../src/code/flagNavigation').FlagNavigationProvider;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ CodeFlags } = await import('../../src/services/codeFlags'));
+  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
+  ({ FlagInlayHintsProvider } = await import('../../src/code/flagInlayHints'));
+  ({ FlagNavigationProvider } = await import('../../src/code/flagNavigation'));
+});
 
 const env = (development: boolean, production: boolean) => [
   { name: 'development', enabled: development, sortOrder: 1 },

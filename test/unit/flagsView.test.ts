@@ -4,23 +4,27 @@
  * description and message, and what each command does with a tree node or `{ project, name }`.
  *   node --import tsx --test test/unit/flagsView.test.ts
  */
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import type { TreeNode } from '../../src/model/tree';
 import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type FakeTreeView, type TreeItem } from '../support/fakeVscode';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { Commands, Views } from '../../src/base/constants';
 
 const fake = installFakeVscode();
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
-const { registerFlagCommands } = require('../../src/commands/flags') as typeof import('../../src/commands/flags');
-const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
-const { registerFlagDetails } = require('../../src/commands/flagDetails') as typeof import('../../src/commands/flagDetails');
-const { Commands, Views } = require('../../src/base/constants') as typeof import('../../src/base/constants');
-/* eslint-enable @typescript-eslint/no-require-imports */
+let registerFlagsView: typeof import('../../src/views/flagsTree').registerFlagsView;
+let registerFlagCommands: typeof import('../../src/commands/flags').registerFlagCommands;
+let registerFlagDetails: typeof import('../../src/commands/flagDetails').registerFlagDetails;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ registerFlagsView } = await import('../../src/views/flagsTree'));
+  ({ registerFlagCommands } = await import('../../src/commands/flags'));
+  ({ registerFlagDetails } = await import('../../src/commands/flagDetails'));
+});
 
 // ------------------------------------------------------------------------------------------------ data
 

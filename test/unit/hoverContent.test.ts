@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import MarkdownIt from 'markdown-it';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary } from '../../src/api/schemas';
@@ -7,6 +8,7 @@ import {
   commandUri, copyFlagNameUri, HOVER_LIMITS, hoverMarkdown, markdownCode, revealFlagUri, strategySummary,
   unknownFlagMarkdown,
 } from '../../src/model/content/hoverContent';
+import { CONTROL } from '../support/hostileFlags';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
 const details = featureSchema.parse(fixture('feature-7.5.1.json'));
@@ -23,7 +25,6 @@ const COPY = (project: string, name: string) =>
 const DETAILS = (project: string, name: string) =>
   `command:unleash.showFlagDetails?${encodeURIComponent(JSON.stringify([{ project, name }]))}`;
 
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 /**
  * Every link destination in `markdown`, read the way CommonMark does: a backslash escapes the next character, code
@@ -224,7 +225,7 @@ describe('unknownFlagMarkdown', () => {
   it('keeps a hostile name inert', () => {
     const markdown = unknownFlagMarkdown('[x](command:workbench.action.terminal.new)\u202e<img src=x>', HOST, 'isEnabled');
     assert.deepEqual(scan(markdown).links, []);
-    assert.ok(!UNSAFE.test(markdown));
+    assert.ok(!CONTROL.test(markdown.replace(/[\t\n]/g, '')));
   });
 });
 
@@ -327,7 +328,7 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
       assert.ok(!markdown.includes('copyFlagName'));
       // No raw `<` other than the opening of our `<https://…>` destinations.
       assert.equal(scan(markdown).rawAngles, 0);
-      assert.ok(!UNSAFE.test(markdown), 'no control or bidi characters');
+      assert.ok(!CONTROL.test(markdown.replace(/[\t\n]/g, '')), 'no control or bidi characters');
       assert.ok(!/A{400}/.test(markdown), 'long strings are cut');
       assert.ok(markdown.length < HOVER_LIMITS.hoverLength, `length ${markdown.length}`);
       // The hostile text is there, escaped: the user can read what the server holds.
@@ -369,15 +370,8 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
     assertAllowedLinks(marked, 'default', invalid.name, 2);
   });
 
-  it('renders to HTML with no element or link the data asked for (CommonMark renderer, HTML allowed)', async (t) => {
-    let MarkdownIt: (new (options: object) => { render(text: string): string }) | undefined;
-    try {
-      MarkdownIt = require('markdown-it');
-    } catch {
-      t.skip('markdown-it is not installed');
-      return;
-    }
-    const renderer = new MarkdownIt!({ html: true, linkify: true });
+  it('renders to HTML with no element or link the data asked for (CommonMark renderer, HTML allowed)', () => {
+    const renderer = new MarkdownIt({ html: true, linkify: true });
     const markdown = hoverMarkdown({ matches: [{ summary: hostileSummary, details: hostileDetails }], sourceLabel: evil('source'), webUrl: hostileWebUrl, now: NOW });
     const html = renderer.render(markdown);
     const tags = new Set([...html.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]));

@@ -147,7 +147,7 @@ describe('the http.* settings', () => {
     const dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-http-settings-'));
     try {
       const fake = installFakeVscode(dir);
-      const { readSettings } = require('../../src/services/settings') as typeof import('../../src/services/settings');
+      const { readSettings } = await import('../../src/services/settings');
       assert.deepEqual(pick(readSettings().network), { noProxy: [], proxyAuthorization: undefined, proxySupport: 'override', systemCertificates: true });
       for (const [id, value] of [['http.noProxy', ['evil.example']], ['http.proxyAuthorization', 'Basic eA=='], ['http.proxySupport', 'off'], ['http.systemCertificates', false]] as const) {
         fake.set('workspace', id, value);

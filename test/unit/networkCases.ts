@@ -215,9 +215,9 @@ export function networkRows(h: TrustHarness): void {
       https.script(faults.json(ENVIRONMENTS));
       const folder = await fsp.mkdtemp(path.join(dir, 'ws-'));
       const fake = installFakeVscode(folder);
-      const { Connection } = require('../../src/services/connection') as typeof import('../../src/services/connection');
-      const { TokenStore } = require('../../src/services/tokens') as typeof import('../../src/services/tokens');
-      const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
+      const { Connection } = await import('../../src/services/connection');
+      const { TokenStore } = await import('../../src/services/tokens');
+      const { ServerApprovals } = await import('../../src/services/approvals');
       const tokens = new TokenStore(fake.secretStorage as never, { UNLEASH_API_TOKEN: h.token });
       const connection = new Connection(tokens, new ServerApprovals(fake.globalState), logger as never);
       disposables.push(connection, tokens);

@@ -9,22 +9,29 @@ import assert from 'node:assert/strict';
 import { promises as fsp, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { TreeNode } from '../../src/model/tree';
 import { installFakeVscode, type FakeTreeView } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { segmentDefinitionMissing } from '../../src/model/store/offlineSource';
 
 installFakeVscode();
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { Connection } = require('../../src/services/connection') as typeof import('../../src/services/connection');
-const { TokenStore } = require('../../src/services/tokens') as typeof import('../../src/services/tokens');
-const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
-const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
-const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
-const { segmentDefinitionMissing } = require('../../src/model/store/offlineSource') as typeof import('../../src/model/store/offlineSource');
-const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
-const { bindStoreToConnection } = require('../../src/services/binding') as typeof import('../../src/services/binding');
-/* eslint-enable @typescript-eslint/no-require-imports */
+let Connection: typeof import('../../src/services/connection').Connection;
+let TokenStore: typeof import('../../src/services/tokens').TokenStore;
+let ServerApprovals: typeof import('../../src/services/approvals').ServerApprovals;
+let registerFlagsView: typeof import('../../src/views/flagsTree').registerFlagsView;
+let registerStatusBar: typeof import('../../src/views/statusBar').registerStatusBar;
+let bindStoreToConnection: typeof import('../../src/services/binding').bindStoreToConnection;
+// Loaded once the stand-in answers `require('vscode')`.
+before(async () => {
+  ({ Connection } = await import('../../src/services/connection'));
+  ({ TokenStore } = await import('../../src/services/tokens'));
+  ({ ServerApprovals } = await import('../../src/services/approvals'));
+  ({ registerFlagsView } = await import('../../src/views/flagsTree'));
+  ({ registerStatusBar } = await import('../../src/views/statusBar'));
+  ({ bindStoreToConnection } = await import('../../src/services/binding'));
+});
 
 const FIXTURE = readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'));
 const folders: string[] = [];

@@ -10,8 +10,8 @@
  */
 import assert from 'node:assert/strict';
 import { promises as fsp, readFileSync, writeFileSync } from 'node:fs';
+import MarkdownIt from 'markdown-it';
 import { HOSTILE_END, HOSTILE_START } from '../../bench/hostile/run';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
@@ -44,6 +44,7 @@ import { hoverMarkdown, HOVER_LIMITS, unknownFlagMarkdown } from '../../src/mode
 import { childrenOf, MAX_TOOLTIP, type TreeNode } from '../../src/model/tree';
 import { MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
 import { formatError, type FormattedError } from '../../src/model/content/formatError';
+import { CONTROL } from '../support/hostileFlags';
 import {
   closedPort,
   faults,
@@ -966,30 +967,18 @@ function hostileData(): { summary: FeatureSummary; details: Feature; segments: S
 }
 
 const silentLog = { info: () => undefined, error: () => undefined };
-const BAD_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-type Render = (markdown: string) => string;
 /** markdown-it (CommonMark, as VS Code renders an untrusted MarkdownString: no HTML), made to keep every link. */
-function markdownRenderer(): Render | undefined {
-  try {
-    const MarkdownIt = createRequire(__filename)('markdown-it') as new (options: { html: boolean }) => { render: Render; validateLink: (url: string) => boolean };
-    const renderer = new MarkdownIt({ html: false });
-    renderer.validateLink = () => true;
-    return (markdown) => renderer.render(markdown);
-  } catch {
-    return undefined;
-  }
-}
-const render = markdownRenderer();
+const renderer = new MarkdownIt({ html: false });
+renderer.validateLink = () => true;
 
 /**
  * Markdown built from hostile data renders as plain text: no emphasis or heading from the data, no HTML element,
  * no image, and only http(s) links or our own commands.
  */
 function assertInertMarkdown(markdown: string, allowedCommands: readonly string[] = []): void {
-  assert.ok(!BAD_CHARS.test(markdown.replace(/\n/g, '')), 'no control or bidirectional characters');
-  if (!render) return;
-  const html = render(markdown);
+  assert.ok(!CONTROL.test(markdown.replace(/\n/g, '')), 'no control or bidirectional characters');
+  const html = renderer.render(markdown);
   for (const tag of ['img', 'script', 'iframe', 'style', 'form', 'input', 'h1', 'h2', 'pre']) {
     assert.ok(!new RegExp(`<${tag}[\\s>]`, 'i').test(html), `no <${tag}> from the data`);
   }
@@ -1003,7 +992,7 @@ function assertInertMarkdown(markdown: string, allowedCommands: readonly string[
 function assertPlainLine(text: string | undefined, max: number, what: string): void {
   if (text === undefined) return;
   assert.ok(text.length <= max, `${what} is ${text.length} characters, more than ${max}`);
-  assert.ok(!BAD_CHARS.test(text), `${what} holds a control or bidirectional character`);
+  assert.ok(!CONTROL.test(text), `${what} holds a control or bidirectional character`);
 }
 
 group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, controls, RTL marks, 10,000 characters)', () => {
@@ -1064,7 +1053,7 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
     const bound = HOVER_LIMITS.hoverLength * 2;
     assert.ok(markdown.length < bound, `the hover is ${markdown.length} characters`);
     assertInertMarkdown(markdown, ['unleash.revealFlag', 'unleash.copyFlagName']);
-    const links = render ? [...render(markdown).matchAll(/href="(https?:[^"]*)"/g)].map((m) => m[1]) : [];
+    const links = [...renderer.render(markdown).matchAll(/href="(https?:[^"]*)"/g)].map((m) => m[1]);
     assert.ok(links.every((href) => href === new URL(SAFE_URL).href.replace(/&/g, '&amp;')), `only the https link: ${links.join(', ').slice(0, 200)}`);
     const unknown = unknownFlagMarkdown(hostileText('unknown'), hostileText('source'), hostileText('sdk'));
     assert.ok(unknown.length < 2_000);
@@ -1080,7 +1069,7 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
     const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
     assert.ok(!NOTIFICATION_LINK.test(message), 'no link can form in a notification');
     assert.ok(NOTIFICATION_LINK.test(`${message} [Fix it](command:x)`), 'the pattern does find a link');
-    assert.ok(!BAD_CHARS.test(message));
+    assert.ok(!CONTROL.test(message));
     assert.ok(message.length <= 1_000);
     const store = new FlagStore(silentLog);
     void store.load(); // needed from the start: setSource reads the list
@@ -1106,7 +1095,7 @@ group('Hostile flag data (markdown, HTML, command:/javascript:/file: links, cont
           const file = resolveExportPath({ template, folder, environment, project, scope: project });
           const relative = path.relative(folder, file);
           assert.ok(relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative), `${JSON.stringify([template, environment, project])} → ${file}`);
-          for (const part of relative.split(path.sep)) assert.ok(Buffer.byteLength(part) <= 255 && !BAD_CHARS.test(part), part);
+          for (const part of relative.split(path.sep)) assert.ok(Buffer.byteLength(part) <= 255 && !CONTROL.test(part), part);
           checked++;
         }
       }

@@ -4,13 +4,16 @@
  * the hovered document's folder, and the one Flags view's projects as the union of the folders' lists.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { clampSetting, SETTING_LIMITS, unionOfFilters, unionOfProjects } from '../../src/model/settings/settingRules';
 import { installFakeVscode } from '../support/fakeVscode';
 
 const fake = installFakeVscode('/ws/web');
 fake.addFolder('/ws/api');
-const settings = require('../../src/services/settings') as typeof import('../../src/services/settings');
+let settings: typeof import('../../src/services/settings');
+before(async () => {
+  settings = await import('../../src/services/settings');
+});
 const uri = (file: string) => fake.vscode.Uri.file(file) as never;
 
 describe('per-folder settings', () => {

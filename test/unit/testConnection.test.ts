@@ -13,12 +13,10 @@ import { installFakeVscode } from '../support/fakeVscode';
 import { routes, startFaultServer, type FaultServer } from '../support/faultServer';
 import { recordingLogger } from '../support/recordingLogger';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
 type Services = typeof import('../../src/services/connection') &
   typeof import('../../src/services/tokens') &
   typeof import('../../src/services/approvals') &
   typeof import('../../src/commands/connection');
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 describe('Test Connection after a listing that could not read everything', () => {
   let dir: string;
@@ -28,10 +26,10 @@ describe('Test Connection after a listing that could not read everything', () =>
     dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-test-connection-'));
     installFakeVscode(dir);
     services = {
-      ...require('../../src/services/connection'),
-      ...require('../../src/services/tokens'),
-      ...require('../../src/services/approvals'),
-      ...require('../../src/commands/connection'),
+      ...(await import('../../src/services/connection')),
+      ...(await import('../../src/services/tokens')),
+      ...(await import('../../src/services/approvals')),
+      ...(await import('../../src/commands/connection')),
     };
     server = await startFaultServer({ handler: routes({ 'GET /api/admin/ui-config': { body: { version: '7.5.1', environment: 'Open Source' } } }) });
   });

@@ -6,6 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import MarkdownIt from 'markdown-it';
 import { UnleashClient } from '../../src/api/client';
 import { HttpError } from '../../src/api/errors';
 import { exportResultSchema, type Feature, type FeatureSummary } from '../../src/api/schemas';
@@ -260,7 +261,6 @@ describe('tree: the root', () => {
       const evil = { ...failure, project: EVIL, error: new HttpError({ status: 500, request: 'GET /api/admin/projects/x/features', serverMessage: EVIL }) };
       const source = Object.assign(new FakeSource([summary('a-flag')], new Map(), new Map()), { failedProjects: [evil] });
       const store = await storeOver(source);
-      const md = markdownRenderer();
       const roots = await expand(undefined, store);
       assert.equal(roots.length, 2);
       for (const node of roots) {
@@ -269,7 +269,7 @@ describe('tree: the root', () => {
         assertClean(node.accessibleLabel, MAX_DETAIL, `${node.kind} accessible label`);
         assert.ok((node.tooltip ?? '').length <= MAX_TOOLTIP, `${node.kind} tooltip is ${node.tooltip?.length} long`);
         assert.ok(!CONTROL.test((node.tooltip ?? '').replace(/\n\n/g, '')), `control character in a ${node.kind} tooltip`);
-        assertInertMarkdown(node.tooltip ?? '', md, new Set());
+        assertInertMarkdown(node.tooltip ?? '', new Set());
       }
     });
   });
@@ -752,29 +752,19 @@ describe('tree: offline mode (export files)', () => {
 
 // ------------------------------------------------------------------------------------------------ hostile data
 
-type MarkdownIt = { render(source: string): string };
-/** markdown-it (CommonMark, as VS Code's renderer, plus GFM-style autolinks), when installed. */
-function markdownRenderer(): MarkdownIt | undefined {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const create = require('markdown-it') as (options: object) => MarkdownIt;
-    return create({ html: true, linkify: true });
-  } catch {
-    return undefined;
-  }
-}
+/** markdown-it: CommonMark as VS Code's renderer, plus GFM-style autolinks. */
+const md = new MarkdownIt({ html: true, linkify: true });
 
 /**
  * The markdown renders as text: with HTML allowed and bare URLs linkified (stricter than VS Code, which renders
  * tooltips without HTML), the only elements are paragraphs, bold, and links to http(s) addresses the node meant.
  */
-function assertInertMarkdown(source: string, md: MarkdownIt | undefined, allowedHrefs: ReadonlySet<string>): void {
-  // Without a renderer: no character with markdown meaning is left unescaped, except our own ** and safe links.
+function assertInertMarkdown(source: string, allowedHrefs: ReadonlySet<string>): void {
+  // No character with markdown meaning is left unescaped, except our own ** and safe links.
   const withoutLinks = source.replace(/\]\(<https?:\/\/[^<>\s]*>\)/g, '');
   const unescaped = withoutLinks.replace(/\\[!-/:-@[-`{-~]/g, '').replace(/\*\*/g, '').replace(/&nbsp;/g, '');
-  const unescapedSpecials = unescaped.replace(/[^!-/:-@[-`{-~]/g, '').replace(/[.,:\-]/g, '');
+  const unescapedSpecials = unescaped.replace(/[^!-/:-@[-`{-~]/g, '').replace(/[.,:-]/g, '');
   assert.ok(/^\[*$/.test(unescapedSpecials), `unescaped markdown characters ${JSON.stringify(unescapedSpecials)} in ${JSON.stringify(source.slice(0, 200))}`);
-  if (!md) return;
   const html = md.render(source);
   const tags = [...html.matchAll(/<(\/?)([a-zA-Z0-9]+)([^>]*)>/g)];
   for (const [, closing, tag, attributes] of tags) {
@@ -800,7 +790,6 @@ describe('tree: hostile data is inert and bounded', () => {
     const source = hostileSource();
     const store = await storeOver(source);
     const nodes = await walkAll(store);
-    const md = markdownRenderer();
     const kinds = new Set(nodes.map((node) => node.kind));
     for (const kind of ['feature', 'environment', 'strategy', 'constraint', 'parameter', 'variant', 'segment', 'segmentConstraint', 'tag', 'dependency', 'child', 'lifecycle', 'link', 'group']) {
       assert.ok(kinds.has(kind as TreeNode['kind']), `the walk reached no ${kind} row`);
@@ -814,7 +803,7 @@ describe('tree: hostile data is inert and bounded', () => {
       assertClean(node.accessibleLabel, MAX_DETAIL, `${node.kind} accessible label`);
       assert.ok((node.tooltip ?? '').length <= MAX_TOOLTIP, `${node.kind} tooltip is ${node.tooltip?.length} long`);
       assert.ok(!CONTROL.test((node.tooltip ?? '').replace(/\n\n/g, '')), `control character in a ${node.kind} tooltip`);
-      assertInertMarkdown(node.tooltip ?? '', md, new Set(node.url ? [node.url] : []));
+      assertInertMarkdown(node.tooltip ?? '', new Set(node.url ? [node.url] : []));
       assert.ok(node.url === undefined || /^https?:\/\//.test(node.url), `url ${node.url}`);
       assert.ok(!/[:]web\b/.test(node.contextValue) || node.kind === 'link', `${node.kind} offers to open ${node.contextValue}`);
     }
@@ -842,20 +831,17 @@ describe('tree: hostile data is inert and bounded', () => {
   it('markup in flag data shows as the text it is', async () => {
     const store = await storeOver(hostileSource());
     const short = byLabel(await expand(undefined, store), 'short');
-    const md = markdownRenderer();
     const description = (short.tooltip ?? '').split('\n\n')[1] ?? '';
     // The escaped description is the cleaned description, character for character.
     assert.equal(description.replace(/\\([!-/:-@[-`{-~])/g, '$1'), cleanedShort());
-    if (md) {
-      const text = md
-        .render(description)
-        .replace(/<\/?p>\n?/g, '')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&quot;/g, '"')
-        .replace(/&amp;/g, '&');
-      assert.equal(text, cleanedShort());
-    }
+    const text = md
+      .render(description)
+      .replace(/<\/?p>\n?/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
+    assert.equal(text, cleanedShort());
   });
 
 });

@@ -87,11 +87,11 @@ export function trustRows(h: TrustHarness): void {
     dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-trust-'));
     installFakeVscode(dir);
     services = {
-      ...require('../../src/services/connection'),
-      ...require('../../src/services/tokens'),
-      ...require('../../src/services/approvals'),
-      ...require('../../src/commands/connection'),
-      ...require('../../src/services/settings'),
+      ...(await import('../../src/services/connection')),
+      ...(await import('../../src/services/tokens')),
+      ...(await import('../../src/services/approvals')),
+      ...(await import('../../src/commands/connection')),
+      ...(await import('../../src/services/settings')),
     };
   });
   after(async () => {

@@ -18,12 +18,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BuildOptions, Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { build } from 'esbuild';
+import { extensionBuild } from '../../esbuild';
 import { readZip } from '../support/zip';
 
 const root = path.join(__dirname, '..', '..');
-const { extensionBuild } = require('../../esbuild') as { extensionBuild(minified: boolean, outdir: string): BuildOptions };
 
 /** The whole pack (esbuild + vsce) takes 10–30 s on 2 busy cores; the file's own limit is 2 min (test/run.ts). */
 const PACK_TIMEOUT_MS = 90_000;

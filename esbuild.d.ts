@@ -1,0 +1,9 @@
+// The types of esbuild.js (a CommonJS script node runs as is), for the tests and benchmarks that build like it.
+import type { BuildOptions } from 'esbuild';
+
+/** The options every bundle of this repository uses; `minified` is the shipped form. */
+export function bundleOptions(minified: boolean): BuildOptions;
+/** The extension's build (extension.js, core.js and shared.js) into `outdir`. */
+export function extensionBuild(minified: boolean, outdir?: string): BuildOptions;
+/** The global where dist/extension.js records when it started and finished loading. */
+export const BUNDLE_TIMES: string;
