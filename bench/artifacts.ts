@@ -88,7 +88,7 @@ function newerThan(root: string, entries: string[], time: number): string[] {
 }
 
 /** Names and uncompressed sizes from a zip's central directory; undefined when it cannot be read. */
-export function zipEntries(zip: Buffer): Array<{ name: string; size: number }> | undefined {
+function zipEntries(zip: Buffer): Array<{ name: string; size: number }> | undefined {
   for (let eocd = zip.length - 22; eocd >= Math.max(0, zip.length - 65_557); eocd--) {
     if (zip.readUInt32LE(eocd) !== 0x06054b50) continue;
     const count = zip.readUInt16LE(eocd + 10);

@@ -27,7 +27,7 @@ export function mulberry32(seed: number): () => number {
 
 // ---- Shapes of the real responses ------------------------------------------------------------------------------
 
-export interface SearchEnvironment {
+interface SearchEnvironment {
   name: string;
   enabled: boolean;
   type: string;
@@ -57,7 +57,7 @@ export interface SearchItem {
   lifecycle: { stage: string; enteredStageAt: string };
 }
 
-export interface ExportConstraint {
+interface ExportConstraint {
   values: string[];
   inverted: boolean;
   operator: string;
@@ -66,7 +66,7 @@ export interface ExportConstraint {
   value?: string;
 }
 
-export interface ExportStrategyVariant {
+interface ExportStrategyVariant {
   name: string;
   weight: number;
   payload?: { type: string; value: string };

@@ -92,7 +92,7 @@ const SUFFIXES = ['', '', '', '-v2', '-v3', '-experiment', '-killswitch', '-roll
 const TEAMS = ['core', 'growth', 'platform', 'mobile', 'data', 'infra', 'fintech', 'ux'];
 
 /** Realistic, unique flag names: kebab (most), snake, dotted, and a few with slashes. */
-export function makeCatalog(count: number, rnd: () => number): string[] {
+function makeCatalog(count: number, rnd: () => number): string[] {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const names = new Set<string>();
   let serial = 0;
@@ -217,7 +217,7 @@ interface NaiveMatch {
 }
 
 /** `names.filter(n => line.includes(n))`, then the (longest) occurrence covering the cursor. */
-export function naiveFindFlagAt(line: string, character: number, names: readonly string[]): NaiveMatch | undefined {
+function naiveFindFlagAt(line: string, character: number, names: readonly string[]): NaiveMatch | undefined {
   const hits = names.filter((n) => line.includes(n));
   let best: NaiveMatch | undefined;
   for (const name of hits) {

@@ -19,7 +19,7 @@ import { Catalog } from '../src/model/store/catalog';
 import { findFlagAt, FlagNameIndex } from '../src/model/code/flagNames';
 import { hoverMarkdown, type HoverMatch } from '../src/model/content/hoverContent';
 
-export interface HoverContentBenchOptions {
+interface HoverContentBenchOptions {
   /** Timed calls per case (default 5,000). */
   iterations?: number;
   /** Untimed calls per case first (default 500). */

@@ -15,7 +15,7 @@ export const gc: () => void = (() => {
 })();
 
 /** Heap in use after two full collections, in bytes. */
-export function settledHeap(): number {
+function settledHeap(): number {
   gc();
   gc();
   return process.memoryUsage().heapUsed;
@@ -59,7 +59,7 @@ export interface Pair {
   pairedRatio: number;
 }
 
-export interface PairOptions {
+interface PairOptions {
   warmup: number;
   repetitions: number;
   /** Runs before each timed call, untimed (e.g. removing the file the previous call wrote). */
@@ -135,7 +135,7 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, worke
   return results;
 }
 
-export interface Machine {
+interface Machine {
   cpu: string;
   cores: number;
   memoryGiB: number;

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { generateDataset, SEGMENTS, type Dataset } from './data';
 
-export const MAX_SEARCH_LIMIT = 100;
+const MAX_SEARCH_LIMIT = 100;
 
 interface Stats {
   requests: number;
@@ -35,7 +35,7 @@ interface Served {
 }
 
 /** Starts one server for one data set, in this process. */
-export async function serveDataset(dataset: Dataset): Promise<Served> {
+async function serveDataset(dataset: Dataset): Promise<Served> {
   const stats: Stats = { requests: 0, bytes: 0 };
   const pages = new Map<string, Buffer>();
   const exports = new Map<string, Buffer>();

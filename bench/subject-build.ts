@@ -9,7 +9,7 @@ import { bundleOptions } from '../esbuild';
 
 export type Subject = typeof import('./subject');
 
-export interface LoadedSubject {
+interface LoadedSubject {
   subject: Subject;
   /** 'bundle' (esbuild, minified, as `npm run package`) or 'source' (tsx). */
   form: 'bundle' | 'source';

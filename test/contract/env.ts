@@ -6,7 +6,7 @@
 import { after, before } from 'node:test';
 import { SERVER_VERSION_ENV, serverVersionFromEnv, startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash, type ServerVersion } from './harness';
 
-export interface UnleashUnderTest {
+interface UnleashUnderTest {
   /** The unleash-server generation (7.5.1 or 8.2.0): assert per version only where the server really differs. */
   version: ServerVersion;
   url: string;

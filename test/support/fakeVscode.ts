@@ -18,7 +18,7 @@ import { Diagnostic, DisposableStub as Disposable, EventEmitter, Uri } from './v
 
 export * from './vscodeClasses';
 
-export interface ShownMessage {
+interface ShownMessage {
   kind: 'info' | 'warning' | 'error';
   message: string;
   modal: boolean;
@@ -42,7 +42,7 @@ export interface FakeTreeView<T = unknown> {
   dispose(): void;
 }
 
-export interface FakeStatusBarItem {
+interface FakeStatusBarItem {
   id?: string;
   alignment: number;
   priority?: number;
@@ -58,7 +58,7 @@ export interface FakeStatusBarItem {
   dispose(): void;
 }
 
-export interface ProviderRegistration {
+interface ProviderRegistration {
   selector: unknown;
   provider: unknown;
   disposed: boolean;

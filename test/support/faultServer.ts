@@ -109,8 +109,8 @@ export function routes(table: Record<string, Reply | ((request: FaultRequest) =>
   };
 }
 
-export const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form action="/login"><input name="user"></form></body></html>';
-export const MAINTENANCE_MESSAGE = 'Unleash is currently in maintenance mode.';
+const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form action="/login"><input name="user"></form></body></html>';
+const MAINTENANCE_MESSAGE = 'Unleash is currently in maintenance mode.';
 
 export interface FaultServer {
   url: string;
@@ -137,7 +137,7 @@ export interface TlsIdentity {
   cert: string;
 }
 
-export interface FaultServerOptions {
+interface FaultServerOptions {
   /** Serve HTTPS with this key and certificate. */
   tls?: TlsIdentity;
   /** Answer every request through this handler (an empty `{}` JSON answer otherwise). */
@@ -350,7 +350,7 @@ export async function closedPort(): Promise<number> {
 // Test certificates, made with openssl at test time (nothing secret is committed)
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface TestCertificates {
+interface TestCertificates {
   /** The test CA's certificate (PEM): what a user would list in `unleash.network.caCertificates`. */
   caCert: string;
   /** A self-signed certificate for 127.0.0.1 and localhost. */

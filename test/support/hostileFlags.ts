@@ -11,7 +11,7 @@ export const CONTROL = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066
 /** Half of a surrogate pair without the other half. */
 export const LONE_SURROGATE = /\p{Cs}/u;
 export const LONG = 'x'.repeat(10_000);
-export const MARKUP =
+const MARKUP =
   '**bold** _it_ `code` # head [click](command:workbench.action.quit) <img src=x onerror=alert(1)> <script>alert(1)</script> ' +
   '![p](https://evil.example/p.png) | a | b | www.evil.example https://evil.example/x &amp; &#x3C; $(alert) <https://evil.example> ' +
   '[j](javascript:alert(1)) [f](file:///etc/passwd)';

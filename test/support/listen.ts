@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export interface Listening {
+interface Listening {
   port: number;
   close(): Promise<void>;
 }

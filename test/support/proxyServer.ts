@@ -25,7 +25,7 @@ export interface ProxyServer {
   close(): Promise<void>;
 }
 
-export interface ProxyOptions {
+interface ProxyOptions {
   /** `user:password` the proxy demands (Basic); without it, it lets everyone through. */
   credentials?: string;
 }

@@ -166,7 +166,7 @@ export interface Cells {
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** The Requests cell for a measurement: `1 (not retried)`, `3 (retried 2×)`, `0 of 3 attempts (retried 2×)`. */
-export function requestsText(m: Measurement, shown: Exclude<RequestsShown, 'none'> = {}): string {
+function requestsText(m: Measurement, shown: Exclude<RequestsShown, 'none'> = {}): string {
   const proxy = m.viaProxy === 0 ? undefined : m.viaProxy >= m.attempts ? 'through the proxy' : `${m.viaProxy} through the proxy`;
   const retries = m.retried > 0 ? `retried ${m.retried}×` : 'not retried';
   const how = [proxy, retries].filter(Boolean).join(', ');

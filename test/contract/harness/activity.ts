@@ -7,7 +7,7 @@
 import { adminClient } from './seed';
 
 /** Evaluations of one flag in one metrics report. */
-export interface FlagCounts {
+interface FlagCounts {
   yes: number;
   no: number;
   variants?: Record<string, number>;

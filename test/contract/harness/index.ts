@@ -63,7 +63,7 @@ export interface RealUnleash {
   stop(): Promise<void>;
 }
 
-export interface StartRealUnleashOptions {
+interface StartRealUnleashOptions {
   /** Which unleash-server (default: UNLEASH_CONTRACT_SERVER, else 7.5.1). */
   version?: ServerVersion;
   /** Create SEED (default true). The backend/frontend tokens are created either way. */
@@ -82,7 +82,7 @@ export interface StartRealUnleashOptions {
 export const SUITE_SEARCH_RATE_LIMIT = 100_000;
 
 /** Extra knobs for test/contract/local.ts. */
-export interface LaunchOptions extends StartRealUnleashOptions {
+interface LaunchOptions extends StartRealUnleashOptions {
   /** Leave the servers running when this process exits (no exit hooks, Unleash in its own process group). */
   detached?: boolean;
   preferredPorts?: { unleash?: number; postgres?: number };
@@ -170,7 +170,7 @@ function uninstallHooks(): void {
  * way past the exit hooks): temp folders whose owner pid is dead. Detached (local) instances
  * are left alone. Pids are only signalled after checking they still are our servers.
  */
-export async function sweepStale(log: (line: string) => void = () => undefined): Promise<void> {
+async function sweepStale(log: (line: string) => void = () => undefined): Promise<void> {
   let entries: string[];
   try {
     entries = fs.readdirSync(os.tmpdir()).filter((e) => e.startsWith(TEMP_PREFIX) && !e.endsWith('.lock'));

@@ -8,7 +8,7 @@ import { DEFAULT_SERVER_VERSION, serverGeneration, type ServerVersion } from './
 /** test/contract/server: its own package.json / package-lock.json pin unleash-server 7.5.1. */
 export const SERVER_DIR = serverGeneration(DEFAULT_SERVER_VERSION).dir;
 
-export interface InstallResult {
+interface InstallResult {
   /** True when this call ran `npm ci`. */
   installed: boolean;
   /** Time spent installing or waiting for another process's install, in ms. */
@@ -30,7 +30,7 @@ function installedVersion(dir: string, name: string): string | undefined {
 }
 
 /** The marker `npm ci` completion leaves behind, and every pinned package installed at its pinned version. */
-export function isInstalled(version: ServerVersion = DEFAULT_SERVER_VERSION): boolean {
+function isInstalled(version: ServerVersion = DEFAULT_SERVER_VERSION): boolean {
   const { dir } = serverGeneration(version);
   try {
     return (

@@ -1,7 +1,7 @@
 import * as net from 'node:net';
 
 /** Resolves to true when `port` can be bound on 127.0.0.1 right now. */
-export function isPortFree(port: number): Promise<boolean> {
+function isPortFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();

@@ -28,14 +28,14 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
-export interface StartPostgresOptions {
+interface StartPostgresOptions {
   /** Used when free; otherwise a free port is picked. */
   preferredPort?: number;
   log?: (line: string) => void;
 }
 
 /** The folder with initdb, pg_ctl, postgres and psql. `PG_BIN_DIR` wins; else the newest Debian install. */
-export function findPostgresBinDir(): string {
+function findPostgresBinDir(): string {
   const candidates: string[] = [];
   if (process.env.PG_BIN_DIR) candidates.push(process.env.PG_BIN_DIR);
   const debianRoot = '/usr/lib/postgresql';

@@ -77,7 +77,7 @@ export async function stopPid(pid: number, first: NodeJS.Signals, graceMs: numbe
   if (!(await waitForExit(pid, 5000))) throw new Error(`process ${pid} did not exit after SIGKILL`);
 }
 
-export interface RunResult {
+interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;

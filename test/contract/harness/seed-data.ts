@@ -26,15 +26,9 @@ export type ConstraintOperator =
   | 'SEMVER_GT'
   | 'SEMVER_LT'
   | 'REGEX';
-export type PayloadType = 'json' | 'csv' | 'string' | 'number';
+type PayloadType = 'json' | 'csv' | 'string' | 'number';
 export type SegmentName = 'internal-users' | 'beta-testers' | 'checkout-eu';
 export type ProjectId = 'default' | 'checkout';
-
-export const CONSTRAINT_OPERATORS: readonly ConstraintOperator[] = [
-  'IN', 'NOT_IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS',
-  'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'REGEX',
-];
 
 /**
  * A constraint exactly as the seed sends it. Multi-value operators (IN, NOT_IN, STR_*) use
@@ -50,7 +44,7 @@ export interface SeedConstraint {
   inverted?: boolean;
 }
 
-export interface SeedPayload {
+interface SeedPayload {
   type: PayloadType;
   value: string;
 }
@@ -65,7 +59,7 @@ export interface SeedStrategyVariant {
 }
 
 /** A feature-level ("environment") variant, the legacy kind. */
-export interface SeedEnvironmentVariant {
+interface SeedEnvironmentVariant {
   name: string;
   weight: number;
   weightType: 'variable' | 'fix';
@@ -131,7 +125,7 @@ export interface SeedFlag {
   links: readonly SeedLink[];
 }
 
-export interface SeedProject {
+interface SeedProject {
   id: ProjectId;
   name: string;
   description: string;
@@ -139,7 +133,7 @@ export interface SeedProject {
   createdVia: 'builtin' | 'sql';
 }
 
-export interface SeedContextField {
+interface SeedContextField {
   name: string;
   description: string;
   stickiness: boolean;
@@ -147,14 +141,14 @@ export interface SeedContextField {
   legalValues: readonly { value: string; description?: string }[];
 }
 
-export interface SeedTagType {
+interface SeedTagType {
   name: string;
   description: string;
   /** `builtin`: `simple` exists on every server. */
   createdVia: 'builtin' | 'api';
 }
 
-export interface SeedSegment {
+interface SeedSegment {
   name: SegmentName;
   description: string;
   /** Absent = global segment (the server then sends no `project` key at all). */
@@ -169,7 +163,7 @@ export interface SeedApiToken {
   projects: readonly string[];
 }
 
-export interface SeedDescription {
+interface SeedDescription {
   environments: readonly EnvironmentName[];
   projects: readonly SeedProject[];
   contextFields: readonly SeedContextField[];
@@ -590,7 +584,7 @@ export function seedFlag(name: string): SeedFlag {
   return f;
 }
 
-export interface SeedStrategyRef {
+interface SeedStrategyRef {
   flag: SeedFlag;
   environment: EnvironmentName;
   strategy: SeedStrategy;

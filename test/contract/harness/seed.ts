@@ -16,14 +16,14 @@ export interface SeededIds {
   linkIds: Record<string, string[]>;
 }
 
-export interface SeedResult {
+interface SeedResult {
   ids: SeededIds;
   seedMs: number;
   /** Number of HTTP calls the seed made. */
   calls: number;
 }
 
-export interface SeedTarget {
+interface SeedTarget {
   url: string;
   adminToken: string;
   /** Runs SQL against the server's database (as its owner). */

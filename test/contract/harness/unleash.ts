@@ -5,7 +5,7 @@ import { commandLine, isAlive, sleep, stopPid } from './procs';
 import { SERVER_DIR } from './install';
 import { DEFAULT_SERVER_VERSION, serverGeneration, type ServerVersion } from './versions';
 
-export interface UnleashProcessOptions {
+interface UnleashProcessOptions {
   /** Which unleash-server (default 7.5.1): its folder and its Node (versions.ts). */
   version?: ServerVersion;
   db: { host: string; port: number; user: string; database: string };
@@ -38,7 +38,7 @@ export interface RunningUnleashProcess {
 }
 
 /** One start script for every generation: it loads the unleash-server of CONTRACT_SERVER_DIR. */
-export const START_SCRIPT = path.join(SERVER_DIR, 'start.mjs');
+const START_SCRIPT = path.join(SERVER_DIR, 'start.mjs');
 
 /** Environment for the server: a small allow-list, so a developer's DATABASE_URL etc. cannot leak in. */
 function serverEnv(o: UnleashProcessOptions, serverDir: string): NodeJS.ProcessEnv {

@@ -16,7 +16,7 @@ export const E2E_SERVER_VERSION: ServerVersion = '7.5.1';
 /** The environment variable that picks (and, in test processes, names) the generation under test. */
 export const SERVER_VERSION_ENV = 'UNLEASH_CONTRACT_SERVER';
 
-export interface ServerGeneration {
+interface ServerGeneration {
   version: ServerVersion;
   /** The folder whose package.json pins this unleash-server; node_modules is installed there. */
   dir: string;
