@@ -28,6 +28,7 @@ import { activateTime, packageSizes, type ActivateTime, type PackageSizes } from
 import { runCodeBench, type CodeBenchResult } from './code.bench';
 import { runHoverBench, type HoverBenchResult } from './hover.bench';
 import { runHoverContentBench, type HoverContentBenchResult } from './hoverContent.bench';
+import { markdownTable, mb, ms, n, times } from './format';
 import { gc, machine, mapLimited, pair, retainedBytes, round, single, stats, type Pair, type Stats } from './measure';
 import { startBenchServers, type BenchServers } from './server';
 import { loadSubject, type Subject } from './subject-build';
@@ -376,21 +377,12 @@ interface Row {
   met: string;
 }
 
-const ms = (value: number): string => (value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`);
 const us = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} ms` : `${value.toFixed(2)} µs`);
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
-const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-const times = (ratio: number): string => `${ratio.toFixed(2)}×`;
 const yes = (ok: boolean): string => (ok ? 'yes' : 'NO');
-const n = (value: number): string => value.toLocaleString('en-US');
 
 function table(rows: Row[]): string {
-  const head: Row = { measure: 'measure', ours: 'ours', baseline: 'baseline', ratio: 'ratio', goal: 'goal', met: 'met?' };
-  const keys = Object.keys(head) as Array<keyof Row>;
-  const widths = keys.map((key) => Math.max(...[head, ...rows].map((row) => row[key].length)));
-  const line = (row: Row) => `| ${keys.map((key, i) => row[key].padEnd(widths[i]!)).join(' | ')} |`;
-  const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
-  return [line(head), rule, ...rows.map(line)].join('\n');
+  return markdownTable(['measure', 'ours', 'baseline', 'ratio', 'goal', 'met?'], rows.map((r) => [r.measure, r.ours, r.baseline, r.ratio, r.goal, r.met]));
 }
 
 interface Results {

@@ -10,23 +10,18 @@ import { createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { build } from 'esbuild';
-import { Pool, request } from 'undici';
 import { gc, machine, stats } from '../measure';
-import type { Subject } from '../subject-build';
-import { peakDuring } from './run';
+import { bundleSubject, type Subject } from '../subject-build';
+import { bareExport, benchPool } from './bare';
+import { peakDuring } from './export';
+import { newClient } from './listing';
 import { startFilled } from './server';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleOptions } = require('../../esbuild') as { bundleOptions(minified: boolean): import('esbuild').BuildOptions };
 const RESULTS = path.join(__dirname, '..', 'results');
 
-async function bundle(root: string, name: string): Promise<Subject> {
-  const outfile = path.join(RESULTS, '.build', `export-only-${name}.js`);
-  await build({ ...bundleOptions(true), entryPoints: [path.join(root, 'bench', 'subject.ts')], outfile, absWorkingDir: root });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(outfile) as Subject;
-}
+/** bench/subject.ts of the checkout at `root`, bundled as shipped. */
+const bundle = (root: string, name: string): Promise<Subject> =>
+  bundleSubject(path.join(RESULTS, '.build', `export-only-${name}.js`), { minified: true, root });
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -43,25 +38,14 @@ async function main(): Promise<void> {
   console.log(`${new Date().toISOString()} ${host.cpu}, ${host.cores} cores, node ${host.node}, load average ${host.loadAverage}`);
   const running = await startFilled(flags, (line) => console.log(`  ${line}`));
   const folder = await fsp.mkdtemp(path.join(RESULTS, '.export-only-'));
-  const pool = new Pool(new URL(running.unleash.url).origin, { connections: 8, keepAliveTimeout: 10_000 });
+  const pool = benchPool(running.unleash.url);
   try {
     const { url, adminToken: token } = running.unleash;
     const bareFile = path.join(folder, 'bare.json');
-    const bare = async (): Promise<void> => {
-      const response = await request(`${url}/api/admin/features-batch/export`, {
-        method: 'POST',
-        dispatcher: pool,
-        headers: { authorization: token, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ environment: 'development', features: [], downloadFile: true }),
-        headersTimeout: 300_000,
-        bodyTimeout: 300_000,
-      });
-      await pipeline(response.body, createWriteStream(bareFile));
-    };
+    const bare = async (): Promise<void> => pipeline((await bareExport(url, token, pool)).body, createWriteStream(bareFile));
     const candidates: Array<[string, () => Promise<unknown>]> = [['bare request → file', bare]];
     for (const [name, S] of subjects) {
-      const dispatcher = new Pool(new URL(url).origin, { connections: 8, keepAliveTimeout: 10_000 });
-      const client = new S.UnleashClient({ baseUrl: url, getToken: () => token, timeoutMs: 300_000, dispatcher });
+      const client = newClient(S, url, token);
       const dir = path.join(folder, name);
       candidates.push([`exportToFile (${name})`, async () => {
         await fsp.rm(path.join(dir, '.unleash'), { recursive: true, force: true });

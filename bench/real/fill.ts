@@ -12,16 +12,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { request } from 'undici';
 import { personalToken } from '../../test/contract/harness/personalToken';
-import { run } from '../../test/contract/harness/procs';
 import type { RunningPostgres } from '../../test/contract/harness/postgres';
+import { run } from '../../test/contract/harness/procs';
+import { adminClient } from '../../test/contract/harness/seed';
+import { insertProjects, sqlString } from '../../test/contract/harness/sql';
 import { mapLimited } from '../measure';
 import { ENVIRONMENTS, generateDataset, type Dataset, type ExportBody } from '../data';
 
 /** Bump when what the fill puts in the database changes: old dumps are then ignored. */
-export const FILL_VERSION = 2;
-export const SEED = 1;
+const FILL_VERSION = 2;
+const SEED = 1;
 /** The server's body limit for features-batch is 500 kB; stay below it. */
 const MAX_BODY = 480_000;
 const FIRST_CHUNK = 300;
@@ -31,26 +32,8 @@ const FIRST_CHUNK = 300;
  * (the listings carry both environments either way; the export measured is development's).
  */
 const FILLED_ENVIRONMENT = 'development';
-
-export interface AdminApi {
-  url: string;
-  token: string;
-}
-
-async function call(api: AdminApi, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
-  const response = await request(`${api.url}${route}`, {
-    method,
-    headers: { authorization: api.token, 'content-type': 'application/json', accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headersTimeout: 300_000,
-    bodyTimeout: 300_000,
-  });
-  const text = await response.body.text();
-  if (response.statusCode >= 300) throw new Error(`${method} ${route} → ${response.statusCode}: ${text.slice(0, 1000)}`);
-  return text ? (JSON.parse(text) as unknown) : undefined;
-}
-
-const sql = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+/** One import request of a chunk took 11–130 s on this 2-core machine under load. */
+const IMPORT_TIMEOUT_MS = 300_000;
 
 /** Flags of one project, parents before their children (a child's parent is in the same project). */
 function creationOrder(flags: ExportBody['features'], dependencies: ExportBody['dependencies']): string[] {
@@ -98,21 +81,17 @@ function chunks(data: Dataset, environment: string, names: string[]): string[][]
   return out;
 }
 
-export interface FillResult {
-  flags: number;
-  projects: string[];
-  requests: number;
-  ms: number;
-}
-
+/** Fills the server at `url` (its admin token and login) with `flags` bench flags; answers the requests and time. */
 export async function fill(
-  api: AdminApi & { admin: { username: string; password: string } },
+  server: { url: string; adminToken: string; admin: { username: string; password: string } },
   psql: RunningPostgres['psql'],
   flags: number,
   log: (line: string) => void,
-): Promise<FillResult> {
+): Promise<{ requests: number; ms: number }> {
   const started = Date.now();
-  const user: AdminApi = { url: api.url, token: await personalToken(api.url, api.admin, 'bench fill') };
+  const api = adminClient(server.url, server.adminToken);
+  // The import takes a user's token, not an admin token (personalToken.ts).
+  const user = adminClient(server.url, await personalToken(server.url, server.admin, 'bench fill'), IMPORT_TIMEOUT_MS);
   const data = generateDataset(flags, SEED);
   const all = data.exportFor('development');
   const projects = [...new Set(all.features.map((f) => f.project))].sort();
@@ -121,21 +100,15 @@ export async function fill(
   const oneLevel = (d: ExportBody['dependencies'][number]): boolean =>
     !parents.has(d.feature) && d.dependencies.every((p) => !children.has(p.feature));
 
-  // 1. Projects other than default: SQL, as test/contract/harness/seed.ts does.
-  const statements = projects
-    .filter((p) => p !== 'default')
-    .flatMap((p) => [
-      `INSERT INTO projects (id, name, description) VALUES (${sql(p)}, ${sql(p)}, ${sql(`Bench project ${p}`)});`,
-      `INSERT INTO project_settings (project, default_stickiness, project_mode) VALUES (${sql(p)}, 'default', 'open');`,
-      ...ENVIRONMENTS.map((e) => `INSERT INTO project_environments (project_id, environment_name) VALUES (${sql(p)}, ${sql(e.name)});`),
-    ]);
-  await psql(['BEGIN;', ...statements, 'COMMIT;'].join('\n'));
+  // 1. Projects other than default: SQL (OSS Unleash has no create-project endpoint).
+  const created = projects.filter((p) => p !== 'default').map((id) => ({ id, name: id, description: `Bench project ${id}` }));
+  await insertProjects(psql, created, ENVIRONMENTS.map((e) => e.name));
 
   // 2. Segments, by name (the import maps export segment ids to existing segments by name).
   const segmentNames = new Set<string>();
   for (const env of ENVIRONMENTS) for (const s of data.exportFor(env.name).segments) segmentNames.add(s.name);
   for (const name of [...segmentNames].sort()) {
-    await call(api, 'POST', '/api/admin/segments', {
+    await api.call('POST', '/api/admin/segments', {
       name,
       description: `Bench segment ${name}`,
       constraints: [{ contextName: 'userId', operator: 'IN', values: ['1', '2', '3'], inverted: false, caseInsensitive: false }],
@@ -155,7 +128,7 @@ export async function fill(
   const runStep = async (project: string, step: { environment: string; chunk: string[] }): Promise<void> => {
     const t = Date.now();
     const body = { project, environment: step.environment, data: importable(data.exportNamed(step.environment, step.chunk), oneLevel) };
-    await call(user, 'POST', '/api/admin/features-batch/import', body);
+    await user.call('POST', '/api/admin/features-batch/import', body);
     requests++;
     log(`fill: ${project}/${step.environment}: ${step.chunk.length} flags in ${Date.now() - t} ms`);
   };
@@ -164,12 +137,12 @@ export async function fill(
   await mapLimited(jobs, 2, async (job) => {
     for (const step of job.steps) await runStep(job.project, step);
   });
-  return { flags, projects, requests, ms: Date.now() - started };
+  return { requests, ms: Date.now() - started };
 }
 
 // ---- The cache ---------------------------------------------------------------------------------------------------
 
-export const CACHE_DIR = path.join(__dirname, '..', 'results', 'real-cache');
+const CACHE_DIR = path.join(__dirname, '..', 'results', 'real-cache');
 
 export function cacheFile(version: string, flags: number): string {
   return path.join(CACHE_DIR, `unleash-${version}-${flags}-flags-seed${SEED}-fill${FILL_VERSION}.dump`);
@@ -228,7 +201,7 @@ export async function multiply(psql: RunningPostgres['psql'], factor: number): P
   if (!Number.isInteger(factor) || factor < 2 || factor > 100) throw new Error(`multiply: factor ${factor} out of 2–100`);
   const tables = Object.keys(COPIED);
   const rows = await psql(
-    `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name IN (${tables.map(sql).join(', ')}) ORDER BY table_name, ordinal_position;`,
+    `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name IN (${tables.map(sqlString).join(', ')}) ORDER BY table_name, ordinal_position;`,
   );
   const columns = new Map<string, string[]>();
   for (const line of rows.split('\n').filter(Boolean)) {

@@ -8,12 +8,8 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { Session, type Profiler } from 'node:inspector';
 import * as path from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
-import { Pool } from 'undici';
-import type { Subject } from '../subject-build';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleOptions } = require('../../esbuild') as { bundleOptions(minified: boolean): BuildOptions };
+import { bundleSubject } from '../subject-build';
+import { newClient } from './listing';
 
 export interface ExportProfile {
   flags: number;
@@ -68,13 +64,10 @@ function areaOf(fn: string, module: string, url: string): string {
 
 export async function profileExport(options: { url: string; token: string; outDir: string; log: (line: string) => void; runs?: number }): Promise<ExportProfile> {
   const outfile = path.join(options.outDir, 'subject-profile.js');
-  await build({ ...bundleOptions(false), minify: false, entryPoints: [path.join(__dirname, '..', 'subject.ts')], outfile });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const S = require(outfile) as Subject;
+  const S = await bundleSubject(outfile, { minified: false });
   const bundleUrl = `file://${outfile}`;
   const moduleOf = moduleIndex(fs.readFileSync(outfile, 'utf8'));
-  const dispatcher = new Pool(new URL(options.url).origin, { connections: 8, keepAliveTimeout: 10_000 });
-  const client = new S.UnleashClient({ baseUrl: options.url, getToken: () => options.token, timeoutMs: 180_000, dispatcher });
+  const client = newClient(S, options.url, options.token);
   const folder = await fsp.mkdtemp(path.join(options.outDir, 'profile-export-'));
   const file = path.join(folder, '.unleash', 'development.json');
   const runs = options.runs ?? 3;

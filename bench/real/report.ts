@@ -5,7 +5,7 @@
  *   npx tsx bench/real/report.ts bench/results/real-<a>.json bench/results/real-<b>.json
  */
 import * as fs from 'node:fs';
-import { candidatesTable, growthTable, summaryTable, type SizeResult } from './run';
+import { candidatesTable, growthTable, summaryTable, type SizeResult } from './tables';
 
 const runs = process.argv.slice(2).map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as { date: string; results: SizeResult[]; profile?: { table: string } });
 const results = runs.flatMap((run) => run.results).sort((a, b) => a.flags - b.flags);

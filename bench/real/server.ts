@@ -22,16 +22,8 @@ export interface FilledUnleash {
   startMs: number;
 }
 
-/**
- * The unleash-server the harness runs: `UNLEASH_CONTRACT_SERVER` (7.5.1 or 8.2.0, see
- * test/contract/harness/versions.ts), else 7.5.1. Part of the cache key: a dump is only restored into its version.
- */
-export function serverVersion(): ServerVersion {
-  return serverVersionFromEnv();
-}
-
 /** Sets above this many flags are copies of the imported set of this size (see `multiply`). */
-export const IMPORTED = 1_000;
+const IMPORTED = 1_000;
 
 /**
  * How the flags sit in projects: `six-projects` as filled (five of them inserted in SQL, so an open-source server's
@@ -47,8 +39,12 @@ export type Layout = 'six-projects' | 'one-project';
 const ONE_PROJECT_SQL =
   "UPDATE features SET project = 'default'; UPDATE feature_strategies SET project_name = 'default'; ANALYZE features; ANALYZE feature_strategies;";
 
+/**
+ * A real Unleash holding `flags` bench flags in `layout`. The unleash-server is the harness's (UNLEASH_CONTRACT_SERVER,
+ * else 7.5.1), and part of the cache key: a dump is only restored into its version.
+ */
 export async function startFilled(flags: number, log: (line: string) => void, layout: Layout = 'six-projects'): Promise<FilledUnleash> {
-  const version = serverVersion();
+  const version = serverVersionFromEnv();
   const dump = cacheFile(version, flags);
   if (layout !== 'six-projects' && !fs.existsSync(dump)) {
     // The cached set first (the dump is always of the layout as filled), then this layout from it.
@@ -92,7 +88,7 @@ export async function startFilled(flags: number, log: (line: string) => void, la
       return { unleash, version, flags, filledBy: 'copies', fillMs: restoreMs, startMs: unleash.startMs };
     }
     log(`bench: filling ${flags} flags through the import endpoint (no cached dump yet)`);
-    const result = await fill({ url: unleash.url, token: unleash.adminToken, admin: unleash.admin }, unleash.postgres.psql, flags, log);
+    const result = await fill(unleash, unleash.postgres.psql, flags, log);
     log(`bench: filled ${flags} flags in ${result.requests} import requests, ${result.ms} ms`);
     await saveDump(unleash.postgres, dump);
     return { unleash, version, flags, filledBy: 'import', fillMs: result.ms, startMs: unleash.startMs };

@@ -1,9 +1,9 @@
 /**
  * Creates SEED (seed-data.ts) in a freshly started Unleash through the Admin API.
- * SQL is used for one thing only: the second project, because OSS Unleash has no
- * create-project endpoint (POST /api/admin/projects → 404).
+ * SQL is used for one thing only: the second project (sql.ts).
  */
 import { SEED, seedStrategies, type SegmentName, type SeedApiToken, type SeedFlag, type SeedStrategy } from './seed-data';
+import { insertProjects } from './sql';
 
 export * from './seed-data';
 
@@ -31,7 +31,7 @@ interface SeedTarget {
   log?: (line: string) => void;
 }
 
-export class AdminApiError extends Error {
+class AdminApiError extends Error {
   constructor(
     readonly method: string,
     readonly path: string,
@@ -43,8 +43,11 @@ export class AdminApiError extends Error {
   }
 }
 
-/** A tiny Admin API client: JSON in, JSON out, any non-2xx throws AdminApiError with the body. */
-export function adminClient(url: string, token: string): {
+/**
+ * A tiny Admin API client: JSON in, JSON out, any non-2xx throws AdminApiError with the body. Each call may take
+ * `timeoutMs` (an import of hundreds of flags takes minutes on a busy machine).
+ */
+export function adminClient(url: string, token: string, timeoutMs = 30_000): {
   call<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   count(): number;
 } {
@@ -61,7 +64,7 @@ export function adminClient(url: string, token: string): {
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await res.text();
       if (!res.ok) throw new AdminApiError(method, path, res.status, text);
@@ -71,7 +74,6 @@ export function adminClient(url: string, token: string): {
 }
 
 const enc = encodeURIComponent;
-const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 export async function seed(target: SeedTarget): Promise<SeedResult> {
   const started = Date.now();
@@ -79,17 +81,7 @@ export async function seed(target: SeedTarget): Promise<SeedResult> {
   const api = adminClient(target.url, target.adminToken);
 
   // 1. Projects other than `default`: SQL, the only step that is not an Admin API call.
-  const sqlProjects = SEED.projects.filter((p) => p.createdVia === 'sql');
-  if (sqlProjects.length > 0) {
-    const statements = sqlProjects.flatMap((p) => [
-      `INSERT INTO projects (id, name, description) VALUES (${sqlString(p.id)}, ${sqlString(p.name)}, ${sqlString(p.description)});`,
-      `INSERT INTO project_settings (project, default_stickiness, project_mode) VALUES (${sqlString(p.id)}, 'default', 'open');`,
-      ...SEED.environments.map(
-        (e) => `INSERT INTO project_environments (project_id, environment_name) VALUES (${sqlString(p.id)}, ${sqlString(e)});`,
-      ),
-    ]);
-    await target.psql(['BEGIN;', ...statements, 'COMMIT;'].join('\n'));
-  }
+  await insertProjects(target.psql, SEED.projects.filter((p) => p.createdVia === 'sql'), SEED.environments);
 
   // 2. Context fields, tag types, tags (all independent of each other).
   await Promise.all([
