@@ -11,23 +11,18 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TreeNode } from '../../src/model/tree';
+import { editorConnection } from '../support/editorConnection';
 import { installFakeVscode, type FakeTreeView } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { segmentDefinitionMissing } from '../../src/model/store/offlineSource';
 
 installFakeVscode();
-let Connection: typeof import('../../src/services/connection').Connection;
-let TokenStore: typeof import('../../src/services/tokens').TokenStore;
-let ServerApprovals: typeof import('../../src/services/approvals').ServerApprovals;
 let registerFlagsView: typeof import('../../src/views/flagsTree').registerFlagsView;
 let registerStatusBar: typeof import('../../src/views/statusBar').registerStatusBar;
 let bindStoreToConnection: typeof import('../../src/services/binding').bindStoreToConnection;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ Connection } = await import('../../src/services/connection'));
-  ({ TokenStore } = await import('../../src/services/tokens'));
-  ({ ServerApprovals } = await import('../../src/services/approvals'));
   ({ registerFlagsView } = await import('../../src/views/flagsTree'));
   ({ registerStatusBar } = await import('../../src/views/statusBar'));
   ({ bindStoreToConnection } = await import('../../src/services/binding'));
@@ -57,7 +52,7 @@ async function workspace(files: Record<string, Uint8Array | string | number>): P
 async function flagsView(folder: string) {
   const fake = installFakeVscode(folder);
   const { logger, lines } = recordingLogger();
-  const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger);
+  const { connection } = await editorConnection(fake, logger);
   const store = new FlagStore(logger);
   const view = registerFlagsView({ store, logger });
   const statusBar = registerStatusBar(store);
@@ -107,7 +102,7 @@ describe('offline mode: the export files a workspace holds', () => {
     const segmentsOf = async (folder: string) => {
       const fake = installFakeVscode(folder);
       const { logger } = recordingLogger();
-      const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger);
+      const { connection } = await editorConnection(fake, logger);
       const state = await connection.update();
       connection.dispose();
       const segments = (await state.source?.getStrategySegments(strategy.id)) ?? [];

@@ -9,28 +9,19 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HttpError } from '../../src/api/errors';
 import type { ListingFailure } from '../../src/api/listing';
+import { editorConnection } from '../support/editorConnection';
 import { installFakeVscode } from '../support/fakeVscode';
 import { routes, startFaultServer, type FaultServer } from '../support/faultServer';
 import { recordingLogger } from '../support/recordingLogger';
 
-type Services = typeof import('../../src/services/connection') &
-  typeof import('../../src/services/tokens') &
-  typeof import('../../src/services/approvals') &
-  typeof import('../../src/commands/connection');
-
 describe('Test Connection after a listing that could not read everything', () => {
   let dir: string;
   let server: FaultServer;
-  let services: Services;
+  let registerConnectionCommands: typeof import('../../src/commands/connection').registerConnectionCommands;
   before(async () => {
     dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-test-connection-'));
     installFakeVscode(dir);
-    services = {
-      ...(await import('../../src/services/connection')),
-      ...(await import('../../src/services/tokens')),
-      ...(await import('../../src/services/approvals')),
-      ...(await import('../../src/commands/connection')),
-    };
+    ({ registerConnectionCommands } = await import('../../src/commands/connection'));
     server = await startFaultServer({ handler: routes({ 'GET /api/admin/ui-config': { body: { version: '7.5.1', environment: 'Open Source' } } }) });
   });
   after(async () => {
@@ -42,11 +33,9 @@ describe('Test Connection after a listing that could not read everything', () =>
     const fake = installFakeVscode(dir);
     fake.set('user', 'unleash.serverUrl', server.url);
     const { logger } = recordingLogger();
-    const tokens = new services.TokenStore(fake.secretStorage as never, { UNLEASH_API_TOKEN: 'test-token' });
-    const approvals = new services.ServerApprovals(fake.globalState);
-    const connection = new services.Connection(tokens, approvals, logger);
+    const { tokens, approvals, connection } = await editorConnection(fake, logger, { env: { UNLEASH_API_TOKEN: 'test-token' } });
     const source = { kind: 'server' as const, label: '127.0.0.1' };
-    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger, channel: {} as never, store: { ...store, currentSource: source as never } });
+    const commands = registerConnectionCommands({ connection, tokens, approvals, logger, channel: {} as never, store: { ...store, currentSource: source as never } });
     try {
       const report = (await fake.commands.get('unleash.testConnection')?.()) as { ok: boolean; message: string };
       return { report, shown: fake.messages.at(-1) };

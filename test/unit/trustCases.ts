@@ -24,6 +24,7 @@ import { MAX_CA_FILE_BYTES, readCaFiles } from '../../src/services/network';
 import { formatError, type FormattedError } from '../../src/model/content/formatError';
 import { faults, type FaultServer, type startFaultServer } from '../support/faultServer';
 import { installFakeVscode, type FakeVscode } from '../support/fakeVscode';
+import { editorConnection } from '../support/editorConnection';
 import { recordingLogger } from '../support/recordingLogger';
 import { timed, within as withinBound, type Outcome, type Time } from './reliabilityRows';
 
@@ -72,27 +73,14 @@ export function trustRows(h: TrustHarness): void {
   let dir: string;
   let fake: FakeVscode;
   /** Loaded after the 'vscode' stand-in is in place. */
-  let services: {
-    Connection: typeof import('../../src/services/connection').Connection;
-    TokenStore: typeof import('../../src/services/tokens').TokenStore;
-    ServerApprovals: typeof import('../../src/services/approvals').ServerApprovals;
-    registerConnectionCommands: typeof import('../../src/commands/connection').registerConnectionCommands;
-    overriddenMessage: typeof import('../../src/commands/connection').overriddenMessage;
-    readSettings: typeof import('../../src/services/settings').readSettings;
-  };
+  let services: typeof import('../../src/commands/connection') & typeof import('../../src/services/settings');
   const disposables: Array<{ dispose(): unknown }> = [];
   const { logger } = recordingLogger();
 
   before(async () => {
     dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-trust-'));
     installFakeVscode(dir);
-    services = {
-      ...(await import('../../src/services/connection')),
-      ...(await import('../../src/services/tokens')),
-      ...(await import('../../src/services/approvals')),
-      ...(await import('../../src/commands/connection')),
-      ...(await import('../../src/services/settings')),
-    };
+    services = { ...(await import('../../src/commands/connection')), ...(await import('../../src/services/settings')) };
   });
   after(async () => {
     for (const item of disposables) item.dispose();
@@ -104,10 +92,8 @@ export function trustRows(h: TrustHarness): void {
     const folder = await fsp.mkdtemp(path.join(dir, 'ws-'));
     fake = installFakeVscode(folder);
     const globalState = options.globalState ?? fake.globalState;
-    const tokens = new services.TokenStore(fake.secretStorage as never, options.env ?? {});
-    const approvals = new services.ServerApprovals(globalState);
-    const connection = new services.Connection(tokens, approvals, logger as never);
-    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger: logger as never, channel: {} as never });
+    const { tokens, approvals, connection } = await editorConnection(fake, logger, { env: options.env, globalState });
+    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger, channel: {} as never });
     disposables.push(connection, tokens, commands);
     return { folder, fake, connection, tokens, approvals, globalState };
   }
