@@ -25,6 +25,7 @@ import { exportDrift, exportSnapshot } from '../src/model/export/exportDrift';
 import { FlagActivity, USAGE_HOURS } from '../src/model/activity/flagActivity';
 import type { FlagSource } from '../src/model/store/flagSource';
 import { hoverMarkdown } from '../src/model/content/hoverContent';
+import { listingSource } from '../test/support/flagCatalog';
 import { generateDataset } from './data';
 import { gc, machine, round, single, stats, type Stats } from './measure';
 import { startBenchServers } from './server';
@@ -70,12 +71,7 @@ async function hoverCase(iterations: number, warmup: number) {
     }
   }
   const source: FlagSource = {
-    kind: 'server',
-    label: 'unleash.example.com',
-    listFeatures: async () => [summary],
-    getFeature: async () => details,
-    getStrategySegments: async () => [],
-    listEnvironments: async () => [],
+    ...listingSource([summary], { details: [details] }),
     flagHistory: async () => ({ events: [event], total: 1 }),
     flagUsage: async () => rows,
   };

@@ -4,9 +4,8 @@
  */
 import type { Feature, FeatureSummary } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/content/flagDocument';
-import type { FlagSource } from '../../src/model/store/flagSource';
-import { FlagStore } from '../../src/model/store/flagStore';
 import { childrenOf } from '../../src/model/tree';
+import { listingSource, storeOver } from '../../test/support/flagCatalog';
 import type { HostileScenario } from './scenario';
 
 const DEPTH = 500_000;
@@ -19,17 +18,8 @@ export const scenario: HostileScenario = {
     const variant = { name: 'deep', weight: 1000, weightType: 'variable', stickiness: 'default', payload };
     const summary: FeatureSummary = { name: 'deep-payload', project: 'default', environments: [{ name: 'production', enabled: true }] };
     const details: Feature = { ...summary, environments: [{ name: 'production', enabled: true, strategies: [], variants: [variant] }] };
-    const source: FlagSource = {
-      kind: 'server',
-      label: 'unleash.example.com',
-      listFeatures: async () => [summary],
-      getFeature: async () => details,
-      getStrategySegments: async () => [],
-      listEnvironments: async () => ['production'],
-    };
-    const store = new FlagStore({ info() {}, error() {} });
-    void store.load();
-    await store.setSource(source, 'ready');
+    const source = listingSource([summary], { details: [details], environments: ['production'] });
+    const store = await storeOver(source);
     const [flagRow] = await childrenOf(undefined, store);
     const group = (await childrenOf(flagRow, store)).find((node) => node.kind === 'group');
     const [row] = await childrenOf(group, store);

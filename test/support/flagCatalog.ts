@@ -122,6 +122,26 @@ export function mainSource(): FakeSource {
   );
 }
 
+/**
+ * A server that lists `summaries` and answers the details of the flags in `details` (any other is an error); no
+ * segments; `environments` is its list of environments.
+ */
+export function listingSource(summaries: FeatureSummary[], options: { details?: Feature[]; environments?: string[] } = {}): FlagSource {
+  return {
+    kind: 'server',
+    label: 'unleash.example.com',
+    listFeatures: async () => summaries,
+    getFeature: async (project, name) => {
+      const feature = options.details?.find((candidate) => candidate.name === name);
+      if (!feature) throw new Error(`no details of ${project}/${name} here`);
+      return feature;
+    },
+    getStrategySegments: async () => [],
+    listEnvironments: async () => options.environments ?? [],
+  };
+}
+
+/** The store as the Flags view has it once `source` is listed. */
 export async function storeOver(source: FlagSource): Promise<FlagStore> {
   const store = new FlagStore(quiet);
   void store.load(); // needed from the start: setSource reads the list

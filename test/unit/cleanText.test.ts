@@ -6,8 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { NotFoundError } from '../../src/api/errors';
-import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/store/flagSource';
+import type { Feature, FeatureSummary } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/content/flagDocument';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
@@ -18,6 +17,7 @@ import { childrenOf, flagPickItems, viewMessage, type TreeNode } from '../../src
 import { clean, truncate, visibleText } from '../../src/model/text/plainText';
 import { formatError } from '../../src/model/content/formatError';
 import { logLine } from '../../src/services/logger';
+import { listingSource, storeOver } from '../support/flagCatalog';
 import { CONTROL, LONE_SURROGATE } from '../support/hostileFlags';
 
 /** Every bidi formatting character Unicode has. */
@@ -75,7 +75,7 @@ describe('every surface', () => {
   });
 
   it('Find Flag picks', async () => {
-    const store = await storeOver([summary(`evil${HOSTILE}`, `line one\nline two\u202e$(zap)`)]);
+    const store = await storeListing([summary(`evil${HOSTILE}`, `line one\nline two\u202e$(zap)`)]);
     assert.deepEqual(
       flagPickItems(store).map((item) => [item.label, item.description, item.detail]),
       [['evilpay ments x (not a valid Unleash name)', 'default · development ●', 'line one line two \\$(zap)']],
@@ -95,7 +95,7 @@ describe('every surface', () => {
 
   it('tree rows, tooltips and hovers', async () => {
     const flag = summary(`flag${HOSTILE}${WOMAN_TECHNOLOGIST}`, `About${C1}it\u2066`);
-    const store = await storeOver([flag]);
+    const store = await storeListing([flag]);
     const [row] = (await childrenOf(undefined, store)) as [TreeNode];
     assert.equal(row.label, `flagpay ments x${WOMAN_TECHNOLOGIST} (not a valid Unleash name)`);
     assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), `**flagpay ments x${WOMAN_TECHNOLOGIST} \\(not a valid Unleash name\\)**|About it`);
@@ -141,7 +141,7 @@ describe('invisible characters: every format character, the tag block', () => {
   it('tree row, tooltip, hover and details document', async () => {
     for (const ch of NEWLY_INVISIBLE) {
       const flag = summary(`pay${ch}ments`, `About${ch}it`);
-      const store = await storeOver([flag]);
+      const store = await storeListing([flag]);
       const [row] = (await childrenOf(undefined, store)) as [TreeNode];
       assert.equal(row.label, 'pay ments (not a valid Unleash name)', code(ch));
       assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), '**pay ments \\(not a valid Unleash name\\)**|About it', code(ch));
@@ -167,7 +167,7 @@ describe('invisible characters: every format character, the tag block', () => {
 describe("names that break Unleash's naming rule", () => {
   it('a 10 MB name: the row is cleaned, cut and marked, its id bounded; Find Flag and the view message say so', async () => {
     const huge = summary(`huge\u202e${'x'.repeat(10_000_000)}`, 'About');
-    const store = await storeOver([huge, summary('ok', ''), summary('new\u200bflag', '')]);
+    const store = await storeListing([huge, summary('ok', ''), summary('new\u200bflag', '')]);
     const rows = (await childrenOf(undefined, store)) as TreeNode[];
     // The row cuts the name to leave its strip in view at the default width (rowNameWidth); Find Flag has room for more.
     assert.deepEqual(rows.map((row) => row.label), [
@@ -189,19 +189,7 @@ function summary(name: string, description: string): FeatureSummary {
   return { name, project: 'default', type: 'release', description, environments: [{ name: 'development', enabled: true }] };
 }
 
-async function storeOver(flags: FeatureSummary[]): Promise<FlagStore> {
-  const source: FlagSource = {
-    kind: 'server',
-    label: 'unleash.example.com',
-    listFeatures: async () => flags,
-    getFeature: async (): Promise<Feature> => {
-      throw new Error('not here');
-    },
-    getStrategySegments: async (): Promise<Segment[]> => [],
-    listEnvironments: async () => ['development'],
-  };
-  const store = new FlagStore({ info() {}, error() {} });
-  void store.load(); // needed from the start: setSource reads the list
-  await store.setSource(source, 'ready');
-  return store;
+/** The store over a server that lists `flags`. */
+function storeListing(flags: FeatureSummary[]): Promise<FlagStore> {
+  return storeOver(listingSource(flags, { environments: ['development'] }));
 }

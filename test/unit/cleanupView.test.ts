@@ -7,10 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/store/flagSource';
 import { installFakeVscode, type FakeTreeView, type TreeItem } from '../support/fakeVscode';
-import { FlagStore } from '../../src/model/store/flagStore';
+import { listingSource, storeOver } from '../support/flagCatalog';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'cleanup-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -32,33 +30,20 @@ before(async () => {
 const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
-class Source implements FlagSource {
-  readonly kind = 'server' as const;
-  readonly label = 'unleash.example.com';
-  async listFeatures(): Promise<FeatureSummary[]> {
-    return [
-      { name: 'busy', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(0) }] },
-      { name: 'old-banner', project: 'default', stale: true, createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(60) }] },
-      { name: 'old-banner-v2', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(1) }] },
-      { name: 'unused', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: false }] },
-    ];
-  }
-  async getFeature(): Promise<Feature> {
-    throw new Error('not needed');
-  }
-  async getStrategySegments(): Promise<Segment[]> {
-    return [];
-  }
-  async listEnvironments(): Promise<string[]> {
-    return ['production'];
-  }
-}
+/** The server's flags: one busy, one stale and unseen for 60 days, one seen yesterday, one never enabled. */
+const source = listingSource(
+  [
+    { name: 'busy', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(0) }] },
+    { name: 'old-banner', project: 'default', stale: true, createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(60) }] },
+    { name: 'old-banner-v2', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(1) }] },
+    { name: 'unused', project: 'default', createdAt: daysAgo(400), environments: [{ name: 'production', enabled: false }] },
+  ],
+  { environments: ['production'] },
+);
 
 describe('Cleanup view', () => {
   it('lists the flags safe to remove once shown, with why and their uses; each use opens its place', async () => {
-    const store = new FlagStore({ info() {}, error() {} });
-    void store.load(); // needed from the start: setSource reads the list
-    await store.setSource(new Source(), 'ready');
+    const store = await storeOver(source);
     const codeFlags = new CodeFlags(store, logger, new HoverSettingsByFolder());
     const view = registerCleanupView({ store, codeFlags, logger });
     try {

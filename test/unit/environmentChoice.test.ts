@@ -5,15 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { FeatureSummary } from '../../src/api/schemas';
 import { Catalog } from '../../src/model/store/catalog';
 import { chooseEnvironments, environmentSetting } from '../../src/model/store/environmentChoice';
 import { completionDetail, completionDocumentation } from '../../src/model/code/flagCompletion';
 import { FlagHints } from '../../src/model/code/flagHints';
-import type { FlagSource } from '../../src/model/store/flagSource';
-import { FlagStore } from '../../src/model/store/flagStore';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
 import { rootNodes } from '../../src/model/tree';
+import { listingSource, storeOver } from '../support/flagCatalog';
 
 const flag: FeatureSummary = {
   name: 'dark-mode',
@@ -26,27 +25,8 @@ const flag: FeatureSummary = {
   ],
 };
 
-class OneFlag implements FlagSource {
-  readonly kind = 'server' as const;
-  readonly label = 'unleash.example.com';
-  async listFeatures(): Promise<FeatureSummary[]> {
-    return [flag];
-  }
-  getFeature(): Promise<Feature> {
-    throw new Error('not read');
-  }
-  async getStrategySegments(): Promise<Segment[]> {
-    return [];
-  }
-  async listEnvironments(): Promise<string[]> {
-    return [];
-  }
-}
-
 async function treeRow(choice: string[]) {
-  const store = new FlagStore({ info() {}, error() {} });
-  void store.load();
-  await store.setSource(new OneFlag(), 'ready');
+  const store = await storeOver(listingSource([flag]));
   store.setEnvironmentChoice(choice);
   const [row] = rootNodes(store);
   assert.ok(row);

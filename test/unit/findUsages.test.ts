@@ -8,9 +8,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/store/flagSource';
+import type { FeatureSummary } from '../../src/api/schemas';
 import { installFakeVscode, type TreeItem } from '../support/fakeVscode';
+import { listingSource } from '../support/flagCatalog';
 import { recordingLogger } from '../support/recordingLogger';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { Commands } from '../../src/base/constants';
@@ -51,23 +51,6 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 
 const flag = (name: string): FeatureSummary => ({ name, project: 'default', type: 'release', environments: [] });
 
-class Source implements FlagSource {
-  readonly kind = 'server' as const;
-  readonly label = 'unleash.example.com';
-  async listFeatures(): Promise<FeatureSummary[]> {
-    return ['pay', 'pay-later', 'apple-pay', 'checkout-express-pay', 'unused'].map(flag);
-  }
-  getFeature(): Promise<Feature> {
-    throw new Error('not asked');
-  }
-  async getStrategySegments(): Promise<Segment[]> {
-    return [];
-  }
-  async listEnvironments(): Promise<string[]> {
-    return [];
-  }
-}
-
 interface Input {
   title: string;
   resolve(): Promise<{ message: string; provider: { getChildren(node?: unknown): unknown[]; getTreeItem(node: unknown): TreeItem } }>;
@@ -94,7 +77,7 @@ async function setUp(options: { loaded?: boolean } = {}) {
   const { logger } = recordingLogger();
   const store = new FlagStore(logger);
   if (options.loaded !== false) void store.load();
-  await store.setSource(new Source(), 'ready');
+  await store.setSource(listingSource(['pay', 'pay-later', 'apple-pay', 'checkout-express-pay', 'unused'].map(flag)), 'ready');
   const hoverSettings = new HoverSettingsByFolder();
   const codeFlags = new CodeFlags(store, logger, hoverSettings);
   const view = registerFlagsView({ store, logger });

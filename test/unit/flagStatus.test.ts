@@ -15,11 +15,12 @@ import { archivedFlagDocument, flagDocument } from '../../src/model/content/flag
 import { flagQuickFixes } from '../../src/model/code/flagQuickFixes';
 import { attentionCounts, flagStatus } from '../../src/model/store/flagStatus';
 import type { FlagSource } from '../../src/model/store/flagSource';
-import { FlagStore } from '../../src/model/store/flagStore';
+import type { FlagStore } from '../../src/model/store/flagStore';
 import { archivedFlagMarkdown, hoverMarkdown } from '../../src/model/content/hoverContent';
 import { statusContent } from '../../src/model/content/statusBarContent';
 import { childrenOf, type TreeNode } from '../../src/model/tree';
 import { describeLifecycle, lifecycleStage } from '../../src/model/text/flagText';
+import { storeOver } from '../support/flagCatalog';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 /** Created and completed in the same instant: the listing says `initial`, the details `completed`. */
@@ -83,13 +84,6 @@ class Source implements FlagSource {
   webUrl(project: string, name: string): string {
     return `https://unleash.example.com/projects/${project}/features/${name}`;
   }
-}
-
-async function storeOver(source: FlagSource): Promise<FlagStore> {
-  const store = new FlagStore({ info() {}, error() {} });
-  void store.load(); // needed from the start: setSource reads the list
-  await store.setSource(source, 'ready');
-  return store;
 }
 
 /** What each surface says of one flag's status. */

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { HttpError, NetworkError } from '../../src/api/errors';
 import type { FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
-import { FlagStore } from '../../src/model/store/flagStore';
 import { listCompleteness, tagExistsMessage } from '../../src/model/tags/tagAnswer';
+import { storeOver } from '../support/flagCatalog';
 
 const TAG = 'owner-team:team/sub';
 
@@ -66,12 +66,6 @@ describe('Check Tag: how complete the list is, from the store', () => {
     }
   }
 
-  async function storeOver(source: Source): Promise<FlagStore> {
-    const store = new FlagStore({ info() {}, error() {} });
-    void store.load();
-    await store.setSource(source, 'ready');
-    return store;
-  }
 
   it('failed, missing a project, out of date, unchecked, complete', async () => {
     const failing = new Source();
