@@ -89,12 +89,23 @@ const { logger } = recordingLogger();
 const shown = (uri = 'file:///work/src/checkout.ts') =>
   fake.diagnostics(uri).map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.character} ${d.severity} ${d.code} ${d.source}: ${d.message}`);
 
+/** The store, CodeFlags and the diagnostics publisher as activate() wires them; `dispose` ends all three. */
+function codeSide() {
+  const store = new FlagStore({ info() {}, error() {} });
+  const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
+  const publisher = new FlagDiagnosticsPublisher(flags, logger);
+  const dispose = () => {
+    publisher.dispose();
+    flags.dispose();
+    store.dispose();
+  };
+  return { store, flags, publisher, dispose };
+}
+
 describe('diagnostics, completion and quick fixes in the editor', () => {
   it('nothing while loading or failed; the typo after loading; typing re-analyses once, debounced, with no request', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
-    const store = new FlagStore({ info() {}, error() {} });
-    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
-    const publisher = new FlagDiagnosticsPublisher(flags, logger);
+    const { store, flags, publisher, dispose } = codeSide();
     const document = new FakeDocument('/work/src/checkout.ts', `if (unleash.isEnabled('new-chekout-flow')) {}\nuseFlag("old-banner");`);
     fake.textDocuments.push(document);
     fake.documentOpened.fire(document);
@@ -175,9 +186,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     assert.deepEqual(shown(), []);
     assert.equal(await completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
 
-    publisher.dispose();
-    flags.dispose();
-    store.dispose();
+    dispose();
   });
 
   it('an archived name: held back until the lookup answers, then archived (never unknown first), with fixes that open it', async () => {
@@ -193,10 +202,8 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
         for (const answer of this.waiting.splice(0)) answer();
       }
     }
-    const store = new FlagStore({ info() {}, error() {} });
+    const { store, flags, publisher, dispose } = codeSide();
     void store.load(); // needed from the start: setSource reads the list
-    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
-    const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/src/promo.ts', `isEnabled('old-promo');\nisEnabled('no-such-flag');\nuseFlag("old-banner");`);
     fake.textDocuments.splice(0, fake.textDocuments.length, document);
     const source = new ArchivedSource();
@@ -222,16 +229,12 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
       ['Open "old-promo" in Unleash', 'unleash.openInWebUi'],
       ['Copy flag name "old-promo"', 'unleash.copyFlagName'],
     ]);
-    publisher.dispose();
-    flags.dispose();
-    store.dispose();
+    dispose();
   });
 
   it('the typo quick fix replaces the name in place', async () => {
-    const store = new FlagStore({ info() {}, error() {} });
+    const { store, flags, publisher, dispose } = codeSide();
     void store.load(); // needed from the start: setSource reads the list
-    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
-    const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/app.py', `if client.is_enabled("new-checkout-flw"):`);
     fake.textDocuments.splice(0, fake.textDocuments.length, document);
     await store.setSource(new CountingSource(), 'ready');
@@ -242,16 +245,12 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
       offered.map((a) => [a.title, a.isPreferred, a.edit?.entries().flatMap(([, edits]) => edits).map((e) => [JSON.stringify(e.range), e.newText])]),
       [['Change to "new-checkout-flow"', true, [[JSON.stringify(new Range(0, 22, 0, 38)), 'new-checkout-flow']]]],
     );
-    publisher.dispose();
-    flags.dispose();
-    store.dispose();
+    dispose();
   });
 
   it("names that break Unleash's naming rule are neither completed nor offered as a fix", async () => {
-    const store = new FlagStore({ info() {}, error() {} });
+    const { store, flags, publisher, dispose } = codeSide();
     void store.load(); // needed from the start: setSource reads the list
-    const flags = new CodeFlags(store, logger, new HoverSettingsByFolder());
-    const publisher = new FlagDiagnosticsPublisher(flags, logger);
     const document = new FakeDocument('/work/app.py', `if client.is_enabled("new-checkout-flw"):`);
     fake.textDocuments.splice(0, fake.textDocuments.length, document);
     const source = new CountingSource();
@@ -268,9 +267,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const line = new FakeDocument('/work/src/new.ts', 'unleash.isEnabled("');
     const list = await new FlagCompletionProvider(flags).provideCompletionItems(line as never, new Position(0, 19) as never);
     assert.deepEqual(list?.items.map((item) => [item.label, item.insertText]), [['new-checkout-flow', 'new-checkout-flow'], ['old-banner', 'old-banner']]);
-    publisher.dispose();
-    flags.dispose();
-    store.dispose();
+    dispose();
   });
 });
 
