@@ -4,16 +4,13 @@
  * FlagActivity; the answer is refused once it passes the page's byte budget (nothing of it is parsed), and the hover's
  * line says why instead of the last change.
  */
-import { UnleashClient } from '../../src/api/client';
-import { Catalog } from '../../src/model/store/catalog';
 import { activityMarkdown } from '../../src/model/activity/activityText';
-import { FlagActivity, USAGE_HOURS } from '../../src/model/activity/flagActivity';
-import { ServerSource } from '../../src/services/serverSource';
+import { USAGE_HOURS } from '../../src/model/activity/flagActivity';
 import { routes, startFaultServer } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';
+import { serverActivity } from './serverStore';
 
 const EVENTS = 100_000;
-const TOKEN = '*:*.hostile0123456789abcdef0123456789';
 const json = { 'content-type': 'application/json' };
 
 export const scenario: HostileScenario = {
@@ -32,16 +29,10 @@ export const scenario: HostileScenario = {
     return { context: { url: server.url }, stop: () => server.close() };
   },
   async run(_dir, context) {
-    const { url } = context as { url: string };
-    const client = new UnleashClient({ baseUrl: url, getToken: () => TOKEN });
-    const store = { currentSource: new ServerSource(client, [], ''), catalog: Catalog.empty, onDidChange: () => ({ dispose() {} }) };
-    const activity = new FlagActivity(store, { warn() {} });
-    try {
+    return serverActivity((context as { url: string }).url, async (activity) => {
       const [latest, usage] = await Promise.all([activity.latest('default', 'f'), activity.usage('f')]);
       return activityMarkdown({ latest, usage, now: new Date(), hours: USAGE_HOURS });
-    } finally {
-      await client.close();
-    }
+    });
   },
   expect: /^_Last change could not be read: .*Failed request\\: GET \\\/api\\\/admin\\\/search\\\/events\\\._ {2}\n\*\*Usage, last 24 h:\*\* not evaluated$/,
 };

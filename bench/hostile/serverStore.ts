@@ -1,8 +1,11 @@
 /**
- * What the Flags view's first load does against a server, for the scenarios whose hostile input is a server: the
- * real client, listing and store, loaded once; `look` reads what the user sees, then everything is closed.
+ * What the extension does against a server, for the scenarios whose hostile input is a server: the real client and
+ * source under the store (the Flags view's first load) or under FlagActivity (a hover's history and usage); `look`
+ * reads what the user sees, then everything is closed.
  */
 import { UnleashClient } from '../../src/api/client';
+import { FlagActivity } from '../../src/model/activity/flagActivity';
+import { Catalog } from '../../src/model/store/catalog';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { ServerSource } from '../../src/services/serverSource';
 
@@ -17,6 +20,17 @@ export async function loadedStore(url: string, look: (store: FlagStore) => Promi
     return await look(store);
   } finally {
     store.dispose();
+    await client.close();
+  }
+}
+
+/** FlagActivity on the server at `url`, with no flag listed (history and usage are read by name). */
+export async function serverActivity(url: string, look: (activity: FlagActivity) => Promise<string>): Promise<string> {
+  const client = new UnleashClient({ baseUrl: url, getToken: () => TOKEN });
+  const store = { currentSource: new ServerSource(client, [], ''), catalog: Catalog.empty, onDidChange: () => ({ dispose() {} }) };
+  try {
+    return await look(new FlagActivity(store, { warn() {} }));
+  } finally {
     await client.close();
   }
 }
