@@ -52,11 +52,17 @@ interface Options {
   write: boolean;
 }
 
+const USAGE = `npx tsx bench/run.ts [--quick] [--only ${MEASURES.join(',')}] [--flags 10000] [--source] [--package] [--no-write]
+npx tsx bench/run.ts --real --help     (against a real Unleash)`;
+
 function parseArgs(argv: readonly string[]): Options {
   const options: Options = { quick: false, flags: 10_000, only: new Set(MEASURES), forcePackage: false, source: false, write: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--quick') options.quick = true;
+    if (arg === '--help') {
+      console.log(USAGE);
+      process.exit(0);
+    } else if (arg === '--quick') options.quick = true;
     else if (arg === '--package') options.forcePackage = true;
     else if (arg === '--no-write') options.write = false;
     else if (arg === '--source') options.source = true;
@@ -71,7 +77,7 @@ function parseArgs(argv: readonly string[]): Options {
         if (!(MEASURES as readonly string[]).includes(name)) throw new Error(`--only: unknown measure "${name}" (use ${MEASURES.join(', ')})`);
       }
       options.only = new Set(picked as Measure[]);
-    } else throw new Error(`unknown option ${arg}`);
+    } else throw new Error(`unknown option ${arg}; use ${USAGE}`);
   }
   return options;
 }

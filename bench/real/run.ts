@@ -2,11 +2,8 @@
  * `npm run bench:real` (= `npm run bench -- --real`): the extension's code as it ships against a REAL Unleash (the
  * contract harness's, filled by server.ts and fill.ts, the database cached under bench/results/real-cache/), beside
  * bare reads of the same data in the same run, one size at a time: the flag list (listing.ts), the export (export.ts),
- * the store's heap (memory.ts), then a CPU profile of the export (profile.ts). Figures are medians.
- *
- *   npx tsx bench/run.ts --real [--sizes 1000,10000] [--reps 3] [--reps-large 1] [--skip-large "1 in flight"]
- *                               [--no-profile] [--no-write] [--quick] [--one-project]
- *   UNLEASH_CONTRACT_SERVER=8.2.0 npx tsx bench/run.ts --real     # the other server generation
+ * the store's heap (memory.ts), then a CPU profile of the export (profile.ts). Figures are medians. Options: USAGE
+ * (`npx tsx bench/run.ts --real --help`).
  */
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -23,6 +20,9 @@ import { startFilled, type FilledUnleash, type Layout } from './server';
 import { candidatesTable, growthTable, summaryTable, type SizeResult } from './tables';
 
 const RESULTS = path.resolve(__dirname, '..', 'results');
+
+const USAGE = `npx tsx bench/run.ts --real [--sizes 1000,10000] [--reps 3] [--reps-large 1] [--skip-large "1 in flight"] [--no-profile] [--no-write] [--quick] [--one-project]
+UNLEASH_CONTRACT_SERVER=8.2.0 npx tsx bench/run.ts --real …     (the other server generation)`;
 
 interface RealOptions {
   sizes: number[];
@@ -47,6 +47,10 @@ function parseRealArgs(argv: readonly string[]): RealOptions {
       return v;
     };
     if (arg === '--real') continue;
+    else if (arg === '--help') {
+      console.log(USAGE);
+      process.exit(0);
+    }
     else if (arg === '--no-profile') options.profile = false;
     else if (arg === '--no-write') options.write = false;
     else if (arg === '--one-project') options.layout = 'one-project';
@@ -55,7 +59,7 @@ function parseRealArgs(argv: readonly string[]): RealOptions {
     else if (arg.startsWith('--reps-large')) options.repsLarge = Number(value());
     else if (arg.startsWith('--skip-large')) options.skipLarge = value().split(',').filter(Boolean);
     else if (arg.startsWith('--reps')) options.reps = Number(value());
-    else throw new Error(`--real: unknown option ${arg} (use --sizes 1000,10000 --reps 3 --reps-large 1 --skip-large "1 in flight" --no-profile --no-write --quick --one-project)`);
+    else throw new Error(`--real: unknown option ${arg}; use ${USAGE}`);
   }
   if (!options.repsLarge) options.repsLarge = options.reps;
   if (!options.sizes.every((n) => Number.isInteger(n) && n > 0 && n <= 50_000)) throw new Error('--sizes: flag counts from 1 to 50,000');
