@@ -55,6 +55,8 @@ export const ContextKeys = {
    * `offline` (export files), `none`. Commands that need a server are enabled and in the palette only with `server`.
    */
   mode: 'unleash.mode',
+  /** The browser build runs (vscode.dev, github.dev): it reads the committed export files only, so Connect… is not on offer. */
+  browser: 'unleash.browser',
 } as const;
 
 export const SETTINGS_SECTION = 'unleash';

@@ -18,6 +18,7 @@
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
+import { nextTurn } from '../base/nextTurn';
 import type { Feature, FeatureSummary } from '../api/schemas';
 import { Commands, SETTINGS_SECTION } from '../constants';
 import { flagKey, type Catalog } from '../model/catalog';
@@ -244,10 +245,6 @@ function hover(value: string, range: vscode.Range): vscode.Hover {
   markdown.supportHtml = false;
   markdown.supportThemeIcons = false;
   return new vscode.Hover(markdown, range);
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

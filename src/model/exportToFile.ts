@@ -26,8 +26,9 @@ import { hasCode, replaceFileAtomic, replaceWithTemp, withPathLock } from '../ba
 import { DEFAULT_EXPORT_MAX_BYTES, EXPORT_MEASURE_BYTES, exportTooLarge, exportTooManyRows, formatSize, maxExportRows, type ListedFlag } from './exportBudget';
 import { BlockOut, bufferCandidate, compareExisting, fileCandidate, TempFiles } from './exportDisk';
 import { serializeExportBytes } from './exportLayout';
-import { ExportPathError, resolveExportPath, scopeNames } from './exportPath';
-import { displayPath, ExportWriteError } from './exportWriteError';
+import { displayPath, resolveExportPath, scopeNames } from './exportPath';
+import { ExportPathError } from './exportPathError';
+import { ExportWriteError } from './exportWriteError';
 import { segmentDefinitionsFor, serializeSegments } from './exportSegments';
 import { segmentsPathFor, SEGMENTS_SUFFIX } from './exportSegmentsPath';
 import { EXPORT_REQUEST, ExportIndex, TooManyRowsError, writeLaidOut } from './exportStream';
@@ -242,7 +243,7 @@ async function onDisk<T>(file: string, folder: string, step: () => Promise<T>): 
     return await step();
   } catch (error) {
     if (error instanceof ExportWriteError || !hasFsCode(error)) throw error;
-    throw new ExportWriteError(file, folder, error);
+    throw new ExportWriteError(file, displayPath(file, folder), error);
   }
 }
 
@@ -291,7 +292,7 @@ async function checkRealPath(file: string, folder: string): Promise<void> {
   try {
     realFolder = await fsp.realpath(folder);
   } catch (error) {
-    throw new ExportWriteError(file, folder, error);
+    throw new ExportWriteError(file, displayPath(file, folder), error);
   }
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     let real: string;
@@ -299,11 +300,11 @@ async function checkRealPath(file: string, folder: string): Promise<void> {
       real = await fsp.realpath(dir);
     } catch (error) {
       if (hasCode(error, 'ENOENT', 'ENOTDIR') && path.dirname(dir) !== dir) continue;
-      throw new ExportWriteError(file, folder, error);
+      throw new ExportWriteError(file, displayPath(file, folder), error);
     }
     const relative = path.relative(realFolder, real);
     if (relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative))) return;
-    throw new ExportWriteError(file, folder, Object.assign(new Error(`${dir} leads to ${real}`), { code: 'ESCAPE' }));
+    throw new ExportWriteError(file, displayPath(file, folder), Object.assign(new Error(`${dir} leads to ${real}`), { code: 'ESCAPE' }));
   }
 }
 

@@ -14,6 +14,7 @@ import type { EventPage } from '../api/client';
 import { CancelledError, ForbiddenError } from '../api/errors';
 import type { FeatureEvent, FeatureMetricsRow } from '../api/schemas';
 import type { CancellationLike, Disposable, Event } from '../base/emitter';
+import { nextTurn } from '../base/nextTurn';
 import type { Catalog } from './catalog';
 import { flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
@@ -190,7 +191,7 @@ export class FlagActivity implements Disposable {
       });
       // The answer was parsed and checked in this turn: whatever the caller builds of it waits for the next one, so a
       // large answer and its rendering never block the editor as one piece.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       return { value };
     } catch (error) {
       if (error instanceof CancelledError) throw error;

@@ -18,7 +18,7 @@ import {
   SchemaError,
   TimeoutError,
 } from '../api/errors';
-import { ExportPathError } from './exportPath';
+import { ExportPathError } from './exportPathError';
 import { inertText } from './markdown';
 import { clean } from './wording';
 import { ExportFilesError } from './exportFilesError';

@@ -63,6 +63,8 @@ export interface ExportFiles {
   files: ExportFile[];
   /** The files left out, by path. */
   skipped: SkippedFile[];
+  /** When the newest of the files read last changed (ms since 1970), as the file system says; 0 when it does not. */
+  changedAt: number;
 }
 
 interface Parsed<T = ExportFile['result']> {
@@ -90,6 +92,7 @@ export class ExportFileReader {
     const skipped: SkippedFile[] = [];
     const next = new Map<string, Parsed<unknown>>();
     let total = 0;
+    let changedAt = 0;
     /** One file within the budget: its parse (remembered in `next`), or why it was left out (in `skipped`). */
     const readOne = async <T>(file: ListedFile, parser: Parser<T>): Promise<T | undefined> => {
       const { path } = file;
@@ -112,7 +115,10 @@ export class ExportFileReader {
         return undefined;
       }
       next.set(file.key, entry);
-      if (!(entry.outcome instanceof Error)) return entry.outcome;
+      if (!(entry.outcome instanceof Error)) {
+        changedAt = Math.max(changedAt, entry.mtime);
+        return entry.outcome;
+      }
       skipped.push({ path, why: 'failed', reason: entry.outcome.message });
       return undefined;
     };
@@ -127,7 +133,7 @@ export class ExportFileReader {
       files.push({ path: file.path, result: definitions ? withDefinitions(result, definitions) : result });
     }
     this.parsed = next;
-    return { files, skipped };
+    return { files, skipped, changedAt };
   }
 
   /** One file's content, or why it is not what `parser` reads, parsed once however many readings ask for it. */

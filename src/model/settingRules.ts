@@ -180,18 +180,18 @@ export function validSdkCalls(raw: unknown): string[] | undefined {
 
 /** A document filter, as `vscode.DocumentFilter` has it. */
 export interface LanguageFilter {
-  scheme: 'file' | 'untitled';
+  scheme: string;
   language?: string;
 }
 
-/** The documents `unleash.hover.languages` covers: every file and untitled document, or those of its languages. */
-export function languageFilters(languages: unknown): LanguageFilter[] {
+/**
+ * The documents `unleash.hover.languages` covers: every document of `schemes` (files and untitled documents; a
+ * virtual or browser workspace adds its folders' scheme), or those of its languages.
+ */
+export function languageFilters(languages: unknown, schemes: readonly string[] = ['file', 'untitled']): LanguageFilter[] {
   const ids = Array.isArray(languages) ? languages.filter((id): id is string => typeof id === 'string' && id.trim() !== '').map((id) => id.trim()) : [];
-  if (ids.length === 0 || ids.includes('*')) return [{ scheme: 'file' }, { scheme: 'untitled' }];
-  return [...new Set(ids)].flatMap((language): LanguageFilter[] => [
-    { scheme: 'file', language },
-    { scheme: 'untitled', language },
-  ]);
+  if (ids.length === 0 || ids.includes('*')) return schemes.map((scheme) => ({ scheme }));
+  return [...new Set(ids)].flatMap((language) => schemes.map((scheme) => ({ scheme, language })));
 }
 
 /** The filters of several folders as one selector: every document any folder covers (each folder's own still decides). */

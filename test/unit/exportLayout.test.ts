@@ -5,13 +5,8 @@ import { describe, it } from 'node:test';
 import { exportResultSchema } from '../../src/api/schemas';
 import { parseExportFile } from '../../src/model/exportFile';
 import { canonicalExport, exportSummary, serializeExport } from '../../src/model/exportLayout';
-import {
-  DEFAULT_EXPORT_PATH_TEMPLATE,
-  EXPORT_PATH_SETTING,
-  ExportPathError,
-  resolveExportPath,
-  sanitizeFileComponent,
-} from '../../src/model/exportPath';
+import { DEFAULT_EXPORT_PATH_TEMPLATE, resolveExportPath, sanitizeFileComponent } from '../../src/model/exportPath';
+import { EXPORT_PATH_SETTING, ExportPathError } from '../../src/model/exportPathError';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;

@@ -15,7 +15,7 @@ import { generateDataset } from '../../bench/data';
 import { UnleashClient, type ExportScope } from '../../src/api/client';
 import { CancelledError, HttpError, NetworkError, SchemaError } from '../../src/api/errors';
 import { serializeExport } from '../../src/model/exportLayout';
-import { ExportPathError } from '../../src/model/exportPath';
+import { ExportPathError } from '../../src/model/exportPathError';
 import { ExportTooLargeError } from '../../src/model/exportBudget';
 import { exportMessage, exportToFile, formatSize, type ExportToFileOptions } from '../../src/model/exportToFile';
 import { ExportWriteError } from '../../src/model/exportWriteError';

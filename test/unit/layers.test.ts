@@ -5,7 +5,7 @@
  *   api         src/api/                      the Admin API client
  *   model       src/model/                    what the extension knows and says, with no editor
  *   editor      src/services/ views/ hovers/ commands/ code/ util/   the parts that use 'vscode'
- *   extension   src/extension.ts              the composition root
+ *   extension   src/extension.ts, src/extension.browser.ts   the composition roots (desktop, browser)
  *
  * A file may import its own layer or a lower one; only the editor layer and the root import 'vscode'; and no module
  * imports itself through others (no cycles, type-only imports included). Imports are read with the TypeScript
@@ -36,6 +36,7 @@ const PLACES: Record<string, Layer> = {
   'code': 'editor',
   'util': 'editor',
   'extension.ts': 'extension',
+  'extension.browser.ts': 'extension',
 };
 const MAY_USE_VSCODE: ReadonlySet<Layer> = new Set(['editor', 'extension']);
 

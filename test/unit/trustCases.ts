@@ -107,7 +107,7 @@ export function trustRows(h: TrustHarness): void {
     const tokens = new services.TokenStore(fake.secretStorage as never, options.env ?? {});
     const approvals = new services.ServerApprovals(globalState);
     const connection = new services.Connection(tokens, approvals, logger as never);
-    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger: logger as never, channel: {} as never });
+    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger: logger as never });
     disposables.push(connection, tokens, commands);
     return { folder, fake, connection, tokens, approvals, globalState };
   }

@@ -1,0 +1,18 @@
+/**
+ * What the browser build's Flags view says above the tree (vscode.dev, github.dev, where no server is reached): that
+ * the flags are those of the export files committed to the workspace, and how old the newest of them is.
+ */
+import * as l10n from '@vscode/l10n';
+import { refreshedText } from './statusBarContent';
+import { describeLastSeen } from './wording';
+
+/** `changedAt`: when the newest file read last changed (ms since 1970), 0 when the file system does not say. */
+export function committedExportsNote(changedAt: number, now: Date): string {
+  const update = l10n.t('Export again in desktop VS Code to update them.');
+  if (!(changedAt > 0)) {
+    return `${l10n.t('These are the flags of the export files committed to the workspace (.unleash/*.json); the file system does not say when they changed.')} ${update}`;
+  }
+  const at = new Date(changedAt);
+  const age = describeLastSeen(at.toISOString(), now);
+  return `${l10n.t('These are the flags of the export files committed to the workspace (.unleash/*.json), the newest changed {0} ({1}).', age, refreshedText(at))} ${update}`;
+}
