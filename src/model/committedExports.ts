@@ -1,6 +1,7 @@
 /**
  * What the browser build's Flags view says above the tree (vscode.dev, github.dev, where no server is reached): that
- * the flags are those of the export files committed to the workspace, and how old the newest of them is.
+ * the flags are those of the export files committed to the workspace, and how old the newest of them is, by its file
+ * date (a clone dates its files when they were checked out; an export written in desktop VS Code, when it was written).
  */
 import * as l10n from '@vscode/l10n';
 import { refreshedText } from './statusBarContent';
@@ -14,5 +15,5 @@ export function committedExportsNote(changedAt: number, now: Date): string {
   }
   const at = new Date(changedAt);
   const age = describeLastSeen(at.toISOString(), now);
-  return `${l10n.t('These are the flags of the export files committed to the workspace (.unleash/*.json), the newest changed {0} ({1}).', age, refreshedText(at))} ${update}`;
+  return `${l10n.t('These are the flags of the export files committed to the workspace (.unleash/*.json); the newest file is dated {0} ({1}).', refreshedText(at), age)} ${update}`;
 }

@@ -125,7 +125,7 @@ describe('the browser build', () => {
       assert.equal(view.description, 'offline: .unleash/development.json, .unleash/production.json');
       assert.match(
         view.message ?? '',
-        /^These are the flags of the export files committed to the workspace \(\.unleash\/\*\.json\), the newest changed (just now|\d+ \w+ ago) \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)\. Export again in desktop VS Code to update them\.$/,
+        /^These are the flags of the export files committed to the workspace \(\.unleash\/\*\.json\); the newest file is dated \d{4}-\d\d-\d\d \d\d:\d\d UTC \((just now|\d+ \w+ ago)\)\. Export again in desktop VS Code to update them\.$/,
       );
       assert.deepEqual(fake.executed.filter((run) => run.id === 'setContext' && run.args[0] === 'unleash.browser').map((run) => run.args[1]), [true]);
 

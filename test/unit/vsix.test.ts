@@ -30,8 +30,8 @@ const { extensionBuild, webBuild } = require('../../esbuild') as {
 
 /** The whole pack (esbuild + vsce) takes 10–30 s on 2 busy cores; the file's own limit is 2 min (test/run.ts). */
 const PACK_TIMEOUT_MS = 90_000;
-/** Today about 335 KB without the browser build, nearly all of it the minified bundles. */
-const SIZE_BUDGET = 512 * 1024;
+/** Today about 560 KB, nearly all of it the minified bundles (the browser build, zod included, about 225 KB of it). */
+const SIZE_BUDGET = 640 * 1024;
 /** Folders of the extension that the package may hold. */
 const SHIPPED_FOLDERS = ['dist', 'media', 'l10n'];
 
