@@ -22,8 +22,6 @@ import { BUNDLE_TIMES_GLOBAL, ContextKeys, LOG_CHANNEL_NAME } from './constants'
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { committedExportsNote } from './model/committedExports';
 import { FlagStore } from './model/flagStore';
-import { EXPORT_BUDGET, ExportFileReader, skippedNote } from './model/offlineFiles';
-import { OfflineSource } from './model/offlineSource';
 import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { FilesConnection } from './services/filesConnection';
@@ -58,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): BrowserExtensionApi 
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
   const exportFiles = new WorkspaceExports(logger.child('connection'), {
-    load: async () => ({ ExportFileReader, EXPORT_BUDGET, skippedNote, OfflineSource }),
+    load: () => import('./model/offlineReading'),
     lead: (read) => committedExportsNote(read.changedAt, new Date()),
   });
   const connection = new FilesConnection(exportFiles);

@@ -13,10 +13,10 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import * as vm from 'node:vm';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import type { BrowserExtensionApi } from '../../src/extension.browser';
 import { CancellationTokenSource, installFakeVscode, Uri, type Hover } from '../support/fakeVscode';
+import { runInWorkerContext } from '../support/webWorker';
 
 type HoverProvider = { provideHover(document: unknown, position: unknown, token: unknown): Promise<unknown> };
 
@@ -39,34 +39,6 @@ function holds(when: string | undefined, context: Record<string, string | boolea
       return term !== 'false' && Boolean(context[term]);
     }),
   );
-}
-
-/** What a web worker offers an extension (the language's own globals come with every context). */
-function workerGlobals(vscode: unknown): Record<string, unknown> {
-  const require = (id: string) => {
-    if (id === 'vscode') return vscode;
-    throw new Error(`a web worker extension host cannot load ${id}`);
-  };
-  const module = { exports: {} as Record<string, unknown> };
-  return {
-    module,
-    exports: module.exports,
-    require,
-    console,
-    performance,
-    setTimeout,
-    clearTimeout,
-    setInterval,
-    clearInterval,
-    queueMicrotask,
-    TextEncoder,
-    TextDecoder,
-    URL,
-    URLSearchParams,
-    AbortController,
-    AbortSignal,
-    structuredClone,
-  };
 }
 
 describe('the browser build', () => {
@@ -102,9 +74,8 @@ describe('the browser build', () => {
     const folder = fs.mkdtempSync(path.join(tmpdir(), 'unleash-web-ws-'));
     fs.cpSync(path.join(root, 'demo', 'workspace'), folder, { recursive: true });
     const fake = installFakeVscode(folder);
-    const globals = workerGlobals(fake.vscode);
-    vm.runInNewContext(fs.readFileSync(path.join(dir, 'extension.js'), 'utf8'), globals, { filename: 'extension.js' });
-    const extension = (globals.module as { exports: { activate(context: unknown): BrowserExtensionApi } }).exports;
+    const code = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
+    const extension = runInWorkerContext<{ activate(context: unknown): BrowserExtensionApi }>(code, 'extension.js', fake.vscode);
     const context = { subscriptions: [] as Array<{ dispose(): unknown }>, secrets: fake.secretStorage, globalState: fake.globalState };
     try {
       const api = extension.activate(context);
