@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { installFakeVscode } from '../../test/support/fakeVscode';
 import { recordingLogger } from '../../test/support/recordingLogger';
 import { generateDataset } from '../data';
-import { serializeExportBytes } from '../../src/model/exportLayout';
-import { FlagStore } from '../../src/model/flagStore';
+import { serializeExportBytes } from '../../src/model/export/exportLayout';
+import { FlagStore } from '../../src/model/store/flagStore';
 
 // Loaded here, before the measured run (loading is not the operation), once the stand-in answers for 'vscode'.
 installFakeVscode();

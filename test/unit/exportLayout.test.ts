@@ -3,15 +3,15 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { exportResultSchema } from '../../src/api/schemas';
-import { parseExportFile } from '../../src/model/exportFile';
-import { canonicalExport, exportSummary, serializeExport } from '../../src/model/exportLayout';
+import { parseExportFile } from '../../src/model/export/exportFile';
+import { canonicalExport, exportSummary, serializeExport } from '../../src/model/export/exportLayout';
 import {
   DEFAULT_EXPORT_PATH_TEMPLATE,
   EXPORT_PATH_SETTING,
   ExportPathError,
   resolveExportPath,
   sanitizeFileComponent,
-} from '../../src/model/exportPath';
+} from '../../src/model/export/exportPath';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;
