@@ -23,7 +23,7 @@ const watch = process.argv.includes('--watch');
 
 /**
  * The global where dist/extension.js records `performance.now()` at its first statement (`start`) and its last
- * (`loaded`), for activate() (src/constants.ts BUNDLE_TIMES_GLOBAL).
+ * (`loaded`), for activate() (src/base/constants.ts BUNDLE_TIMES_GLOBAL).
  */
 const BUNDLE_TIMES = '__unleashFlagsBundle';
 

@@ -19,12 +19,12 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FeatureSummary } from '../src/api/schemas';
-import { Catalog } from '../src/model/catalog';
-import { FlagCompletions } from '../src/model/flagCompletion';
-import { FlagAnalyzer } from '../src/model/flagDiagnostics';
-import { FlagHints } from '../src/model/flagHints';
-import { FlagNameIndex } from '../src/model/flagNames';
-import { findFlagUsages } from '../src/model/flagUsages';
+import { Catalog } from '../src/model/store/catalog';
+import { FlagCompletions } from '../src/model/code/flagCompletion';
+import { FlagAnalyzer } from '../src/model/code/flagDiagnostics';
+import { FlagHints } from '../src/model/code/flagHints';
+import { FlagNameIndex } from '../src/model/code/flagNames';
+import { findFlagUsages } from '../src/model/code/flagUsages';
 import { generateDataset, mulberry32 } from './data';
 import { machine, round } from './measure';
 

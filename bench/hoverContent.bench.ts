@@ -15,9 +15,9 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, type Strategy } from '../src/api/schemas';
-import { Catalog } from '../src/model/catalog';
-import { findFlagAt, FlagNameIndex } from '../src/model/flagNames';
-import { hoverMarkdown, type HoverMatch } from '../src/model/hoverContent';
+import { Catalog } from '../src/model/store/catalog';
+import { findFlagAt, FlagNameIndex } from '../src/model/code/flagNames';
+import { hoverMarkdown, type HoverMatch } from '../src/model/content/hoverContent';
 
 export interface HoverContentBenchOptions {
   /** Timed calls per case (default 5,000). */

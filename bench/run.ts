@@ -22,7 +22,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Pool, request } from 'undici';
-import type { FlagSource } from '../src/model/flagSource';
+import type { FlagSource } from '../src/model/store/flagSource';
 import { activationLines, runActivationBench, type ActivationBenchResult } from './activation.bench';
 import { activateTime, packageSizes, type ActivateTime, type PackageSizes } from './artifacts';
 import { runCodeBench, type CodeBenchResult } from './code.bench';

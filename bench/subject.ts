@@ -5,9 +5,9 @@
  * closure). `--source` runs the source instead.
  */
 export { UnleashClient } from '../src/api/client';
-export { serializeExport, serializeExportBytes } from '../src/model/exportLayout';
-export { exportToFile } from '../src/model/exportToFile';
-export { FlagStore } from '../src/model/flagStore';
+export { serializeExport, serializeExportBytes } from '../src/model/export/exportLayout';
+export { exportToFile } from '../src/model/export/exportToFile';
+export { FlagStore } from '../src/model/store/flagStore';
 export { ServerSource } from '../src/services/serverSource';
 export { writeFileAtomic } from '../src/base/atomicWrite';
 export { rootNodes } from '../src/model/tree';

@@ -1,7 +1,7 @@
 /**
  * Regenerates the demo's export files, demo/workspace/.unleash/development.json and production.json, from a real
  * Unleash 7.5.1 holding the contract seed (test/contract/harness), through the extension's own export code
- * (src/model/exportToFile.ts: the same request, canonical layout and atomic write as "Unleash: Export Environment…").
+ * (src/model/export/exportToFile.ts: the same request, canonical layout and atomic write as "Unleash: Export Environment…").
  *
  *   npx tsx demo/make-exports.ts                 starts its own seeded server, exports, stops it (~20 s)
  *   npx tsx demo/make-exports.ts --check         exports into a temp folder and says whether the committed files
@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { UnleashClient } from '../src/api/client';
-import { exportToFile, formatSize } from '../src/model/exportToFile';
+import { exportToFile, formatSize } from '../src/model/export/exportToFile';
 import { startRealUnleash, type RealUnleash } from '../test/contract/harness';
 
 export const DEMO_WORKSPACE = path.join(__dirname, 'workspace');

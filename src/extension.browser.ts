@@ -18,17 +18,17 @@ import { registerCompareEnvironments } from './commands/compareEnvironments';
 import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
 import { registerLogAndSettingsCommands } from './commands/logAndSettings';
-import { BUNDLE_TIMES_GLOBAL, ContextKeys, LOG_CHANNEL_NAME } from './constants';
+import { BUNDLE_TIMES_GLOBAL, ContextKeys, LOG_CHANNEL_NAME } from './base/constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
-import { committedExportsNote } from './model/committedExports';
-import { FlagStore } from './model/flagStore';
+import { committedExportsNote } from './model/content/committedExports';
+import { FlagStore } from './model/store/flagStore';
 import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { FilesConnection } from './services/filesConnection';
 import { HoverSettingsByFolder } from './services/settings';
 import { WorkspaceExports } from './services/workspaceExports';
-import { configureL10n } from './util/l10n';
-import { createLogger } from './util/logger';
+import { configureL10n } from './services/l10n';
+import { createLogger } from './services/logger';
 import { registerCleanupView } from './views/cleanupView';
 import { registerFlagsView, type FlagsView } from './views/flagsTree';
 
@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): BrowserExtensionApi 
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
   const exportFiles = new WorkspaceExports(logger.child('connection'), {
-    load: () => import('./model/offlineReading'),
+    load: () => import('./model/store/offlineReading'),
     lead: (read) => committedExportsNote(read.changedAt, new Date()),
   });
   const connection = new FilesConnection(exportFiles);

@@ -3,7 +3,7 @@
  * and set `unleash.webUrl`. The approval asked before any token is sent shows the address requests really go to,
  * cleaned, and names the web address; the answer is kept for that origin and base path only.
  */
-import { approvalQuestion, serverKey } from '../../src/model/settingRules';
+import { approvalQuestion, serverKey } from '../../src/model/settings/settingRules';
 import type { HostileScenario } from './scenario';
 
 const URL_WITH_OVERRIDE = 'https://unleash.example.com/team\u202Etxt.exe';

@@ -3,9 +3,9 @@
  * Variants row (each variant row carries its Copy Payload text), and opening Show Flag Details pretty-print it.
  */
 import type { Feature, FeatureSummary } from '../../src/api/schemas';
-import { flagDocument } from '../../src/model/flagDocument';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
+import { flagDocument } from '../../src/model/content/flagDocument';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { childrenOf } from '../../src/model/tree';
 import type { HostileScenario } from './scenario';
 

@@ -5,8 +5,8 @@
  * not known either way, and the Problems panel calls it unknown (never archived, never waiting for ever).
  */
 import { UnleashClient } from '../../src/api/client';
-import { FlagAnalyzer } from '../../src/model/flagDiagnostics';
-import { FlagStore } from '../../src/model/flagStore';
+import { FlagAnalyzer } from '../../src/model/code/flagDiagnostics';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { ServerSource } from '../../src/services/serverSource';
 import { routes, startFaultServer } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';

@@ -5,9 +5,9 @@
  * line says why instead of the last change.
  */
 import { UnleashClient } from '../../src/api/client';
-import { Catalog } from '../../src/model/catalog';
-import { activityMarkdown } from '../../src/model/activityText';
-import { FlagActivity, USAGE_HOURS } from '../../src/model/flagActivity';
+import { Catalog } from '../../src/model/store/catalog';
+import { activityMarkdown } from '../../src/model/activity/activityText';
+import { FlagActivity, USAGE_HOURS } from '../../src/model/activity/flagActivity';
 import { ServerSource } from '../../src/services/serverSource';
 import { routes, startFaultServer } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';

@@ -4,9 +4,9 @@
  * client, FlagActivity and the usage text: the environments and variants shown are bounded, the rest counted.
  */
 import { UnleashClient } from '../../src/api/client';
-import { Catalog } from '../../src/model/catalog';
-import { FlagActivity, USAGE_HOURS } from '../../src/model/flagActivity';
-import { usageMarkdown, usageSection } from '../../src/model/usage/usageText';
+import { Catalog } from '../../src/model/store/catalog';
+import { FlagActivity, USAGE_HOURS } from '../../src/model/activity/flagActivity';
+import { usageMarkdown, usageSection } from '../../src/model/activity/usageText';
 import { ServerSource } from '../../src/services/serverSource';
 import { routes, startFaultServer } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';

@@ -4,10 +4,10 @@
  * an SDK call, then the diagnostics of a line with a typo and their quick fixes.
  */
 import type { FeatureSummary } from '../../src/api/schemas';
-import { Catalog } from '../../src/model/catalog';
-import { completionSpotAt, FlagCompletions } from '../../src/model/flagCompletion';
-import { FlagAnalyzer } from '../../src/model/flagDiagnostics';
-import { flagQuickFixes } from '../../src/model/flagQuickFixes';
+import { Catalog } from '../../src/model/store/catalog';
+import { completionSpotAt, FlagCompletions } from '../../src/model/code/flagCompletion';
+import { FlagAnalyzer } from '../../src/model/code/flagDiagnostics';
+import { flagQuickFixes } from '../../src/model/code/flagQuickFixes';
 import type { HostileScenario } from './scenario';
 
 const SIZE = 10_000_000;

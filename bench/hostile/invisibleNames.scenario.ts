@@ -4,8 +4,8 @@
  * left, and each such name is marked as breaking Unleash's naming rule.
  */
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { rootNodes } from '../../src/model/tree';
 import type { HostileScenario } from './scenario';
 

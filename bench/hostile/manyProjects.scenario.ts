@@ -7,8 +7,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UnleashClient } from '../../src/api/client';
-import { FlagStore } from '../../src/model/flagStore';
-import { capProjects, unionOfProjects } from '../../src/model/settingRules';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { capProjects, unionOfProjects } from '../../src/model/settings/settingRules';
 import { viewMessage } from '../../src/model/tree/commandData';
 import { ServerSource } from '../../src/services/serverSource';
 import type { HostileScenario } from './scenario';

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { installFakeVscode } from '../../test/support/fakeVscode';
 import { recordingLogger } from '../../test/support/recordingLogger';
 import { generateDataset } from '../data';
-import { serializeExportBytes } from '../../src/model/exportLayout';
-import { FlagStore } from '../../src/model/flagStore';
+import { serializeExportBytes } from '../../src/model/export/exportLayout';
+import { FlagStore } from '../../src/model/store/flagStore';
 
 // Loaded here, before the measured run (loading is not the operation), once the stand-in answers for 'vscode'.
 installFakeVscode();
@@ -20,7 +20,7 @@ const { TokenStore } = require('../../src/services/tokens') as typeof import('..
 const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
 const { FilesConnection } = require('../../src/services/filesConnection') as typeof import('../../src/services/filesConnection');
 const { WorkspaceExports } = require('../../src/services/workspaceExports') as typeof import('../../src/services/workspaceExports');
-const { committedExportsNote } = require('../../src/model/committedExports') as typeof import('../../src/model/committedExports');
+const { committedExportsNote } = require('../../src/model/content/committedExports') as typeof import('../../src/model/content/committedExports');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The store once the Connection has read the export files of the workspace `folder`, as the Flags view loads it. */
@@ -41,7 +41,7 @@ export async function browserStore(folder: string): Promise<FlagStore> {
   installFakeVscode(folder);
   const { logger } = recordingLogger();
   const exportFiles = new WorkspaceExports(logger, {
-    load: () => import('../../src/model/offlineReading'),
+    load: () => import('../../src/model/store/offlineReading'),
     lead: (read) => committedExportsNote(read.changedAt, new Date()),
   });
   const connection = new FilesConnection(exportFiles);

@@ -1,6 +1,6 @@
 import type { HostileScenario } from './scenario';
 import { offlineStore, writeExport } from './offline';
-import { hoverMarkdown } from '../../src/model/hoverContent';
+import { hoverMarkdown } from '../../src/model/content/hoverContent';
 import { rootNodes } from '../../src/model/tree';
 
 const CHILDREN = 10_000;

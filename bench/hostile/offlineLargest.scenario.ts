@@ -1,6 +1,6 @@
 import type { HostileScenario } from './scenario';
 import { offlineStore, realExport, writeExport } from './offline';
-import { EXPORT_BUDGET } from '../../src/model/offlineFiles';
+import { EXPORT_BUDGET } from '../../src/model/store/offlineFiles';
 import { rootNodes, viewMessage } from '../../src/model/tree';
 
 export const scenario: HostileScenario = {

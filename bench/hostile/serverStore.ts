@@ -3,7 +3,7 @@
  * real client, listing and store, loaded once; `look` reads what the user sees, then everything is closed.
  */
 import { UnleashClient } from '../../src/api/client';
-import { FlagStore } from '../../src/model/flagStore';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { ServerSource } from '../../src/services/serverSource';
 
 const TOKEN = '*:*.hostile0123456789abcdef0123456789';

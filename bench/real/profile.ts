@@ -32,7 +32,7 @@ export interface ExportProfile {
 
 const STEPS = ['exportToFile', 'exportFeatures', 'postExport', 'parse', 'serializeExport', 'canonicalExport', 'stringify', 'exportSummary', 'replaceFileAtomic', 'readRegularFile'];
 
-/** The module (`src/model/exportLayout.ts`, `node_modules/zod/…`) that line `line` (0-based) of the bundle belongs to. */
+/** The module (`src/model/export/exportLayout.ts`, `node_modules/zod/…`) that line `line` (0-based) of the bundle belongs to. */
 function moduleIndex(bundle: string): (line: number) => string {
   const marks: Array<[number, string]> = [];
   bundle.split('\n').forEach((text, i) => {

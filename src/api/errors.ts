@@ -1,6 +1,6 @@
 /**
  * Typed errors of the Admin API client. The client never decides what to tell the user: it throws one of these,
- * carrying what a UI needs to choose a message and a next step (see src/util/formatError.ts).
+ * carrying what a UI needs to choose a message and a next step (see model/content/formatError.ts).
  *
  * No error text ever holds the API token: server messages are redacted before they get here (see http.ts).
  */

@@ -213,7 +213,7 @@ export const segmentListSchema = z.looseObject({
   segments: z.array(segmentDefinitionSchema),
 });
 
-/** The segments file this extension writes beside an export (`<file>.segments`, src/model/exportSegments.ts). */
+/** The segments file this extension writes beside an export (`<file>.segments`, src/model/export/exportSegments.ts). */
 export const segmentsFileSchema = z.looseObject({
   segmentDefinitions: z.array(segmentDefinitionSchema),
 });

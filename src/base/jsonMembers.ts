@@ -3,7 +3,7 @@
  * key, then the bytes of its value, or of each of its elements when the value is an array, with the offset of their
  * first byte in the stream. Only keys are parsed here: the structure around the values is checked (the braces, the
  * commas, the colons), and each value's own syntax is left to whoever parses its bytes (JSON.parse), so a document
- * of any size is read holding one value at a time. Used to lay out an export without holding it (model/exportStream.ts).
+ * of any size is read holding one value at a time. Used to lay out an export without holding it (model/export/exportStream.ts).
  *
  * Nothing here imports 'vscode' or Node built-ins.
  */

@@ -5,12 +5,12 @@
  * again only when its drift changes, to find those entries' lines.
  */
 import * as vscode from 'vscode';
-import { Commands, EXPORT_FOLDER } from '../constants';
-import { driftCount, flagLines, type Drift } from '../model/drift/exportDrift';
-import { driftFlagMessage, driftMessage } from '../model/drift/driftText';
-import { DIAGNOSTIC_SOURCE } from '../model/flagDiagnostics';
+import { Commands, EXPORT_FOLDER } from '../base/constants';
+import { driftCount, flagLines, type Drift } from '../model/export/exportDrift';
+import { driftFlagMessage, driftMessage } from '../model/export/driftText';
+import { DIAGNOSTIC_SOURCE } from '../model/code/flagDiagnostics';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 
 /** The code of these diagnostics (code actions and tests look for it). */
 export const DRIFT_DIAGNOSTIC_CODE = 'export-out-of-date';

@@ -3,8 +3,8 @@
  * context key that shows Find Usages in the editor's context menu. One line is scanned per cursor move.
  */
 import * as vscode from 'vscode';
-import { ContextKeys } from '../constants';
-import { flagNameAt, isPlainScalarFile } from '../model/flagUsages';
+import { ContextKeys } from '../base/constants';
+import { flagNameAt, isPlainScalarFile } from '../model/code/flagUsages';
 import type { FlagRef } from '../model/tree';
 import type { CodeFlags } from '../services/codeFlags';
 

@@ -1,7 +1,7 @@
 /** Quick fixes on the flag diagnostics this extension published (the fixes themselves: `flagQuickFixes`). */
 import * as vscode from 'vscode';
-import { DIAGNOSTIC_SOURCE } from '../model/flagDiagnostics';
-import { flagQuickFixes } from '../model/flagQuickFixes';
+import { DIAGNOSTIC_SOURCE } from '../model/code/flagDiagnostics';
+import { flagQuickFixes } from '../model/code/flagQuickFixes';
 import type { CodeFlags } from '../services/codeFlags';
 import type { FlagDiagnosticsPublisher } from './flagDiagnosticsPublisher';
 

@@ -5,9 +5,9 @@
  */
 import * as vscode from 'vscode';
 import { registerForCodeLanguages } from './languageRegistration';
-import { Commands } from '../constants';
-import { completionSpotAt, type FlagCompletions } from '../model/flagCompletion';
-import { findFlagReferences } from '../model/flagReferences';
+import { Commands } from '../base/constants';
+import { completionSpotAt, type FlagCompletions } from '../model/code/flagCompletion';
+import { findFlagReferences } from '../model/code/flagReferences';
 import type { CodeFlags } from '../services/codeFlags';
 
 /** Lines longer than this get no completion (minified code). */

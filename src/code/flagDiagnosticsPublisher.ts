@@ -8,12 +8,12 @@
  * waits for that answer, then says archived or unknown, never one and then the other.
  */
 import * as vscode from 'vscode';
-import { callsSdk } from '../model/flagDemand';
-import { DIAGNOSTIC_SOURCE, type FlagDiagnostic } from '../model/flagDiagnostics';
-import type { FlagStore } from '../model/flagStore';
+import { callsSdk } from '../model/store/flagDemand';
+import { DIAGNOSTIC_SOURCE, type FlagDiagnostic } from '../model/code/flagDiagnostics';
+import type { FlagStore } from '../model/store/flagStore';
 import type { CodeFlags } from '../services/codeFlags';
 import { codeSchemes } from '../services/settings';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 
 /** Quiet time after the last keystroke before a document is analysed again. */
 export const DIAGNOSTICS_DEBOUNCE_MS = 400;

@@ -5,10 +5,10 @@
  * Refreshed when the flags or the settings change; never a request to the server.
  */
 import * as vscode from 'vscode';
-import { Commands, SETTINGS_SECTION, Settings } from '../constants';
-import { FlagHints, type FlagHint } from '../model/flagHints';
-import { hoverMarkdown } from '../model/hoverContent';
-import { escapeMarkdown } from '../model/markdown';
+import { Commands, SETTINGS_SECTION, Settings } from '../base/constants';
+import { FlagHints, type FlagHint } from '../model/code/flagHints';
+import { hoverMarkdown } from '../model/content/hoverContent';
+import { escapeMarkdown } from '../model/text/markdown';
 import { Emitter } from '../base/emitter';
 import type { CodeFlags } from '../services/codeFlags';
 import { registerForCodeLanguages } from './languageRegistration';

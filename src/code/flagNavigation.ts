@@ -3,11 +3,11 @@
  * view; Find All References (Shift+F12): every use in the workspace, by the rule Find Usages and the hovers follow.
  */
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
+import { Commands } from '../base/constants';
 import type { CodeFlags } from '../services/codeFlags';
 import { flagDetailsUri } from '../services/flagDetailsAddress';
 import { searchFlagUsages } from '../services/flagUsageSearch';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 import { flagAtPosition } from './flagAtCursor';
 import { registerForCodeLanguages } from './languageRegistration';
 

@@ -9,8 +9,8 @@
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
 import type { FeatureSummary } from '../api/schemas';
-import type { FlagStore } from '../model/flagStore';
-import { Commands } from '../constants';
+import type { FlagStore } from '../model/store/flagStore';
+import { Commands } from '../base/constants';
 import {
   checkTagExists,
   closestTag,
@@ -19,11 +19,11 @@ import {
   tagForMessage,
   tagFromArgument,
   type TagRef,
-} from '../model/tagInput';
-import { inertText, pickText } from '../model/markdown';
-import { listCompleteness, tagExistsMessage } from '../model/tagAnswer';
-import { pluralForm } from '../model/intl';
-import { MAX_DETAIL } from '../model/wording';
+} from '../model/tags/tagInput';
+import { inertText, pickText } from '../model/text/markdown';
+import { listCompleteness, tagExistsMessage } from '../model/tags/tagAnswer';
+import { pluralForm } from '../model/text/intl';
+import { MAX_DETAIL } from '../model/text/plainText';
 import { failWith, isOffline, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
 

@@ -4,11 +4,11 @@
  * listing lacks is looked up among archived flags before its file is reported.
  */
 import * as vscode from 'vscode';
-import { Commands, SOURCE_FILES_GLOB } from '../constants';
+import { Commands, SOURCE_FILES_GLOB } from '../base/constants';
 import { lookUpArchived, type FlagDiagnosticsPublisher } from '../code/flagDiagnosticsPublisher';
 import type { CodeFlags } from '../services/codeFlags';
-import type { Logger } from '../util/logger';
-import { pluralForm } from '../model/intl';
+import type { Logger } from '../base/logger';
+import { pluralForm } from '../model/text/intl';
 import { visitWorkspaceFiles } from '../services/workspaceFiles';
 
 export interface WorkspaceCheck {

@@ -6,12 +6,12 @@
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
 import { MissingTokenError } from '../api/errors';
-import { Commands } from '../constants';
-import type { FlagStore } from '../model/flagStore';
-import { formatError, type ErrorContext, type FormattedError, type NextStep } from '../model/formatError';
+import { Commands } from '../base/constants';
+import type { FlagStore } from '../model/store/flagStore';
+import { formatError, type ErrorContext, type FormattedError, type NextStep } from '../model/content/formatError';
 import type { Connection } from '../services/connection';
 import { serverHost } from '../services/settings';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 
 /** What a command that reads from the server or the export files needs. */
 export interface CommandDeps {

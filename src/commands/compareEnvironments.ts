@@ -1,7 +1,7 @@
 /**
  * "Unleash: Compare Environments…": VS Code's diff editor between two environments' configurations of one flag, or
  * of every flag of a project (at most MAX_COMPARED_FLAGS, by name), in the readable layout of the details document
- * (model/compare/environmentText.ts): state, strategies, constraints, segments, variants. Both sides are read-only
+ * (model/content/environmentComparison.ts): state, strategies, constraints, segments, variants. Both sides are read-only
  * virtual documents. Reads through the store (its cache, its source): a server or the export files.
  *
  *   await vscode.commands.executeCommand('unleash.compareEnvironments',
@@ -11,13 +11,13 @@
 import * as vscode from 'vscode';
 import type { Segment } from '../api/schemas';
 import type { CancellationLike } from '../base/emitter';
-import { Commands, ENVIRONMENT_SCHEME } from '../constants';
-import { environmentText, type ComparedFlag } from '../model/compare/environmentText';
-import type { FlagStore } from '../model/flagStore';
-import { formatError } from '../model/formatError';
-import { pickText } from '../model/markdown';
+import { Commands, ENVIRONMENT_SCHEME } from '../base/constants';
+import { environmentText, type ComparedFlag } from '../model/content/environmentComparison';
+import type { FlagStore } from '../model/store/flagStore';
+import { formatError } from '../model/content/formatError';
+import { pickText } from '../model/text/markdown';
 import { flagPickItems, isTreeNode, projectOf, type FlagRef } from '../model/tree';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
 import { failWith, withCancellableProgress } from './commandHelpers';
 

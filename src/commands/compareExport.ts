@@ -10,11 +10,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, EXPORT_SERVER_SCHEME } from '../constants';
-import { driftCount } from '../model/drift/exportDrift';
-import { driftDescription } from '../model/drift/driftText';
+import { Commands, EXPORT_SERVER_SCHEME } from '../base/constants';
+import { driftCount } from '../model/export/exportDrift';
+import { driftDescription } from '../model/export/driftText';
 import { loadCore } from '../services/core';
-import { pickText } from '../model/markdown';
+import { pickText } from '../model/text/markdown';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import type { ExportArguments, ExportCommandResult } from './exportEnvironment';

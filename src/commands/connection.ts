@@ -2,17 +2,17 @@
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
-import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '../constants';
-import type { FlagStore } from '../model/flagStore';
-import { formatError } from '../model/formatError';
-import { joinValues, pluralForm } from '../model/intl';
-import { approvalQuestion, serverKey, shownAddress } from '../model/settingRules';
-import { clean } from '../model/wording';
+import { Commands, SETTINGS_SECTION, Settings, settingId, TOKEN_ENV_VAR } from '../base/constants';
+import type { FlagStore } from '../model/store/flagStore';
+import { formatError } from '../model/content/formatError';
+import { joinValues, pluralForm } from '../model/text/intl';
+import { approvalQuestion, serverKey, shownAddress } from '../model/settings/settingRules';
+import { clean } from '../model/text/plainText';
 import type { ServerApprovals } from '../services/approvals';
 import type { Connection } from '../services/connection';
 import { readServerUrl, readSettings, readUserServerUrl } from '../services/settings';
 import type { TokenStore } from '../services/tokens';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 import { failWith, requireServer, withCancellableProgress } from './commandHelpers';
 
 export interface ConnectionCommandDeps {

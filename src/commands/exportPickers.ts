@@ -5,13 +5,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExportScope, UnleashClient } from '../api/client';
-import { Commands } from '../constants';
-import { resolveExportPath } from '../model/exportPath';
-import { joinValues, pluralForm } from '../model/intl';
-import { pickText } from '../model/markdown';
-import { scopeNames } from '../model/exportPath';
-import { distinctTags } from '../model/tagInput';
-import { formatError } from '../model/formatError';
+import { Commands } from '../base/constants';
+import { resolveExportPath } from '../model/export/exportPath';
+import { joinValues, pluralForm } from '../model/text/intl';
+import { pickText } from '../model/text/markdown';
+import { scopeNames } from '../model/export/exportPath';
+import { distinctTags } from '../model/tags/tagInput';
+import { formatError } from '../model/content/formatError';
 import { showError, type CommandDeps } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
 

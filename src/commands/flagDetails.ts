@@ -8,16 +8,16 @@
 import * as vscode from 'vscode';
 import { NotFoundError } from '../api/errors';
 import type { FeatureSummary, Segment } from '../api/schemas';
-import { Commands, FLAG_DETAILS_SCHEME } from '../constants';
-import { archivedFlagDocument, flagDocument } from '../model/flagDocument';
-import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
-import { activitySections } from '../model/activityText';
-import type { FlagStore } from '../model/flagStore';
-import { inertText } from '../model/markdown';
+import { Commands, FLAG_DETAILS_SCHEME } from '../base/constants';
+import { archivedFlagDocument, flagDocument } from '../model/content/flagDocument';
+import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
+import { activitySections } from '../model/activity/activityText';
+import type { FlagStore } from '../model/store/flagStore';
+import { inertText } from '../model/text/markdown';
 import { flagPickItems, flagRefOf, isTreeNode, projectOf } from '../model/tree';
-import { formatError } from '../model/formatError';
+import { formatError } from '../model/content/formatError';
 import { flagDetailsUri, flagOfUri } from '../services/flagDetailsAddress';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
 
 export interface FlagDetailsDeps {

@@ -4,21 +4,21 @@
  * editor's context menu, the flag under the cursor), and returns what it did (for keybindings and tests).
  */
 import * as vscode from 'vscode';
-import { Commands, settingId, Settings } from '../constants';
-import { isValidFlagName } from '../model/flagNameRule';
-import type { FlagStore, StoreState } from '../model/flagStore';
-import { inertText, openableUrl } from '../model/markdown';
-import { flagName } from '../model/wording';
+import { Commands, settingId, Settings } from '../base/constants';
+import { isValidFlagName } from '../model/code/flagNameRule';
+import type { FlagStore, StoreState } from '../model/store/flagStore';
+import { inertText, openableUrl } from '../model/text/markdown';
+import { flagName } from '../model/text/flagText';
 import {
   flagPickItems,
   flagRefOf,
   isTreeNode,
   type FlagRef,
 } from '../model/tree';
-import { pluralForm } from '../model/intl';
+import { pluralForm } from '../model/text/intl';
 import type { CodeFlags } from '../services/codeFlags';
 import { searchFlagUsages, type UsageSearch } from '../services/flagUsageSearch';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 import { showUsages } from '../views/usagesView';
 import type { FlagsView } from '../views/flagsTree';
 

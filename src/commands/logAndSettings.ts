@@ -1,6 +1,6 @@
 /** Show Log and Open Settings: on offer in every build and every state. */
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
+import { Commands } from '../base/constants';
 
 export function registerLogAndSettingsCommands(channel: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.Disposable.from(

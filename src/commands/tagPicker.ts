@@ -5,11 +5,11 @@
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
 import type { TagType } from '../api/schemas';
-import { validateTagValue, type TagRef } from '../model/tagInput';
-import { pickText } from '../model/markdown';
-import { tagPickState, type TagPickRow } from '../model/tagPickItems';
-import { formatError } from '../model/formatError';
-import type { Logger } from '../util/logger';
+import { validateTagValue, type TagRef } from '../model/tags/tagInput';
+import { pickText } from '../model/text/markdown';
+import { tagPickState, type TagPickRow } from '../model/tags/tagPickItems';
+import { formatError } from '../model/content/formatError';
+import type { Logger } from '../base/logger';
 
 /** The server's tag types; a failure leaves the picker with what the Flags view knows (and is logged). */
 export async function loadTagTypes(client: UnleashClient | Promise<UnleashClient | undefined>, logger: Logger): Promise<TagType[]> {

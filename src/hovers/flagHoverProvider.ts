@@ -20,17 +20,17 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
 import { nextTurn } from '../base/nextTurn';
 import type { Feature, FeatureSummary } from '../api/schemas';
-import { Commands, SETTINGS_SECTION } from '../constants';
-import { flagKey, type Catalog } from '../model/catalog';
-import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/flagNames';
-import { hoverMayNameFlag } from '../model/flagDemand';
-import type { FlagStore } from '../model/flagStore';
-import { isValidFlagName } from '../model/flagNameRule';
-import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, lookupPendingMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/hoverContent';
-import { activityMarkdown } from '../model/activityText';
-import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
+import { Commands, SETTINGS_SECTION } from '../base/constants';
+import { flagKey, type Catalog } from '../model/store/catalog';
+import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/code/flagNames';
+import { hoverMayNameFlag } from '../model/store/flagDemand';
+import type { FlagStore } from '../model/store/flagStore';
+import { isValidFlagName } from '../model/code/flagNameRule';
+import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, lookupPendingMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/content/hoverContent';
+import { activityMarkdown } from '../model/activity/activityText';
+import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
 import type { HoverSettingsByFolder } from '../services/settings';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 
 /** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
 export const MAX_HOVER_LINE = 200_000;

@@ -6,8 +6,8 @@
  */
 export { UnleashClient } from '../api/client';
 export { loadSystemCertificates } from '../api/systemCertificates';
-export { EXPORT_BUDGET, ExportFileReader, skippedNote } from './offlineFiles';
-export { OfflineSource } from './offlineSource';
-export { exportContent, exportMessage, exportToFile } from './exportToFile';
-export { ExportWriteError } from './exportWriteError';
-export { parseExportFile } from './exportFile';
+export { EXPORT_BUDGET, ExportFileReader, skippedNote } from './store/offlineFiles';
+export { OfflineSource } from './store/offlineSource';
+export { exportContent, exportMessage, exportToFile } from './export/exportToFile';
+export { ExportWriteError } from './export/exportWriteError';
+export { parseExportFile } from './export/exportFile';

@@ -4,8 +4,8 @@
  * so the question is asked once per server address. Entries written when only the origin counted read as that
  * origin's root path: they never allow another path on the same host.
  */
-import { StateKeys } from '../constants';
-import { serverKey } from '../model/settingRules';
+import { StateKeys } from '../base/constants';
+import { serverKey } from '../model/settings/settingRules';
 import type { StateMemento } from './stateMemento';
 
 const KEY = StateKeys.approvedServers;

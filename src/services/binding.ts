@@ -3,9 +3,9 @@
  * content) on the store's state, and `unleash.mode` (which commands are on offer) on the connection's.
  */
 import * as vscode from 'vscode';
-import { ContextKeys } from '../constants';
-import { sourceMode } from '../model/flagSource';
-import type { FlagStore } from '../model/flagStore';
+import { ContextKeys } from '../base/constants';
+import { sourceMode } from '../model/store/flagSource';
+import type { FlagStore } from '../model/store/flagStore';
 import type { AnnouncedState } from './connectionState';
 import { onDidChangeSettings, readHoverSettings, readRefreshIntervalMinutes } from './settings';
 

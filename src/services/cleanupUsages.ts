@@ -5,10 +5,10 @@
  * files times names. Bounded like Find Usages (workspaceFiles.ts), cancellable between files; reads files only.
  */
 import * as vscode from 'vscode';
-import { USAGE_FILES_GLOB } from '../constants';
-import { findFlagUsages, isPlainScalarFile } from '../model/flagUsages';
-import { namesIn, spellingAnchors } from '../model/usage/cleanup';
-import type { Logger } from '../util/logger';
+import { USAGE_FILES_GLOB } from '../base/constants';
+import { findFlagUsages, isPlainScalarFile } from '../model/code/flagUsages';
+import { namesIn, spellingAnchors } from '../model/activity/cleanup';
+import type { Logger } from '../base/logger';
 import type { CodeFlags } from './codeFlags';
 import { visitWorkspaceFiles } from './workspaceFiles';
 

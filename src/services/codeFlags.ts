@@ -4,15 +4,15 @@
  * completion items, each built once per catalog. Reads only the store: nothing here sends a request.
  */
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION } from '../constants';
-import type { Catalog } from '../model/catalog';
-import { FlagAnalyzer, severitiesFrom, type AnalysisOptions, type Severities } from '../model/flagDiagnostics';
-import { FlagCompletions } from '../model/flagCompletion';
-import { isValidFlagName } from '../model/flagNameRule';
-import type { NameTransform } from '../model/flagNames';
-import type { FlagStore } from '../model/flagStore';
+import { SETTINGS_SECTION } from '../base/constants';
+import type { Catalog } from '../model/store/catalog';
+import { FlagAnalyzer, severitiesFrom, type AnalysisOptions, type Severities } from '../model/code/flagDiagnostics';
+import { FlagCompletions } from '../model/code/flagCompletion';
+import { isValidFlagName } from '../model/code/flagNameRule';
+import type { NameTransform } from '../model/code/flagNames';
+import type { FlagStore } from '../model/store/flagStore';
 import { Emitter } from '../base/emitter';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 import { readCodeSettings, readHoverSettings, type HoverSettingsByFolder } from './settings';
 
 export interface CodeOptions {

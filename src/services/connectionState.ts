@@ -3,8 +3,8 @@
  * and waiting for its first evaluation.
  */
 import type * as vscode from 'vscode';
-import type { FlagSource } from '../model/flagSource';
-import type { StoreState } from '../model/flagStore';
+import type { FlagSource } from '../model/store/flagSource';
+import type { StoreState } from '../model/store/flagStore';
 
 export interface ConnectionState {
   /** Why nothing can be shown, or 'ready' when `source` is set. */

@@ -1,6 +1,6 @@
 /**
  * Whether each export file of the workspace (`.unleash/*.json`) still says what the server has: checked at every
- * refresh of the store against the catalog it already holds (model/drift/exportDrift.ts: no request), while the flags
+ * refresh of the store against the catalog it already holds (model/export/exportDrift.ts: no request), while the flags
  * come from a server. A file is read and parsed once per version (its size and modification time), when something
  * first needs the check and when it changes on disk; what the check keeps of it is a snapshot of its flags' states.
  *
@@ -8,12 +8,12 @@
  */
 import * as vscode from 'vscode';
 import type { ExportScope } from '../api/client';
-import { compare } from '../model/catalog';
-import { EXPORT_FOLDER, EXPORT_GLOB } from '../constants';
-import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/drift/exportDrift';
-import type { FlagStore } from '../model/flagStore';
-import { environmentOf } from '../model/offlineSource';
-import type { Logger } from '../util/logger';
+import { compare } from '../model/store/catalog';
+import { EXPORT_FOLDER, EXPORT_GLOB } from '../base/constants';
+import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/export/exportDrift';
+import type { FlagStore } from '../model/store/flagStore';
+import { environmentOf } from '../model/store/offlineSource';
+import type { Logger } from '../base/logger';
 import { loadCore } from './core';
 import { readSettings } from './settings';
 

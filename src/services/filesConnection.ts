@@ -4,7 +4,7 @@
  * (services/connection.ts), so the store, the views and the commands work unchanged.
  */
 import * as vscode from 'vscode';
-import { EXPORT_GLOB } from '../constants';
+import { EXPORT_GLOB } from '../base/constants';
 import { settledState, type ConnectionState } from './connectionState';
 import type { WorkspaceExports } from './workspaceExports';
 

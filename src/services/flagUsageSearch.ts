@@ -3,9 +3,9 @@
  * folder's settings name flags. Reads files only; nothing here sends a request.
  */
 import * as vscode from 'vscode';
-import { USAGE_FILES_GLOB } from '../constants';
-import { findFlagUsages, isPlainScalarFile } from '../model/flagUsages';
-import type { Logger } from '../util/logger';
+import { USAGE_FILES_GLOB } from '../base/constants';
+import { findFlagUsages, isPlainScalarFile } from '../model/code/flagUsages';
+import type { Logger } from '../base/logger';
 import type { CodeFlags } from './codeFlags';
 import { visitWorkspaceFiles } from './workspaceFiles';
 

@@ -5,7 +5,7 @@
  * removed since is refused or empty, and the listing's search finds the flags of one created since. Kept per server
  * URL, for the last MAX_SERVERS servers, at most MAX_PROJECTS names each; anything else stored there is ignored.
  */
-import { StateKeys } from '../constants';
+import { StateKeys } from '../base/constants';
 import type { StateMemento } from './stateMemento';
 
 const MAX_SERVERS = 20;

@@ -4,8 +4,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import { ConfigError } from '../api/errors';
-import { settingId, Settings } from '../constants';
-import { plainHttpWarning } from '../model/settingRules';
+import { settingId, Settings } from '../base/constants';
+import { plainHttpWarning } from '../model/settings/settingRules';
 import { readRegularFile, UnsafeFileError } from '../base/safeRead';
 
 /** Warnings for a connection about to be used: certificate checks off, a token over plain http:// to another host. */

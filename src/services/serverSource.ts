@@ -7,7 +7,7 @@ import { baseUrlText } from '../api/baseUrl';
 import type { EventPage, UnleashClient } from '../api/client';
 import type { ListingFailure } from '../api/listing';
 import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../api/schemas';
-import type { FlagSource } from '../model/flagSource';
+import type { FlagSource } from '../model/store/flagSource';
 import type { KnownProjects } from './knownProjects';
 
 /** How the view, the status bar and hovers name a server: its host and path. */

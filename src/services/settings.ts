@@ -4,15 +4,15 @@
  * settings are read for the document (`readHoverSettings(document.uri)`), the export path for the folder exported to
  * (`readExportPath`), and the projects as the union of the folders' lists (`unionOfProjects`).
  */
-import { environmentSetting } from '../model/environmentChoice';
+import { environmentSetting } from '../model/store/environmentChoice';
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION, Settings } from '../constants';
+import { SETTINGS_SECTION, Settings } from '../base/constants';
 import type { ProxySupport } from '../api/proxy';
-import type { NameTransform } from '../model/flagNames';
+import type { NameTransform } from '../model/code/flagNames';
 import {
   capProjects, chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfFilters, unionOfProjects, userValue, validSdkCalls, validTransforms,
   workspaceValue, type LanguageFilter,
-} from '../model/settingRules';
+} from '../model/settings/settingRules';
 
 /** The export path when no setting names one. */
 export const DEFAULT_EXPORT_PATH = '.unleash/${environment}.json';

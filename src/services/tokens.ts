@@ -3,8 +3,8 @@
  * fallback. It is never written to settings or logs.
  */
 import * as vscode from 'vscode';
-import { TOKEN_ENV_VAR, tokenSecretKey } from '../constants';
-import { serverKey } from '../model/settingRules';
+import { TOKEN_ENV_VAR, tokenSecretKey } from '../base/constants';
+import { serverKey } from '../model/settings/settingRules';
 
 export type TokenSource = 'secret' | 'env' | 'none';
 

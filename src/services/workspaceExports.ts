@@ -5,23 +5,23 @@
  * only in where the reader comes from (the core bundle, loaded on first need; or the one browser bundle).
  */
 import * as vscode from 'vscode';
-import { EXPORT_FOLDER } from '../constants';
-import { compare } from '../model/catalog';
-import { DeferredSource } from '../model/deferredSource';
-import { ExportFilesError } from '../model/exportFilesError';
-import { segmentsPathFor } from '../model/exportSegmentsPath';
-import type { FlagSource } from '../model/flagSource';
-import { joinValues } from '../model/intl';
-import type { ExportBudget, ExportFileReader, ExportFiles, ExportFolder, ListedFile, SkippedFile } from '../model/offlineFiles';
-import type { Logger } from '../util/logger';
+import { EXPORT_FOLDER } from '../base/constants';
+import { compare } from '../model/store/catalog';
+import { DeferredSource } from '../model/store/deferredSource';
+import { ExportFilesError } from '../model/export/exportFilesError';
+import { segmentsPathFor } from '../model/export/exportSegmentsPath';
+import type { FlagSource } from '../model/store/flagSource';
+import { joinValues } from '../model/text/intl';
+import type { ExportBudget, ExportFileReader, ExportFiles, ExportFolder, ListedFile, SkippedFile } from '../model/store/offlineFiles';
+import type { Logger } from '../base/logger';
 import type { ConnectionState } from './connectionState';
 import type { Core } from './core';
 
 /** What reading the files takes: the reader, its budget, the note on files left out, the source they make. */
-export type OfflineReading = Pick<Core, 'ExportFileReader' | 'EXPORT_BUDGET' | 'skippedNote' | 'OfflineSource'>;
+type OfflineReading = Pick<Core, 'ExportFileReader' | 'EXPORT_BUDGET' | 'skippedNote' | 'OfflineSource'>;
 
 /** The `.unleash` folders of the workspace, through the editor's file system. */
-export function workspaceExportFolder(): ExportFolder {
+function workspaceExportFolder(): ExportFolder {
   const uris = new Map<string, vscode.Uri>();
   const uriOf = (file: ListedFile) => uris.get(file.key) ?? vscode.Uri.parse(file.key);
   return {
@@ -78,7 +78,7 @@ function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget): stri
   return lines;
 }
 
-export interface WorkspaceExportsOptions {
+interface WorkspaceExportsOptions {
   /** The reader and the source, loaded the first time the files are read. */
   load: () => Promise<OfflineReading>;
   /** A sentence the view shows above the files left out (the browser build: that these are the committed exports). */

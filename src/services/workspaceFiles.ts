@@ -3,8 +3,8 @@
  * bounded in files and bytes, an open document's unsaved text preferred, cancellable between files.
  */
 import * as vscode from 'vscode';
-import { SOURCE_FILES_EXCLUDE } from '../constants';
-import type { Logger } from '../util/logger';
+import { SOURCE_FILES_EXCLUDE } from '../base/constants';
+import type { Logger } from '../base/logger';
 
 export interface WorkspaceFileLimits {
   /** At most this many files are read. */

@@ -1,20 +1,21 @@
 /**
- * The Cleanup view: the flags that are safe to remove (model/usage/cleanup.ts: stale, completed, or not evaluated for
+ * The Cleanup view: the flags that are safe to remove (model/activity/cleanup.ts: stale, completed, or not evaluated for
  * `unleash.cleanup.unusedDays` days), each with how many places of the workspace use it, and those places under it
  * (a click opens one; Find Usages shows them all). The candidates come from the catalog; the uses are counted in one
  * pass over the workspace's files when the view is shown, again after a refresh or "Count Uses Again".
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
-import { Commands, SETTINGS_SECTION, Settings, Views, settingId } from '../constants';
-import type { FlagStore } from '../model/flagStore';
-import { pluralForm } from '../model/intl';
-import { escapeMarkdown, inertText } from '../model/markdown';
-import { cleanupCandidates, cleanupRule, describeReasons, type CleanupCandidate } from '../model/usage/cleanup';
-import { clean, flagName, MAX_LABEL } from '../model/wording';
+import { Commands, SETTINGS_SECTION, Settings, Views, settingId } from '../base/constants';
+import type { FlagStore } from '../model/store/flagStore';
+import { pluralForm } from '../model/text/intl';
+import { escapeMarkdown, inertText } from '../model/text/markdown';
+import { cleanupCandidates, cleanupRule, describeReasons, type CleanupCandidate } from '../model/activity/cleanup';
+import { flagName } from '../model/text/flagText';
+import { clean, MAX_LABEL } from '../model/text/plainText';
 import type { CodeFlags } from '../services/codeFlags';
 import { countFlagUsages, type FlagUses, type UsePlace } from '../services/cleanupUsages';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 import { untrustedMarkdown } from './treeItem';
 
 /** Flags listed at most (and whose uses are counted); the rest are counted in a last row. */

@@ -5,11 +5,11 @@
  * the status bar item that shows while an export file is out of date.
  */
 import * as vscode from 'vscode';
-import { Commands, DRIFT_STATUS_BAR_ID, Views } from '../constants';
-import { driftCount, type DriftFlag } from '../model/drift/exportDrift';
-import { DRIFT_KINDS, driftDescription, driftFlagName, driftSummary, driftTooltip, type DriftKind } from '../model/drift/driftText';
-import { inertText } from '../model/markdown';
-import { pluralForm } from '../model/intl';
+import { Commands, DRIFT_STATUS_BAR_ID, Views } from '../base/constants';
+import { driftCount, type DriftFlag } from '../model/export/exportDrift';
+import { DRIFT_KINDS, driftDescription, driftFlagName, driftSummary, driftTooltip, type DriftKind } from '../model/export/driftText';
+import { inertText } from '../model/text/markdown';
+import { pluralForm } from '../model/text/intl';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
 import { untrustedMarkdown } from './treeItem';
 

@@ -3,10 +3,10 @@
  * the source as the view's description and a failed load as its message.
  */
 import * as vscode from 'vscode';
-import { Views } from '../constants';
-import type { FlagStore } from '../model/flagStore';
-import { activityMarkdown } from '../model/activityText';
-import { USAGE_HOURS, type FlagActivity } from '../model/flagActivity';
+import { Views } from '../base/constants';
+import type { FlagStore } from '../model/store/flagStore';
+import { activityMarkdown } from '../model/activity/activityText';
+import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
 import {
   childrenOf,
   findFlagNode,
@@ -16,7 +16,7 @@ import {
   type TreeNode,
   type TreeOptions,
 } from '../model/tree';
-import type { Logger } from '../util/logger';
+import type { Logger } from '../base/logger';
 import { toTreeItem, untrustedMarkdown, withTooltip } from './treeItem';
 
 /** What a flag's tooltip reads of FlagActivity. */

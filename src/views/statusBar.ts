@@ -3,12 +3,12 @@
  * offers Refresh, Test Connection, Connect and Show Log.
  */
 import * as vscode from 'vscode';
-import { Commands, STATUS_BAR_ID } from '../constants';
-import type { FlagStore } from '../model/flagStore';
-import { attentionCounts } from '../model/flagStatus';
-import { statusContent, type StatusContent } from '../model/statusBarContent';
+import { Commands, STATUS_BAR_ID } from '../base/constants';
+import type { FlagStore } from '../model/store/flagStore';
+import { attentionCounts } from '../model/store/flagStatus';
+import { statusContent, type StatusContent } from '../model/content/statusBarContent';
 import { readServerUrl } from '../services/settings';
-import { formatError } from '../model/formatError';
+import { formatError } from '../model/content/formatError';
 
 export interface StatusBar extends vscode.Disposable {
   /** What the item shows now (for the in-editor tests). */

@@ -1,7 +1,7 @@
 /** Turns a node of the Flags tree (plain data, src/model/tree/) into the TreeItem VS Code shows. */
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
-import { openableUrl } from '../model/markdown';
+import { Commands } from '../base/constants';
+import { openableUrl } from '../model/text/markdown';
 import type { Collapsible, TreeNode } from '../model/tree';
 
 const COLLAPSIBLE: Record<Collapsible, vscode.TreeItemCollapsibleState> = {

@@ -4,8 +4,8 @@
  * disabled, the editor's peek of the same locations.
  */
 import * as vscode from 'vscode';
-import { pluralForm } from '../model/intl';
-import { clean, MAX_LABEL } from '../model/wording';
+import { pluralForm } from '../model/text/intl';
+import { clean, MAX_LABEL } from '../model/text/plainText';
 import type { FileUsages } from '../services/flagUsageSearch';
 
 /** The shape of the References view's input (the references-view extension's API, as VS Code documents it). */

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HttpError, UnleashClient, type HttpEvent } from '../../src/api';
-import { FlagStore } from '../../src/model/flagStore';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { childrenOf, rootNodes, viewDescription, viewMessage, type TreeNode } from '../../src/model/tree';
 import { ServerSource } from '../../src/services/serverSource';
 import { startForwardingProxy, type ForwardingProxy, type ProxyRule } from '../support/forwardingProxy';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HttpError, UnleashClient } from '../../src/api';
-import { FlagStore } from '../../src/model/flagStore';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { viewMessage } from '../../src/model/tree/commandData';
 import { ServerSource } from '../../src/services/serverSource';
 import { SEED, serverVersionFromEnv, startRealUnleash, type RealUnleash } from './harness';

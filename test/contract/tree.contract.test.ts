@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { UnleashClient } from '../../src/api/client';
-import { FlagStore } from '../../src/model/flagStore';
-import { escapeMarkdown } from '../../src/model/markdown';
-import { flagDocument } from '../../src/model/flagDocument';
-import { hoverMarkdown } from '../../src/model/hoverContent';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { escapeMarkdown } from '../../src/model/text/markdown';
+import { flagDocument } from '../../src/model/content/flagDocument';
+import { hoverMarkdown } from '../../src/model/content/hoverContent';
 import { childrenOf, rootNodes, viewDescription, viewMessage, type TreeNode } from '../../src/model/tree';
-import { parseIsoUtc, utcDate } from '../../src/model/wording';
+import { parseIsoUtc, utcDate } from '../../src/model/text/plainText';
 import { ServerSource } from '../../src/services/serverSource';
 import { useRealUnleash } from './env';
 import { SEED, STRATEGY_ID_PATTERN, seedFlag, seedStrategy, type SeedConstraint } from './harness';

@@ -28,7 +28,7 @@ import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
 import { UnleashClient } from '../../src/api/client';
-import { exportToFile } from '../../src/model/exportToFile';
+import { exportToFile } from '../../src/model/export/exportToFile';
 import { E2E_SERVER_VERSION, startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '../contract/harness';
 import { backendToken, changeCheckoutFlowInProduction, sendMetrics, waitForUsage } from '../contract/harness/activity';
 import { SEED } from '../contract/harness/seed-data';

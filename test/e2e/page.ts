@@ -175,6 +175,8 @@ export async function paletteCommand(page: Page, title: string): Promise<void> {
 }
 
 export async function shot(page: Page, name: string): Promise<string> {
+  // Loaded on use: the host's node_modules exist once ensureHost() has installed them.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const host = require('./host/index') as typeof import('./host/index');
   const file = await host.screenshot(page, path.join(SHOTS, name));
   const head = fs.readFileSync(file).subarray(0, 4);

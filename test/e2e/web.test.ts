@@ -28,6 +28,7 @@ let vsixPath = '';
 
 before(async () => {
   await ensureHost();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   host = require('./host/index') as Host;
   vsixPath = (await ensureVsix((line) => console.log(line))).path;
 }, { timeout: 600_000 });

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { featureSchema, featureSearchSchema, segmentsSchema, type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { childrenOf, type TreeNode } from '../../src/model/tree';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');

@@ -1,5 +1,5 @@
 /** A logger for unit tests that keeps every line it is given, so a test can read what the log would show. */
-import type { Logger } from '../../src/util/logger';
+import type { Logger } from '../../src/base/logger';
 
 export function recordingLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EventPage } from '../../src/api';
 import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
+import type { FlagSource } from '../../src/model/store/flagSource';
 import type { TreeNode } from '../../src/model/tree';
 import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type Hover, type TreeItem } from '../support/fakeVscode';
 
@@ -16,8 +16,8 @@ const fake = installFakeVscode();
 const { FlagHoverProvider } = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
 const { registerFlagDetails } = require('../../src/commands/flagDetails') as typeof import('../../src/commands/flagDetails');
-const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
-const { FlagActivity } = require('../../src/model/flagActivity') as typeof import('../../src/model/flagActivity');
+const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
+const { FlagActivity } = require('../../src/model/activity/flagActivity') as typeof import('../../src/model/activity/flagActivity');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const hourAgo = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();

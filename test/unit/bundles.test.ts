@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { BUNDLE_TIMES_GLOBAL } from '../../src/constants';
+import { BUNDLE_TIMES_GLOBAL } from '../../src/base/constants';
 import type { ExtensionApi } from '../../src/extension';
 import { installFakeVscode } from '../support/fakeVscode';
 

@@ -7,17 +7,17 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { NotFoundError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
-import { flagDocument } from '../../src/model/flagDocument';
-import { FlagStore } from '../../src/model/flagStore';
-import { hoverMarkdown } from '../../src/model/hoverContent';
-import { inertText, pickText } from '../../src/model/markdown';
-import { tagForMessage, validateTagValue } from '../../src/model/tagInput';
-import { tagPickState } from '../../src/model/tagPickItems';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { flagDocument } from '../../src/model/content/flagDocument';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { hoverMarkdown } from '../../src/model/content/hoverContent';
+import { inertText, pickText } from '../../src/model/text/markdown';
+import { tagForMessage, validateTagValue } from '../../src/model/tags/tagInput';
+import { tagPickState } from '../../src/model/tags/tagPickItems';
 import { childrenOf, flagPickItems, viewMessage, type TreeNode } from '../../src/model/tree';
-import { clean, truncate, visibleText } from '../../src/model/wording';
-import { formatError } from '../../src/model/formatError';
-import { logLine } from '../../src/util/logger';
+import { clean, truncate, visibleText } from '../../src/model/text/plainText';
+import { formatError } from '../../src/model/content/formatError';
+import { logLine } from '../../src/services/logger';
 
 /** Every bidi formatting character Unicode has. */
 const BIDI = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];

@@ -1,14 +1,14 @@
 /**
- * The flags that are safe to remove (src/model/usage/cleanup.ts): stale, completed, or not evaluated for N days
+ * The flags that are safe to remove (src/model/activity/cleanup.ts): stale, completed, or not evaluated for N days
  * (never seen counts once the flag is that old), and the prefilter that tells which files may use one of them.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeatureSummary } from '../../src/api/schemas';
-import { Catalog } from '../../src/model/catalog';
-import { FlagNameIndex } from '../../src/model/flagNames';
-import { findFlagUsages } from '../../src/model/flagUsages';
-import { cleanupCandidates, cleanupRule, describeReasons, namesIn, spellingAnchors } from '../../src/model/usage/cleanup';
+import { Catalog } from '../../src/model/store/catalog';
+import { FlagNameIndex } from '../../src/model/code/flagNames';
+import { findFlagUsages } from '../../src/model/code/flagUsages';
+import { cleanupCandidates, cleanupRule, describeReasons, namesIn, spellingAnchors } from '../../src/model/activity/cleanup';
 
 const NOW = new Date('2026-11-26T12:00:00Z');
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * 86_400_000).toISOString();

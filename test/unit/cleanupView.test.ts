@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
+import type { FlagSource } from '../../src/model/store/flagSource';
 import { installFakeVscode, type FakeTreeView, type TreeItem } from '../support/fakeVscode';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'cleanup-'));
@@ -19,7 +19,7 @@ writeFileSync(path.join(folder, 'src', 'b.py'), "client.is_enabled('old-banner')
 const fake = installFakeVscode(folder);
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
 const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
 const { registerCleanupView } = require('../../src/views/cleanupView') as typeof import('../../src/views/cleanupView');

@@ -1,7 +1,7 @@
 /** What the browser build's Flags view says above the tree: the committed exports, and their file date. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { committedExportsNote } from '../../src/model/committedExports';
+import { committedExportsNote } from '../../src/model/content/committedExports';
 
 describe('committedExportsNote', () => {
   const now = new Date('2026-11-26T12:00:00Z');

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeatureSummary } from '../../src/api/schemas';
-import { DeferredSource } from '../../src/model/deferredSource';
-import type { FlagSource } from '../../src/model/flagSource';
-import { OfflineSource } from '../../src/model/offlineSource';
+import { DeferredSource } from '../../src/model/store/deferredSource';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { OfflineSource } from '../../src/model/store/offlineSource';
 import { ServerSource } from '../../src/services/serverSource';
 
 /** The public members of the sources the connection defers that DeferredSource lacks: none. */

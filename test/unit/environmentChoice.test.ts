@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import { Catalog } from '../../src/model/catalog';
-import { chooseEnvironments, environmentSetting } from '../../src/model/environmentChoice';
-import { completionDetail, completionDocumentation } from '../../src/model/flagCompletion';
-import { FlagHints } from '../../src/model/flagHints';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
-import { hoverMarkdown } from '../../src/model/hoverContent';
+import { Catalog } from '../../src/model/store/catalog';
+import { chooseEnvironments, environmentSetting } from '../../src/model/store/environmentChoice';
+import { completionDetail, completionDocumentation } from '../../src/model/code/flagCompletion';
+import { FlagHints } from '../../src/model/code/flagHints';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { hoverMarkdown } from '../../src/model/content/hoverContent';
 import { rootNodes } from '../../src/model/tree';
 
 const flag: FeatureSummary = {

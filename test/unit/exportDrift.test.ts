@@ -1,15 +1,15 @@
 /**
- * Drift between an export file and the server from the catalog alone (src/model/drift/): flags added, removed or
+ * Drift between an export file and the server from the catalog alone (src/model/export/exportDrift.ts): flags added, removed or
  * archived, enabled and disabled since the file was written, the projects the listing cannot speak for left out,
  * the words of the row, tooltip and diagnostics, and where each flag's entry is in the file.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ExportResult, FeatureSummary } from '../../src/api/schemas';
-import { Catalog } from '../../src/model/catalog';
-import { driftDescription, driftFlagMessage, driftMessage, driftSummary, driftTooltip } from '../../src/model/drift/driftText';
-import { exportDrift, exportSnapshot, flagLines } from '../../src/model/drift/exportDrift';
-import { serializeExport } from '../../src/model/exportLayout';
+import { Catalog } from '../../src/model/store/catalog';
+import { driftDescription, driftFlagMessage, driftMessage, driftSummary, driftTooltip } from '../../src/model/export/driftText';
+import { exportDrift, exportSnapshot, flagLines } from '../../src/model/export/exportDrift';
+import { serializeExport } from '../../src/model/export/exportLayout';
 
 function exported(flags: Array<[string, boolean, string?]>): ExportResult {
   return {

@@ -12,8 +12,8 @@ import { mulberry32 } from '../../bench/data';
 import { exportResultSchema } from '../../src/api/schemas';
 import { validate } from '../../src/api/validate';
 import { TimeSlices } from '../../src/base/slicedJson';
-import { InvalidExportFileError, MAX_EXPORT_DEPTH, parseExportFile } from '../../src/model/exportFile';
-import { serializeExport } from '../../src/model/exportLayout';
+import { InvalidExportFileError, MAX_EXPORT_DEPTH, parseExportFile } from '../../src/model/export/exportFile';
+import { serializeExport } from '../../src/model/export/exportLayout';
 
 type Obj = Record<string, unknown>;
 

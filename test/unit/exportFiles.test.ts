@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { UnleashClient } from '../../src/api';
 import type { ExportResult, Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
-import { serializeExport } from '../../src/model/exportLayout';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { serializeExport } from '../../src/model/export/exportLayout';
 import { installFakeVscode, Uri, type TreeItem } from '../support/fakeVscode';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'export-files-'));
@@ -20,14 +20,14 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 const fake = installFakeVscode(folder);
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
 const { ExportDrift } = require('../../src/services/exportDrift') as typeof import('../../src/services/exportDrift');
 const { ExportDiagnostics } = require('../../src/code/exportDiagnostics') as typeof import('../../src/code/exportDiagnostics');
 const { registerExportsView } = require('../../src/views/exportsView') as typeof import('../../src/views/exportsView');
 const { registerCompareExport } = require('../../src/commands/compareExport') as typeof import('../../src/commands/compareExport');
 const { registerExportCommand } = require('../../src/commands/exportEnvironment') as typeof import('../../src/commands/exportEnvironment');
 const { registerCompareEnvironments } = require('../../src/commands/compareEnvironments') as typeof import('../../src/commands/compareEnvironments');
-const { Commands } = require('../../src/constants') as typeof import('../../src/constants');
+const { Commands } = require('../../src/base/constants') as typeof import('../../src/base/constants');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };

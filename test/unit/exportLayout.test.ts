@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { exportResultSchema } from '../../src/api/schemas';
-import { parseExportFile } from '../../src/model/exportFile';
-import { canonicalExport, exportSummary, serializeExport } from '../../src/model/exportLayout';
-import { DEFAULT_EXPORT_PATH_TEMPLATE, resolveExportPath, sanitizeFileComponent } from '../../src/model/exportPath';
-import { EXPORT_PATH_SETTING, ExportPathError } from '../../src/model/exportPathError';
+import { parseExportFile } from '../../src/model/export/exportFile';
+import { canonicalExport, exportSummary, serializeExport } from '../../src/model/export/exportLayout';
+import { DEFAULT_EXPORT_PATH_TEMPLATE, resolveExportPath, sanitizeFileComponent } from '../../src/model/export/exportPath';
+import { EXPORT_PATH_SETTING, ExportPathError } from '../../src/model/export/exportPathError';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;

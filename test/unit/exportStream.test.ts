@@ -1,5 +1,5 @@
 /**
- * An export laid out from its answer file (src/model/exportStream.ts): the answer pushed in chunks of any size, each
+ * An export laid out from its answer file (src/model/export/exportStream.ts): the answer pushed in chunks of any size, each
  * value checked as it arrives, then the file written element by element from the answer file, gives exactly the
  * bytes `serializeExportBytes` gives for the same answer parsed whole; an answer that is not an export is refused
  * naming the first bad field, as the client does.
@@ -12,9 +12,9 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateDataset, mulberry32 } from '../../bench/data';
 import { SchemaError } from '../../src/api/errors';
-import { serializeExportBytes } from '../../src/model/exportLayout';
+import { serializeExportBytes } from '../../src/model/export/exportLayout';
 import { TimeSlices } from '../../src/base/slicedJson';
-import { ExportIndex, sortInSlices, TooManyRowsError, writeLaidOut } from '../../src/model/exportStream';
+import { ExportIndex, sortInSlices, TooManyRowsError, writeLaidOut } from '../../src/model/export/exportStream';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
+import type { FlagSource } from '../../src/model/store/flagSource';
 import { installFakeVscode, type TreeItem } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
 
@@ -19,10 +19,10 @@ const fake = installFakeVscode(folder);
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
 const { registerFlagCommands } = require('../../src/commands/flags') as typeof import('../../src/commands/flags');
-const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
 const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
-const { Commands } = require('../../src/constants') as typeof import('../../src/constants');
+const { Commands } = require('../../src/base/constants') as typeof import('../../src/base/constants');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const files: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * A flag's history and usage as read and kept (src/model/flagActivity.ts) and as the client asks for them
+ * A flag's history and usage as read and kept (src/model/activity/flagActivity.ts) and as the client asks for them
  * (src/api/client.ts featureEvents, featureUsage): the requests sent, the deprecated endpoint where the search is
  * missing, the bounds, the brief cache, a failure kept as long, and a 403 said once and not asked again.
  */
@@ -8,9 +8,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { ForbiddenError, SchemaError, UnleashClient, type EventPage } from '../../src/api';
 import type { FeatureEvent, FeatureMetricsRow, FeatureSummary } from '../../src/api/schemas';
 import { Emitter } from '../../src/base/emitter';
-import { Catalog } from '../../src/model/catalog';
-import { FlagActivity, MAX_HISTORY_EVENTS } from '../../src/model/flagActivity';
-import type { FlagSource } from '../../src/model/flagSource';
+import { Catalog } from '../../src/model/store/catalog';
+import { FlagActivity, MAX_HISTORY_EVENTS } from '../../src/model/activity/flagActivity';
+import type { FlagSource } from '../../src/model/store/flagSource';
 import { routes, startFaultServer, type FaultServer } from '../support/faultServer';
 
 const TOKEN = '*:*.0123456789abcdef0123456789abcdef';

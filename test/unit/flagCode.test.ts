@@ -6,16 +6,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeatureSummary } from '../../src/api/schemas';
-import { Catalog } from '../../src/model/catalog';
-import { completionDetail, completionSpotAt, FlagCompletions } from '../../src/model/flagCompletion';
-import { DEFAULT_SEVERITIES, FlagAnalyzer, severitiesFrom, type AnalysisOptions } from '../../src/model/flagDiagnostics';
-import { sdkCallLiterals } from '../../src/model/sdkCalls';
-import { flagQuickFixes } from '../../src/model/flagQuickFixes';
-import { flagSpellings } from '../../src/model/flagSpellings';
-import { findFlagUsages } from '../../src/model/flagUsages';
-import { FlagNameIndex } from '../../src/model/flagNames';
-import { FlagSuggester } from '../../src/model/flagSuggestions';
-import { statusContent } from '../../src/model/statusBarContent';
+import { Catalog } from '../../src/model/store/catalog';
+import { completionDetail, completionSpotAt, FlagCompletions } from '../../src/model/code/flagCompletion';
+import { DEFAULT_SEVERITIES, FlagAnalyzer, severitiesFrom, type AnalysisOptions } from '../../src/model/code/flagDiagnostics';
+import { sdkCallLiterals } from '../../src/model/code/sdkCalls';
+import { flagQuickFixes } from '../../src/model/code/flagQuickFixes';
+import { flagSpellings } from '../../src/model/code/flagSpellings';
+import { findFlagUsages } from '../../src/model/code/flagUsages';
+import { FlagNameIndex } from '../../src/model/code/flagNames';
+import { FlagSuggester } from '../../src/model/code/flagSuggestions';
+import { statusContent } from '../../src/model/content/statusBarContent';
 
 const env = (development: boolean, production: boolean) => [
   { name: 'development', enabled: development, sortOrder: 1 },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { callsSdk, hoverMayNameFlag } from '../../src/model/flagDemand';
-import { sourceMode } from '../../src/model/flagSource';
+import { callsSdk, hoverMayNameFlag } from '../../src/model/store/flagDemand';
+import { sourceMode } from '../../src/model/store/flagSource';
 
 describe('when code needs the flag list', () => {
   it('a hover needs it on a string literal, elsewhere only when names are matched outside literals', () => {

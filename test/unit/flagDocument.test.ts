@@ -7,8 +7,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import { flagDocument } from '../../src/model/flagDocument';
-import { isJson, jsonPreview, MAX_JSON_DEPTH, prettyJson, visibleText } from '../../src/model/wording';
+import { flagDocument } from '../../src/model/content/flagDocument';
+import { isJson, jsonPreview, MAX_JSON_DEPTH, prettyJson } from '../../src/model/text/jsonText';
+import { visibleText } from '../../src/model/text/plainText';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 const DESCRIPTION = `${'Long description. '.repeat(300).slice(0, 4997)}END`;

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeatureSummary } from '../../src/api/schemas';
-import { Catalog } from '../../src/model/catalog';
-import { FlagHints } from '../../src/model/flagHints';
+import { Catalog } from '../../src/model/store/catalog';
+import { FlagHints } from '../../src/model/code/flagHints';
 
 const env = (name: string, enabled: boolean, sortOrder: number) => ({ name, enabled, sortOrder });
 const flag = (name: string, states: Record<string, boolean>, extra: Partial<FeatureSummary> = {}): FeatureSummary => ({

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError } from '../../src/api/errors';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
-import { flagKey } from '../../src/model/catalog';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
+import { flagKey } from '../../src/model/store/catalog';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { CancellationTokenSource, installFakeVscode, Range, Uri, type Hover, type MarkdownString } from '../support/fakeVscode';
 
 installFakeVscode();

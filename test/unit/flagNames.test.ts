@@ -6,9 +6,9 @@ import {
   findFlagInCode,
   type FlagMatch,
   type NameTransform,
-} from '../../src/model/flagNames';
-import { applyTransform } from '../../src/model/nameTransforms';
-import { DEFAULT_SDK_CALLS } from '../../src/model/sdkCalls';
+} from '../../src/model/code/flagNames';
+import { applyTransform } from '../../src/model/code/nameTransforms';
+import { DEFAULT_SDK_CALLS } from '../../src/model/code/sdkCalls';
 
 const index = new FlagNameIndex([
   'new-checkout-flow',

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
+import type { FlagSource } from '../../src/model/store/flagSource';
 import { CancellationTokenSource, installFakeVscode, Position, Range, Uri, type MarkdownString } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
 
@@ -18,7 +18,7 @@ const fake = installFakeVscode(folder);
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
 const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
 const { FlagInlayHintsProvider } = require('../../src/code/flagInlayHints') as typeof import('../../src/code/flagInlayHints');

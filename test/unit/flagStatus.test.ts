@@ -9,17 +9,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Lifecycle, Segment } from '../../src/api/schemas';
-import { FlagAnalyzer, type FlagDiagnostic } from '../../src/model/flagDiagnostics';
-import { FlagCompletions } from '../../src/model/flagCompletion';
-import { archivedFlagDocument, flagDocument } from '../../src/model/flagDocument';
-import { flagQuickFixes } from '../../src/model/flagQuickFixes';
-import { attentionCounts, flagStatus } from '../../src/model/flagStatus';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
-import { archivedFlagMarkdown, hoverMarkdown } from '../../src/model/hoverContent';
-import { statusContent } from '../../src/model/statusBarContent';
+import { FlagAnalyzer, type FlagDiagnostic } from '../../src/model/code/flagDiagnostics';
+import { FlagCompletions } from '../../src/model/code/flagCompletion';
+import { archivedFlagDocument, flagDocument } from '../../src/model/content/flagDocument';
+import { flagQuickFixes } from '../../src/model/code/flagQuickFixes';
+import { attentionCounts, flagStatus } from '../../src/model/store/flagStatus';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { archivedFlagMarkdown, hoverMarkdown } from '../../src/model/content/hoverContent';
+import { statusContent } from '../../src/model/content/statusBarContent';
 import { childrenOf, type TreeNode } from '../../src/model/tree';
-import { describeLifecycle, lifecycleStage } from '../../src/model/wording';
+import { describeLifecycle, lifecycleStage } from '../../src/model/text/flagText';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 /** Created and completed in the same instant: the listing says `initial`, the details `completed`. */

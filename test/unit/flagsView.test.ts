@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
+import type { FlagSource } from '../../src/model/store/flagSource';
 import type { TreeNode } from '../../src/model/tree';
 import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type FakeTreeView, type TreeItem } from '../support/fakeVscode';
 
@@ -17,9 +17,9 @@ const fake = installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
 const { registerFlagCommands } = require('../../src/commands/flags') as typeof import('../../src/commands/flags');
-const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
+const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
 const { registerFlagDetails } = require('../../src/commands/flagDetails') as typeof import('../../src/commands/flagDetails');
-const { Commands, Views } = require('../../src/constants') as typeof import('../../src/constants');
+const { Commands, Views } = require('../../src/base/constants') as typeof import('../../src/base/constants');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 // ------------------------------------------------------------------------------------------------ data

@@ -13,7 +13,7 @@ import {
   SchemaError,
   TimeoutError,
 } from '../../src/api/errors';
-import { formatError } from '../../src/model/formatError';
+import { formatError } from '../../src/model/content/formatError';
 
 const request = 'GET /api/admin/tags/team/x';
 const server = 'unleash.example.com';

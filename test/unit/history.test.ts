@@ -1,12 +1,12 @@
 /**
- * A flag's history in words (src/model/history/): each event type as people read it, names from the server shown as
+ * A flag's history in words (src/model/activity/): each event type as people read it, names from the server shown as
  * the plain text they are, and the details document's section with its bound.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeatureEvent } from '../../src/api/schemas';
-import { describeEvent } from '../../src/model/history/eventWording';
-import { historySection, latestChangeMarkdown } from '../../src/model/history/historyText';
+import { describeEvent } from '../../src/model/activity/eventWording';
+import { historySection, latestChangeMarkdown } from '../../src/model/activity/historyText';
 
 const AT = '2026-11-26T06:37:28.557Z';
 const NOW = new Date('2026-11-26T08:40:00Z');

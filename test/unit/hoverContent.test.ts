@@ -6,7 +6,7 @@ import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary }
 import {
   commandUri, copyFlagNameUri, HOVER_LIMITS, hoverMarkdown, markdownCode, revealFlagUri, strategySummary,
   unknownFlagMarkdown,
-} from '../../src/model/hoverContent';
+} from '../../src/model/content/hoverContent';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
 const details = featureSchema.parse(fixture('feature-7.5.1.json'));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { UnleashClient } from '../../src/api';
-import { StateKeys } from '../../src/constants';
+import { StateKeys } from '../../src/base/constants';
 import { KnownProjects } from '../../src/services/knownProjects';
 import { ServerSource } from '../../src/services/serverSource';
 import type { StateMemento } from '../../src/services/stateMemento';

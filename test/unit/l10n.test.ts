@@ -6,7 +6,7 @@
  *     without `npm run l10n` fails here), and the files of ENFORCED pass no raw text to the editor's messages, progress
  *     titles, pickers, input boxes and tree/status items, and src/model/ and src/api/ write no phrase outside
  *     `l10n.t` (both read with the TypeScript compiler);
- *   - plurals, lists and relative times go through `Intl` (src/model/intl.ts), English unchanged.
+ *   - plurals, lists and relative times go through `Intl` (src/model/text/intl.ts), English unchanged.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { afterEach, describe, it } from 'node:test';
 import * as l10n from '@vscode/l10n';
 import { getL10nJson } from '@vscode/l10n-dev';
 import * as ts from 'typescript';
-import { currentLocale, joinAlternatives, joinValues, pluralForm, setLocale, timeAgo } from '../../src/model/intl';
+import { currentLocale, joinAlternatives, joinValues, pluralForm, setLocale, timeAgo } from '../../src/model/text/intl';
 
 const root = path.join(__dirname, '..', '..');
 const src = path.join(root, 'src');
@@ -140,7 +140,7 @@ describe('l10n: the bundle of the code', () => {
  * stricter rule below: no phrase outside `l10n.t` at all.)
  */
 const ENFORCED = [
-  ...['commands', 'views', 'code', 'hovers', 'services', 'util'].flatMap((dir) => sourceFiles(path.join(src, dir)).map(relative)),
+  ...['commands', 'views', 'code', 'hovers', 'services'].flatMap((dir) => sourceFiles(path.join(src, dir)).map(relative)),
   'extension.ts',
 ].sort();
 
@@ -242,7 +242,7 @@ describe('l10n: no raw text handed to the editor', () => {
  */
 const PHRASES_ALLOWED = new Set([
   // The cause inside an ExportWriteError (code ESCAPE); the user reads reasonFor()'s translated sentence instead.
-  'model/exportToFile.ts: `${dir} leads to ${real}`',
+  'model/export/exportToFile.ts: `${dir} leads to ${real}`',
   // The name of the listing request, as TimeoutError.request (the message does not include it).
   "api/listing.ts: 'list the flags'",
   // What an open-source server's ui-config says it is (`environment`), compared, never shown.
@@ -296,7 +296,7 @@ describe('l10n: the model and api layers write their sentences through l10n.t', 
   const files = ['model', 'api'].flatMap((dir) => sourceFiles(path.join(src, dir)).map(relative));
 
   it(`in every file of src/model/ and src/api/ (${files.length} files)`, () => {
-    assert.ok(files.includes('model/formatError.ts') && files.includes('model/wording/constraints.ts') && files.includes('api/errors.ts'));
+    assert.ok(files.includes('model/content/formatError.ts') && files.includes('model/text/constraintText.ts') && files.includes('api/errors.ts'));
     assert.deepEqual(files.flatMap((file) => untranslatedPhrases(file, readFileSync(path.join(src, file), 'utf8'))), []);
   });
 
@@ -321,7 +321,7 @@ describe('l10n: the model and api layers write their sentences through l10n.t', 
 // Intl
 // ---------------------------------------------------------------------------------------------------------------
 
-describe('l10n: plurals, lists and relative times (src/model/intl.ts)', () => {
+describe('l10n: plurals, lists and relative times (src/model/text/intl.ts)', () => {
   afterEach(() => setLocale('en'));
 
   it('is English until told otherwise, with the texts the extension always showed', () => {

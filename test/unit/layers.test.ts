@@ -1,15 +1,18 @@
 /**
  * The layers of src/ are its folders, and imports only go down:
  *
- *   base        src/base/, src/constants.ts   plain Node helpers and ids; imports nothing of ours
- *   api         src/api/                      the Admin API client
- *   model       src/model/                    what the extension knows and says, with no editor
- *   editor      src/services/ views/ hovers/ commands/ code/ util/   the parts that use 'vscode'
- *   extension   src/extension.ts, src/extension.browser.ts   the composition roots (desktop, browser)
+ *   base        src/base/                    plain Node helpers, ids, the logger interface; imports nothing of ours
+ *   api         src/api/                     the Admin API client
+ *   model       src/model/                   what the extension knows and says, with no editor
+ *   services    src/services/                the editor's state: settings, connection, token, files, the log
+ *   ui          src/views/ hovers/ code/     what the editor shows: views, hovers, language features
+ *   commands    src/commands/                what the user runs
+ *   extension   src/extension.ts             the composition roots (desktop; src/extension.browser.ts, browser)
  *
- * A file may import its own layer or a lower one; only the editor layer and the root import 'vscode'; and no module
- * imports itself through others (no cycles, type-only imports included). Imports are read with the TypeScript
- * compiler's own pre-processor, so `import type`, `export … from`, `import()` and `require()` all count.
+ * A file may import its own layer or a lower one (views, hovers and code are one layer and may use each other);
+ * only services and above import 'vscode'; and no module imports itself through others (no cycles, type-only
+ * imports included). Imports are read with the TypeScript compiler's own pre-processor, so `import type`,
+ * `export … from`, `import()` and `require()` all count. docs/architecture.md draws the picture.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -20,25 +23,23 @@ import * as ts from 'typescript';
 const root = path.join(__dirname, '..', '..');
 const src = path.join(root, 'src');
 
-const LAYERS = ['base', 'api', 'model', 'editor', 'extension'] as const;
+const LAYERS = ['base', 'api', 'model', 'services', 'ui', 'commands', 'extension'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** Where each top-level entry of src/ sits. A new folder must be placed here (a test says so). */
 const PLACES: Record<string, Layer> = {
   'base': 'base',
-  'constants.ts': 'base',
   'api': 'api',
   'model': 'model',
-  'services': 'editor',
-  'views': 'editor',
-  'hovers': 'editor',
-  'commands': 'editor',
-  'code': 'editor',
-  'util': 'editor',
+  'services': 'services',
+  'views': 'ui',
+  'hovers': 'ui',
+  'code': 'ui',
+  'commands': 'commands',
   'extension.ts': 'extension',
   'extension.browser.ts': 'extension',
 };
-const MAY_USE_VSCODE: ReadonlySet<Layer> = new Set(['editor', 'extension']);
+const MAY_USE_VSCODE: ReadonlySet<Layer> = new Set(['services', 'ui', 'commands', 'extension']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -118,7 +119,7 @@ describe('layers: the folders of src/', () => {
     assert.deepEqual(files.filter((file) => file.layer === undefined).map((file) => file.name), [], 'place these in PLACES');
   });
 
-  it('imports only from its own layer or a lower one (api never imports model, model never the editor)', () => {
+  it('imports only from its own layer or a lower one (base < api < model < services < ui < commands < extension)', () => {
     const upward = files.flatMap((file) =>
       file.imports
         .filter((target) => LAYERS.indexOf(byName.get(target)?.layer as Layer) > LAYERS.indexOf(file.layer as Layer))
@@ -127,7 +128,7 @@ describe('layers: the folders of src/', () => {
     assert.deepEqual(upward, []);
   });
 
-  it('uses vscode only in the editor layer and the composition root', () => {
+  it('uses vscode only from services up', () => {
     const offenders = files.filter((file) => file.packages.includes('vscode') && !MAY_USE_VSCODE.has(file.layer as Layer));
     assert.deepEqual(offenders.map((file) => `${file.name} (${file.layer})`), []);
     assert.ok(files.some((file) => file.packages.includes('vscode')), 'the reader sees vscode imports at all');

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { Commands, ContextKeys, Views } from '../../src/constants';
-import { MAX_PROJECTS, SETTING_LIMITS } from '../../src/model/settingRules';
+import { Commands, ContextKeys, Views } from '../../src/base/constants';
+import { MAX_PROJECTS, SETTING_LIMITS } from '../../src/model/settings/settingRules';
 
 const root = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -98,7 +98,7 @@ describe('manifest: trust and limits', () => {
 });
 
 describe('logging', () => {
-  it('never logs through console (one log channel: src/util/logger.ts)', () => {
+  it('never logs through console (one log channel: src/services/logger.ts)', () => {
     const offenders = sources.filter(({ text }) => /\bconsole\.(log|info|warn|error|debug)\(/.test(text)).map(({ file }) => path.relative(root, file));
     assert.deepEqual(offenders, []);
   });

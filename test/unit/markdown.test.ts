@@ -1,11 +1,11 @@
 /**
- * src/model/markdown.ts: untrusted text made inert for tooltips, hovers and notifications, and the only links offered
+ * src/model/text/markdown.ts: untrusted text made inert for tooltips, hovers and notifications, and the only links offered
  * to open (http and https).
  *   node --import tsx --test test/unit/markdown.test.ts
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeMarkdown, inertText, markdownLink, openableUrl, plainMarkdown } from '../../src/model/markdown';
+import { escapeMarkdown, inertText, markdownLink, openableUrl, plainMarkdown } from '../../src/model/text/markdown';
 import { BIDI, CONTROL, LONG, UNSAFE_LINKS } from '../support/hostileFlags';
 
 describe('markdown helpers', () => {

@@ -15,7 +15,7 @@ import { ConfigError } from '../../src/api/errors';
 import { trustStore } from '../../src/api/dispatcher';
 import { bypassesProxy, chooseProxy, type ProxySettings } from '../../src/api/proxy';
 import { clearSystemCertificateCache, loadSystemCertificates, MAX_BUNDLE_BYTES } from '../../src/api/systemCertificates';
-import { formatError } from '../../src/model/formatError';
+import { formatError } from '../../src/model/content/formatError';
 import { opensslAvailable, testCertificates } from '../support/faultServer';
 import { installFakeVscode } from '../support/fakeVscode';
 

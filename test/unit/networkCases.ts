@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { after, before } from 'node:test';
 import { NetworkError, type UnleashClient } from '../../src/api';
-import { formatError } from '../../src/model/formatError';
+import { formatError } from '../../src/model/content/formatError';
 import { closedPort, faults, opensslAvailable, testCertificates } from '../support/faultServer';
 import { installFakeVscode } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { ExportFileReader, skippedNote, type ExportBudget, type ExportFolder, type ListedFile } from '../../src/model/offlineFiles';
+import { ExportFileReader, skippedNote, type ExportBudget, type ExportFolder, type ListedFile } from '../../src/model/store/offlineFiles';
 
 const FIXTURE = readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'));
 const MB = 1024 * 1024;

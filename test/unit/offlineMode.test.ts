@@ -20,8 +20,8 @@ const { Connection } = require('../../src/services/connection') as typeof import
 const { TokenStore } = require('../../src/services/tokens') as typeof import('../../src/services/tokens');
 const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
-const { FlagStore } = require('../../src/model/flagStore') as typeof import('../../src/model/flagStore');
-const { segmentDefinitionMissing } = require('../../src/model/offlineSource') as typeof import('../../src/model/offlineSource');
+const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
+const { segmentDefinitionMissing } = require('../../src/model/store/offlineSource') as typeof import('../../src/model/store/offlineSource');
 const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
 const { bindStoreToConnection } = require('../../src/services/binding') as typeof import('../../src/services/binding');
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exportResultSchema, type ExportResult } from '../../src/api/schemas';
-import { Catalog } from '../../src/model/catalog';
-import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/offlineSource';
-import { distinctTags } from '../../src/model/tagInput';
-import { serializeExport } from '../../src/model/exportLayout';
+import { Catalog } from '../../src/model/store/catalog';
+import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/store/offlineSource';
+import { distinctTags } from '../../src/model/tags/tagInput';
+import { serializeExport } from '../../src/model/export/exportLayout';
 
 const parseExport = (text: string): ExportResult => exportResultSchema.parse(JSON.parse(text));
 

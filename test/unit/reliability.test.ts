@@ -34,16 +34,16 @@ import {
   type HttpEvent,
   type Segment,
 } from '../../src/api';
-import { serializeExport } from '../../src/model/exportLayout';
-import { resolveExportPath } from '../../src/model/exportPath';
-import { exportToFile } from '../../src/model/exportToFile';
-import { ExportWriteError } from '../../src/model/exportWriteError';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
-import { hoverMarkdown, HOVER_LIMITS, unknownFlagMarkdown } from '../../src/model/hoverContent';
+import { serializeExport } from '../../src/model/export/exportLayout';
+import { resolveExportPath } from '../../src/model/export/exportPath';
+import { exportToFile } from '../../src/model/export/exportToFile';
+import { ExportWriteError } from '../../src/model/export/exportWriteError';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { hoverMarkdown, HOVER_LIMITS, unknownFlagMarkdown } from '../../src/model/content/hoverContent';
 import { childrenOf, MAX_TOOLTIP, type TreeNode } from '../../src/model/tree';
-import { MAX_DETAIL, MAX_LABEL } from '../../src/model/wording';
-import { formatError, type FormattedError } from '../../src/model/formatError';
+import { MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
+import { formatError, type FormattedError } from '../../src/model/content/formatError';
 import {
   closedPort,
   faults,

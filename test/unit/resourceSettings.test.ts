@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clampSetting, SETTING_LIMITS, unionOfFilters, unionOfProjects } from '../../src/model/settingRules';
+import { clampSetting, SETTING_LIMITS, unionOfFilters, unionOfProjects } from '../../src/model/settings/settingRules';
 import { installFakeVscode } from '../support/fakeVscode';
 
 const fake = installFakeVscode('/ws/web');

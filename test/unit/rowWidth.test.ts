@@ -6,8 +6,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
 import { childrenOf, type TreeNode } from '../../src/model/tree';
 import { descriptionWidth, MIN_NAME, ROW_WIDTH, rowNameWidth } from '../../src/model/tree/rowWidth';
 

@@ -1,5 +1,5 @@
 /**
- * The rules that keep a workspace's settings from doing harm (src/model/settingRules.ts), and the safe file reader
+ * The rules that keep a workspace's settings from doing harm (src/model/settings/settingRules.ts), and the safe file reader
  * (src/base/safeRead.ts) that CA files and exports use.
  *   node --import tsx --test test/unit/settingRules.test.ts
  */
@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
   chooseServer, clampSetting, isLoopbackHost, languageFilters, approvalQuestion, capProjects, MAX_PROJECTS, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms,
-} from '../../src/model/settingRules';
+} from '../../src/model/settings/settingRules';
 import { readRegularFile } from '../../src/base/safeRead';
 
 describe('chooseServer', () => {

@@ -7,9 +7,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpError, NetworkError } from '../../src/api/errors';
 import type { FeatureSummary, Segment } from '../../src/api/schemas';
-import type { FlagSource } from '../../src/model/flagSource';
-import { FlagStore } from '../../src/model/flagStore';
-import { listCompleteness, tagExistsMessage } from '../../src/model/tagAnswer';
+import type { FlagSource } from '../../src/model/store/flagSource';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { listCompleteness, tagExistsMessage } from '../../src/model/tags/tagAnswer';
 
 const TAG = 'owner-team:team/sub';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { tagPickState } from '../../src/model/tagPickItems';
+import { tagPickState } from '../../src/model/tags/tagPickItems';
 import {
   checkTagExists,
   closestTag,
@@ -13,7 +13,7 @@ import {
   validateTagInput,
   validateTagType,
   validateTagValue,
-} from '../../src/model/tagInput';
+} from '../../src/model/tags/tagInput';
 
 describe('parseTag', () => {
   it('splits type:value', () => {

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { UnleashClient } from '../../src/api/client';
 import { HttpError } from '../../src/api/errors';
 import { exportResultSchema, type Feature, type FeatureSummary } from '../../src/api/schemas';
-import { FlagStore } from '../../src/model/flagStore';
-import { escapeMarkdown } from '../../src/model/markdown';
-import { OfflineSource } from '../../src/model/offlineSource';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { escapeMarkdown } from '../../src/model/text/markdown';
+import { OfflineSource } from '../../src/model/store/offlineSource';
 import {
   childrenOf,
   findFlagNode,
@@ -22,7 +22,8 @@ import {
   viewMessage,
   type TreeNode,
 } from '../../src/model/tree';
-import { clean, MAX_DETAIL, MAX_LABEL, STRIP_BUDGET } from '../../src/model/wording';
+import { STRIP_BUDGET } from '../../src/model/text/environmentText';
+import { clean, MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
 import { ServerSource } from '../../src/services/serverSource';
 import {
   byLabel,

@@ -1,12 +1,12 @@
 /**
- * A flag's usage summed up and shown (src/model/usage/): per environment, yes/no and variants, the per-hour picture,
+ * A flag's usage summed up and shown (src/model/activity/): per environment, yes/no and variants, the per-hour picture,
  * and counts from a hostile server that cannot make the text lie or grow without bound.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeatureMetricsRow } from '../../src/api/schemas';
-import { MAX_USAGE_ENVIRONMENTS, summarizeUsage } from '../../src/model/usage/usageSummary';
-import { sparkline, usageMarkdown, usageSection } from '../../src/model/usage/usageText';
+import { MAX_USAGE_ENVIRONMENTS, summarizeUsage } from '../../src/model/activity/usageSummary';
+import { sparkline, usageMarkdown, usageSection } from '../../src/model/activity/usageText';
 
 const NOW = new Date('2026-11-26T08:40:00Z');
 

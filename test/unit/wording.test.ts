@@ -1,12 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Constraint, Segment, Strategy } from '../../src/api/schemas';
-import {
-  clean, constraintParts, describeConstraint, describeDependency, describeEnvironmentState, describeLastSeen,
-  describeLifecycle, describeOverride, describeParameters, describePayload, describeSegment, describeStrategy,
-  compactStrip, describeVariant, environmentInitials, environmentStates, environmentStrip, shortEnvironmentName, shortEnvironmentNames, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, singleLine, strategyBadges,
-  strategyDisplayName, strategyTitle, truncate, utcDateTime, weightPercent,
-} from '../../src/model/wording';
+import { constraintParts, describeConstraint } from '../../src/model/text/constraintText';
+import { compactStrip, environmentInitials, environmentStates, shortEnvironmentName, shortEnvironmentNames } from '../../src/model/text/environmentText';
+import { describeDependency, describeEnvironmentState, describeLastSeen, describeLifecycle, describeSegment, environmentStrip } from '../../src/model/text/flagText';
+import { clean, formatList, MAX_DETAIL, MAX_LABEL, parseIsoUtc, singleLine, truncate, utcDateTime } from '../../src/model/text/plainText';
+import { describeParameters, describeStrategy, strategyBadges, strategyDisplayName, strategyTitle } from '../../src/model/text/strategyText';
+import { describeOverride, describePayload, describeVariant, weightPercent } from '../../src/model/text/variantText';
 
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

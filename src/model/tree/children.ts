@@ -4,10 +4,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { CancellationLike } from '../../base/emitter';
-import { formatError } from '../formatError';
-import type { FlagStore } from '../flagStore';
-import { escapeMarkdown } from '../markdown';
-import { clean, MAX_DETAIL, MAX_LABEL } from '../wording';
+import { formatError } from '../content/formatError';
+import type { FlagStore } from '../store/flagStore';
+import { escapeMarkdown } from '../text/markdown';
+import { clean, MAX_DETAIL, MAX_LABEL } from '../text/plainText';
 import { paragraphs, type FlagRef, type TreeNode, type TreeOptions } from './node';
 import { rootNodes } from './root';
 

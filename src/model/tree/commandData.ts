@@ -3,14 +3,15 @@
  * flag, the Find Flag quick pick items, and the view's description and message.
  */
 import * as l10n from '@vscode/l10n';
-import type { FlagStore } from '../flagStore';
-import { escapeThemeIcons, pickText } from '../markdown';
-import { clean, environmentStrip, flagName, MAX_DETAIL, MAX_LABEL } from '../wording';
-import { formatError } from '../formatError';
-import { joinValues, pluralForm } from '../intl';
-import { refreshedText } from '../statusBarContent';
+import type { FlagStore } from '../store/flagStore';
+import { escapeThemeIcons, pickText } from '../text/markdown';
+import { environmentStrip, flagName } from '../text/flagText';
+import { clean, MAX_DETAIL, MAX_LABEL } from '../text/plainText';
+import { formatError } from '../content/formatError';
+import { joinValues, pluralForm } from '../text/intl';
+import { refreshedText } from '../content/statusBarContent';
 import { dotted, projectOf, type FlagRef, type TreeNode } from './node';
-import { chooseEnvironments } from '../environmentChoice';
+import { chooseEnvironments } from '../store/environmentChoice';
 import { environmentOrder, sortedEnvironments } from './root';
 
 /** A tree node, as the commands receive it from a menu. */

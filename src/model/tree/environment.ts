@@ -3,17 +3,11 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureEnvironment, Strategy } from '../../api/schemas';
-import { escapeMarkdown } from '../markdown';
-import {
-  clean,
-  describeEnvironmentState,
-  describeLastSeen,
-  describeStrategy,
-  MAX_DETAIL,
-  strategyBadges,
-  strategyCount,
-  strategyTitle,
-} from '../wording';
+import { escapeMarkdown } from '../text/markdown';
+import { strategyCount } from '../text/countText';
+import { describeEnvironmentState, describeLastSeen } from '../text/flagText';
+import { clean, MAX_DETAIL } from '../text/plainText';
+import { describeStrategy, strategyBadges, strategyTitle } from '../text/strategyText';
 import { dotted, listNodes, paragraphs, siblingIds, type NodeIcon, type TreeContext, type TreeNode } from './node';
 import { strategyChildren, strategyHasChildren } from './strategy';
 

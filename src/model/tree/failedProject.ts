@@ -5,9 +5,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { ListingFailure } from '../../api/listing';
-import { formatError } from '../formatError';
-import { escapeMarkdown } from '../markdown';
-import { clean, MAX_DETAIL } from '../wording';
+import { formatError } from '../content/formatError';
+import { escapeMarkdown } from '../text/markdown';
+import { clean, MAX_DETAIL } from '../text/plainText';
 import { paragraphs, type TreeNode } from './node';
 
 /**

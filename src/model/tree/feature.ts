@@ -5,17 +5,11 @@
 import * as l10n from '@vscode/l10n';
 import type { FeatureEnvironment, FeatureLink, FeatureSummary, ParentDependency, Tag } from '../../api/schemas';
 import type { CancellationLike } from '../../base/emitter';
-import { flagStatus } from '../flagStatus';
-import { escapeMarkdown, markdownLink, openableUrl } from '../markdown';
-import {
-  clean,
-  describeDependency,
-  describeLifecycle,
-  flagName,
-  MAX_DETAIL,
-  MAX_LABEL,
-  tagCount,
-} from '../wording';
+import { flagStatus } from '../store/flagStatus';
+import { escapeMarkdown, markdownLink, openableUrl } from '../text/markdown';
+import { tagCount } from '../text/countText';
+import { describeDependency, describeLifecycle, flagName } from '../text/flagText';
+import { clean, MAX_DETAIL, MAX_LABEL } from '../text/plainText';
 import { environmentNode } from './environment';
 import { variantGroup } from './variants';
 import { dotted, groupNode, infoNode, listNodes, paragraphs, projectOf, siblingIds, type FlagRef, type TreeContext, type TreeNode } from './node';

@@ -3,9 +3,9 @@
  * children. No 'vscode' here: src/views/ turns a TreeNode into a TreeItem, and tests walk the same nodes in Node.
  */
 import type { CancellationLike } from '../../base/emitter';
-import type { FlagStore } from '../flagStore';
-import { escapeMarkdown } from '../markdown';
-import { andMore, type ListedKind } from '../wording';
+import type { FlagStore } from '../store/flagStore';
+import { escapeMarkdown } from '../text/markdown';
+import { andMore, type ListedKind } from '../text/countText';
 
 export type NodeKind =
   | 'project'

@@ -5,16 +5,17 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { EnvironmentSummary, Feature, FeatureSummary } from '../../api/schemas';
-import { compare, type Catalog } from '../catalog';
-import { chooseEnvironments, hiddenEnvironments } from '../environmentChoice';
-import type { FlagStore } from '../flagStore';
-import { escapeMarkdown, openableUrl, plainMarkdown } from '../markdown';
-import { isValidFlagName } from '../flagNameRule';
-import { rowWords, statusMarkdown, statusWords, type FlagStatus } from '../flagStatus';
-import { joinValues } from '../intl';
-import {
-  clean, compactStrip, describeEnvironmentState, environmentStates, flagName, MAX_DETAIL, MAX_LABEL, flagCount, shortEnvironmentNames,
-} from '../wording';
+import { compare, type Catalog } from '../store/catalog';
+import { chooseEnvironments, hiddenEnvironments } from '../store/environmentChoice';
+import type { FlagStore } from '../store/flagStore';
+import { escapeMarkdown, openableUrl, plainMarkdown } from '../text/markdown';
+import { isValidFlagName } from '../code/flagNameRule';
+import { rowWords, statusMarkdown, statusWords, type FlagStatus } from '../store/flagStatus';
+import { joinValues } from '../text/intl';
+import { flagCount } from '../text/countText';
+import { compactStrip, environmentStates, shortEnvironmentNames } from '../text/environmentText';
+import { describeEnvironmentState, flagName } from '../text/flagText';
+import { clean, MAX_DETAIL, MAX_LABEL } from '../text/plainText';
 import { failedProjectNode } from './failedProject';
 import { featureChildren } from './feature';
 import { rowNameWidth } from './rowWidth';

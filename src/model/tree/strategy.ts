@@ -4,20 +4,13 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Constraint, Segment, Strategy } from '../../api/schemas';
-import { escapeMarkdown } from '../markdown';
-import { segmentDefinitionMissing } from '../offlineSource';
-import {
-  clean,
-  constraintParts,
-  describeConstraint,
-  describeParameters,
-  describeSegment,
-  formatList,
-  MAX_LABEL,
-  parameterCount,
-  parametersInLabel,
-  segmentCount,
-} from '../wording';
+import { escapeMarkdown } from '../text/markdown';
+import { segmentDefinitionMissing } from '../store/offlineSource';
+import { constraintParts, describeConstraint } from '../text/constraintText';
+import { parameterCount, segmentCount } from '../text/countText';
+import { describeSegment } from '../text/flagText';
+import { clean, formatList, MAX_LABEL } from '../text/plainText';
+import { describeParameters, parametersInLabel } from '../text/strategyText';
 import { variantGroup } from './variants';
 import { groupNode, infoNode, listNodes, paragraphs, siblingIds, type NodeKind, type TreeContext, type TreeNode } from './node';
 

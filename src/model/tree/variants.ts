@@ -2,8 +2,11 @@
  * Variants: a group (feature-level, per environment, or of a strategy) and one row per variant.
  */
 import type { Payload, StrategyVariant, Variant } from '../../api/schemas';
-import { escapeMarkdown } from '../markdown';
-import { clean, describeVariant, MAX_LABEL, prettyJson, variantCount } from '../wording';
+import { escapeMarkdown } from '../text/markdown';
+import { variantCount } from '../text/countText';
+import { prettyJson } from '../text/jsonText';
+import { clean, MAX_LABEL } from '../text/plainText';
+import { describeVariant } from '../text/variantText';
 import { groupNode, listNodes, paragraphs, siblingIds, type TreeNode } from './node';
 
 type Ids = (kind: string, key: string) => string;

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { statusWords } from '../../../src/model/flagStatus';
+import { statusWords } from '../../../src/model/store/flagStatus';
 import { waitFor, workspaceUri, type Steps } from './util';
 
 export async function codeChecks(api: ExtensionApi, steps: Steps, mode: 'server' | 'offline', where: string): Promise<void> {

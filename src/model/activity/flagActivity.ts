@@ -1,0 +1,247 @@
+/**
+ * A flag's activity as the server records it: its change history (the event log) and its usage (the SDKs'
+ * evaluation counts). Read on demand for one flag at a time (a hover, a tooltip, a details document), never for the
+ * whole catalog, shared between callers, and kept briefly (ACTIVITY_TTL_MS), so that hovering the same name again
+ * answers from memory. A refresh of the store forgets everything.
+ *
+ * A read that fails is remembered for the same time as an answer, so a broken flag cannot make every hover ask the
+ * server again. A 403 (the token may not read the event log, or the metrics) is remembered until the source changes
+ * and written to the log once: the places that would show that part say why instead, and nothing is asked again.
+ * Export files (offline mode) hold neither; every read then answers `unavailable`. No 'vscode' here.
+ */
+import * as l10n from '@vscode/l10n';
+import type { Logger } from '../../base/logger';
+import type { EventPage } from '../../api/client';
+import { CancelledError, ForbiddenError } from '../../api/errors';
+import type { FeatureEvent, FeatureMetricsRow } from '../../api/schemas';
+import type { CancellationLike, Disposable, Event } from '../../base/emitter';
+import { nextTurn } from '../../base/nextTurn';
+import type { Catalog } from '../store/catalog';
+import { flagKey } from '../store/catalog';
+import type { FlagSource } from '../store/flagSource';
+import { SharedReads } from '../store/flagStore';
+import { formatError } from '../content/formatError';
+
+/** How long an answer (or a failure) is kept. */
+export const ACTIVITY_TTL_MS = 60_000;
+/** Flags whose activity is kept at once, per kind; the oldest is forgotten first. */
+const MAX_ENTRIES = 200;
+/** Events read for a details document: pages of HISTORY_PAGE, newest first. */
+export const MAX_HISTORY_EVENTS = 200;
+export const HISTORY_PAGE = 50;
+/** The usage window every surface shows. */
+export const USAGE_HOURS = 24;
+
+/** What is known of one part: its value, why it cannot be read, or nothing yet (`loading`). */
+export type Known<T> =
+  | { readonly value: T }
+  | { readonly unavailable: string; readonly forbidden?: boolean; readonly offline?: boolean }
+  | undefined;
+
+/** A flag's history as a details document shows it: the newest events, and how many there are. */
+export interface History {
+  events: FeatureEvent[];
+  /** Events the server holds for this flag, when it says. */
+  total?: number;
+  /** From the deprecated per-flag endpoint: its newest 50 only. */
+  legacy?: boolean;
+}
+
+export type ActivityKind = 'history' | 'usage';
+
+/** What FlagActivity reads of the store: its source and catalog, and when they change. */
+export interface ActivityStore {
+  readonly currentSource: FlagSource | undefined;
+  readonly catalog: Catalog;
+  readonly onDidChange: Event<void>;
+}
+
+interface Entry<T> {
+  known: NonNullable<Known<T>>;
+  at: number;
+}
+
+/** A small map of answers that expire, the oldest forgotten first when it is full. */
+class Expiring<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+
+  constructor(private readonly now: () => number, private readonly ttlMs: number) {}
+
+  get(key: string): Known<T> {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (this.now() - entry.at >= this.ttlMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.known;
+  }
+
+  set(key: string, known: NonNullable<Known<T>>): void {
+    this.entries.delete(key);
+    this.entries.set(key, { known, at: this.now() });
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+export class FlagActivity implements Disposable {
+  private readonly latestChanges: Expiring<FeatureEvent | null>;
+  private readonly histories: Expiring<History>;
+  private readonly usages: Expiring<FeatureMetricsRow[]>;
+  private readonly pendingLatest = new SharedReads<FeatureEvent | null>();
+  private readonly pendingHistory = new SharedReads<History>();
+  private readonly pendingUsage = new SharedReads<FeatureMetricsRow[]>();
+  /** Why a kind is refused (a 403) for the current source; cleared when the source changes. */
+  private readonly refused = new Map<ActivityKind, string>();
+  private source: FlagSource | undefined;
+  private catalog: Catalog | undefined;
+  private readonly subscription: Disposable;
+
+  constructor(
+    private readonly store: ActivityStore,
+    private readonly logger: Pick<Logger, 'warn'>,
+    options: { ttlMs?: number; now?: () => number } = {},
+  ) {
+    const now = options.now ?? Date.now;
+    const ttl = options.ttlMs ?? ACTIVITY_TTL_MS;
+    this.latestChanges = new Expiring(now, ttl);
+    this.histories = new Expiring(now, ttl);
+    this.usages = new Expiring(now, ttl);
+    this.source = store.currentSource;
+    this.catalog = store.catalog;
+    this.subscription = store.onDidChange(() => this.follow());
+  }
+
+  /** The flag's latest change as known now (null: it has none); undefined when it was not read (or expired). */
+  peekLatest(project: string, name: string): Known<FeatureEvent | null> {
+    this.follow();
+    return this.refusal('history') ?? this.offline() ?? this.latestChanges.get(flagKey(project, name));
+  }
+
+  peekUsage(name: string): Known<FeatureMetricsRow[]> {
+    this.follow();
+    return this.refusal('usage') ?? this.offline() ?? this.usages.get(name);
+  }
+
+  /** Reads the latest change (one event) when it is not known; never rejects but for a cancellation. */
+  latest(project: string, name: string, token?: CancellationLike): Promise<Known<FeatureEvent | null>> {
+    const key = flagKey(project, name);
+    return this.read('history', this.latestChanges, this.pendingLatest, key, token, async (source, signal) => {
+      const page = await source.flagHistory!(project, name, { limit: 1, offset: 0 }, signal);
+      return page.events[0] ?? null;
+    }, () => this.peekLatest(project, name));
+  }
+
+  /** Reads the newest MAX_HISTORY_EVENTS changes, HISTORY_PAGE at a time, stopping at the last one. */
+  history(project: string, name: string, token?: CancellationLike): Promise<Known<History>> {
+    const key = flagKey(project, name);
+    return this.read('history', this.histories, this.pendingHistory, key, token, async (source, signal) => {
+      const events: FeatureEvent[] = [];
+      let page: EventPage | undefined;
+      while (events.length < MAX_HISTORY_EVENTS) {
+        const limit = Math.min(HISTORY_PAGE, MAX_HISTORY_EVENTS - events.length);
+        page = await source.flagHistory!(project, name, { limit, offset: events.length }, signal);
+        for (const event of page.events.slice(0, limit)) events.push(event);
+        const total = page.total ?? events.length;
+        if (page.legacy || page.events.length < limit || events.length >= total) break;
+      }
+      const history: History = { events, total: page?.total, legacy: page?.legacy };
+      // The latest change is the first of them: a hover of this flag needs no request of its own.
+      this.latestChanges.set(key, { value: events[0] ?? null });
+      return history;
+    }, () => this.refusal('history') ?? this.offline() ?? this.histories.get(key));
+  }
+
+  /** Reads the flag's evaluations of the last USAGE_HOURS hours when they are not known. */
+  usage(name: string, token?: CancellationLike): Promise<Known<FeatureMetricsRow[]>> {
+    return this.read('usage', this.usages, this.pendingUsage, name, token, (source, signal) => source.flagUsage!(name, USAGE_HOURS, signal), () =>
+      this.peekUsage(name),
+    );
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.forget();
+  }
+
+  private async read<T>(
+    kind: ActivityKind,
+    cache: Expiring<T>,
+    pending: SharedReads<T>,
+    key: string,
+    token: CancellationLike | undefined,
+    start: (source: FlagSource, signal: AbortSignal) => Promise<T>,
+    peek: () => Known<T>,
+  ): Promise<Known<T>> {
+    const known = peek();
+    if (known !== undefined) return known;
+    const source = this.store.currentSource as FlagSource;
+    try {
+      const value = await pending.join(key, token, async (signal) => {
+        const answer = await start(source, signal);
+        if (this.store.currentSource === source) cache.set(key, { value: answer });
+        return answer;
+      });
+      // The answer was parsed and checked in this turn: whatever the caller builds of it waits for the next one, so a
+      // large answer and its rendering never block the editor as one piece.
+      await nextTurn();
+      return { value };
+    } catch (error) {
+      if (error instanceof CancelledError) throw error;
+      if (this.store.currentSource !== source) return undefined;
+      if (error instanceof ForbiddenError) return this.refuse(kind, error);
+      const unavailable = reasonOf(error);
+      cache.set(key, { unavailable });
+      return { unavailable };
+    }
+  }
+
+  private refuse(kind: ActivityKind, error: ForbiddenError): Known<never> {
+    const reason = reasonOf(error);
+    if (!this.refused.has(kind)) {
+      this.refused.set(kind, reason);
+      this.logger.warn(
+        kind === 'history'
+          ? `History is left out: the token may not read the event log. ${error.message}`
+          : `Usage is left out: the token may not read the metrics. ${error.message}`,
+      );
+    }
+    return { unavailable: reason, forbidden: true };
+  }
+
+  private refusal(kind: ActivityKind): Known<never> {
+    const reason = this.refused.get(kind);
+    return reason === undefined ? undefined : { unavailable: reason, forbidden: true };
+  }
+
+  /** Export files (or no source): the server's history and usage are not there. */
+  private offline(): Known<never> {
+    const source = this.store.currentSource;
+    if (source?.flagHistory && source.flagUsage) return undefined;
+    return { unavailable: l10n.t('export files hold no history or usage; connect to a server to see them'), offline: true };
+  }
+
+  /** A new catalog (a refresh) forgets the answers; a new source also forgets its refusals. */
+  private follow(): void {
+    const { currentSource, catalog } = this.store;
+    if (currentSource === this.source && catalog === this.catalog) return;
+    if (currentSource !== this.source) this.refused.clear();
+    this.source = currentSource;
+    this.catalog = catalog;
+    this.forget();
+  }
+
+  private forget(): void {
+    for (const cache of [this.latestChanges, this.histories, this.usages]) cache.clear();
+    for (const pending of [this.pendingLatest, this.pendingHistory, this.pendingUsage]) pending.clear();
+  }
+}
+
+/** An error as the end of "could not be read: …". */
+function reasonOf(error: unknown): string {
+  return formatError(error, { request: true }).message;
+}

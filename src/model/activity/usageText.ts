@@ -1,0 +1,118 @@
+/**
+ * A flag's usage where people read it: one markdown line for the hover and the tree tooltip
+ * (`**Usage, last 24 h:** production 1,200 (1,100 yes · 100 no) · development 42 (30 yes · 12 no)`), and a table
+ * with a per-hour picture for the details document. Environment, application and variant names are untrusted:
+ * cleaned, bounded, and escaped for markdown. No 'vscode' here.
+ */
+import * as l10n from '@vscode/l10n';
+import type { FeatureMetricsRow } from '../../api/schemas';
+import type { Known } from './flagActivity';
+import { pluralForm } from '../text/intl';
+import { plainMarkdown } from '../text/markdown';
+import { clean, truncate, visibleText } from '../text/plainText';
+import { summarizeUsage, type EnvironmentUsage, type UsageSummary } from './usageSummary';
+
+/** Environments named in the one-line form; the rest are counted. */
+const LINE_ENVIRONMENTS = 4;
+const MAX_NAME = 40;
+
+/** The last summary of each answer, for the hour it was made: a hover shown again sums nothing up again. */
+const summaries = new WeakMap<readonly FeatureMetricsRow[], { hour: number; hours: number; summary: UsageSummary }>();
+
+function summaryOf(rows: readonly FeatureMetricsRow[], now: Date, hours: number): UsageSummary {
+  const hour = Math.floor(now.getTime() / 3_600_000);
+  const known = summaries.get(rows);
+  if (known && known.hour === hour && known.hours === hours) return known.summary;
+  const summary = summarizeUsage(rows, now, hours);
+  summaries.set(rows, { hour, hours, summary });
+  return summary;
+}
+
+/** `1,234`: digits grouped, the same on every machine. */
+export function countText(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `production 1,200 (1,100 yes · 100 no)`. */
+function environmentPart(env: EnvironmentUsage): string {
+  return l10n.t('{0} {1} ({2} yes · {3} no)', clean(env.environment, MAX_NAME) || l10n.t('(unnamed)'), countText(env.yes + env.no), countText(env.yes), countText(env.no));
+}
+
+/** The one line in plain text: `production 1,200 (1,100 yes · 100 no) · …`, or `not evaluated`. */
+export function usageLineText(summary: UsageSummary): string {
+  if (summary.total === 0) return l10n.t('not evaluated');
+  const parts = summary.environments.slice(0, LINE_ENVIRONMENTS).map(environmentPart);
+  const rest = summary.environments.length - LINE_ENVIRONMENTS + summary.others.environments;
+  if (rest > 0) parts.push(pluralForm(rest, { one: l10n.t('{0} more environment', countText(rest)), other: l10n.t('{0} more environments', countText(rest)) }));
+  return parts.join(' · ');
+}
+
+/**
+ * The hover's and tooltip's line, `**Usage, last 24 h:** …`, or why it is not shown; undefined while it is read.
+ */
+export function usageMarkdown(known: Known<FeatureMetricsRow[]>, now: Date, hours: number): string | undefined {
+  if (known === undefined) return undefined;
+  if ('unavailable' in known) {
+    return known.forbidden
+      ? l10n.t('_Usage not shown: {0}_', plainMarkdown(known.unavailable, 300))
+      : l10n.t('_Usage could not be read: {0}_', plainMarkdown(known.unavailable, 300));
+  }
+  const summary = summaryOf(known.value, now, hours);
+  return l10n.t('**Usage, last {0} h:** {1}', hours, plainMarkdown(usageLineText(summary), 600));
+}
+
+const BARS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+/** An hour without evaluations. */
+const NONE = '·';
+
+/** One character per hour, oldest first: `·` for none, else a bar from `▁` to `█` scaled to the busiest hour. */
+export function sparkline(hourly: readonly number[]): string {
+  const max = Math.max(0, ...hourly);
+  return hourly.map((n) => (n <= 0 || max <= 0 ? NONE : (BARS[Math.max(0, Math.ceil((n / max) * BARS.length) - 1)] as string))).join('');
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+/** The details document's Usage section: a table per environment, a picture of each hour, variants, applications. */
+export function usageSection(known: Known<FeatureMetricsRow[]>, now: Date, hours: number): string[] {
+  const title = l10n.t('Usage, last {0} hours', hours);
+  const lines = ['', title, '-'.repeat(title.length)];
+  if (known === undefined) return [...lines, l10n.t('(not read yet: open the details again)')];
+  if ('unavailable' in known) return [...lines, l10n.t('Not shown: {0}', known.unavailable)];
+  const summary = summaryOf(known.value, now, hours);
+  if (summary.total === 0) return [...lines, l10n.t('Not evaluated: no SDK reported this flag in the last {0} hours.', hours)];
+  const headers = [l10n.t('Environment'), l10n.t('Evaluations'), l10n.t('Yes'), l10n.t('No'), l10n.t('Per hour, oldest first')];
+  const rows = summary.environments.map((env) => [
+    visibleText(truncate(env.environment, MAX_NAME)) || l10n.t('(unnamed)'),
+    countText(env.yes + env.no),
+    countText(env.yes),
+    countText(env.no),
+    sparkline(env.hourly),
+  ]);
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] as string).length)));
+  // Names to the left, numbers to the right, the picture as it is.
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? pad(cell, widths[0] as number) : i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
+  lines.push(line(headers));
+  for (const [index, row] of rows.entries()) {
+    lines.push(line(row));
+    const env = summary.environments[index] as EnvironmentUsage;
+    if (env.variants.length > 0) {
+      const named = env.variants.map((variant) => `${visibleText(truncate(variant.name, MAX_NAME))} ${countText(variant.count)}`);
+      if (env.otherVariants > 0) named.push(l10n.t('others {0}', countText(env.otherVariants)));
+      lines.push(`  ${l10n.t('Variants: {0}', named.join(', '))}`);
+    }
+  }
+  if (summary.others.environments > 0) {
+    lines.push(l10n.t('… and {0} more environments ({1} evaluations)', countText(summary.others.environments), countText(summary.others.evaluations)));
+  }
+  const apps = summary.applications.map((app) => visibleText(truncate(app, MAX_NAME)));
+  const moreApps = summary.applicationCount - apps.length;
+  if (apps.length > 0) {
+    lines.push('');
+    lines.push(moreApps > 0 ? l10n.t('Applications: {0} and {1} more', apps.join(', '), countText(moreApps)) : l10n.t('Applications: {0}', apps.join(', ')));
+  }
+  return lines;
+}

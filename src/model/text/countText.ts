@@ -1,0 +1,41 @@
+/**
+ * Counted nouns (`1 flag`, `3 flags`), each a pair of whole messages for translators, the form chosen by the
+ * locale's plural rules (src/model/text/intl.ts).
+ */
+import * as l10n from '@vscode/l10n';
+import { pluralForm } from './intl';
+
+export const flagCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) });
+export const constraintCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} constraint', n), other: l10n.t('{0} constraints', n) });
+export const segmentCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} segment', n), other: l10n.t('{0} segments', n) });
+export const variantCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} variant', n), other: l10n.t('{0} variants', n) });
+export const strategyCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} strategy', n), other: l10n.t('{0} strategies', n) });
+export const tagCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} tag', n), other: l10n.t('{0} tags', n) });
+export const parameterCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} parameter', n), other: l10n.t('{0} parameters', n) });
+
+/** What the tree's `… and N more` rows count. */
+export type ListedKind = 'environment' | 'dependency' | 'child' | 'link' | 'tag' | 'strategy' | 'variant' | 'constraint' | 'segment';
+
+/** `… and 12 more constraints`: the last row of a list cut at its first items. */
+export function andMore(kind: ListedKind, n: number): string {
+  switch (kind) {
+    case 'environment':
+      return pluralForm(n, { one: l10n.t('… and {0} more environment', n), other: l10n.t('… and {0} more environments', n) });
+    case 'dependency':
+      return pluralForm(n, { one: l10n.t('… and {0} more dependency', n), other: l10n.t('… and {0} more dependencies', n) });
+    case 'child':
+      return pluralForm(n, { one: l10n.t('… and {0} more child', n), other: l10n.t('… and {0} more children', n) });
+    case 'link':
+      return pluralForm(n, { one: l10n.t('… and {0} more link', n), other: l10n.t('… and {0} more links', n) });
+    case 'tag':
+      return pluralForm(n, { one: l10n.t('… and {0} more tag', n), other: l10n.t('… and {0} more tags', n) });
+    case 'strategy':
+      return pluralForm(n, { one: l10n.t('… and {0} more strategy', n), other: l10n.t('… and {0} more strategies', n) });
+    case 'variant':
+      return pluralForm(n, { one: l10n.t('… and {0} more variant', n), other: l10n.t('… and {0} more variants', n) });
+    case 'constraint':
+      return pluralForm(n, { one: l10n.t('… and {0} more constraint', n), other: l10n.t('… and {0} more constraints', n) });
+    case 'segment':
+      return pluralForm(n, { one: l10n.t('… and {0} more segment', n), other: l10n.t('… and {0} more segments', n) });
+  }
+}
