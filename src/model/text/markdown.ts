@@ -30,6 +30,19 @@ export function plainMarkdown(text: string, max: number = MAX_DETAIL): string {
   return escapeMarkdown(clean(text, max).trim());
 }
 
+/**
+ * Untrusted text as an inline code span, where nothing is interpreted: one line of at most `max` characters,
+ * fenced with more backticks than it contains. Not for table cells (a `|` would still split the cell).
+ */
+export function markdownCode(text: string, max: number): string {
+  const line = clean(text, max);
+  let longest = 0;
+  for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  const pad = line === '' || line.startsWith('`') || line.endsWith('`') || /^ .* $/.test(line) ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
 /** Longest address offered to open. */
 export const MAX_URL = 2048;
 

@@ -152,10 +152,12 @@ export function formatList(values: readonly string[], options: ListOptions = {})
     items.push(item);
     length = next;
   }
-  const text = joinValues(items);
-  const rest = values.length - items.length;
-  if (rest === 0) return text;
-  // A cut last value already ends with `…`: do not print two in a row.
+  return andMoreAfter(joinValues(items), values.length - items.length);
+}
+
+/** `text … and N more` (`text… and N more` when `text` was cut, so no two `…` in a row); `text` when `rest` ≤ 0. */
+export function andMoreAfter(text: string, rest: number): string {
+  if (rest <= 0) return text;
   return text.endsWith('…') ? l10n.t('{0} and {1} more', text, rest) : l10n.t('{0} … and {1} more', text, rest);
 }
 
