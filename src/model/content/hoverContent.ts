@@ -101,7 +101,7 @@ function flagSection(match: HoverMatch, input: HoverInput): string {
   if (description !== '') blocks.push(description);
   if (match.activity) blocks.push(match.activity);
 
-  blocks.push(environmentTable(match, input.now, input.environments ?? []));
+  blocks.push(environmentTable(summary, details, input.now, input.environments ?? []));
   if (!details) {
     blocks.push(
       match.detailsState === 'unavailable'

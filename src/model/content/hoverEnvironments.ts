@@ -3,7 +3,7 @@
  * strategies on a line of their own, at most HOVER_LIMITS of them.
  */
 import * as l10n from '@vscode/l10n';
-import type { FeatureEnvironment, Strategy } from '../../api/schemas';
+import type { Feature, FeatureEnvironment, FeatureSummary, Strategy } from '../../api/schemas';
 import { chooseEnvironments, hiddenEnvironments } from '../store/environmentChoice';
 import { andMore, strategyCount, variantCount } from '../text/countText';
 import { describeEnvironmentState, describeLastSeen, DISABLED_MARK, ENABLED_MARK } from '../text/flagText';
@@ -11,7 +11,6 @@ import { joinValues } from '../text/intl';
 import { escapeMarkdown, plainMarkdown } from '../text/markdown';
 import { andMoreAfter, clean } from '../text/plainText';
 import { describeStrategy, strategyBadges, strategyTitle } from '../text/strategyText';
-import type { HoverMatch } from './hoverContent';
 import { HOVER_LIMITS } from './hoverLimits';
 
 interface EnvironmentRow {
@@ -29,8 +28,8 @@ const together = (text: string): string => text.replace(/ /g, NBSP);
  * A narrow table (environment, state, last seen) that fits the default hover width without wrapping, then each
  * environment's strategies on a line of its own below it, where long text wraps as prose.
  */
-export function environmentTable(match: HoverMatch, now: Date, chosen: readonly string[]): string {
-  const { rows, total, hidden } = environmentRows(match, now, HOVER_LIMITS.environments, chosen);
+export function environmentTable(summary: FeatureSummary, details: Feature | undefined, now: Date, chosen: readonly string[]): string {
+  const { rows, total, hidden } = environmentRows(summary, details, now, HOVER_LIMITS.environments, chosen);
   if (total === 0) return hidden > 0 ? escapeMarkdown(hiddenEnvironments(hidden)) : l10n.t('_No environments._');
   const lines = [`| ${l10n.t('Environment')} | ${l10n.t('State')} | ${together(l10n.t('Last seen'))} |`, '| --- | --- | --- |'];
   const strategies: string[] = [];
@@ -51,8 +50,8 @@ export function environmentTable(match: HoverMatch, now: Date, chosen: readonly 
 }
 
 /** The first `max` environments as table rows (only those are described), and how many there are. */
-function environmentRows(match: HoverMatch, now: Date, max: number, chosen: readonly string[]): { rows: EnvironmentRow[]; total: number; hidden: number } {
-  const detailedAll = match.details?.environments;
+function environmentRows(summary: FeatureSummary, details: Feature | undefined, now: Date, max: number, chosen: readonly string[]): { rows: EnvironmentRow[]; total: number; hidden: number } {
+  const detailedAll = details?.environments;
   if (detailedAll !== undefined) {
     const { shown: detailed, hidden } = chooseEnvironments(detailedAll, chosen);
     const rows = detailed.slice(0, max).map((env) => ({
@@ -63,7 +62,7 @@ function environmentRows(match: HoverMatch, now: Date, max: number, chosen: read
     }));
     return { rows, total: detailed.length, hidden };
   }
-  const { shown: summaries, hidden } = chooseEnvironments(match.summary.environments ?? [], chosen);
+  const { shown: summaries, hidden } = chooseEnvironments(summary.environments ?? [], chosen);
   const rows = summaries.slice(0, max).map((env) => {
     const parts: string[] = [];
     if (env.hasStrategies === true) {
