@@ -45,7 +45,8 @@ import { HOVER_LIMITS } from '../../src/model/content/hoverLimits';
 import { unknownFlagMarkdown } from '../../src/model/content/unlistedFlagContent';
 import { childrenOf, MAX_TOOLTIP, type TreeNode } from '../../src/model/tree';
 import { MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
-import { formatError, type FormattedError } from '../../src/model/content/formatError';
+import { formatError } from '../../src/model/content/formatError';
+import type { FormattedError } from '../../src/model/content/formattedError';
 import {
   closedPort,
   faults,
