@@ -8,7 +8,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/content/flagDocument';
-import { isJson, jsonPreview, MAX_JSON_DEPTH, prettyJson } from '../../src/model/text/jsonText';
+import { isJson } from '../../src/model/text/jsonSyntax';
+import { jsonPreview } from '../../src/model/text/jsonPreview';
+import { MAX_JSON_DEPTH, prettyJson } from '../../src/model/text/jsonText';
 import { visibleText } from '../../src/model/text/plainText';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
