@@ -200,6 +200,24 @@ describe('JSON shown to people (payloads)', () => {
     assert.deepEqual(valid(lines.join('\n')), JSON.parse(nested));
   });
 
+  it('isJson(): the same verdict as JSON.parse, brackets and separators in every position', () => {
+    const cases = [
+      '1', '-0.5e+3', '"a\\u00e9\\n"', 'true', 'null', ' [ ] ', '{}', '[1,[2,{}],{"a":[]}]', '{"a":{"b":[1,2]},"c":"d"}',
+      '', ' ', '[', ']', '{', '}', '[}', '{]', '[1,]', '[,1]', '{"a":1,}', '{,}', '{"a"}', '{"a":}', '{1:2}', '[1 2]',
+      '{"a":1 "b":2}', '[]]', '{}}', '[][]', '1 2', '01', '1.', '.5', 'tru', 'nul', '"a', '"\\x"', '"\u0001"',
+      '["a":1]', '{"a":1]', '[1}', '{"a":[}]', '[{]}', ':', ',', '[:]',
+    ];
+    for (const text of cases) {
+      let parsed = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        parsed = false;
+      }
+      assert.equal(isJson(text), parsed, JSON.stringify(text));
+    }
+  });
+
   it('a 1 MB payload nested 500,000 deep: valid JSON, 20 levels indented, the rest as written', () => {
     const deep = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
     assert.equal(isJson(deep), true);

@@ -67,14 +67,18 @@ export function isJson(text: string): boolean {
       continue;
     }
     const top = open[open.length - 1];
+    // A closing bracket ends the open container of its kind: right after its opening bracket, or after a value.
+    const opening = code === 0x5d ? 0x5b : code === 0x7d ? 0x7b : undefined;
+    if (opening !== undefined && opening === top && (expect === Expect.Next || expect === Expect.ValueOrClose || expect === Expect.KeyOrClose)) {
+      open.pop();
+      i++;
+      expect = Expect.Next;
+      continue;
+    }
     switch (expect) {
       case Expect.Value:
       case Expect.ValueOrClose:
-        if (code === 0x5d && expect === Expect.ValueOrClose) {
-          open.pop();
-          i++;
-          expect = Expect.Next;
-        } else if (code === 0x5b || code === 0x7b) {
+        if (code === 0x5b || code === 0x7b) {
           open.push(code);
           i++;
           expect = code === 0x5b ? Expect.ValueOrClose : Expect.KeyOrClose;
@@ -85,29 +89,17 @@ export function isJson(text: string): boolean {
         break;
       case Expect.KeyOrClose:
       case Expect.Key:
-        if (code === 0x7d && expect === Expect.KeyOrClose) {
-          open.pop();
-          i++;
-          expect = Expect.Next;
-        } else {
-          i = code === 0x22 ? stringEnd(text, i) : -1;
-          expect = Expect.Colon;
-        }
+        i = code === 0x22 ? stringEnd(text, i) : -1;
+        expect = Expect.Colon;
         break;
       case Expect.Colon:
         i = code === 0x3a ? i + 1 : -1;
         expect = Expect.Value;
         break;
       case Expect.Next:
-        if (code === 0x2c && top !== undefined) {
-          i++;
-          expect = top === 0x7b ? Expect.Key : Expect.Value;
-        } else if ((code === 0x5d && top === 0x5b) || (code === 0x7d && top === 0x7b)) {
-          open.pop();
-          i++;
-        } else {
-          return false;
-        }
+        if (code !== 0x2c || top === undefined) return false;
+        i++;
+        expect = top === 0x7b ? Expect.Key : Expect.Value;
         break;
     }
     if (i < 0) return false;
