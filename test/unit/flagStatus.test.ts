@@ -19,7 +19,8 @@ import { FlagStore } from '../../src/model/store/flagStore';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
 import { archivedFlagMarkdown } from '../../src/model/content/unlistedFlagContent';
 import { statusContent } from '../../src/model/content/statusBarContent';
-import { childrenOf, type TreeNode } from '../../src/model/tree';
+import { childrenOf } from '../../src/model/tree/children';
+import type { TreeNode } from '../../src/model/tree/node';
 import { describeLifecycle, lifecycleStage } from '../../src/model/text/flagText';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
