@@ -9,7 +9,7 @@ import type { History, Known } from './flagActivity';
 import { historySection, latestChangeMarkdown } from './historyText';
 import { usageMarkdown, usageSection } from './usageText';
 
-export interface ActivityInput {
+interface ActivityInput {
   latest: Known<FeatureEvent | null>;
   usage: Known<FeatureMetricsRow[]>;
   now: Date;

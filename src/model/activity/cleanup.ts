@@ -28,7 +28,7 @@ export interface CleanupCandidate {
 const DAY = 86_400_000;
 
 /** The latest of the flag's and its environments' `lastSeenAt`. */
-export function lastSeenOf(flag: FeatureSummary): number | undefined {
+function lastSeenOf(flag: FeatureSummary): number | undefined {
   let latest: number | undefined;
   for (const iso of [flag.lastSeenAt, ...(flag.environments ?? []).map((env) => env.lastSeenAt)]) {
     const at = typeof iso === 'string' ? parseIsoUtc(iso) : undefined;

@@ -11,7 +11,7 @@ import { joinValues } from '../text/intl';
 import { clean, oneDecimal, parseIsoUtc } from '../text/plainText';
 import { strategyDisplayName } from '../text/strategyText';
 
-export interface EventText {
+interface EventText {
   /** Who made the change (the event's `createdBy`), or `someone`. */
   who: string;
   /** What changed, a phrase without its subject: `enabled in production`. */

@@ -22,12 +22,12 @@ import { SharedReads } from '../store/flagStore';
 import { formatError } from '../content/formatError';
 
 /** How long an answer (or a failure) is kept. */
-export const ACTIVITY_TTL_MS = 60_000;
+const ACTIVITY_TTL_MS = 60_000;
 /** Flags whose activity is kept at once, per kind; the oldest is forgotten first. */
 const MAX_ENTRIES = 200;
 /** Events read for a details document: pages of HISTORY_PAGE, newest first. */
 export const MAX_HISTORY_EVENTS = 200;
-export const HISTORY_PAGE = 50;
+const HISTORY_PAGE = 50;
 /** The usage window every surface shows. */
 export const USAGE_HOURS = 24;
 
@@ -46,10 +46,10 @@ export interface History {
   legacy?: boolean;
 }
 
-export type ActivityKind = 'history' | 'usage';
+type ActivityKind = 'history' | 'usage';
 
 /** What FlagActivity reads of the store: its source and catalog, and when they change. */
-export interface ActivityStore {
+interface ActivityStore {
   readonly currentSource: FlagSource | undefined;
   readonly catalog: Catalog;
   readonly onDidChange: Event<void>;

@@ -12,12 +12,6 @@ import { describeLastSeen } from '../text/flagText';
 import { utcDateTime } from '../text/plainText';
 import { describeEvent } from './eventWording';
 
-/** `enabled in production · admin · 2 hours ago`, plain text. */
-export function latestChangeText(event: FeatureEvent, now: Date): string {
-  const { who, what } = describeEvent(event);
-  return `${what} · ${who} · ${describeLastSeen(event.createdAt, now)}`;
-}
-
 /**
  * The hover's and tooltip's line: `**Last change:** enabled in production · admin · 2 hours ago`, `**Last change:**
  * none recorded`, or why it is not shown. Undefined while it is being read.
@@ -36,7 +30,7 @@ export function latestChangeMarkdown(known: Known<FeatureEvent | null>, now: Dat
 }
 
 /** One line of the change list: `2026-11-26 06:37 UTC · admin · enabled in production`. */
-export function historyLine(event: FeatureEvent): string {
+function historyLine(event: FeatureEvent): string {
   const { who, what, at } = describeEvent(event);
   return `${at === undefined ? event.createdAt.slice(0, 40) : utcDateTime(at)} · ${who} · ${what}`;
 }

@@ -11,9 +11,9 @@ import { parseIsoUtc } from '../text/plainText';
 /** Environments summed up one by one; the rest are added together in `others`. */
 export const MAX_USAGE_ENVIRONMENTS = 20;
 /** Variants kept per environment (the most evaluated); the rest are counted in `otherVariants`. */
-export const MAX_USAGE_VARIANTS = 10;
+const MAX_USAGE_VARIANTS = 10;
 /** Applications named. */
-export const MAX_USAGE_APPLICATIONS = 10;
+const MAX_USAGE_APPLICATIONS = 10;
 
 const HOUR = 3_600_000;
 const NO_VARIANTS: Array<[string, number]> = [];

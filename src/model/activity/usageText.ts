@@ -29,7 +29,7 @@ function summaryOf(rows: readonly FeatureMetricsRow[], now: Date, hours: number)
 }
 
 /** `1,234`: digits grouped, the same on every machine. */
-export function countText(n: number): string {
+function countText(n: number): string {
   return n.toLocaleString('en-US');
 }
 
@@ -39,7 +39,7 @@ function environmentPart(env: EnvironmentUsage): string {
 }
 
 /** The one line in plain text: `production 1,200 (1,100 yes · 100 no) · …`, or `not evaluated`. */
-export function usageLineText(summary: UsageSummary): string {
+function usageLineText(summary: UsageSummary): string {
   if (summary.total === 0) return l10n.t('not evaluated');
   const parts = summary.environments.slice(0, LINE_ENVIRONMENTS).map(environmentPart);
   const rest = summary.environments.length - LINE_ENVIRONMENTS + summary.others.environments;

@@ -23,7 +23,7 @@ import { MAX_LABEL, parseIsoUtc, truncate, utcDateTime, visibleText } from '../t
 import { describeStrategy } from '../text/strategyText';
 import { weightPercent } from '../text/variantText';
 
-export interface FlagDocumentInput {
+interface FlagDocumentInput {
   /** The flag's row in the listing (tags and lifecycle when the details leave them out). */
   summary?: FeatureSummary;
   details: Feature;

@@ -35,7 +35,7 @@ export interface HoverMatch {
   activity?: string;
 }
 
-export interface HoverInput {
+interface HoverInput {
   matches: readonly HoverMatch[];
   /** Where the data comes from: a server's host or the export files read. */
   sourceLabel: string;

@@ -15,7 +15,7 @@ function flags(count: number): string {
   return pluralForm(count, { one: l10n.t('{0} flag', count), other: l10n.t('{0} flags', count) });
 }
 
-export interface StatusInput {
+interface StatusInput {
   state: StoreState;
   source?: Pick<FlagSource, 'kind' | 'label' | 'fileCount'>;
   flagCount: number;
@@ -42,7 +42,7 @@ export interface StatusContent {
 }
 
 /** `unleash.example.com` or `offline: 2 export files`. */
-export function sourceText(source: StatusInput['source']): string {
+function sourceText(source: StatusInput['source']): string {
   if (!source) return l10n.t('no flag source');
   if (source.kind === 'files') {
     const count = source.fileCount ?? 0;

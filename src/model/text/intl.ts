@@ -54,7 +54,7 @@ export function joinAlternatives(values: readonly string[]): string {
   return (alternatives ??= new Intl.ListFormat(locale, { type: 'disjunction' })).format(values);
 }
 
-export type TimeUnit = 'minute' | 'hour' | 'day' | 'month' | 'year';
+type TimeUnit = 'minute' | 'hour' | 'day' | 'month' | 'year';
 
 /** `3 days ago`, `1 hour ago` (always numeric: never `yesterday`). */
 export function timeAgo(count: number, unit: TimeUnit): string {

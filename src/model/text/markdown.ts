@@ -44,7 +44,7 @@ export function markdownCode(text: string, max: number): string {
 }
 
 /** Longest address offered to open. */
-export const MAX_URL = 2048;
+const MAX_URL = 2048;
 
 /**
  * The address to open for a link from flag data, or undefined when it must not be opened: only absolute `http:`

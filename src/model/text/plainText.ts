@@ -16,9 +16,9 @@ export const MAX_LABEL = 200;
 /** Longest detail text (tooltip line, variant or segment detail). */
 export const MAX_DETAIL = 400;
 /** Longest single value inside a list of values. */
-export const MAX_VALUE = 60;
+const MAX_VALUE = 60;
 /** How many values of a list are shown before `… and N more`. */
-export const MAX_LIST_ITEMS = 10;
+const MAX_LIST_ITEMS = 10;
 
 const LONE_SURROGATE = /[\ud800-\udfff]/gu;
 /** A run of invisible characters (spaces between them included) and the spaces after it. */
@@ -124,7 +124,7 @@ export function showValue(value: string, max: number = MAX_VALUE): string {
   return shown.trim() === '' ? `"${shown}"` : shown;
 }
 
-export interface ListOptions {
+interface ListOptions {
   /** Most values shown (default MAX_LIST_ITEMS). */
   readonly maxItems?: number;
   /** Longest single value (default MAX_VALUE). */

@@ -28,7 +28,7 @@ const DISPLAY_NAMES: Readonly<Record<string, () => string>> = {
 
 const MAX_NAME = 60;
 /** Most parameters `describeParameters` lists before a last `…` row. */
-export const MAX_PARAMETERS = 100;
+const MAX_PARAMETERS = 100;
 
 function hasOwn(record: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(record, key);

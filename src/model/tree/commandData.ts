@@ -41,7 +41,7 @@ export function flagRefOf(store: FlagStore, arg: unknown, name?: unknown): FlagR
   return undefined;
 }
 
-export interface FlagPickItem {
+interface FlagPickItem {
   label: string;
   description: string;
   detail?: string;

@@ -89,7 +89,7 @@ function strategyIcon(strategy: Strategy): NodeIcon {
  * A strategy: its title as the label and the summary beside it (`Internal users` · `Gradual rollout: 50% of
  * userId · 2 constraints · disabled`), or the summary as the label when it has no title.
  */
-export function strategyNode(strategy: Strategy, index: number, parent: TreeNode, ids: Ids, context: TreeContext): TreeNode {
+function strategyNode(strategy: Strategy, index: number, parent: TreeNode, ids: Ids, context: TreeContext): TreeNode {
   const summary = describeStrategy(strategy);
   const title = strategyTitle(strategy);
   const badges = strategyBadges(strategy);

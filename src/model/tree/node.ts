@@ -132,9 +132,9 @@ export function dotted(...parts: Array<string | undefined | false>): string {
 }
 
 /** Most rows one node lists from flag data (constraints, variants, tags…); the rest is counted in a last row. */
-export const MAX_CHILDREN = 500;
+const MAX_CHILDREN = 500;
 
-export interface GroupOptions {
+interface GroupOptions {
   id: string;
   label: string;
   /** `2 tags`; also the tooltip's second paragraph unless `note` is given. */

@@ -41,7 +41,7 @@ const TYPE_ICONS: Readonly<Record<string, string>> = {
 };
 
 /** The codicon of a flag type; `symbol-boolean` for a type Unleash does not ship. */
-export function flagTypeIcon(type: string | undefined): string {
+function flagTypeIcon(type: string | undefined): string {
   return type !== undefined && Object.prototype.hasOwnProperty.call(TYPE_ICONS, type)
     ? (TYPE_ICONS[type] as string)
     : 'symbol-boolean';

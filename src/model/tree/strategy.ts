@@ -59,7 +59,7 @@ export async function strategyChildren(
  * A constraint as people read it: `country is one of DE, FR`. The tooltip lists up to 100 values when the label
  * had to leave some out.
  */
-export function constraintNode(constraint: Constraint, index: number, parent: TreeNode, ids: Ids, kind: NodeKind): TreeNode {
+function constraintNode(constraint: Constraint, index: number, parent: TreeNode, ids: Ids, kind: NodeKind): TreeNode {
   const label = describeConstraint(constraint);
   const parts = constraintParts(constraint);
   const values = constraint.values ?? [];
@@ -135,7 +135,7 @@ function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context:
 }
 
 /** An export file without its segments file (`<file>.segments`) names a strategy's segments but not their constraints. */
-export function offlineSegmentNote(): string {
+function offlineSegmentNote(): string {
   return l10n.t('This export file does not include segment constraints: export the environment again, or connect to a server, to see them.');
 }
 

@@ -34,7 +34,7 @@ export function variantGroup(
 }
 
 /** One variant: `blue — 50%`, detail `variable · stickiness: userId · string: "blue"`. */
-export function variantNode(variant: Variant | StrategyVariant, index: number, parent: TreeNode, ids: Ids): TreeNode {
+function variantNode(variant: Variant | StrategyVariant, index: number, parent: TreeNode, ids: Ids): TreeNode {
   const text = describeVariant(variant);
   const payload = variant.payload;
   let copied: string | undefined;
@@ -60,6 +60,6 @@ export function variantNode(variant: Variant | StrategyVariant, index: number, p
 }
 
 /** A payload's value as copied: JSON indented (numbers and strings exactly as stored), anything else as it is. */
-export function payloadText(payload: Payload): string {
+function payloadText(payload: Payload): string {
   return (payload.type === 'json' ? prettyJson(payload.value) : undefined) ?? payload.value;
 }
