@@ -8,10 +8,8 @@ import { strategyCount } from '../text/countText';
 import { describeEnvironmentState, describeLastSeen } from '../text/flagText';
 import { clean, MAX_DETAIL } from '../text/plainText';
 import { describeStrategy, strategyBadges, strategyTitle } from '../text/strategyText';
-import { dotted, listNodes, paragraphs, siblingIds, type NodeIcon, type TreeContext, type TreeNode } from './node';
+import { dotted, listNodes, paragraphs, siblingIds, type NodeIcon, type TreeContext, type TreeNode, type Ids } from './node';
 import { strategyChildren, strategyHasChildren } from './strategy';
-
-type Ids = (kind: string, key: string) => string;
 
 /** `last seen 3 days ago`, `never seen`; nothing for export files, which do not say. */
 function lastSeen(env: FeatureEnvironment, context: TreeContext): string | undefined {

@@ -7,9 +7,7 @@ import { variantCount } from '../text/countText';
 import { prettyJson } from '../text/jsonText';
 import { clean, MAX_LABEL } from '../text/plainText';
 import { describeVariant } from '../text/variantText';
-import { groupNode, listNodes, paragraphs, siblingIds, type TreeNode } from './node';
-
-type Ids = (kind: string, key: string) => string;
+import { groupNode, listNodes, paragraphs, type Ids, type TreeNode } from './node';
 
 /** A `Variants` group (feature-level, or of one environment) and its variants. */
 export function variantGroup(
@@ -26,10 +24,7 @@ export function variantGroup(
     icon: 'symbol-enum',
     group: 'variants',
     environment,
-    children: async (node) => {
-      const ids = siblingIds(node);
-      return listNodes(node, variants, ids, 'variant', (variant, index) => variantNode(variant, index, node, ids));
-    },
+    children: async (node, ids) => listNodes(node, variants, ids, 'variant', (variant, index) => variantNode(variant, index, node, ids)),
   });
 }
 
