@@ -1,7 +1,7 @@
 /**
  * The lines a hover and a flag's tree tooltip add about its activity: the latest change and the usage of the last
  * hours, each from what FlagActivity knows. Export files have neither, and say nothing here (the details document
- * says why). No 'vscode' here.
+ * says why).
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureEvent, FeatureMetricsRow } from '../../api/schemas';

@@ -1,7 +1,7 @@
 /**
  * A flag's history where people read it: the latest change as one markdown line (hover, tree tooltip) and the
  * change list as a section of the details document, newest first. Pieces come from `describeEvent` (cleaned and
- * bounded) and are escaped here for markdown. No 'vscode' here.
+ * bounded) and are escaped here for markdown.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureEvent } from '../../api/schemas';

@@ -1,8 +1,7 @@
 /**
  * A flag's usage summed up per environment from the server's rows (one per environment, application and hour):
- * evaluations, the yes/no split, the variants counted, and the evaluations of each hour of the window. Counts from
- * the server are untrusted: a negative, fractional or non-finite count counts as 0, and the environments and
- * variants kept are bounded. No 'vscode' here.
+ * evaluations, the yes/no split, the variants counted, and the evaluations of each hour of the window. Counts from the
+ * server are untrusted: a negative, fractional or non-finite count counts as 0, and the kept lists are bounded.
  */
 import type { FeatureMetricsRow } from '../../api/schemas';
 import { compare } from '../store/catalog';

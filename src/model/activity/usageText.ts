@@ -1,8 +1,7 @@
 /**
- * A flag's usage where people read it: one markdown line for the hover and the tree tooltip
- * (`**Usage, last 24 h:** production 1,200 (1,100 yes · 100 no) · development 42 (30 yes · 12 no)`), and a table
- * with a per-hour picture for the details document. Environment, application and variant names are untrusted:
- * cleaned, bounded, and escaped for markdown. No 'vscode' here.
+ * A flag's usage where people read it: one markdown line for the hover and the tree tooltip (`**Usage, last 24 h:**
+ * production 1,200 (1,100 yes · 100 no)`), and a per-hour table for the details document. Environment, application
+ * and variant names are untrusted: cleaned, bounded, escaped.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureMetricsRow } from '../../api/schemas';

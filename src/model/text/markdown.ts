@@ -1,7 +1,7 @@
 /**
  * Untrusted text in markdown (tree tooltips, hovers) and the links flag data may carry. Flag data can hold
  * markdown, HTML, `command:` and `javascript:` links: everything here makes it render as the plain text it is,
- * and only http and https addresses are ever offered to open. No 'vscode' here.
+ * and only http and https addresses are ever offered to open.
  */
 import { clean, MAX_DETAIL, MAX_LABEL } from './plainText';
 

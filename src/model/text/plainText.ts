@@ -1,11 +1,7 @@
 /**
- * Plain-text building blocks shared by every wording function.
- *
- * Flag data is untrusted: names, values and descriptions can hold newlines, control characters, right-to-left
- * marks, zero-width and other invisible characters, lone surrogates and strings of any length. Everything the
- * wording functions return goes through `clean()` (or is built only from cleaned pieces), so it is one line, free
- * of those characters, and bounded.
- * Nothing here escapes markdown: callers that render markdown escape the plain text themselves.
+ * Plain-text building blocks of every wording function. Flag data is untrusted (control, bidi and invisible characters,
+ * lone surrogates, any length): everything returned goes through `clean()` or is built from cleaned pieces, so it is
+ * one bounded line. Nothing here escapes markdown: callers that render markdown do.
  */
 import * as l10n from '@vscode/l10n';
 import { hasInvisible, INVISIBLE, INVISIBLE_SOURCE } from '../../base/invisible';
@@ -81,7 +77,7 @@ export function truncate(text: string, max: number): string {
   return text.slice(0, graphemeStart(text, max - 1)).trimEnd() + '…';
 }
 
-// Made when a text is first cut: making it reads the locale's break rules (a few ms), not needed at start-up.
+// Made when a text is first cut: making it reads the locale's break rules, not needed at start-up.
 let graphemes: Intl.Segmenter | undefined;
 
 /**

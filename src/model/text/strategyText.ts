@@ -1,12 +1,7 @@
 /**
- * Strategies in the words of Unleash's UI.
- *
- * The API is split so callers decide the layout:
- * - `describeStrategy(s)`: the one-line summary, display name first (`Gradual rollout: 25% of userId`). It never
- *   contains the strategy's title, its disabled state or its constraints.
- * - `strategyTitle(s)`: the user-given title, or undefined; show it beside or instead of the summary.
- * - `strategyBadges(s)`: short markers (`disabled`, `2 constraints`, …) for a tree description or a hover line.
- * - `describeParameters(s)`: every parameter, sorted by name, for a detailed list.
+ * Strategies in the words of Unleash's UI, split so callers decide the layout: `describeStrategy` (one line, display
+ * name first; never the title, the disabled state or the constraints), `strategyTitle`, `strategyBadges` (`disabled`,
+ * `2 constraints`) and `describeParameters` (every parameter, sorted by name).
  */
 import * as l10n from '@vscode/l10n';
 import type { Strategy } from '../../api/schemas';

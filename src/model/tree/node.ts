@@ -1,6 +1,6 @@
 /**
  * The Flags tree as plain data: what each row shows, how it composes its id and context value, and how it loads its
- * children. No 'vscode' here: src/views/ turns a TreeNode into a TreeItem, and tests walk the same nodes in Node.
+ * children. src/views/ turns a TreeNode into a TreeItem.
  */
 import type { CancellationLike } from '../../base/emitter';
 import type { FlagStore } from '../store/flagStore';
