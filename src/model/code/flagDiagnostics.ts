@@ -13,7 +13,7 @@ import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../../api/schemas';
 import type { Catalog } from '../store/catalog';
 import { completedAdvice, flagStatus, isCompleted, type FlagStatus } from '../store/flagStatus';
-import { FlagNameIndex } from './flagNames';
+import type { FlagNameIndex } from './flagNameIndex';
 import { findFlagReferences, type FlagReference, type ReferenceOptions } from './flagReferences';
 import { FlagSuggester } from './flagSuggestions';
 import { joinAlternatives, pluralForm } from '../text/intl';
@@ -114,7 +114,7 @@ export class FlagAnalyzer {
   private readonly suggester: FlagSuggester;
 
   constructor(readonly catalog: Catalog) {
-    this.index = new FlagNameIndex(catalog.names());
+    this.index = catalog.nameIndex;
     this.suggester = new FlagSuggester(this.index.names());
   }
 

@@ -5,7 +5,10 @@
  * `pay` never matches inside `pay-later` or `apple-pay`, nor a comment word unless hovers match anywhere.
  */
 import { isIdentCode } from './codeLine';
-import { findFlagAt, findFlagInCode, FlagNameIndex, MAX_FLAG_NAME_LENGTH, type FlagMatch, type NameTransform } from './flagNames';
+import { MAX_FLAG_NAME_LENGTH, type FlagMatch } from './flagMatch';
+import type { FlagNameIndex } from './flagNameIndex';
+import { findFlagAt, findFlagInCode } from './flagNames';
+import type { NameTransform } from './nameTransforms';
 import { flagSpellings } from './flagSpellings';
 import { MAX_ANALYSED_LINE } from './flagReferences';
 
