@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { generateDataset } from '../../bench/data';
 import { UnleashClient, type ExportScope } from '../../src/api/client';
 import { CancelledError, HttpError, NetworkError, SchemaError } from '../../src/api/errors';
-import { serializeExport } from '../../src/model/export/exportLayout';
+import { serializeExport } from '../../src/model/export/exportBytes';
 import { ExportPathError } from '../../src/model/export/exportPath';
 import { ExportTooLargeError } from '../../src/model/export/exportBudget';
 import { exportMessage, exportToFile, formatSize, type ExportToFileOptions } from '../../src/model/export/exportToFile';

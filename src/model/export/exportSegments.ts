@@ -16,7 +16,7 @@ import type { UnleashClient } from '../../api/client';
 import { segmentsFileSchema, type SegmentDefinition } from '../../api/schemas';
 import { validate } from '../../api/validate';
 import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../base/slicedJson';
-import { serializeExportBytes } from './exportLayout';
+import { serializeExportBytes } from './exportBytes';
 import { formatIssuePath, InvalidExportFileError, MAX_EXPORT_DEPTH } from './exportFile';
 
 /**

@@ -25,12 +25,13 @@ import { AnswerTooLargeError, CancelledError } from '../../api/errors';
 import { hasCode, replaceFileAtomic, replaceWithTemp, withPathLock } from '../../base/atomicWrite';
 import { DEFAULT_EXPORT_MAX_BYTES, EXPORT_MEASURE_BYTES, exportTooLarge, exportTooManyRows, formatSize, maxExportRows, type ListedFlag } from './exportBudget';
 import { BlockOut, bufferCandidate, compareExisting, fileCandidate, TempFiles } from './exportDisk';
-import { serializeExportBytes } from './exportLayout';
+import { serializeExportBytes } from './exportBytes';
 import { ExportPathError, resolveExportPath, scopeNames } from './exportPath';
 import { displayPath, ExportWriteError } from './exportWriteError';
 import { segmentDefinitionsFor, serializeSegments } from './exportSegments';
 import { segmentsPathFor, SEGMENTS_SUFFIX } from './exportSegmentsPath';
-import { EXPORT_REQUEST, ExportIndex, TooManyRowsError, writeLaidOut } from './exportStream';
+import { EXPORT_REQUEST, ExportIndex, TooManyRowsError } from './exportIndex';
+import { writeLaidOut } from './exportStream';
 import { inertText } from '../text/markdown';
 import { formatTag } from '../tags/tagInput';
 
