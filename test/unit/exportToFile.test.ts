@@ -17,7 +17,9 @@ import { CancelledError, HttpError, NetworkError, SchemaError } from '../../src/
 import { serializeExport } from '../../src/model/export/exportBytes';
 import { ExportPathError } from '../../src/model/export/exportPath';
 import { ExportTooLargeError } from '../../src/model/export/exportBudget';
-import { exportMessage, exportToFile, formatSize, type ExportToFileOptions } from '../../src/model/export/exportToFile';
+import { formatSize } from '../../src/model/export/exportBudget';
+import { exportMessage } from '../../src/model/export/exportMessage';
+import { exportToFile, type ExportToFileOptions } from '../../src/model/export/exportToFile';
 import { ExportWriteError } from '../../src/model/export/exportWriteError';
 import { scopeNames } from '../../src/model/export/exportPath';
 import { formatError } from '../../src/model/content/formatError';

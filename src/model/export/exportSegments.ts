@@ -12,11 +12,14 @@
  * Nothing here imports 'vscode'.
  */
 import * as l10n from '@vscode/l10n';
+import * as fsp from 'node:fs/promises';
 import type { UnleashClient } from '../../api/client';
 import { segmentsFileSchema, type SegmentDefinition } from '../../api/schemas';
 import { validate } from '../../api/validate';
+import { replaceFileAtomic } from '../../base/atomicWrite';
 import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../base/slicedJson';
 import { serializeExportBytes } from './exportBytes';
+import { bufferCandidate, compareExisting } from './exportDisk';
 import { formatIssuePath, InvalidExportFileError, MAX_EXPORT_DEPTH } from './exportFile';
 
 /**
@@ -36,6 +39,22 @@ export async function segmentDefinitionsFor(
 /** The segments file's bytes: `{ "segmentDefinitions": [...] }`, laid out as an export is (exportLayout.ts). */
 export function serializeSegments(definitions: readonly SegmentDefinition[]): Buffer {
   return serializeExportBytes({ segmentDefinitions: definitions });
+}
+
+/**
+ * Writes the segments file (`bytes`), or removes the one there when the export uses no segment (only a regular
+ * file: a link or a folder there is an error, as for the export). True when it changed.
+ */
+export async function updateSegmentsFile(file: string, bytes: Buffer | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+  const before = await compareExisting(file, bufferCandidate(bytes ?? Buffer.alloc(0)), 0, signal);
+  if (bytes) {
+    if (before.same) return false;
+    await replaceFileAtomic(file, bytes, signal);
+    return true;
+  }
+  if (!before.existed) return false;
+  await fsp.rm(file);
+  return true;
 }
 
 /** The definitions a segments file holds; throws InvalidExportFileError (naming the first bad field) for anything else. */
