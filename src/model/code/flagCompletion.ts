@@ -17,7 +17,7 @@ import { describeEnvironmentState, environmentStrip, flagName } from '../text/fl
 import { clean } from '../text/plainText';
 
 /** Where a flag name is being typed: the literal's content [start, end) and what is typed before the cursor. */
-export interface CompletionSpot {
+interface CompletionSpot {
   start: number;
   end: number;
   /** line[start, character). */
@@ -40,9 +40,9 @@ export function completionSpotAt(line: string, character: number, sdkCalls?: rea
 }
 
 /** A listed flag's one status (FlagStore.status). */
-export type StatusOf = (flag: FeatureSummary) => FlagStatus;
+type StatusOf = (flag: FeatureSummary) => FlagStatus;
 
-export interface FlagCompletionItem {
+interface FlagCompletionItem {
   label: string;
   /** `type · project · stale · live · development ● production ○` (bounded, one line). */
   detail: string;
@@ -52,7 +52,7 @@ export interface FlagCompletionItem {
   insertText: string;
 }
 
-export interface RankingContext {
+interface RankingContext {
   /** Projects of the flags this document already reads. */
   preferredProjects?: ReadonlySet<string>;
   /** Names used recently, most recent first. */

@@ -24,10 +24,10 @@ import { clean, formatList } from '../text/plainText';
 export type FlagDiagnosticKind = 'unknown' | 'archived' | 'completed' | 'stale' | 'disabled';
 
 /** Checked in this order; a reference gets the first kind that applies and is not turned off. */
-export const DIAGNOSTIC_KINDS: readonly FlagDiagnosticKind[] = ['unknown', 'archived', 'completed', 'stale', 'disabled'];
+const DIAGNOSTIC_KINDS: readonly FlagDiagnosticKind[] = ['unknown', 'archived', 'completed', 'stale', 'disabled'];
 
 /** The code shown beside each diagnostic (and matched by code actions). */
-export const DIAGNOSTIC_CODES: Readonly<Record<FlagDiagnosticKind, string>> = {
+const DIAGNOSTIC_CODES: Readonly<Record<FlagDiagnosticKind, string>> = {
   unknown: 'unknown-flag',
   archived: 'archived-flag',
   completed: 'completed-flag',
@@ -194,7 +194,7 @@ function projectsOf(flags: readonly FeatureSummary[]): string {
   return ` ${pluralForm(projects.length, { one: l10n.t('(project {0})', list), other: l10n.t('(projects {0})', list) })}`;
 }
 
-export function diagnosticMessage(
+function diagnosticMessage(
   kind: FlagDiagnosticKind,
   reference: Pick<FlagReference, 'text'>,
   flags: readonly FeatureSummary[],

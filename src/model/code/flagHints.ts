@@ -20,7 +20,7 @@ import { shortEnvironmentName } from '../text/environmentText';
 import { describeEnvironmentState, DISABLED_MARK, ENABLED_MARK } from '../text/flagText';
 import { clean } from '../text/plainText';
 
-export interface HintOptions {
+interface HintOptions {
   sdkCalls?: string[];
   transforms?: NameTransform[];
   /** `unleash.environments`: the environments to show, in order (empty or not given: all, in the catalog's order). */

@@ -8,7 +8,7 @@
  */
 
 /** Longest name the server accepts. */
-export const MAX_FLAG_NAME = 100;
+const MAX_FLAG_NAME = 100;
 
 /** The characters `encodeURIComponent` does not escape (a regular expression, as that throws on lone surrogates). */
 const URL_SAFE = /^[A-Za-z0-9\-_.!~*'()]+$/;

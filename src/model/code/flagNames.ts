@@ -10,7 +10,7 @@ import { findTokenMatch } from './flagTokens';
 import { applyTransform, type NameTransform } from './nameTransforms';
 import { sdkCallFor, sdkCallSet } from './sdkCalls';
 
-export interface FindFlagOptions {
+interface FindFlagOptions {
   /** Naming conventions, tried in order after the raw text. */
   transforms?: NameTransform[];
   /** Callee names whose first string argument is a flag name. Defaults to DEFAULT_SDK_CALLS. */

@@ -12,7 +12,7 @@ import { isValidFlagName } from './flagNameRule';
 import { inertText, openableUrl } from '../text/markdown';
 import { quotedFlagName } from '../text/flagText';
 
-export type FlagQuickFix =
+type FlagQuickFix =
   | { title: string; kind: 'replace'; replacement: string; preferred: boolean }
   | { title: string; kind: 'command'; command: string; args: unknown[] };
 

@@ -12,7 +12,7 @@ import type { NameTransform } from './nameTransforms';
 import { flagSpellings } from './flagSpellings';
 import { MAX_ANALYSED_LINE } from './flagReferences';
 
-export interface UsageOptions {
+interface UsageOptions {
   sdkCalls?: string[];
   transforms?: NameTransform[];
   /** `unleash.hover.matchAnywhere`: names in comments and prose too. */
@@ -21,7 +21,7 @@ export interface UsageOptions {
   plainScalars?: boolean;
 }
 
-export interface FlagUsage {
+interface FlagUsage {
   /** 0-based line, and the [start, end) columns of the text that names the flag. */
   line: number;
   start: number;

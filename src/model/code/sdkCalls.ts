@@ -229,7 +229,7 @@ function calleeBefore(line: string, paren: number, calls: Set<string>): string |
 // Every SDK-call literal of a line (diagnostics, completion)
 
 /** A string literal that is the flag argument of an SDK call. */
-export interface SdkCallLiteral {
+interface SdkCallLiteral {
   /** [start, end) of the literal's content; `end` is the closing quote's index (the line's length if unterminated). */
   start: number;
   end: number;

@@ -8,7 +8,7 @@ export type Json = unknown;
 export type JsonObject = Record<string, unknown>;
 
 /** How one kind of object is laid out: its leading keys, keys left out, and layouts for some of its values. */
-export interface Layout {
+interface Layout {
   readonly lead: readonly string[];
   readonly omit?: readonly string[];
   readonly fields?: Readonly<Record<string, (value: Json) => Json>>;
@@ -31,7 +31,7 @@ export function rank(v: unknown): number {
 }
 
 /** Orders sort keys: missing first, then numbers (numerically), then strings, then anything else as JSON. */
-export function compareValues(a: unknown, b: unknown): number {
+function compareValues(a: unknown, b: unknown): number {
   const ra = rank(a);
   const rb = rank(b);
   if (ra !== rb) return ra - rb;
@@ -65,7 +65,7 @@ export function setKey(target: JsonObject, key: string, value: unknown): void {
 }
 
 const NO_LAYOUT: Layout = { lead: [] };
-export const hasOwn = Object.prototype.hasOwnProperty;
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Any JSON value with every object's keys sorted and arrays kept in order; `undefined` members are left out (as

@@ -11,7 +11,7 @@ import { SETTING_LIMITS } from '../settings/settingRules';
 import { formatTag } from '../tags/tagInput';
 import { formatList } from '../text/plainText';
 
-export const EXPORT_BUDGET_SETTING = 'unleash.export.maxMegabytes';
+const EXPORT_BUDGET_SETTING = 'unleash.export.maxMegabytes';
 
 const MIB = 1024 * 1024;
 
@@ -45,7 +45,7 @@ export interface ListedFlag {
 }
 
 /** The smaller scopes whose estimated share of the answer fits the budget, largest first. */
-export interface FittingScopes {
+interface FittingScopes {
   projects: string[];
   tags: string[];
 }

@@ -68,7 +68,7 @@ export interface Drift {
   disabled: DriftFlag[];
 }
 
-export interface DriftScope {
+interface DriftScope {
   /** Projects the listing covers; undefined when it lists every project. */
   projects?: ReadonlySet<string>;
   /** Projects whose flags the listing could not read. */

@@ -27,7 +27,7 @@ export interface ListMember {
 }
 
 /** A top-level member that is not a list: its value, parsed and kept. */
-export interface ValueMember {
+interface ValueMember {
   readonly kind: 'value';
   value: unknown;
 }

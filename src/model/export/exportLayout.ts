@@ -7,7 +7,7 @@ import type { ExportResult } from '../../api/schemas';
 import { canonicalValue, compareStrings, isPlainObject, listKeepingOrder, listSortedBy, objectWith, rank, setKey, sortedIds, type Json, type JsonObject } from './canonicalJson';
 
 /** Top-level keys in this order; unknown top-level keys after them, sorted by name. */
-export const TOP_LEVEL_ORDER = [
+const TOP_LEVEL_ORDER = [
   'features', 'featureStrategies', 'featureEnvironments', 'contextFields', 'featureTags', 'segments', 'tagTypes',
   'dependencies', 'links', 'segmentDefinitions',
 ] as const;

@@ -15,7 +15,7 @@ import { jsonPreview } from '../text/jsonText';
 import { clean } from '../text/plainText';
 
 /** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */
-export interface ScopedValues<T> {
+interface ScopedValues<T> {
   defaultValue?: T;
   globalValue?: T;
   workspaceValue?: T;
@@ -28,7 +28,7 @@ export function userValue<T>(values: ScopedValues<T> | undefined, fallback: T): 
 }
 
 /** The server address in effect, and whether a workspace (rather than the user) chose it. */
-export interface ServerChoice {
+interface ServerChoice {
   url: string;
   fromWorkspace: boolean;
 }

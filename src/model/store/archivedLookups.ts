@@ -15,7 +15,7 @@ const MAX_ARCHIVED_LOOKUPS = 1_000;
 export const MAX_LOOKUPS_PER_LISTING = 10;
 
 /** The search of one name among archived flags (`FlagSource.findArchived`). */
-export type FindArchived = (name: string, signal: AbortSignal) => Promise<FeatureSummary | undefined>;
+type FindArchived = (name: string, signal: AbortSignal) => Promise<FeatureSummary | undefined>;
 
 export class ArchivedLookups {
   /** The archived flag of each name looked up, or null for none. */

@@ -13,7 +13,7 @@ import { ProvenStages } from './provenStages';
 import { SharedReads } from './sharedReads';
 
 /** The store's current source and catalog: what is read, and what the answers belong to. */
-export interface ReadTarget {
+interface ReadTarget {
   readonly currentSource: FlagSource | undefined;
   readonly catalog: Catalog;
 }

@@ -8,7 +8,7 @@ import type { EventPage } from '../../api/client';
 import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../../api/schemas';
 
 /** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
-export type SourceMode = 'server' | 'offline' | 'none';
+type SourceMode = 'server' | 'offline' | 'none';
 
 /**
  * The mode of a connection's state: a set server stays `server` while it lacks a token, approval or valid settings

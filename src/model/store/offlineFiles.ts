@@ -58,7 +58,7 @@ export interface SkippedFile {
   reason?: string;
 }
 
-export interface ExportFiles {
+interface ExportFiles {
   /** The files read and parsed, by path. */
   files: ExportFile[];
   /** The files left out, by path. */

@@ -10,7 +10,7 @@ import { pluralForm } from '../text/intl';
 import { clean, formatList, MAX_DETAIL } from '../text/plainText';
 
 /** How complete the Flags view's list is, for a sentence about the flags it holds. */
-export type ListCompleteness =
+type ListCompleteness =
   | { kind: 'complete' }
   /** Nothing could be read: `reason` says why and what to do. */
   | { kind: 'failed'; reason: string }

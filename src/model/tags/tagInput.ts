@@ -10,17 +10,17 @@ import * as l10n from '@vscode/l10n';
 import type { Call, UnleashClient } from '../../api/client';
 import { inertText } from '../text/markdown';
 
-export const TAG_PART_MIN = 2;
-export const TAG_PART_MAX = 50;
+const TAG_PART_MIN = 2;
+const TAG_PART_MAX = 50;
 
 export interface TagRef {
   type: string;
   value: string;
 }
 
-export type TagParse = { ok: true; tag: TagRef; text: string } | { ok: false; message: string };
+type TagParse = { ok: true; tag: TagRef; text: string } | { ok: false; message: string };
 
-export function tagFormatHint(): string {
+function tagFormatHint(): string {
   return l10n.t('Write the tag as type:value, e.g. team:payments.');
 }
 
@@ -95,7 +95,7 @@ export function tagFromArgument(argument: unknown): TagParse {
   return { ok: false, message: tagFormatHint() };
 }
 
-export type TagCheck = { ok: true; tag: TagRef; text: string; exists: boolean } | { ok: false; message: string };
+type TagCheck = { ok: true; tag: TagRef; text: string; exists: boolean } | { ok: false; message: string };
 
 /**
  * Does the tag given as `'type:value'` or `{ type, value }` exist on the server? Invalid input answers the validation

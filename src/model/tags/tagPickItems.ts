@@ -18,7 +18,7 @@ export type TagPickRow =
   | { pick: 'invalid'; label: string; description?: string; alwaysShow: true }
   | { pick: 'separator'; label: string };
 
-export interface TagPickInput {
+interface TagPickInput {
   /** The server's tag types (sorted by the caller), or those of the known tags. */
   types: ReadonlyArray<{ name: string; description?: string }>;
   /** Tags the Flags view knows. */
@@ -29,7 +29,7 @@ export interface TagPickInput {
   valueAction: string;
 }
 
-export interface TagPickState {
+interface TagPickState {
   rows: TagPickRow[];
   /** The row Enter takes until the user moves (undefined: the first row the editor shows). */
   active?: TagPickRow;
