@@ -1,8 +1,7 @@
 /**
- * Completion of flag names inside SDK calls, as plain data (no 'vscode'): where the name being typed is, and the
- * items to offer, ranked: names starting with what was typed first, then the projects this file already reads,
- * then the names used most recently, then by name. The per-flag text is built once per catalog, so a request
- * costs one pass over the names (measured in bench/ at 10,000 flags).
+ * Completion of flag names inside SDK calls, as plain data: where the name being typed is, and the items to offer,
+ * ranked: names starting with what was typed first, then the projects this file already reads, then the names used
+ * most recently, then by name. The per-flag text is built once per catalog, so a request costs one pass over the names.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../../api/schemas';

@@ -1,13 +1,7 @@
 /**
  * What the Problems panel says about the flag names code reads: a typo, an archived flag, a flag ready to remove
- * (stale, or lifecycle `completed`, kept or discarded), a flag off everywhere. Pure; no 'vscode': the publisher only
- * turns these into `vscode.Diagnostic`s. Messages are plain text (the Problems panel renders no markdown), cut to one
- * bounded line.
- *
- * Each flag's status is the store's (`AnalysisOptions.status`), so the Problems panel says what the row and the hover
- * say. A name the listing lacks may belong to an archived flag (the listing leaves those out): `archived` answers
- * from the store's lookups; a name not looked up yet is marked `awaitsLookup`, and the publisher holds it back until
- * the lookup answers, so it is never called unknown first and archived later.
+ * (stale, or lifecycle `completed`), a flag off everywhere; each status is the store's, so the Problems panel says
+ * what the row and the hover say. Messages are plain text (the Problems panel renders no markdown), one bounded line.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../../api/schemas';

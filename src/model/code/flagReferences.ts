@@ -1,6 +1,6 @@
 /**
  * Every flag name a text reads through an SDK call (the first string argument of `isEnabled`, `getVariant`, …),
- * found with the same recognition as hovers (`sdkCallLiterals`). Pure; no 'vscode'. Cost: one scan per line that
+ * found with the same recognition as hovers (`sdkCallLiterals`). Cost: one scan per line that
  * holds a quote; the number of flags never enters it (names resolve through a Set).
  */
 import { MAX_FLAG_NAME_LENGTH } from './flagMatch';

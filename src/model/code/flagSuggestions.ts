@@ -1,6 +1,6 @@
 /**
  * "Did you mean …" for a flag name no flag has: the known names at most a few edits away (ignoring case), closest
- * first, of those that keep Unleash's naming rule. Pure; no 'vscode'. Answers are cached per name, so a typo
+ * first, of those that keep Unleash's naming rule. Answers are cached per name, so a typo
  * repeated a thousand times costs one search.
  */
 import { compare } from '../store/catalog';

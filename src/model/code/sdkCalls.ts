@@ -1,7 +1,7 @@
 /**
  * SDK calls whose first string argument is a flag name: the default list of callee names, and the recognition of
  * such a call around a string literal (`isEnabled('x')`, `client.BooleanValue(ctx, "x", false)`, `enabled? 'x'`…),
- * one literal at a time (hovers) or every literal of a line (diagnostics, completion). No 'vscode' here.
+ * one literal at a time (hovers) or every literal of a line (diagnostics, completion).
  */
 import {
   BACKTICK, DQUOTE, findClosingQuote, isApostrophe, isDynamicLiteral, isIdentCode, isSpaceCode, isWordCode, SQUOTE,

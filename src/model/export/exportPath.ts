@@ -1,6 +1,6 @@
 /**
  * Where an export is written: the rules that turn the `unleash.export.path` setting into a file path that is safe
- * on every platform and can never leave the chosen folder. Nothing here imports 'vscode'.
+ * on every platform and can never leave the chosen folder.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';

@@ -1,15 +1,7 @@
 /**
- * The segments file beside an export: what offline mode needs beyond the export itself, the definitions of the
- * segments its strategies use (a server's export names segments but leaves their constraints out). They used to be a
- * `segmentDefinitions` section of the export, which Unleash's import refuses (it allows no key it did not write), so
- * the export stays exactly what Unleash's validate and import endpoints accept, and the definitions go beside it.
- *
- * Named `<export file>.segments` (`.unleash/development.json.segments`): it does not end in `.json`, so offline
- * mode's discovery (`.unleash/*.json`) never takes it for an export, whatever the export is named; and each export
- * has exactly one, whose name no export path can be (an export path ending in `.segments` is refused).
- * Written as an export is (canonical, atomic, inside the workspace folder), read within the offline budget.
- *
- * Nothing here imports 'vscode'.
+ * The segments file beside an export (`<export file>.segments`): the definitions of the segments its strategies use,
+ * which a server's export names but leaves out. Not in the export itself: Unleash's import refuses a key it did not
+ * write. Written as an export is (canonical, atomic, inside the workspace folder), read within the offline budget.
  */
 import * as l10n from '@vscode/l10n';
 import * as fsp from 'node:fs/promises';

@@ -1,10 +1,8 @@
 /**
- * The rules that keep settings from doing harm, with no 'vscode' (tested in plain Node): which scope a value may come
- * from, the limits numeric settings are clamped to (the manifest declares the same ones; a test checks), and what a
- * server address risks.
- *
- * A cloned repository's `.vscode/settings.json` is untrusted: it never decides how TLS is checked, and a server it
- * names gets no token until the user has allowed that server's address (`serverKey`).
+ * The rules that keep settings from doing harm: which scope a value may come from, the limits numeric settings are
+ * clamped to (the manifest declares the same ones; a test checks), and what a server address risks. A cloned
+ * repository's `.vscode/settings.json` is untrusted: it never decides how TLS is checked, and a server it names gets
+ * no token until the user has allowed that server's address (`serverKey`).
  */
 
 import * as l10n from '@vscode/l10n';

@@ -1,10 +1,7 @@
 /**
  * The tag a user types, `type:value`: parsing and the validation messages shown inline while typing. The server
- * accepts a tag type and a tag value of 2 to 50 characters each (counted as JavaScript counts them, as its validator
- * does); a value may hold any character, colons and spaces included, so the input is split at its FIRST colon.
- * Surrounding spaces of each part are not part of the tag.
- *
- * Nothing here imports 'vscode'.
+ * accepts a type and a value of 2 to 50 characters each (counted as JavaScript counts them); a value may hold any
+ * character, colons included, so the input is split at its FIRST colon. Surrounding spaces are not part of the tag.
  */
 import * as l10n from '@vscode/l10n';
 import type { Call, UnleashClient } from '../../api/client';
