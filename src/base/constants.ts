@@ -109,6 +109,9 @@ export function tokenSecretKey(serverUrl: string): string {
 /** Fallback for the token when none is stored (CI, dev containers). */
 export const TOKEN_ENV_VAR = 'UNLEASH_API_TOKEN';
 
+/** VS Code's proxy setting; named in every message about the proxy. */
+export const PROXY_SETTING = 'http.proxy';
+
 /** Folder (in each workspace folder) of the export files that the offline mode reads. */
 export const EXPORT_FOLDER = '.unleash';
 /** The files offline mode reads: the exports (`*.json`) and their segments files (`*.json.segments`). */

@@ -1,18 +1,14 @@
 /**
  * The segments file beside an export (`<export file>.segments`): the definitions of the segments its strategies use,
  * which a server's export names but leaves out. Not in the export itself: Unleash's import refuses a key it did not
- * write. Written as an export is (canonical, atomic, inside the workspace folder), read within the offline budget.
+ * write. Written as an export is (canonical, atomic, inside the workspace folder); read back by exportSegmentsFile.ts.
  */
-import * as l10n from '@vscode/l10n';
 import * as fsp from 'node:fs/promises';
 import type { UnleashClient } from '../../api/client';
-import { segmentsFileSchema, type SegmentDefinition } from '../../api/schemas';
-import { validate } from '../../api/validate';
+import type { SegmentDefinition } from '../../api/schemas';
 import { replaceFileAtomic } from '../../base/atomicWrite';
-import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../base/slicedJson';
 import { serializeExportBytes } from './exportBytes';
 import { bufferCandidate, compareExisting } from './exportDisk';
-import { formatIssuePath, InvalidExportFileError, MAX_EXPORT_DEPTH } from './exportFile';
 
 /**
  * The definitions of the segments `ids` (name, description, project, constraints), from the server's segment listing
@@ -47,22 +43,4 @@ export async function updateSegmentsFile(file: string, bytes: Buffer | undefined
   if (!before.existed) return false;
   await fsp.rm(file);
   return true;
-}
-
-/** The definitions a segments file holds; throws InvalidExportFileError (naming the first bad field) for anything else. */
-export async function parseSegmentsFile(bytes: Uint8Array, slices = new TimeSlices()): Promise<SegmentDefinition[]> {
-  let data: unknown;
-  try {
-    data = await parseJsonSliced(bytes, { slices, maxDepth: MAX_EXPORT_DEPTH });
-  } catch (error) {
-    const detail = error instanceof JsonTooDeepError ? error.message : error instanceof JsonPartError ? error.detail : (error as Error).message;
-    throw new InvalidExportFileError(l10n.t('The segments file is not valid JSON: {0}', detail), '');
-  }
-  const parsed = validate(segmentsFileSchema, data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const fieldPath = formatIssuePath(issue?.path ?? []);
-    throw new InvalidExportFileError(l10n.t('The segments file is not valid: {0}: {1}', fieldPath || l10n.t('the top level'), issue?.message ?? l10n.t('invalid')), fieldPath);
-  }
-  return parsed.data.segmentDefinitions;
 }

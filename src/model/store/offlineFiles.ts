@@ -9,7 +9,7 @@ import { TimeSlices } from '../../base/slicedJson';
 import { compare } from './catalog';
 import type { SegmentDefinition } from '../../api/schemas';
 import { parseExportFile } from '../export/exportFile';
-import { parseSegmentsFile } from '../export/exportSegments';
+import { parseSegmentsFile } from '../export/exportSegmentsFile';
 import type { ExportFile } from './offlineSource';
 import { clean, formatList } from '../text/plainText';
 
