@@ -11,10 +11,10 @@ import { OUT_DIR, SCREENSHOTS_DIR } from './support';
 
 type Page = import('./host/index').EditorSession['page'];
 
-export const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS_DIR : path.join(OUT_DIR, 'screenshots');
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS_DIR : path.join(OUT_DIR, 'screenshots');
 const verbose = Boolean(process.env.E2E_VERBOSE);
 
-export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Clicks the Unleash item of the activity bar and waits for the Flags view, whose description (the source) is
@@ -87,7 +87,7 @@ export async function waitUntil(what: string, condition: () => Promise<boolean>,
 }
 
 /** A row tooltip (the workbench's hover) or an editor hover. */
-export const HOVERS = '.workbench-hover, .monaco-hover';
+const HOVERS = '.workbench-hover, .monaco-hover';
 
 /** Moves the mouse off the tree and waits until no row tooltip shows, for a screenshot of the rows. */
 export async function noTooltip(page: Page): Promise<void> {
