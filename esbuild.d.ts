@@ -5,5 +5,7 @@ import type { BuildOptions } from 'esbuild';
 export function bundleOptions(minified: boolean): BuildOptions;
 /** The extension's build (extension.js, core.js and shared.js) into `outdir`. */
 export function extensionBuild(minified: boolean, outdir?: string): BuildOptions;
+/** The browser build (one extension.js for a web worker's extension host) into `outdir`. */
+export function webBuild(minified: boolean, outdir?: string): BuildOptions;
 /** The global where dist/extension.js records when it started and finished loading. */
 export const BUNDLE_TIMES: string;

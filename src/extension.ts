@@ -22,6 +22,7 @@ import { registerCompareExport } from './commands/compareExport';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExportCommand } from './commands/exportEnvironment';
 import { registerFlagDetails } from './commands/flagDetails';
+import { registerLogAndSettingsCommands } from './commands/logAndSettings';
 import { registerFlagCommands } from './commands/flags';
 import { BUNDLE_TIMES_GLOBAL, LOG_CHANNEL_NAME } from './base/constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
@@ -96,7 +97,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     activity,
     hoverSettings,
     bindStoreToConnection(connection, store),
-    registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), channel, store }),
+    registerConnectionCommands({ connection, tokens, approvals, logger: logger.child('commands'), store }),
+    registerLogAndSettingsCommands(channel),
     flagsView.disposable,
     registerFlagCommands({
       store,

@@ -4,7 +4,7 @@
  */
 import type { Feature, FeatureSummary } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/content/flagDocument';
-import { childrenOf } from '../../src/model/tree';
+import { childrenOf } from '../../src/model/tree/children';
 import { listingSource, storeOver } from '../../test/support/flagCatalog';
 import type { HostileScenario } from './scenario';
 

@@ -3,7 +3,7 @@
  * U+00AD, the tag block U+E0000–U+E007F). The Flags view's rows, from the real store and tree: nothing invisible is
  * left, and each such name is marked as breaking Unleash's naming rule.
  */
-import { rootNodes } from '../../src/model/tree';
+import { rootNodes } from '../../src/model/tree/root';
 import { listingSource, storeOver } from '../../test/support/flagCatalog';
 import type { HostileScenario } from './scenario';
 

@@ -12,6 +12,7 @@ import { callsSdk } from '../model/store/flagDemand';
 import { DIAGNOSTIC_SOURCE, type FlagDiagnostic } from '../model/code/flagDiagnostics';
 import type { FlagStore } from '../model/store/flagStore';
 import type { CodeFlags } from '../services/codeFlags';
+import { codeSchemes } from '../services/settings';
 import type { Logger } from '../base/logger';
 
 /** Quiet time after the last keystroke before a document is analysed again. */
@@ -111,7 +112,7 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
   /** Analyses one document now (when the catalog is ready and the document's language takes part). */
   analyse(document: vscode.TextDocument): void {
     if (!this.flags.options.diagnostics) return;
-    if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled') return;
+    if (!codeSchemes().includes(document.uri.scheme)) return;
     if (!this.flags.ready) {
       this.loadIfCalled(document);
       return;

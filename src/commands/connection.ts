@@ -1,4 +1,4 @@
-/** Commands that connect to a server: Connect, Set/Forget API Token, Test Connection, Show Log, Open Settings. */
+/** Commands that connect to a server: Connect, Set/Forget API Token, Allow the Workspace's Server, Test Connection. */
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
@@ -20,7 +20,6 @@ export interface ConnectionCommandDeps {
   tokens: TokenStore;
   approvals: ServerApprovals;
   logger: Logger;
-  channel: vscode.LogOutputChannel;
   /** What the last listing could not read: Test Connection says so beside a working connection. */
   store?: Pick<FlagStore, 'failures' | 'outOfDate' | 'currentSource'>;
 }
@@ -38,10 +37,6 @@ export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.
     vscode.commands.registerCommand(Commands.forgetToken, () => forgetToken(deps)),
     vscode.commands.registerCommand(Commands.approveServer, () => approveServer(deps)),
     vscode.commands.registerCommand(Commands.testConnection, () => testConnection(deps)),
-    vscode.commands.registerCommand(Commands.showLog, () => deps.channel.show(true)),
-    vscode.commands.registerCommand(Commands.openSettings, (setting?: string) =>
-      vscode.commands.executeCommand('workbench.action.openSettings', setting ?? `@ext:unleash-flags.unleash-flags`),
-    ),
   );
 }
 

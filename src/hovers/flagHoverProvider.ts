@@ -18,14 +18,19 @@
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
+import { nextTurn } from '../base/nextTurn';
 import type { Feature, FeatureSummary } from '../api/schemas';
 import { Commands, SETTINGS_SECTION } from '../base/constants';
 import { flagKey, type Catalog } from '../model/store/catalog';
-import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/code/flagNames';
+import type { FlagNameIndex } from '../model/code/flagNameIndex';
+import { findFlagAt, findFlagInCode } from '../model/code/flagNames';
+import type { NameTransform } from '../model/code/nameTransforms';
 import { hoverMayNameFlag } from '../model/store/flagDemand';
 import type { FlagStore } from '../model/store/flagStore';
 import { isValidFlagName } from '../model/code/flagNameRule';
-import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, lookupPendingMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/content/hoverContent';
+import { hoverMarkdown, type HoverMatch } from '../model/content/hoverContent';
+import { HOVER_LIMITS } from '../model/content/hoverLimits';
+import { archivedFlagMarkdown, lookupPendingMarkdown, unknownFlagMarkdown } from '../model/content/unlistedFlagContent';
 import { activityMarkdown } from '../model/activity/activityText';
 import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
 import type { HoverSettingsByFolder } from '../services/settings';
@@ -95,7 +100,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     const catalog = this.store.catalog;
     if (this.index === undefined || this.indexedCatalog !== catalog) {
       const started = performance.now();
-      this.index = new FlagNameIndex(catalog.names());
+      this.index = catalog.nameIndex;
       this.indexedCatalog = catalog;
       this.failed.clear();
       this.logger.debug(`Indexed ${this.index.size} flag names in ${(performance.now() - started).toFixed(1)} ms.`);
@@ -244,10 +249,6 @@ function hover(value: string, range: vscode.Range): vscode.Hover {
   markdown.supportHtml = false;
   markdown.supportThemeIcons = false;
   return new vscode.Hover(markdown, range);
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

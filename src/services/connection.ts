@@ -13,16 +13,10 @@ import type { UnleashClient } from '../api/client';
 import { CancelledError, ConfigError } from '../api/errors';
 import { requirePemCertificates } from '../api/pem';
 import { chooseProxy } from '../api/proxy';
-import { EXPORT_FOLDER, EXPORT_GLOB } from '../base/constants';
-import { compare } from '../model/store/catalog';
+import { EXPORT_GLOB } from '../base/constants';
 import { DeferredSource } from '../model/store/deferredSource';
-import { ExportFilesError } from '../model/export/exportFilesError';
-import type { FlagSource } from '../model/store/flagSource';
-import type { StoreState } from '../model/store/flagStore';
-import { joinValues } from '../model/text/intl';
-import type { ExportBudget, ExportFileReader, ExportFolder, ListedFile, SkippedFile } from '../model/store/offlineFiles';
-import { segmentsPathFor } from '../model/export/exportSegmentsPath';
 import type { ServerApprovals } from './approvals';
+import { settledState, type ConnectionState } from './connectionState';
 import { loadCore, type Core } from './core';
 import type { KnownProjects } from './knownProjects';
 import { connectionWarnings, readCaFiles } from './network';
@@ -30,14 +24,7 @@ import type { Logger } from '../base/logger';
 import { onDidChangeConnectionSettings, readSettings, type ExtensionSettings } from './settings';
 import { ServerSource, serverLabel } from './serverSource';
 import type { TokenStore } from './tokens';
-
-export interface ConnectionState {
-  /** Why nothing can be shown, or 'ready' when `source` is set. */
-  state: StoreState;
-  source?: FlagSource;
-  /** The configuration problem behind 'invalidSettings'. */
-  problem?: unknown;
-}
+import { WorkspaceExports } from './workspaceExports';
 
 /** Why a server that the workspace's settings name gets nothing yet, and what to do; `address` as serverKey gives it. */
 export function unapprovedProblem(address: string): string {
@@ -45,41 +32,6 @@ export function unapprovedProblem(address: string): string {
     'names {0} in this workspace\'s settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace\'s Server…".',
     address,
   );
-}
-
-/** The `.unleash` folders of the workspace, through the editor's file system (remote and virtual workspaces too). */
-function workspaceExportFolder(): ExportFolder {
-  const uris = new Map<string, vscode.Uri>();
-  const uriOf = (file: ListedFile) => uris.get(file.key) ?? vscode.Uri.parse(file.key);
-  return {
-    async list() {
-      const files: ListedFile[] = [];
-      for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
-        let entries: [string, vscode.FileType][] = [];
-        try {
-          entries = await vscode.workspace.fs.readDirectory(dir);
-        } catch {
-          continue; // no export folder here
-        }
-        const listed = (name: string): ListedFile => {
-          const uri = vscode.Uri.joinPath(dir, name);
-          uris.set(uri.toString(), uri);
-          return { path: vscode.workspace.asRelativePath(uri), key: uri.toString() };
-        };
-        // A link (even to a file) is left out.
-        const regular = new Set(entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name));
-        for (const name of regular) {
-          if (!name.endsWith('.json')) continue;
-          const segments = regular.has(segmentsPathFor(name)) ? listed(segmentsPathFor(name)) : undefined;
-          files.push({ ...listed(name), ...(segments ? { segments } : {}) });
-        }
-      }
-      return files;
-    },
-    stat: async (file) => vscode.workspace.fs.stat(uriOf(file)),
-    read: async (file) => vscode.workspace.fs.readFile(uriOf(file)),
-  };
 }
 
 /** A server's client, built the first time something needs it (loading the core bundle); closed with its evaluation. */
@@ -112,29 +64,6 @@ interface Evaluation {
   warnings?: string[];
 }
 
-/** One log line per file left out (the files past `maxFiles` in one line): the whole reason, in English. */
-function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget): string[] {
-  const megabytes = (bytes: number) => Math.floor(bytes / 2 ** 20);
-  const tooMany = skipped.filter((file) => file.why === 'tooMany');
-  const lines = skipped.flatMap((file) => {
-    switch (file.why) {
-      case 'tooLarge':
-        return [`Skipped ${file.path}: larger than ${megabytes(budget.maxFileBytes)} MB, the most one export file may hold.`];
-      case 'overBudget':
-        return [`Skipped ${file.path}: with it the export files would hold more than ${megabytes(budget.maxTotalBytes)} MB together.`];
-      case 'failed':
-        return [`Skipped ${file.path}: ${file.reason ?? ''}`];
-      default:
-        return [];
-    }
-  });
-  if (tooMany.length > 0) {
-    const names = tooMany.slice(0, 20).map((file) => file.path).join(', ');
-    lines.push(`Skipped ${tooMany.length} export files after the first ${budget.maxFiles} by name: ${names}${tooMany.length > 20 ? ', …' : ''}.`);
-  }
-  return lines;
-}
-
 export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ConnectionState>();
   readonly onDidChange = this.changed.event;
@@ -143,8 +72,7 @@ export class Connection implements vscode.Disposable {
   private client: ClientOnNeed | undefined;
   private generation = 0;
   private readonly warned = new Set<string>();
-  /** Reads the export files, and remembers each one's result until it changes (made with the core bundle). */
-  private exportFiles: ExportFileReader | undefined;
+  private readonly exportFiles: WorkspaceExports;
 
   constructor(
     private readonly tokens: TokenStore,
@@ -152,6 +80,7 @@ export class Connection implements vscode.Disposable {
     private readonly logger: Logger,
     private readonly knownProjects?: KnownProjects,
   ) {
+    this.exportFiles = new WorkspaceExports(logger, { load: loadCore });
     const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
     const onFiles = () => {
       if (this.current.source?.kind !== 'server') void this.update();
@@ -181,18 +110,8 @@ export class Connection implements vscode.Disposable {
    * The state once the first evaluation is done: right after start-up the connection has not read its settings
    * yet, and a command run at once must not report "no server". Waits at most `ms`.
    */
-  async settled(ms = 5000): Promise<ConnectionState> {
-    if (this.current.state !== 'loading') return this.current;
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        subscription.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      const subscription = this.onDidChange(done);
-    });
-    return this.current;
+  settled(ms = 5000): Promise<ConnectionState> {
+    return settledState(this, ms);
   }
 
   /**
@@ -291,37 +210,12 @@ export class Connection implements vscode.Disposable {
     void vscode.window.showWarningMessage(warning);
   }
 
-  /**
-   * Lists `.unleash/*.json` of every workspace folder: no file at all is the welcome state. The files are read on
-   * first need (readExportFiles).
-   */
-  private async offline(): Promise<ConnectionState> {
-    const folder = workspaceExportFolder();
-    const listed = (await folder.list()).map((file) => file.path).sort(compare);
-    if (!listed.length) return { state: 'noServer' };
+  /** The export files of the workspace (offline mode): files that all fail are announced while this evaluation is the latest. */
+  private offline(): Promise<ConnectionState> {
     const generation = this.generation;
-    const known = { kind: 'files' as const, label: () => joinValues(listed), fileCount: listed.length };
-    return { state: 'ready', source: new DeferredSource(known, () => this.readExportFiles(folder, generation)) };
-  }
-
-  /**
-   * Reads the export files within the export budget; a file left out or failing is logged and named in the view, the
-   * others still show. Files that all fail make the connection's state an error that names them (while the evaluation
-   * that listed them is the latest).
-   */
-  private async readExportFiles(folder: ExportFolder, generation: number): Promise<FlagSource> {
-    const core = await loadCore();
-    this.exportFiles ??= new core.ExportFileReader();
-    const { files, skipped } = await this.exportFiles.read(folder);
-    for (const line of skippedLog(skipped, core.EXPORT_BUDGET)) this.logger.warn(line);
-    const note = core.skippedNote(skipped);
-    if (files.length) this.logger.info(`Offline mode: ${files.length} export file(s).`);
-    else {
-      const next: ConnectionState = note ? { state: 'error', problem: new ExportFilesError(note) } : { state: 'noServer' };
+    return this.exportFiles.state((next) => {
       if (generation === this.generation) this.announce(next);
-      if (next.problem) throw next.problem;
-    }
-    return core.OfflineSource.read(files, { note });
+    });
   }
 
   private closeClient(): void {

@@ -8,7 +8,7 @@ import { environmentSetting } from '../model/store/environmentChoice';
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../base/constants';
 import type { ProxySupport } from '../api/proxy';
-import type { NameTransform } from '../model/code/flagNames';
+import type { NameTransform } from '../model/code/nameTransforms';
 import {
   capProjects, chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfFilters, unionOfProjects, userValue, validSdkCalls, validTransforms,
   workspaceValue, type LanguageFilter,
@@ -69,13 +69,22 @@ export interface HoverSettings {
   environments: string[];
 }
 
+/**
+ * The URI schemes of the documents code features read: files, untitled documents, and the workspace folders' own
+ * (`vscode-vfs` on github.dev, `vscode-remote` in a browser's web worker extension host), never an output channel's,
+ * a diff's or a details document's.
+ */
+export function codeSchemes(): string[] {
+  return [...new Set(['file', ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.scheme), 'untitled'])];
+}
+
 /** `unleash.hover.*` as they apply to `scope` (a document's URI: its folder's values), else the window's. */
 export function readHoverSettings(scope?: vscode.ConfigurationScope): HoverSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, scope);
   const problems: string[] = [];
   return {
     enabled: config.get<boolean>(Settings.hoverEnabled, true) !== false,
-    languages: languageFilters(config.get<unknown>(Settings.hoverLanguages, ['*'])),
+    languages: languageFilters(config.get<unknown>(Settings.hoverLanguages, ['*']), codeSchemes()),
     sdkCalls: validSdkCalls(config.get<unknown>(Settings.hoverSdkCalls)),
     nameTransforms: validTransforms(config.get<unknown>(Settings.hoverNameTransforms, []), problems),
     matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,

@@ -13,7 +13,7 @@ import { UnleashClient, type ExportScope } from '../../src/api/client';
 import { HttpError, NetworkError } from '../../src/api/errors';
 import type { ExportResult } from '../../src/api/schemas';
 import { parseExportFile } from '../../src/model/export/exportFile';
-import { parseSegmentsFile } from '../../src/model/export/exportSegments';
+import { parseSegmentsFile } from '../../src/model/export/exportSegmentsFile';
 import { exportToFile } from '../../src/model/export/exportToFile';
 import { checkTagExists, parseTag } from '../../src/model/tags/tagInput';
 import { startFaultServer } from '../support/faultServer';

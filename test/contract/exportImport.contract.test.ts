@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { UnleashClient, type ExportScope } from '../../src/api/client';
 import type { ExportResult, SegmentDefinition } from '../../src/api/schemas';
-import { parseSegmentsFile } from '../../src/model/export/exportSegments';
+import { parseSegmentsFile } from '../../src/model/export/exportSegmentsFile';
 import { exportToFile } from '../../src/model/export/exportToFile';
 import { useRealUnleash } from './env';
 import { SEED, serverVersionFromEnv, startRealUnleash, type RealUnleash } from './harness';

@@ -23,7 +23,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
   version: string;
 };
 /** `publisher.name`, as vscode.extensions.getExtension() takes it. */
-const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
+export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 export const VSIX_PATH = path.join(ROOT, 'dist', `${manifest.name}-${manifest.version}.vsix`);
 
 export type Log = (line: string) => void;

@@ -11,7 +11,7 @@ import { chooseEnvironments, environmentSetting } from '../../src/model/store/en
 import { completionDetail, completionDocumentation } from '../../src/model/code/flagCompletion';
 import { FlagHints } from '../../src/model/code/flagHints';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
-import { rootNodes } from '../../src/model/tree';
+import { rootNodes } from '../../src/model/tree/root';
 import { listingSource, storeOver } from '../support/flagCatalog';
 
 const flag: FeatureSummary = {

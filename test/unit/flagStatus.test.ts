@@ -16,9 +16,11 @@ import { flagQuickFixes } from '../../src/model/code/flagQuickFixes';
 import { attentionCounts, flagStatus } from '../../src/model/store/flagStatus';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import type { FlagStore } from '../../src/model/store/flagStore';
-import { archivedFlagMarkdown, hoverMarkdown } from '../../src/model/content/hoverContent';
+import { hoverMarkdown } from '../../src/model/content/hoverContent';
+import { archivedFlagMarkdown } from '../../src/model/content/unlistedFlagContent';
 import { statusContent } from '../../src/model/content/statusBarContent';
-import { childrenOf, type TreeNode } from '../../src/model/tree';
+import { childrenOf } from '../../src/model/tree/children';
+import type { TreeNode } from '../../src/model/tree/node';
 import { describeLifecycle, lifecycleStage } from '../../src/model/text/flagText';
 import { storeOver } from '../support/flagCatalog';
 

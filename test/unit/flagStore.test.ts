@@ -4,8 +4,10 @@ import { CancelledError, HttpError } from '../../src/api/errors';
 import type { ListingFailure } from '../../src/api/listing';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
-import { FlagStore, MAX_LOOKUPS_PER_LISTING, PARTIAL_MS } from '../../src/model/store/flagStore';
-import { rootNodes } from '../../src/model/tree';
+import { MAX_LOOKUPS_PER_LISTING } from '../../src/model/store/archivedLookups';
+import { FlagStore } from '../../src/model/store/flagStore';
+import { PARTIAL_MS } from '../../src/model/store/partialRows';
+import { rootNodes } from '../../src/model/tree/root';
 import type { CancellationLike } from '../../src/base/emitter';
 import { recordingLogger } from '../support/recordingLogger';
 

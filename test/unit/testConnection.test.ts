@@ -35,7 +35,7 @@ describe('Test Connection after a listing that could not read everything', () =>
     const { logger } = recordingLogger();
     const { tokens, approvals, connection } = await editorConnection(fake, logger, { env: { UNLEASH_API_TOKEN: 'test-token' } });
     const source = { kind: 'server' as const, label: '127.0.0.1' };
-    const commands = registerConnectionCommands({ connection, tokens, approvals, logger, channel: {} as never, store: { ...store, currentSource: source as never } });
+    const commands = registerConnectionCommands({ connection, tokens, approvals, logger, store: { ...store, currentSource: source as never } });
     try {
       const report = (await fake.commands.get('unleash.testConnection')?.()) as { ok: boolean; message: string };
       return { report, shown: fake.messages.at(-1) };

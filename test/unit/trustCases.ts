@@ -21,7 +21,8 @@ import { OfflineSource } from '../../src/model/store/offlineSource';
 import { approvalQuestion, MAX_PROJECTS } from '../../src/model/settings/settingRules';
 import { viewMessage } from '../../src/model/tree/commandData';
 import { MAX_CA_FILE_BYTES, readCaFiles } from '../../src/services/network';
-import { formatError, type FormattedError } from '../../src/model/content/formatError';
+import { formatError } from '../../src/model/content/formatError';
+import type { FormattedError } from '../../src/model/content/formattedError';
 import { faults, type FaultServer, type startFaultServer } from '../support/faultServer';
 import { installFakeVscode, type FakeVscode } from '../support/fakeVscode';
 import { editorConnection } from '../support/editorConnection';
@@ -93,7 +94,7 @@ export function trustRows(h: TrustHarness): void {
     fake = installFakeVscode(folder);
     const globalState = options.globalState ?? fake.globalState;
     const { tokens, approvals, connection } = await editorConnection(fake, logger, { env: options.env, globalState });
-    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger, channel: {} as never });
+    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger });
     disposables.push(connection, tokens, commands);
     return { folder, fake, connection, tokens, approvals, globalState };
   }
@@ -297,7 +298,7 @@ export function trustRows(h: TrustHarness): void {
       const names = store.catalog.flags.map((flag) => flag.name);
       assert.deepEqual(names, ['new-checkout-flow', 'new-checkout-flow-ui', 'pricing-experiment']);
       assert.equal(server.requests.length, 0);
-      assert.equal(welcome('noServer', ' && !isWorkspaceTrusted').startsWith('This folder is in Restricted Mode'), true);
+      assert.equal(welcome('noServer', ' && !isWorkspaceTrusted && !unleash.browser').startsWith('This folder is in Restricted Mode'), true);
       return { result: `offline tree from .unleash/development.json: ${names.join(', ')}`, requests: 'none' };
     });
 

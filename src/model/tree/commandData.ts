@@ -1,5 +1,5 @@
 /**
- * What the flag commands compute, without 'vscode': which flag an argument means, the Find in Files query for a
+ * What the flag commands compute: which flag an argument means, the Find in Files query for a
  * flag, the Find Flag quick pick items, and the view's description and message.
  */
 import * as l10n from '@vscode/l10n';
@@ -41,7 +41,7 @@ export function flagRefOf(store: FlagStore, arg: unknown, name?: unknown): FlagR
   return undefined;
 }
 
-export interface FlagPickItem {
+interface FlagPickItem {
   label: string;
   description: string;
   detail?: string;
@@ -109,7 +109,9 @@ export function viewMessage(store: FlagStore): string | undefined {
   }
   if (store.state === 'ready') {
     const notes = [source?.listingNote, invalidNamesNote(store.catalog.invalidNames)].filter((note) => note !== undefined && note !== '');
-    if (notes.length > 0) return clean(notes.join(' '), MAX_DETAIL);
+    // Each note is bounded on its own (the files left out in about MAX_DETAIL characters, after the browser build's
+    // sentence on the committed exports): together they may take twice that, so that what to do is never cut off.
+    if (notes.length > 0) return clean(notes.join(' '), 2 * MAX_DETAIL);
   }
   return undefined;
 }

@@ -1,0 +1,12 @@
+/** Show Log and Open Settings: on offer in every build and every state. */
+import * as vscode from 'vscode';
+import { Commands } from '../base/constants';
+
+export function registerLogAndSettingsCommands(channel: vscode.LogOutputChannel): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Commands.showLog, () => channel.show(true)),
+    vscode.commands.registerCommand(Commands.openSettings, (setting?: string) =>
+      vscode.commands.executeCommand('workbench.action.openSettings', setting ?? `@ext:unleash-flags.unleash-flags`),
+    ),
+  );
+}
