@@ -19,9 +19,9 @@ let registerFlagsView: typeof import('../../src/views/flagsTree').registerFlagsV
 let registerFlagDetails: typeof import('../../src/commands/flagDetails').registerFlagDetails;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ FlagHoverProvider } = await import('../../src/hovers/flagHoverProvider'));
-  ({ registerFlagsView } = await import('../../src/views/flagsTree'));
-  ({ registerFlagDetails } = await import('../../src/commands/flagDetails'));
+  FlagHoverProvider = (await import('../../src/hovers/flagHoverProvider')).FlagHoverProvider;
+  registerFlagsView = (await import('../../src/views/flagsTree')).registerFlagsView;
+  registerFlagDetails = (await import('../../src/commands/flagDetails')).registerFlagDetails;
 });
 
 const hourAgo = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();

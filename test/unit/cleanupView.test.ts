@@ -22,9 +22,9 @@ let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSet
 let registerCleanupView: typeof import('../../src/views/cleanupView').registerCleanupView;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ CodeFlags } = await import('../../src/services/codeFlags'));
-  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
-  ({ registerCleanupView } = await import('../../src/views/cleanupView'));
+  CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
+  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
+  registerCleanupView = (await import('../../src/views/cleanupView')).registerCleanupView;
 });
 
 const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };

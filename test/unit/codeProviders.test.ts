@@ -40,12 +40,13 @@ let FlagCodeActionProvider: typeof import('../../src/code/flagCodeActions').Flag
 let registerStatusBar: typeof import('../../src/views/statusBar').registerStatusBar;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ CodeFlags } = await import('../../src/services/codeFlags'));
-  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
-  ({ FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = await import('../../src/code/flagDiagnosticsPublisher'));
-  ({ FlagCompletionProvider } = await import('../../src/code/flagCompletionProvider'));
-  ({ FlagCodeActionProvider } = await import('../../src/code/flagCodeActions'));
-  ({ registerStatusBar } = await import('../../src/views/statusBar'));
+  CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
+  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
+  FlagDiagnosticsPublisher = (await import('../../src/code/flagDiagnosticsPublisher')).FlagDiagnosticsPublisher;
+  DIAGNOSTICS_DEBOUNCE_MS = (await import('../../src/code/flagDiagnosticsPublisher')).DIAGNOSTICS_DEBOUNCE_MS;
+  FlagCompletionProvider = (await import('../../src/code/flagCompletionProvider')).FlagCompletionProvider;
+  FlagCodeActionProvider = (await import('../../src/code/flagCodeActions')).FlagCodeActionProvider;
+  registerStatusBar = (await import('../../src/views/statusBar')).registerStatusBar;
 });
 
 // ---- Data -------------------------------------------------------------------------

@@ -20,7 +20,7 @@ installFakeVscode();
 let registerExportCommand: typeof import('../../src/commands/exportEnvironment').registerExportCommand;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ registerExportCommand } = await import('../../src/commands/exportEnvironment'));
+  registerExportCommand = (await import('../../src/commands/exportEnvironment')).registerExportCommand;
 });
 
 const MIB = 1024 * 1024;

@@ -29,12 +29,12 @@ let registerExportCommand: typeof import('../../src/commands/exportEnvironment')
 let registerCompareEnvironments: typeof import('../../src/commands/compareEnvironments').registerCompareEnvironments;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ ExportDrift } = await import('../../src/services/exportDrift'));
-  ({ ExportDiagnostics } = await import('../../src/code/exportDiagnostics'));
-  ({ registerExportsView } = await import('../../src/views/exportsView'));
-  ({ registerCompareExport } = await import('../../src/commands/compareExport'));
-  ({ registerExportCommand } = await import('../../src/commands/exportEnvironment'));
-  ({ registerCompareEnvironments } = await import('../../src/commands/compareEnvironments'));
+  ExportDrift = (await import('../../src/services/exportDrift')).ExportDrift;
+  ExportDiagnostics = (await import('../../src/code/exportDiagnostics')).ExportDiagnostics;
+  registerExportsView = (await import('../../src/views/exportsView')).registerExportsView;
+  registerCompareExport = (await import('../../src/commands/compareExport')).registerCompareExport;
+  registerExportCommand = (await import('../../src/commands/exportEnvironment')).registerExportCommand;
+  registerCompareEnvironments = (await import('../../src/commands/compareEnvironments')).registerCompareEnvironments;
 });
 
 const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => logger };

@@ -24,10 +24,10 @@ let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
 let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ registerFlagsView } = await import('../../src/views/flagsTree'));
-  ({ registerFlagCommands } = await import('../../src/commands/flags'));
-  ({ CodeFlags } = await import('../../src/services/codeFlags'));
-  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
+  registerFlagsView = (await import('../../src/views/flagsTree')).registerFlagsView;
+  registerFlagCommands = (await import('../../src/commands/flags')).registerFlagCommands;
+  CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
+  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
 });
 
 const files: Record<string, string> = {

@@ -15,14 +15,18 @@ import { FlagStore } from '../../src/model/store/flagStore';
 import { CancellationTokenSource, installFakeVscode, Range, Uri, type Hover, type MarkdownString } from '../support/fakeVscode';
 
 installFakeVscode();
-let hovers: typeof import('../../src/hovers/flagHoverProvider');
-let FlagHoverProvider: typeof hovers.FlagHoverProvider;
-let registerFlagHovers: typeof hovers.registerFlagHovers;
+let FlagHoverProvider: typeof import('../../src/hovers/flagHoverProvider').FlagHoverProvider;
+let registerFlagHovers: typeof import('../../src/hovers/flagHoverProvider').registerFlagHovers;
+let MAX_HOVER_LINE: number;
+let LOOKUP_WAIT_MS: number;
 let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+// Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  hovers = await import('../../src/hovers/flagHoverProvider');
-  ({ FlagHoverProvider, registerFlagHovers } = hovers);
-  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
+  FlagHoverProvider = (await import('../../src/hovers/flagHoverProvider')).FlagHoverProvider;
+  registerFlagHovers = (await import('../../src/hovers/flagHoverProvider')).registerFlagHovers;
+  MAX_HOVER_LINE = (await import('../../src/hovers/flagHoverProvider')).MAX_HOVER_LINE;
+  LOOKUP_WAIT_MS = (await import('../../src/hovers/flagHoverProvider')).LOOKUP_WAIT_MS;
+  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
 });
 
 // ---- Data and a scripted source -------------------------------------------------
@@ -251,7 +255,7 @@ describe('FlagHoverProvider', () => {
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
     assert.equal(await hoverAt(provider, LINE, COLUMN), undefined);
     const { provider: ready } = await setup();
-    const huge = `${LINE}${' '.repeat(hovers.MAX_HOVER_LINE)}`;
+    const huge = `${LINE}${' '.repeat(MAX_HOVER_LINE)}`;
     assert.equal(await hoverAt(ready, huge, COLUMN), undefined);
   });
 });
@@ -399,7 +403,7 @@ describe('FlagHoverProvider: archived flags', () => {
     const { store, provider, answer } = await archivedSetup();
     const started = Date.now();
     const first = await hoverAt(provider, line, line.indexOf('banner'));
-    assert.ok(Date.now() - started >= hovers.LOOKUP_WAIT_MS - 50);
+    assert.ok(Date.now() - started >= LOOKUP_WAIT_MS - 50);
     assert.equal(
       first?.contents.value,
       '`old-banner` is not among the flags listed from unleash\\.example\\.com.\n\n' +

@@ -24,10 +24,10 @@ let FlagInlayHintsProvider: typeof import('../../src/code/flagInlayHints').FlagI
 let FlagNavigationProvider: typeof import('../../src/code/flagNavigation').FlagNavigationProvider;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ CodeFlags } = await import('../../src/services/codeFlags'));
-  ({ HoverSettingsByFolder } = await import('../../src/services/settings'));
-  ({ FlagInlayHintsProvider } = await import('../../src/code/flagInlayHints'));
-  ({ FlagNavigationProvider } = await import('../../src/code/flagNavigation'));
+  CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
+  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
+  FlagInlayHintsProvider = (await import('../../src/code/flagInlayHints')).FlagInlayHintsProvider;
+  FlagNavigationProvider = (await import('../../src/code/flagNavigation')).FlagNavigationProvider;
 });
 
 const env = (development: boolean, production: boolean) => [

@@ -21,9 +21,9 @@ let registerFlagCommands: typeof import('../../src/commands/flags').registerFlag
 let registerFlagDetails: typeof import('../../src/commands/flagDetails').registerFlagDetails;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ registerFlagsView } = await import('../../src/views/flagsTree'));
-  ({ registerFlagCommands } = await import('../../src/commands/flags'));
-  ({ registerFlagDetails } = await import('../../src/commands/flagDetails'));
+  registerFlagsView = (await import('../../src/views/flagsTree')).registerFlagsView;
+  registerFlagCommands = (await import('../../src/commands/flags')).registerFlagCommands;
+  registerFlagDetails = (await import('../../src/commands/flagDetails')).registerFlagDetails;
 });
 
 // ------------------------------------------------------------------------------------------------ data

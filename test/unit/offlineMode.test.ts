@@ -23,9 +23,9 @@ let registerStatusBar: typeof import('../../src/views/statusBar').registerStatus
 let bindStoreToConnection: typeof import('../../src/services/binding').bindStoreToConnection;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
-  ({ registerFlagsView } = await import('../../src/views/flagsTree'));
-  ({ registerStatusBar } = await import('../../src/views/statusBar'));
-  ({ bindStoreToConnection } = await import('../../src/services/binding'));
+  registerFlagsView = (await import('../../src/views/flagsTree')).registerFlagsView;
+  registerStatusBar = (await import('../../src/views/statusBar')).registerStatusBar;
+  bindStoreToConnection = (await import('../../src/services/binding')).bindStoreToConnection;
 });
 
 const FIXTURE = readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'));

@@ -21,7 +21,7 @@ describe('Test Connection after a listing that could not read everything', () =>
   before(async () => {
     dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-test-connection-'));
     installFakeVscode(dir);
-    ({ registerConnectionCommands } = await import('../../src/commands/connection'));
+    registerConnectionCommands = (await import('../../src/commands/connection')).registerConnectionCommands;
     server = await startFaultServer({ handler: routes({ 'GET /api/admin/ui-config': { body: { version: '7.5.1', environment: 'Open Source' } } }) });
   });
   after(async () => {
