@@ -2,8 +2,6 @@
  * Crash-safe file writes: the data goes to a temporary file in the target's own folder, is flushed to disk and then
  * renamed over the target, so a reader (git, an editor, the offline mode) sees either the old file or the new one,
  * never half of one. Writes to the same path from this process are queued, never interleaved.
- *
- * Nothing here imports 'vscode'.
  */
 import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { mulberry32 } from '../../bench/data';
 import { exportResultSchema } from '../../src/api/schemas';
 import { validate } from '../../src/api/validate';
-import { TimeSlices } from '../../src/base/slicedJson';
+import { TimeSlices } from '../../src/base/timeSlices';
 import { InvalidExportFileError, MAX_EXPORT_DEPTH, parseExportFile } from '../../src/model/export/exportFile';
 import { serializeExport } from '../../src/model/export/exportLayout';
 

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { generateDataset, mulberry32 } from '../../bench/data';
 import { SchemaError } from '../../src/api/errors';
 import { serializeExportBytes } from '../../src/model/export/exportLayout';
-import { TimeSlices } from '../../src/base/slicedJson';
+import { TimeSlices } from '../../src/base/timeSlices';
 import { ExportIndex, sortInSlices, TooManyRowsError, writeLaidOut } from '../../src/model/export/exportStream';
 import { shuffle } from '../support/shuffle';
 

@@ -15,7 +15,10 @@ import * as l10n from '@vscode/l10n';
 import type { UnleashClient } from '../../api/client';
 import { segmentsFileSchema, type SegmentDefinition } from '../../api/schemas';
 import { validate } from '../../api/validate';
-import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../base/slicedJson';
+import { JsonTooDeepError } from '../../base/jsonBytes';
+import { JsonPartError } from '../../base/jsonPartError';
+import { parseJsonSliced } from '../../base/slicedJson';
+import { TimeSlices } from '../../base/timeSlices';
 import { serializeExportBytes } from './exportLayout';
 import { formatIssuePath, InvalidExportFileError, MAX_EXPORT_DEPTH } from './exportFile';
 

@@ -14,8 +14,9 @@ import { schemaIssueError } from '../../api/client';
 import { SchemaError } from '../../api/errors';
 import { exportResultSchema } from '../../api/schemas';
 import { validate } from '../../api/validate';
-import { JsonNestingError, JsonShapeError, TopLevelMembers, type MemberSink } from '../../base/jsonMembers';
-import { TimeSlices } from '../../base/slicedJson';
+import { JsonTooDeepError } from '../../base/jsonBytes';
+import { JsonShapeError, TopLevelMembers, type MemberSink } from '../../base/jsonMembers';
+import { TimeSlices } from '../../base/timeSlices';
 import { listElement } from './exportFile';
 import { compareSortKeys, elementText, FileText, isSortedList, memberOrder, sortKeysOf, tieText, valueText } from './exportLayout';
 
@@ -163,7 +164,7 @@ export class ExportIndex implements MemberSink {
 /** A scan failure as the client reports an answer that is not JSON. */
 function asAnswerError(error: unknown): unknown {
   if (error instanceof JsonShapeError) return new SchemaError(EXPORT_REQUEST, l10n.t('the answer is not valid JSON ({0})', error.message));
-  if (error instanceof JsonNestingError) return new SchemaError(EXPORT_REQUEST, l10n.t('the answer nests lists and objects more than {0} levels deep', MAX_DEPTH));
+  if (error instanceof JsonTooDeepError) return new SchemaError(EXPORT_REQUEST, l10n.t('the answer nests lists and objects more than {0} levels deep', MAX_DEPTH));
   return error;
 }
 

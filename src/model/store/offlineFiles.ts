@@ -8,7 +8,7 @@
  * 'vscode' or Node built-ins.
  */
 import * as l10n from '@vscode/l10n';
-import { TimeSlices } from '../../base/slicedJson';
+import { TimeSlices } from '../../base/timeSlices';
 import { compare } from './catalog';
 import type { SegmentDefinition } from '../../api/schemas';
 import { parseExportFile } from '../export/exportFile';

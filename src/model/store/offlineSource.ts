@@ -14,7 +14,7 @@ import { joinValues } from '../text/intl';
 import type {
   ExportResult, Feature, FeatureEnvironment, FeatureSummary, ParentDependency, Segment, Strategy, Tag,
 } from '../../api/schemas';
-import { TimeSlices } from '../../base/slicedJson';
+import { TimeSlices } from '../../base/timeSlices';
 import { compare, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
 
