@@ -6,5 +6,5 @@ export * from './systemCertificates';
 export * from './errors';
 export { type ListingFailure, type ListingResult } from './listing';
 export { LIST_LIMITS, type ListLimits } from './listLimits';
-export { parseRetryAfter, redact, type HttpEvent } from './http';
+export { type HttpEvent } from './http';
 export * from './schemas';

@@ -232,14 +232,6 @@ export const exportResultSchema = z.looseObject({
   segmentDefinitions: z.array(segmentDefinitionSchema).optional(),
 });
 
-/** The error body: three shapes in the wild ({id,name,message,details}, {name,message,details}, {message}). */
-export const errorBodySchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  message: z.string().optional(),
-  details: z.array(z.looseObject({ message: z.string().optional(), path: z.string().optional() })).optional(),
-});
-
 // ---- Listing endpoints the tree and hovers need (not in the spec; shapes from the reference) ----
 
 export const environmentSummarySchema = z.looseObject({
@@ -378,7 +370,6 @@ export type ContextField = z.infer<typeof contextFieldSchema>;
 export type FeatureTag = z.infer<typeof featureTagSchema>;
 export type TagType = z.infer<typeof tagTypeSchema>;
 export type ExportResult = z.infer<typeof exportResultSchema>;
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 export type EnvironmentSummary = z.infer<typeof environmentSummarySchema>;
 export type FeatureSummary = z.infer<typeof featureSummarySchema>;
 export type Environment = z.infer<typeof environmentSchema>;

@@ -408,7 +408,7 @@ describe('listing', () => {
     server.script({ kind: 'huge', bytes: 64 * 1024 * 1024, chunked: true });
     const error = await client().findArchivedFeature('x').catch((e: unknown) => e);
     assert.ok(error instanceof SchemaError, String(error));
-    assert.equal(error.message, 'Unexpected answer from the server: the answer is larger than 3.1 MiB.');
+    assert.equal(error.message, 'Unexpected answer from the server: the answer is larger than 3.1 MB.');
     assert.deepEqual(server.requests.map((request) => request.path), ['/api/admin/search/features']);
     await server.waitForClientClose(0);
   });

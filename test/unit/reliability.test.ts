@@ -418,7 +418,7 @@ group('Bad servers (a GET: listing the environments)', () => {
       const error = await rejection(client(server.url).listEnvironments());
       assert.ok(error instanceof SchemaError);
       const { message, steps } = shown(error, LOAD);
-      assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64 KiB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
+      assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64.0 KB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
       assert.equal(server.requests.length, 1);
       await server.waitForClientClose(0);
       return { result, message, steps };
@@ -440,7 +440,7 @@ group('Bad servers (a GET: listing the environments)', () => {
     const error = await rejection(client(server.url).listEnvironments());
     assert.ok(error instanceof SchemaError);
     const { message, steps } = shown(error, LOAD);
-    assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64 KiB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
+    assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64.0 KB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
     return { result: 'SchemaError (unpacking stops at the limit)', message, steps };
   });
 
