@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
-export interface WriteFileAtomicOptions {
+interface WriteFileAtomicOptions {
   /** Aborting before the rename leaves the target untouched and removes the temporary file. */
   signal?: AbortSignal;
 }

@@ -35,8 +35,6 @@ export const EXPORT_SERVER_SCHEME = 'unleash-export-server';
 /** The two sides of Compare Environments (read-only). */
 export const ENVIRONMENT_SCHEME = 'unleash-environment';
 
-export type CommandId = (typeof Commands)[keyof typeof Commands];
-
 export const Views = {
   container: 'unleash',
   flags: 'unleash.flags',

@@ -1,4 +1,4 @@
-/** What the byte scanners of JSON (slicedJson.ts, jsonMembers.ts) share: its structural bytes, its whitespace, and the refusal of deep nesting. */
+/** What the scanners that read JSON as bytes share: its structural bytes, its whitespace, the refusal of deep nesting. */
 
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;

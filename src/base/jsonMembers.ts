@@ -1,8 +1,7 @@
 /**
  * The members of a JSON document's top-level object, found as its bytes stream in: each member's key, then the bytes
- * of its value, or of each of its elements when the value is an array, with their offset in the stream. Only keys are
- * parsed and the structure around the values checked; each value's syntax is left to whoever parses its bytes, so a
- * document of any size is read holding one value at a time (model/export/exportStream.ts).
+ * of its value, or of each element when the value is an array, with their offset. Only keys are parsed and the
+ * structure around values checked, so a document of any size is read holding one value at a time (exportStream.ts).
  */
 import { ChunkPieces } from './chunkPieces';
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, JsonTooDeepError, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './jsonBytes';

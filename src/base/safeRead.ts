@@ -25,7 +25,7 @@ export class UnsafeFileError extends Error {
   }
 }
 
-export interface SafeReadOptions {
+interface SafeReadOptions {
   maxBytes: number;
   /** False: a symbolic link is refused (ELOOP) rather than followed. */
   followLinks: boolean;

@@ -1,15 +1,14 @@
 /**
  * JSON.parse of UTF-8 bytes in time slices, so that a large file never blocks the event loop for long: runs of small
- * complete values go to the native JSON.parse a batch at a time, and a container larger than a batch is built here,
- * member by member. The result is JSON.parse's; a syntax error in a text over `exactBytes` is a JsonPartError
- * (jsonPartError.ts). No Node built-ins: it runs in a browser worker as well.
+ * complete values go to the native JSON.parse a batch at a time; a container larger than a batch is built here,
+ * member by member. The result is JSON.parse's. No Node built-ins: it runs in a browser worker as well.
  */
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, JsonTooDeepError, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './jsonBytes';
 import { NotValid, partError } from './jsonPartError';
 import { SharedStrings } from './sharedStrings';
 import { TimeSlices } from './timeSlices';
 
-export interface SlicedParseOptions {
+interface SlicedParseOptions {
   /** When to yield to the event loop (default: every 20 ms, with a zero timeout). */
   slices?: TimeSlices;
   /** Most bytes one native JSON.parse call reads (a lone larger string or number excepted: it cannot be split). */
