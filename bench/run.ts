@@ -28,7 +28,8 @@ import { activateTime, packageSizes, type ActivateTime, type PackageSizes } from
 import { runCodeBench, type CodeBenchResult } from './code.bench';
 import { runHoverBench, type HoverBenchResult } from './hover.bench';
 import { runHoverContentBench, type HoverContentBenchResult } from './hoverContent.bench';
-import { gc, machine, mapLimited, pair, retainedBytes, round, single, stats, type Pair, type Stats } from './measure';
+import { mapLimited } from '../src/base/mapLimited';
+import { gc, machine, pair, retainedBytes, round, single, stats, type Pair, type Stats } from './measure';
 import { startBenchServers, type BenchServers } from './server';
 import { loadSubject, type Subject } from './subject-build';
 

@@ -16,7 +16,7 @@ import { request } from 'undici';
 import { personalToken } from '../../test/contract/harness/personalToken';
 import { run } from '../../test/contract/harness/procs';
 import type { RunningPostgres } from '../../test/contract/harness/postgres';
-import { mapLimited } from '../measure';
+import { mapLimited } from '../../src/base/mapLimited';
 import { ENVIRONMENTS, generateDataset, type Dataset, type ExportBody } from '../data';
 
 /** Bump when what the fill puts in the database changes: old dumps are then ignored. */

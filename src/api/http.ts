@@ -49,8 +49,12 @@ export interface HttpOptions {
   onEvent?: (event: HttpEvent) => void;
 }
 
-interface CallOptions {
+/** What every call of the client takes: a cancellation. */
+export interface Call {
   signal?: AbortSignal;
+}
+
+interface CallOptions extends Call {
   /** Sent as If-None-Match; a 304 answer is returned as `{ status: 304 }`. */
   etag?: string;
   /** A smaller body budget than the client's (`maxResponseBytes`), for answers whose size the request bounds. */

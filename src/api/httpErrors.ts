@@ -27,7 +27,7 @@ const errorBodySchema = z.looseObject({
 const MAX_DETAILS = 20;
 
 /** What an error answer said, besides its status. */
-export interface ErrorAnswer {
+interface ErrorAnswer {
   /** The body, the token already removed. */
   text: string;
   contentType: string;

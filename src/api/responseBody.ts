@@ -12,7 +12,7 @@ import { SchemaError } from './errors';
 import { errorCode } from './httpErrors';
 import type { RowCounter } from './rowCounter';
 
-export type AnswerHeaders = Record<string, string | string[] | undefined>;
+type AnswerHeaders = Record<string, string | string[] | undefined>;
 
 const gunzip = promisify(zlib.gunzip);
 const brotli = promisify(zlib.brotliDecompress);

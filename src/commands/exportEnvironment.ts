@@ -11,7 +11,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExportScope, UnleashClient } from '../api/client';
+import type { UnleashClient } from '../api/client';
+import type { ExportScope } from '../api/exportQuery';
 import { Commands } from '../base/constants';
 import { ExportTooLargeError } from '../model/export/exportBudget';
 import type { ExportToFileResult } from '../model/export/exportToFile';

@@ -4,7 +4,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExportScope, UnleashClient } from '../api/client';
+import type { UnleashClient } from '../api/client';
+import type { ExportScope } from '../api/exportQuery';
 import { Commands } from '../base/constants';
 import { resolveExportPath } from '../model/export/exportPath';
 import { joinValues, pluralForm } from '../model/text/intl';

@@ -7,7 +7,7 @@
  * In offline mode the export files are the source: nothing to compare, no report. Reads files only.
  */
 import * as vscode from 'vscode';
-import type { ExportScope } from '../api/client';
+import type { ExportScope } from '../api/exportQuery';
 import { compare } from '../model/store/catalog';
 import { EXPORT_FOLDER, EXPORT_GLOB } from '../base/constants';
 import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/export/exportDrift';

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { UnleashClient, type ClientOptions } from '../../src/api/client';
 import {
   ArchivedLookupError,
   AuthError,
@@ -16,9 +17,7 @@ import {
   NotFoundError,
   SchemaError,
   TimeoutError,
-  UnleashClient,
-  type ClientOptions,
-} from '../../src/api';
+} from '../../src/api/errors';
 import { routes, startFaultServer, type FaultServer, type Reply } from '../support/faultServer';
 import { acceptEncoding } from '../../src/api/http';
 

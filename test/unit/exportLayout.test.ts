@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { exportResultSchema } from '../../src/api/schemas';
+import { exportResultSchema } from '../../src/api/exportSchemas';
 import { parseExportFile } from '../../src/model/export/exportFile';
 import { canonicalExport, exportSummary, serializeExport } from '../../src/model/export/exportLayout';
 import {

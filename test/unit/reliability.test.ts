@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { UnleashClient, type ClientOptions } from '../../src/api/client';
 import {
   AuthError,
   BadRequestError,
@@ -27,13 +28,9 @@ import {
   NetworkError,
   SchemaError,
   TimeoutError,
-  UnleashClient,
-  type ClientOptions,
-  type Feature,
-  type FeatureSummary,
-  type HttpEvent,
-  type Segment,
-} from '../../src/api';
+} from '../../src/api/errors';
+import { type HttpEvent } from '../../src/api/http';
+import { type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
 import { serializeExport } from '../../src/model/export/exportLayout';
 import { resolveExportPath } from '../../src/model/export/exportPath';
 import { exportToFile } from '../../src/model/export/exportToFile';

@@ -6,7 +6,7 @@
  * nothing is escaped here (callers escape for markdown). No 'vscode' here.
  */
 import * as l10n from '@vscode/l10n';
-import type { FeatureEvent } from '../../api/schemas';
+import type { FeatureEvent } from '../../api/activitySchemas';
 import { joinValues } from '../text/intl';
 import { clean, oneDecimal, parseIsoUtc } from '../text/plainText';
 import { strategyDisplayName } from '../text/strategyText';

@@ -4,7 +4,7 @@
  * the server are untrusted: a negative, fractional or non-finite count counts as 0, and the environments and
  * variants kept are bounded. No 'vscode' here.
  */
-import type { FeatureMetricsRow } from '../../api/schemas';
+import type { FeatureMetricsRow } from '../../api/activitySchemas';
 import { compare } from '../store/catalog';
 import { parseIsoUtc } from '../text/plainText';
 

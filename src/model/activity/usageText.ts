@@ -5,7 +5,7 @@
  * cleaned, bounded, and escaped for markdown. No 'vscode' here.
  */
 import * as l10n from '@vscode/l10n';
-import type { FeatureMetricsRow } from '../../api/schemas';
+import type { FeatureMetricsRow } from '../../api/activitySchemas';
 import type { Known } from './flagActivity';
 import { pluralForm } from '../text/intl';
 import { plainMarkdown } from '../text/markdown';

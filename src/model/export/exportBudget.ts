@@ -5,7 +5,7 @@
  * 'vscode'.
  */
 import * as l10n from '@vscode/l10n';
-import type { ExportScope } from '../../api/client';
+import type { ExportScope } from '../../api/exportQuery';
 import type { AnswerTooLargeError } from '../../api/errors';
 import { formatByteSize } from '../../base/byteSize';
 import { SETTING_LIMITS } from '../settings/settingRules';

@@ -12,7 +12,8 @@
  * Flags of projects the listing does not cover (the `unleash.projects` setting, a project that failed to list) are
  * left out of the comparison: the catalog cannot speak for them. No 'vscode' here.
  */
-import type { ExportResult, FeatureSummary } from '../../api/schemas';
+import type { FeatureSummary } from '../../api/schemas';
+import type { ExportResult } from '../../api/exportSchemas';
 import type { Catalog } from '../store/catalog';
 import { compare } from '../store/catalog';
 

@@ -7,7 +7,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { z } from 'zod';
-import { exportResultSchema, type ExportResult } from '../../api/schemas';
+import { exportResultSchema, type ExportResult } from '../../api/exportSchemas';
 import { validate } from '../../api/validate';
 import { JsonTooDeepError } from '../../base/jsonBytes';
 import { JsonPartError } from '../../base/jsonPartError';

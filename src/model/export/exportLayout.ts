@@ -15,7 +15,7 @@
  *
  * Reading a file back is exportFile.ts. Nothing here imports 'vscode'.
  */
-import type { ExportResult } from '../../api/schemas';
+import type { ExportResult } from '../../api/exportSchemas';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Canonical layout

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import type { ExportScope } from '../../api/client';
+import type { ExportScope } from '../../api/exportQuery';
 import { INVISIBLE } from '../../base/invisible';
 import { formatTag } from '../tags/tagInput';
 

@@ -13,7 +13,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { UnleashClient } from '../../api/client';
-import { segmentsFileSchema, type SegmentDefinition } from '../../api/schemas';
+import { type SegmentDefinition } from '../../api/schemas';
+import { segmentsFileSchema } from '../../api/exportSchemas';
 import { validate } from '../../api/validate';
 import { JsonTooDeepError } from '../../base/jsonBytes';
 import { JsonPartError } from '../../base/jsonPartError';

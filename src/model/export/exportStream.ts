@@ -10,9 +10,9 @@
 import * as l10n from '@vscode/l10n';
 import type { FileHandle } from 'node:fs/promises';
 import type { z } from 'zod';
-import { schemaIssueError } from '../../api/client';
+import { schemaIssueError } from '../../api/answers';
 import { SchemaError } from '../../api/errors';
-import { exportResultSchema } from '../../api/schemas';
+import { exportResultSchema } from '../../api/exportSchemas';
 import { validate } from '../../api/validate';
 import { JsonTooDeepError } from '../../base/jsonBytes';
 import { JsonShapeError, TopLevelMembers, type MemberSink } from '../../base/jsonMembers';

@@ -2,9 +2,10 @@
  * Where flag data comes from: a live server, or export files in the workspace (offline mode). The store reads one
  * source; the tree and hovers never know which.
  */
-import type { ListingFailure } from '../../api/listing';
-import type { EventPage } from '../../api/client';
-import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../../api/schemas';
+import type { ListingFailure } from '../../api/listingTypes';
+import type { EventPage } from '../../api/activityReader';
+import type { Feature, FeatureSummary, Segment } from '../../api/schemas';
+import type { FeatureMetricsRow } from '../../api/activitySchemas';
 
 /** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
 export type SourceMode = 'server' | 'offline' | 'none';

@@ -13,7 +13,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../base/logger';
 import { CancelledError } from '../../api/errors';
-import type { ListingFailure } from '../../api/listing';
+import type { ListingFailure } from '../../api/listingTypes';
 import type { Feature, FeatureSummary, Lifecycle, Segment } from '../../api/schemas';
 import { Emitter, type CancellationLike } from '../../base/emitter';
 import { Catalog, flagKey } from './catalog';

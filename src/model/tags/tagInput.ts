@@ -7,7 +7,8 @@
  * Nothing here imports 'vscode'.
  */
 import * as l10n from '@vscode/l10n';
-import type { Call, UnleashClient } from '../../api/client';
+import type { UnleashClient } from '../../api/client';
+import type { Call } from '../../api/http';
 import { inertText } from '../text/markdown';
 
 export const TAG_PART_MIN = 2;
