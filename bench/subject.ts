@@ -10,6 +10,6 @@ export { exportToFile } from '../src/model/export/exportToFile';
 export { FlagStore } from '../src/model/store/flagStore';
 export { ServerSource } from '../src/services/serverSource';
 export { writeFileAtomic } from '../src/base/atomicWrite';
-export { rootNodes } from '../src/model/tree';
+export { rootNodes } from '../src/model/tree/root';
 export { featureSearchSchema } from '../src/api/schemas';
 export { exportResultSchema } from '../src/api/exportSchemas';

@@ -9,7 +9,7 @@ import { ConfigError } from './errors';
 import { bareHost, isLoopback } from './baseUrl';
 
 /** VS Code's proxy setting; named in every message about the proxy. */
-const PROXY_SETTING = 'http.proxy';
+export const PROXY_SETTING = 'http.proxy';
 
 export type ProxySupport = 'off' | 'on' | 'fallback' | 'override';
 
