@@ -4,7 +4,8 @@
  * structure around values checked, so a document of any size is read holding one value at a time (exportStream.ts).
  */
 import { ChunkPieces } from './chunkPieces';
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, JsonTooDeepError, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './jsonBytes';
+import * as jsonBytes from './jsonBytes';
+import { JsonTooDeepError } from './jsonBytes';
 
 export interface MemberSink {
   /** A member of the top-level object begins: its key, and whether its value is an array (its elements follow). */
@@ -27,6 +28,8 @@ export class JsonShapeError extends Error {
   }
 }
 
+// Bound once: used through the import, each byte of the scan would read them through the module object.
+const { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = jsonBytes;
 const BOM = [0xef, 0xbb, 0xbf] as const;
 
 /** Where the scan is, between values. */

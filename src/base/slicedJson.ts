@@ -3,7 +3,8 @@
  * complete values go to the native JSON.parse a batch at a time; a container larger than a batch is built here,
  * member by member. The result is JSON.parse's. No Node built-ins: it runs in a browser worker as well.
  */
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, JsonTooDeepError, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './jsonBytes';
+import * as jsonBytes from './jsonBytes';
+import { JsonTooDeepError } from './jsonBytes';
 import { NotValid, partError } from './jsonPartError';
 import { SharedStrings } from './sharedStrings';
 import { TimeSlices } from './timeSlices';
@@ -21,6 +22,9 @@ interface SlicedParseOptions {
    */
   exactBytes?: number;
 }
+
+// Bound once: used through the import, each byte of the scan would read them through the module object.
+const { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = jsonBytes;
 
 const DEFAULTS = { batchBytes: 256 * 1024, maxDepth: 1000, exactBytes: 16 * 1024 * 1024 } as const;
 /** How far the scan goes between two looks at the clock. */
