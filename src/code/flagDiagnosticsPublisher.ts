@@ -12,6 +12,7 @@ import { callsSdk } from '../model/store/flagDemand';
 import { DIAGNOSTIC_SOURCE, type FlagDiagnostic } from '../model/code/flagDiagnostics';
 import type { FlagStore } from '../model/store/flagStore';
 import type { CodeFlags } from '../services/codeFlags';
+import { DisposableStore } from '../services/disposables';
 import type { Logger } from '../base/logger';
 
 /** Quiet time after the last keystroke before a document is analysed again. */
@@ -65,13 +66,13 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
   private readonly fromWorkspaceCheck = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private statusTimer: NodeJS.Timeout | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly flags: CodeFlags,
     private readonly logger: Logger,
   ) {
-    this.disposables.push(
+    this.owned = new DisposableStore(
       this.collection,
       flags.store.onDidChange(() => this.refreshAll()),
       flags.store.onDidChangeStatus(() => this.scheduleOpenDocuments()),
@@ -191,6 +192,6 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.statusTimer);
     for (const key of [...this.timers.keys()]) this.cancel(key);
-    for (const disposable of this.disposables) disposable.dispose();
+    this.owned.dispose();
   }
 }

@@ -20,6 +20,7 @@ import { flagPickItems, isTreeNode, projectOf, type FlagRef } from '../model/tre
 import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
 import { failWith, withCancellableProgress } from './commandHelpers';
+import { DisposableStore } from '../services/disposables';
 
 /** Flags of a project compared at most (each is read, with the segments of its strategies). */
 export const MAX_COMPARED_FLAGS = 200;
@@ -62,7 +63,7 @@ class Sides implements vscode.TextDocumentContentProvider {
 
 export function registerCompareEnvironments(deps: CompareEnvironmentsDeps): vscode.Disposable {
   const sides = new Sides();
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.workspace.registerTextDocumentContentProvider(ENVIRONMENT_SCHEME, sides),
     vscode.commands.registerCommand(Commands.compareEnvironments, (arg?: unknown) => compareEnvironments(deps, sides, arg)),
   );

@@ -18,6 +18,7 @@ import { pickText } from '../model/text/markdown';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import type { ExportArguments, ExportCommandResult } from './exportEnvironment';
+import { DisposableStore } from '../services/disposables';
 
 export interface CompareExportDeps extends CommandDeps {
   drift: ExportDrift;
@@ -56,7 +57,7 @@ class ServerExports implements vscode.TextDocumentContentProvider {
 
 export function registerCompareExport(deps: CompareExportDeps): vscode.Disposable {
   const exports = new ServerExports();
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.workspace.registerTextDocumentContentProvider(EXPORT_SERVER_SCHEME, exports),
     vscode.commands.registerCommand(Commands.compareExport, (arg?: unknown) => compareExport(deps, exports, arg)),
     vscode.commands.registerCommand(Commands.updateExport, (arg?: unknown) => updateExport(deps, exports, arg)),

@@ -14,6 +14,7 @@ import { readServerUrl, readSettings, readUserServerUrl } from '../services/sett
 import type { TokenStore } from '../services/tokens';
 import type { Logger } from '../base/logger';
 import { failWith, requireServer, withCancellableProgress } from './commandHelpers';
+import { DisposableStore } from '../services/disposables';
 
 export interface ConnectionCommandDeps {
   connection: Connection;
@@ -32,7 +33,7 @@ export interface ConnectionReport {
 }
 
 export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.commands.registerCommand(Commands.connect, () => connect(deps)),
     vscode.commands.registerCommand(Commands.setToken, (token?: string) => setToken(deps, token)),
     vscode.commands.registerCommand(Commands.forgetToken, () => forgetToken(deps)),

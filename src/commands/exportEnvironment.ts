@@ -23,6 +23,7 @@ import { formatTag, tagFromArgument } from '../model/tags/tagInput';
 import { readExportMaxBytes, readExportPath } from '../services/settings';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { fileFolders, pickEnvironment, pickFolder, pickScope, relativeTo } from './exportPickers';
+import { DisposableStore } from '../services/disposables';
 
 /** The programmatic arguments. `scope` may be `'all'`; a tag scope may give `tag: 'type:value'`. */
 export interface ExportArguments {
@@ -47,7 +48,7 @@ const PREVIOUS_SCHEME = 'unleash-export-previous';
 
 export function registerExportCommand(deps: CommandDeps): vscode.Disposable {
   const previous = new PreviousContents();
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.workspace.registerTextDocumentContentProvider(PREVIOUS_SCHEME, previous),
     vscode.commands.registerCommand(Commands.exportEnvironment, async (argument?: unknown) => {
       await deps.connection.settled();

@@ -19,6 +19,7 @@ import { formatError } from '../model/content/formatError';
 import { flagDetailsUri, flagOfUri } from '../services/flagDetailsAddress';
 import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
+import { DisposableStore } from '../services/disposables';
 
 export interface FlagDetailsDeps {
   store: FlagStore;
@@ -29,21 +30,24 @@ export interface FlagDetailsDeps {
 }
 
 /** Writes the documents; they are read again when the store reloads (Refresh). */
-export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
-  private readonly subscription: { dispose(): void };
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly store: FlagStore,
     private readonly activity?: FlagActivity,
   ) {
-    this.subscription = store.onDidChange(() => {
-      if (store.state !== 'ready') return;
-      for (const document of vscode.workspace.textDocuments) {
-        if (document.uri.scheme === FLAG_DETAILS_SCHEME) this.changed.fire(document.uri);
-      }
-    });
+    this.owned = new DisposableStore(
+      this.changed,
+      store.onDidChange(() => {
+        if (store.state !== 'ready') return;
+        for (const document of vscode.workspace.textDocuments) {
+          if (document.uri.scheme === FLAG_DETAILS_SCHEME) this.changed.fire(document.uri);
+        }
+      }),
+    );
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -102,14 +106,13 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    this.owned.dispose();
   }
 }
 
 export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
   const provider = new FlagDetailsProvider(deps.store, deps.activity);
-  return vscode.Disposable.from(
+  return new DisposableStore(
     provider,
     vscode.workspace.registerTextDocumentContentProvider(FLAG_DETAILS_SCHEME, provider),
     vscode.commands.registerCommand(Commands.showFlagDetails, (arg?: unknown, name?: unknown) => showFlagDetails(deps, arg, name)),

@@ -21,6 +21,7 @@ import { searchFlagUsages, type UsageSearch } from '../services/flagUsageSearch'
 import type { Logger } from '../base/logger';
 import { showUsages } from '../views/usagesView';
 import type { FlagsView } from '../views/flagsTree';
+import { DisposableStore } from '../services/disposables';
 
 export interface FlagCommandDeps {
   store: FlagStore;
@@ -33,7 +34,7 @@ export interface FlagCommandDeps {
 }
 
 export function registerFlagCommands(deps: FlagCommandDeps): vscode.Disposable {
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.commands.registerCommand(Commands.refresh, (arg?: unknown) => refresh(deps, arg)),
     vscode.commands.registerCommand(Commands.copyFlagName, (arg?: unknown, name?: unknown) => copyFlagName(deps, arg, name)),
     vscode.commands.registerCommand(Commands.openInWebUi, (arg?: unknown, name?: unknown) => openInWebUi(deps, arg, name)),

@@ -15,6 +15,7 @@ import type { FlagStore } from '../model/store/flagStore';
 import { environmentOf } from '../model/store/offlineSource';
 import type { Logger } from '../base/logger';
 import { loadCore } from './core';
+import { DisposableStore } from './disposables';
 import { readSettings } from './settings';
 
 /** Largest export file read (an export of 10,000 flags is about 23 MB). */
@@ -62,7 +63,7 @@ export class ExportDrift implements vscode.Disposable {
   private stale = true;
   private reading: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly store: FlagStore,
@@ -74,7 +75,8 @@ export class ExportDrift implements vscode.Disposable {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => void this.check(), SETTLE_MS);
     };
-    this.disposables.push(
+    this.owned = new DisposableStore(
+      this.changed,
       watcher,
       watcher.onDidCreate(onFiles),
       watcher.onDidChange(onFiles),
@@ -184,7 +186,6 @@ export class ExportDrift implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.changed.dispose();
-    for (const disposable of this.disposables) disposable.dispose();
+    this.owned.dispose();
   }
 }
