@@ -33,7 +33,7 @@ import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { Connection } from './services/connection';
 import { ExportDrift } from './services/exportDrift';
-import { HoverSettingsByFolder } from './services/settings';
+import { HoverSettingsByFolder } from './services/hoverSettingsByFolder';
 import { TokenStore } from './services/tokens';
 import { configureL10n } from './services/l10n';
 import { createLogger } from './services/logger';

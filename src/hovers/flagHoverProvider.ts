@@ -28,7 +28,8 @@ import { isValidFlagName } from '../model/code/flagNameRule';
 import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, lookupPendingMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/content/hoverContent';
 import { activityMarkdown } from '../model/activity/activityText';
 import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
-import type { HoverSettingsByFolder } from '../services/settings';
+import { DisposableStore, registerAgainOn } from '../services/disposables';
+import type { HoverSettingsByFolder } from '../services/hoverSettingsByFolder';
 import type { Logger } from '../base/logger';
 
 /** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
@@ -263,32 +264,18 @@ export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSett
     return { transforms: own.nameTransforms, sdkCalls: own.sdkCalls, matchAnywhere: own.matchAnywhere, environments: own.environments };
   };
   const provider = new FlagHoverProvider(store, logger, optionsOf, deps.activity);
-  let registration: vscode.Disposable | undefined;
-
-  const apply = () => {
-    registration?.dispose();
-    registration = undefined;
+  const register = (): vscode.Disposable | undefined => {
     const { languages, enabled, problems } = settings.registration();
     for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
     if (!enabled) {
       logger.info('Hovers are off (unleash.hover.enabled).');
-      return;
+      return undefined;
     }
-    registration = vscode.languages.registerHoverProvider(languages, provider);
     const named = languages.some((filter) => filter.language !== undefined)
       ? [...new Set(languages.map((filter) => filter.language))].join(', ')
       : 'all languages';
     logger.debug(`Hovers registered for ${named}.`);
+    return vscode.languages.registerHoverProvider(languages, provider);
   };
-
-  apply();
-  const watcher = settings.onDidChange(apply);
-  return {
-    dispose() {
-      watcher.dispose();
-      registration?.dispose();
-      provider.dispose();
-      registration = undefined;
-    },
-  };
+  return new DisposableStore(registerAgainOn(settings.onDidChange, register), provider);
 }

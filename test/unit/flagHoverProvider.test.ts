@@ -16,7 +16,7 @@ import { CancellationTokenSource, installFakeVscode, Range, Uri, type Hover, typ
 installFakeVscode();
 const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
 const { FlagHoverProvider, registerFlagHovers } = hovers;
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
+const { HoverSettingsByFolder } = require('../../src/services/hoverSettingsByFolder') as typeof import('../../src/services/hoverSettingsByFolder');
 
 // ---- Data and a scripted source -------------------------------------------------
 
