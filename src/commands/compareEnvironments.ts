@@ -20,6 +20,7 @@ import { flagPickItems, isTreeNode, projectOf, type FlagRef } from '../model/tre
 import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
 import { failWith, withCancellableProgress } from './commandHelpers';
+import { RecentDocuments } from './recentDocuments';
 import { DisposableStore } from '../services/disposables';
 
 /** Flags of a project compared at most (each is read, with the segments of its strategies). */
@@ -44,27 +45,15 @@ export interface EnvironmentComparison {
 
 type Target = { flag: FlagRef } | { project: string };
 
-class Sides implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private next = 0;
-
-  add(title: string, environment: string, text: string): vscode.Uri {
-    const key = String(++this.next);
-    this.texts.set(key, text);
-    if (this.texts.size > 10) this.texts.delete(this.texts.keys().next().value as string);
-    const name = `${title} · ${environment}`.replace(/[/\\]/g, '∕');
-    return vscode.Uri.from({ scheme: ENVIRONMENT_SCHEME, path: `/${name}.txt`, query: key });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.query) ?? vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Environments…" again.');
-  }
-}
+/** The two sides of the last few comparisons. */
+type Sides = RecentDocuments<{ text: string }>;
 
 export function registerCompareEnvironments(deps: CompareEnvironmentsDeps): vscode.Disposable {
-  const sides = new Sides();
+  const sides: Sides = new RecentDocuments(ENVIRONMENT_SCHEME, 10, () =>
+    vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Environments…" again.'),
+  );
   return new DisposableStore(
-    vscode.workspace.registerTextDocumentContentProvider(ENVIRONMENT_SCHEME, sides),
+    sides.register(),
     vscode.commands.registerCommand(Commands.compareEnvironments, (arg?: unknown) => compareEnvironments(deps, sides, arg)),
   );
 }
@@ -141,7 +130,7 @@ async function compareEnvironments(deps: CompareEnvironmentsDeps, sides: Sides, 
       vscode.l10n.t('Comparing the first {0} of the {1} flags of project {2} (by name).', compared.length, flags.length, pickText('project' in target ? target.project : '')),
     );
   }
-  await vscode.commands.executeCommand('vscode.diff', sides.add(title, a, left), sides.add(title, b, right), vscode.l10n.t('{0}: {1} ↔ {2}', pickText(title, 100), a, b), { preview: true });
+  await vscode.commands.executeCommand('vscode.diff', sides.add(`${title} · ${a}.txt`, { text: left }), sides.add(`${title} · ${b}.txt`, { text: right }), vscode.l10n.t('{0}: {1} ↔ {2}', pickText(title, 100), a, b), { preview: true });
   return { environments, left, right, flags: compared.length, of: flags.length };
 }
 
