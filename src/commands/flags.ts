@@ -15,10 +15,10 @@ import {
   isTreeNode,
   type FlagRef,
 } from '../model/tree';
-import { pluralForm } from '../model/text/intl';
 import type { CodeFlags } from '../services/codeFlags';
 import { searchFlagUsages, type UsageSearch } from '../services/flagUsageSearch';
 import type { Logger } from '../base/logger';
+import { fileCount } from '../views/usageCounts';
 import { showUsages } from '../views/usagesView';
 import type { FlagsView } from '../views/flagsTree';
 import { DisposableStore } from '../services/disposables';
@@ -50,9 +50,15 @@ function flagOf(deps: FlagCommandDeps, arg: unknown, name: unknown): FlagRef | u
   return arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);
 }
 
-/** What to do when no flag was given: depends on where the command was run. */
-function noFlagMessage(arg: unknown): string {
-  return isUriLike(arg) ? vscode.l10n.t('Put the cursor on a flag name first.') : vscode.l10n.t('Select a flag in the Unleash view first.');
+/** The flag of the arguments (flagOf); without one, says what to do, which depends on where the command was run. */
+function flagOrSay(deps: FlagCommandDeps, arg: unknown, name: unknown): FlagRef | undefined {
+  const flag = flagOf(deps, arg, name);
+  if (!flag) {
+    void vscode.window.showInformationMessage(
+      isUriLike(arg) ? vscode.l10n.t('Put the cursor on a flag name first.') : vscode.l10n.t('Select a flag in the Unleash view first.'),
+    );
+  }
+  return flag;
 }
 
 /** Flag data shown in a notification or the status bar: bounded, no icons, no links. */
@@ -91,11 +97,8 @@ async function refresh(deps: FlagCommandDeps, arg: unknown): Promise<StoreState>
 
 /** Copies the flag's name; returns it. */
 async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<string | undefined> {
-  const flag = flagOf(deps, arg, name);
-  if (!flag) {
-    void vscode.window.showInformationMessage(noFlagMessage(arg));
-    return undefined;
-  }
+  const flag = flagOrSay(deps, arg, name);
+  if (!flag) return undefined;
   if (!usableName(flag.name, vscode.l10n.t('Not copied'))) return undefined;
   await vscode.env.clipboard.writeText(flag.name);
   vscode.window.setStatusBarMessage(vscode.l10n.t('Copied flag name "{0}"', shown(flag.name)), 3000);
@@ -104,11 +107,8 @@ async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown):
 
 /** Opens the flag's page in the Unleash web UI (only an http or https address); returns the address opened. */
 async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<string | undefined> {
-  const flag = flagOf(deps, arg, name);
-  if (!flag) {
-    void vscode.window.showInformationMessage(noFlagMessage(arg));
-    return undefined;
-  }
+  const flag = flagOrSay(deps, arg, name);
+  if (!flag) return undefined;
   const source = deps.store.currentSource;
   if (!source?.webUrl) {
     void vscode.window.showInformationMessage(
@@ -141,11 +141,8 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
  * Answers what was found (for keybindings and tests).
  */
 async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<UsageSearch | undefined> {
-  const flag = flagOf(deps, arg, name);
-  if (!flag) {
-    void vscode.window.showInformationMessage(noFlagMessage(arg));
-    return undefined;
-  }
+  const flag = flagOrSay(deps, arg, name);
+  if (!flag) return undefined;
   if (!usableName(flag.name, vscode.l10n.t('Not searched'))) return undefined;
   const { codeFlags } = deps;
   if (!codeFlags) return undefined;
@@ -161,8 +158,7 @@ async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): P
   );
   if (search.cancelled) return search;
   if (!search.files.length) {
-    const files = pluralForm(search.searched, { one: vscode.l10n.t('{0} file', search.searched), other: vscode.l10n.t('{0} files', search.searched) });
-    void vscode.window.showInformationMessage(vscode.l10n.t('No use of the flag "{0}" in {1} of the workspace.', shown(flag.name), files));
+    void vscode.window.showInformationMessage(vscode.l10n.t('No use of the flag "{0}" in {1} of the workspace.', shown(flag.name), fileCount(search.searched)));
     return search;
   }
   await showUsages(vscode.l10n.t('Uses of the flag {0}', shown(flag.name)), search.files);

@@ -17,10 +17,11 @@ import type { CodeFlags } from '../services/codeFlags';
 import { countFlagUsages, type FlagUses, type UsePlace } from '../services/cleanupUsages';
 import type { Logger } from '../base/logger';
 import { untrustedMarkdown } from './treeItem';
+import { useCount } from './usageCounts';
 import { DisposableStore } from '../services/disposables';
 
 /** Flags listed at most (and whose uses are counted); the rest are counted in a last row. */
-export const MAX_CLEANUP_ROWS = 500;
+const MAX_CLEANUP_ROWS = 500;
 
 export type CleanupRow =
   | { kind: 'flag'; project: string; name: string; candidate: CleanupCandidate }
@@ -34,9 +35,7 @@ function unusedDays(): number {
 
 function usesText(uses: FlagUses | undefined, counting: boolean): string {
   if (uses === undefined) return counting ? vscode.l10n.t('counting uses…') : '';
-  if (uses.count === 0) return vscode.l10n.t('no use in the workspace');
-  const files = pluralForm(uses.files, { one: vscode.l10n.t('in {0} file', uses.files), other: vscode.l10n.t('in {0} files', uses.files) });
-  return pluralForm(uses.count, { one: vscode.l10n.t('{0} use {1}', uses.count, files), other: vscode.l10n.t('{0} uses {1}', uses.count, files) });
+  return uses.count === 0 ? vscode.l10n.t('no use in the workspace') : useCount(uses.count, uses.files);
 }
 
 export class CleanupTreeProvider implements vscode.TreeDataProvider<CleanupRow>, vscode.Disposable {
