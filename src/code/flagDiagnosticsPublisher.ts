@@ -18,9 +18,9 @@ import type { Logger } from '../base/logger';
 /** Quiet time after the last keystroke before a document is analysed again. */
 export const DIAGNOSTICS_DEBOUNCE_MS = 400;
 /** Documents longer than this (characters) are not analysed. */
-export const MAX_ANALYSED_DOCUMENT = 5_000_000;
+const MAX_ANALYSED_DOCUMENT = 5_000_000;
 /** Names one document (or one file of the workspace check) looks up among archived flags; the rest show as unknown. */
-export const MAX_LOOKUPS_PER_DOCUMENT = 20;
+const MAX_LOOKUPS_PER_DOCUMENT = 20;
 /** Quiet time after a status change (an archived lookup answered) before open documents are analysed again. */
 const STATUS_DEBOUNCE_MS = 50;
 
@@ -47,7 +47,7 @@ const SEVERITY: Record<FlagDiagnostic['severity'], vscode.DiagnosticSeverity> = 
 };
 
 /** A model diagnostic as VS Code shows it. */
-export function toDiagnostic(found: FlagDiagnostic): vscode.Diagnostic {
+function toDiagnostic(found: FlagDiagnostic): vscode.Diagnostic {
   const range = new vscode.Range(found.line, found.start, found.line, found.end);
   const diagnostic = new vscode.Diagnostic(range, found.message, SEVERITY[found.severity]);
   diagnostic.source = DIAGNOSTIC_SOURCE;

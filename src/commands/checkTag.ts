@@ -27,13 +27,13 @@ import { MAX_DETAIL } from '../model/text/plainText';
 import { failWith, isOffline, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
 
-export interface CheckTagDeps extends CommandDeps {
+interface CheckTagDeps extends CommandDeps {
   /** Also how complete the list is: an answer counts the flags carrying the tag against what the view could read. */
   store: CommandDeps['store'] & Pick<FlagStore, 'state' | 'error' | 'failures' | 'outOfDate' | 'currentSource'>;
 }
 
 /** The answer, returned to programmatic callers (keybindings, tests). */
-export interface CheckTagAnswer {
+interface CheckTagAnswer {
   exists: boolean;
   /** `type:value`. */
   tag: string;
@@ -48,11 +48,11 @@ export interface CheckTagAnswer {
 }
 
 /** Why there is no answer: invalid input, no server, a failed request, or a cancellation. */
-export interface CheckTagFailure extends CommandFailure {
+interface CheckTagFailure extends CommandFailure {
   tag?: string;
 }
 
-export type CheckTagResult = CheckTagAnswer | CheckTagFailure;
+type CheckTagResult = CheckTagAnswer | CheckTagFailure;
 
 export function registerCheckTagCommand(deps: CheckTagDeps): vscode.Disposable {
   return vscode.commands.registerCommand(Commands.checkTag, (argument?: unknown) => checkTag(deps, argument));

@@ -12,7 +12,7 @@ import { pluralForm } from '../model/text/intl';
 import { visitWorkspaceFiles } from '../services/workspaceFiles';
 import { fileCount } from '../views/usageCounts';
 
-export interface WorkspaceCheck {
+interface WorkspaceCheck {
   files: number;
   filesWithProblems: number;
   problems: number;

@@ -24,17 +24,17 @@ import { RecentDocuments } from './recentDocuments';
 import { DisposableStore } from '../services/disposables';
 
 /** Flags of a project compared at most (each is read, with the segments of its strategies). */
-export const MAX_COMPARED_FLAGS = 200;
+const MAX_COMPARED_FLAGS = 200;
 /** Details read at once. */
 const CONCURRENCY = 4;
 
-export interface CompareEnvironmentsDeps {
+interface CompareEnvironmentsDeps {
   store: FlagStore;
   view: Pick<FlagsView, 'selected'>;
   logger: Logger;
 }
 
-export interface EnvironmentComparison {
+interface EnvironmentComparison {
   environments: [string, string];
   left: string;
   right: string;

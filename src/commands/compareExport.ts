@@ -21,12 +21,12 @@ import type { ExportArguments, ExportCommandResult } from './exportEnvironment';
 import { RecentDocuments } from './recentDocuments';
 import { DisposableStore } from '../services/disposables';
 
-export interface CompareExportDeps extends CommandDeps {
+interface CompareExportDeps extends CommandDeps {
   drift: ExportDrift;
 }
 
 /** What Compare Export with Server answers (for keybindings and tests). */
-export interface CompareResult {
+interface CompareResult {
   /** The export file (the diff's left side). */
   file: string;
   /** The server's side: its address, and its text. */

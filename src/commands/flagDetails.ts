@@ -21,7 +21,7 @@ import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
 import { DisposableStore } from '../services/disposables';
 
-export interface FlagDetailsDeps {
+interface FlagDetailsDeps {
   store: FlagStore;
   view: Pick<FlagsView, 'selected'>;
   logger: Logger;

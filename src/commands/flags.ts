@@ -23,7 +23,7 @@ import { showUsages } from '../views/usagesView';
 import type { FlagsView } from '../views/flagsTree';
 import { DisposableStore } from '../services/disposables';
 
-export interface FlagCommandDeps {
+interface FlagCommandDeps {
   store: FlagStore;
   view: FlagsView;
   logger: Logger;

@@ -22,7 +22,7 @@ export async function loadTagTypes(client: UnleashClient | Promise<UnleashClient
   }
 }
 
-export interface PickTagOptions {
+interface PickTagOptions {
   title: string;
   /** The server's tag types, arriving while the picker is open (undefined: none to offer). */
   tagTypes?: Promise<TagType[]>;

@@ -41,7 +41,7 @@ export const LOOKUP_WAIT_MS = 2_000;
 /** Configuration languages whose strings need no quotes: a whole value there is a literal too. */
 const PLAIN_SCALAR_LANGUAGES = new Set(['yaml', 'dockercompose', 'properties', 'ini', 'dotenv', 'env', 'toml']);
 
-export interface HoverOptions {
+interface HoverOptions {
   transforms: NameTransform[];
   /** undefined: the built-in list of SDK calls. */
   sdkCalls: string[] | undefined;
@@ -52,17 +52,17 @@ export interface HoverOptions {
 }
 
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
-export type HoverStore = Pick<
+type HoverStore = Pick<
   FlagStore,
   | 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived' | 'load'
   | 'status' | 'findsArchived' | 'archivedLookupFailed'
 >;
 
 /** The part of FlagActivity the provider reads: the last change and usage of a flag, known or to read. */
-export type HoverActivity = Pick<FlagActivity, 'peekLatest' | 'peekUsage' | 'latest' | 'usage'>;
+type HoverActivity = Pick<FlagActivity, 'peekLatest' | 'peekUsage' | 'latest' | 'usage'>;
 
 /** The options for one document (its folder's settings); undefined where hovers are off or its language is not listed. */
-export type HoverOptionsOf = (document: vscode.TextDocument) => HoverOptions | undefined;
+type HoverOptionsOf = (document: vscode.TextDocument) => HoverOptions | undefined;
 
 export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposable {
   private index: FlagNameIndex | undefined;

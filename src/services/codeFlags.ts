@@ -17,7 +17,7 @@ import type { HoverSettingsByFolder } from './hoverSettingsByFolder';
 import { readCodeSettings, readHoverSettings } from './settings';
 import { DisposableStore } from './disposables';
 
-export interface CodeOptions {
+interface CodeOptions {
   /** The window's (no folder's) SDK calls and transforms; a document's own are `naming(document)`. */
   sdkCalls: string[] | undefined;
   transforms: NameTransform[];

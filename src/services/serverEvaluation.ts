@@ -50,7 +50,7 @@ export interface Evaluation {
   warnings?: string[];
 }
 
-export interface ServerDeps {
+interface ServerDeps {
   tokens: TokenStore;
   approvals: ServerApprovals;
   logger: Logger;

@@ -9,13 +9,11 @@ import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../base/constants';
 import type { ProxySupport } from '../api/proxy';
 import type { NameTransform } from '../model/code/flagNames';
+import { DEFAULT_EXPORT_PATH_TEMPLATE } from '../model/export/exportPath';
 import {
   capProjects, chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfProjects, userValue, validSdkCalls, validTransforms,
   workspaceValue, type LanguageFilter,
 } from '../model/settings/settingRules';
-
-/** The export path when no setting names one. */
-export const DEFAULT_EXPORT_PATH = '.unleash/${environment}.json';
 
 export interface ExtensionSettings {
   serverUrl: string;
@@ -92,7 +90,7 @@ export function folderScopes(): Array<vscode.Uri | undefined> {
 
 /** `unleash.export.path` of the folder the export goes to (each folder of a multi-root workspace may have its own). */
 export function readExportPath(folder: vscode.Uri | undefined): string {
-  return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH);
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH_TEMPLATE);
 }
 
 /**

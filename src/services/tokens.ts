@@ -7,7 +7,7 @@ import { TOKEN_ENV_VAR, tokenSecretKey } from '../base/constants';
 import { serverKey } from '../model/settings/settingRules';
 import { DisposableStore } from './disposables';
 
-export type TokenSource = 'secret' | 'env' | 'none';
+type TokenSource = 'secret' | 'env' | 'none';
 
 export class TokenStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();

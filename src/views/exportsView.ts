@@ -17,7 +17,7 @@ import { DisposableStore } from '../services/disposables';
 /** Changes listed under a file's row; the rest are counted in a last row. */
 const MAX_CHANGE_ROWS = 200;
 
-export type ExportRow = { report: ExportFileReport } | { report: ExportFileReport; kind: DriftKind; flag: DriftFlag } | { report: ExportFileReport; more: number };
+type ExportRow = { report: ExportFileReport } | { report: ExportFileReport; kind: DriftKind; flag: DriftFlag } | { report: ExportFileReport; more: number };
 
 function changeText(kind: DriftKind, environment: string): string {
   switch (kind) {

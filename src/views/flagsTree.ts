@@ -149,7 +149,7 @@ export interface FlagsView {
   selected(): TreeNode | undefined;
 }
 
-export interface FlagsViewDeps {
+interface FlagsViewDeps {
   store: FlagStore;
   logger: Logger;
   options?: TreeOptions;
