@@ -1,11 +1,8 @@
 /**
- * Publishes flag diagnostics for open documents: on open, on a settled edit (debounced), and again when the
- * catalog, a flag's status or the settings change. Never while the catalog is loading or failed (stale verdicts are
- * cleared then, so nothing false is shown). Analysis reads the catalog in memory; until something needed the flags,
- * the first open document that passes a flag name to an SDK call makes the store read the list.
- *
- * A name the listing lacks is looked up among archived flags first (the store asks once per name): its diagnostic
- * waits for that answer, then says archived or unknown, never one and then the other.
+ * Publishes flag diagnostics for open documents: on open, on a settled edit (debounced), and again when the catalog,
+ * a flag's status or the settings change. Never while the catalog is loading or failed (stale verdicts are cleared
+ * then). A name the listing lacks waits for its lookup among archived flags, then says archived or unknown, never one
+ * and then the other.
  */
 import * as vscode from 'vscode';
 import { callsSdk } from '../model/store/flagDemand';

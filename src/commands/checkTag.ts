@@ -1,10 +1,6 @@
 /**
  * "Unleash: Check Tag…": does the tag `type:value` exist? Asks the server (get-tag), or, in offline mode, the export
- * files in the workspace (and says so). Also runs programmatically, with no prompt, and returns its answer:
- *
- *   await vscode.commands.executeCommand('unleash.checkTag', 'team:payments')
- *   await vscode.commands.executeCommand('unleash.checkTag', { type: 'simple', value: 'needs review' })
- *
+ * files in the workspace (and says so).
  */
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
@@ -54,6 +50,11 @@ interface CheckTagFailure extends CommandFailure {
 
 type CheckTagResult = CheckTagAnswer | CheckTagFailure;
 
+/**
+ * Also runs programmatically, with no prompt, and returns its answer:
+ *   await vscode.commands.executeCommand('unleash.checkTag', 'team:payments')
+ *   await vscode.commands.executeCommand('unleash.checkTag', { type: 'simple', value: 'needs review' })
+ */
 export function registerCheckTagCommand(deps: CheckTagDeps): vscode.Disposable {
   return vscode.commands.registerCommand(Commands.checkTag, (argument?: unknown) => checkTag(deps, argument));
 }

@@ -1,12 +1,7 @@
 /**
- * "Unleash: Compare Environments…": VS Code's diff editor between two environments' configurations of one flag, or
- * of every flag of a project (at most MAX_COMPARED_FLAGS, by name), in the readable layout of the details document
- * (model/content/environmentComparison.ts): state, strategies, constraints, segments, variants. Both sides are read-only
- * virtual documents. Reads through the store (its cache, its source): a server or the export files.
- *
- *   await vscode.commands.executeCommand('unleash.compareEnvironments',
- *     { project: 'default', name: 'new-checkout-flow', environments: ['development', 'production'] })
- *   await vscode.commands.executeCommand('unleash.compareEnvironments', { project: 'checkout', environments: ['development', 'production'] })
+ * "Unleash: Compare Environments…": VS Code's diff editor between two environments' configurations of one flag, or of
+ * every flag of a project (at most MAX_COMPARED_FLAGS, by name), in the readable layout of the details document:
+ * state, strategies, constraints, segments, variants. Reads through the store (its cache, its source).
  */
 import * as vscode from 'vscode';
 import type { Segment } from '../api/schemas';
@@ -48,6 +43,10 @@ type Target = { flag: FlagRef } | { project: string };
 /** The two sides of the last few comparisons. */
 type Sides = RecentDocuments<{ text: string }>;
 
+/**
+ * The command takes a tree row, `{ project, name }` or `{ project }`, and `environments` (else it asks):
+ *   await vscode.commands.executeCommand('unleash.compareEnvironments', { project: 'checkout', environments: ['development', 'production'] })
+ */
 export function registerCompareEnvironments(deps: CompareEnvironmentsDeps): vscode.Disposable {
   const sides: Sides = new RecentDocuments(ENVIRONMENT_SCHEME, 10, () =>
     vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Environments…" again.'),

@@ -1,12 +1,8 @@
 /**
  * "Unleash: Compare Export with Server…": VS Code's diff editor between an export file of the workspace and a fresh
- * export of the same flags from the server, in the same canonical layout (`exportContent`, what Export Environment
- * writes). The server's side is a read-only virtual document; its editor's title bar offers "Update Export", which
- * runs Export Environment into the same file. Each comparison asks the server for an export (which stores an audit
- * event there): only when the user asks, never on a timer.
- *
- *   await vscode.commands.executeCommand('unleash.compareExport', vscode.Uri.file('/ws/.unleash/development.json'))
- *   await vscode.commands.executeCommand('unleash.updateExport', vscode.Uri.file('/ws/.unleash/development.json'))
+ * export of the same flags from the server, in the canonical layout Export Environment writes; "Update Export" on the
+ * server's side runs Export Environment into the same file. Each comparison asks the server for an export (which
+ * stores an audit event there): only when the user asks, never on a timer.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -37,6 +33,10 @@ interface CompareResult {
 /** The server's side of the last few comparisons, with the export file each stands for. */
 type ServerExports = RecentDocuments<{ text: string; report: ExportFileReport }>;
 
+/**
+ * Compare Export with Server… and Update Export, each on the file given (a URI, an Export Files row) or picked:
+ *   await vscode.commands.executeCommand('unleash.compareExport', vscode.Uri.file('/ws/.unleash/development.json'))
+ */
 export function registerCompareExport(deps: CompareExportDeps): vscode.Disposable {
   const exports: ServerExports = new RecentDocuments(EXPORT_SERVER_SCHEME, 5, () =>
     vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Export with Server…" again.'),

@@ -2,12 +2,6 @@
  * "Unleash: Export Environment…": environment → scope (all, a project, a tag, chosen flags) → workspace folder →
  * a cancellable progress over the request and the write → a result naming the file, with Open, Reveal and, when the
  * file changed, Show Changes (a diff of the previous and the new content).
- *
- * From the Flags view: on an environment node, that environment (the scope is asked); on a feature node, that flag
- * (the environment is asked). Programmatically, with no prompt, returning the result:
- *
- *   await vscode.commands.executeCommand('unleash.exportEnvironment',
- *     { environment: 'development', scope: { kind: 'tag', type: 'team', value: 'payments' }, folder: '/abs/path' })
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -50,6 +44,12 @@ const PREVIOUS_SCHEME = 'unleash-export-previous';
 /** The previous content of exported files, for the left side of "Show Changes". */
 type PreviousContents = RecentDocuments<{ text: string }>;
 
+/**
+ * From the Flags view: on an environment node, that environment (the scope is asked); on a feature node, that flag
+ * (the environment is asked). Programmatically, with no prompt, returning the result:
+ *   await vscode.commands.executeCommand('unleash.exportEnvironment',
+ *     { environment: 'development', scope: { kind: 'tag', type: 'team', value: 'payments' }, folder: '/abs/path' })
+ */
 export function registerExportCommand(deps: CommandDeps): vscode.Disposable {
   const previous: PreviousContents = new RecentDocuments(PREVIOUS_SCHEME, 10, () => '');
   return new DisposableStore(

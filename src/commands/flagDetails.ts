@@ -1,9 +1,7 @@
 /**
- * "Unleash: Show Flag Details": the whole flag, read-only, in an editor tab (a virtual document of the
- * `unleash-flag` scheme, written by `flagDocument`), so every value can be read, searched and copied in full. Also
- * "Copy Value" on variant payloads and constraint values in the tree.
- *
- *   await vscode.commands.executeCommand('unleash.showFlagDetails', { project: 'default', name: 'new-checkout-flow' })
+ * "Unleash: Show Flag Details": the whole flag, read-only, in an editor tab (a virtual document of the `unleash-flag`
+ * scheme, written by `flagDocument`), so every value can be read, searched and copied in full. Also "Copy Value" on
+ * variant payloads and constraint values in the tree.
  */
 import * as vscode from 'vscode';
 import { NotFoundError } from '../api/errors';
@@ -120,7 +118,10 @@ export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
   );
 }
 
-/** Opens the flag's details document; returns its URI (as a string), or undefined when no flag was given. */
+/**
+ * Opens the flag's details document; returns its URI (as a string), or undefined when no flag was given:
+ *   await vscode.commands.executeCommand('unleash.showFlagDetails', { project: 'default', name: 'new-checkout-flow' })
+ */
 async function showFlagDetails(deps: FlagDetailsDeps, arg: unknown, name: unknown): Promise<string | undefined> {
   await deps.store.load();
   let flag = arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);

@@ -1,20 +1,8 @@
 /**
- * Hovers on flag names in code. The provider only reads the store: it recognises the name under the cursor with
- * `findFlagAt` against an index of the catalog, and renders what the store knows with `hoverMarkdown`.
- *
- * Nothing is read for a window that never hovers a flag: the first hover that can be on a flag name (a string literal,
- * or any word when the settings match names outside literals) starts reading the flag list and waits for it.
- *
- * Never waiting on the network once the list is read: for a known name the catalog's summary always answers. When
- * a project's details are not cached yet, the read is started with the hover's cancellation token (the store aborts
- * the request once every waiter cancelled) and the hover waits one event-loop turn only, so a source that answers
- * from memory (the offline mode's export files) shows details at once, while a server read finishes in the background
- * and the next hover shows its details. A read that failed is not retried until the catalog changes (a refresh), so
- * a broken flag cannot make every hover hit the server.
- *
- * A name an SDK call reads that the listing lacks is looked up among archived flags (once per name, by the store)
- * before the hover answers, waiting at most LOOKUP_WAIT_MS: it says archived or unknown, never unknown first. A lookup
- * still out then says so (the next hover has the answer).
+ * Hovers on flag names in code. The provider only reads the store: it recognises the name under the cursor against an
+ * index of the catalog and renders what the store knows (`hoverMarkdown`). The first hover that can be on a flag name
+ * starts reading the flag list; then a known name's hover never waits on the network (readDetails), and an unknown
+ * one in an SDK call waits at most LOOKUP_WAIT_MS for the lookup among archived flags (archivedFlag).
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
@@ -219,7 +207,11 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     return text === '' ? undefined : text;
   }
 
-  /** Starts (or joins) the store's read of one flag's details; never rejects. */
+  /**
+   * Starts (or joins) the store's read of one flag's details with the hover's token (the store aborts it once every
+   * waiter cancelled); never rejects. The hover waits one event-loop turn for it: a source answering from memory shows
+   * the details at once, a server's show on the next hover. A failed read is not retried until the catalog changes.
+   */
   private async readDetails(project: string, name: string, token: vscode.CancellationToken): Promise<void> {
     try {
       await this.store.feature(project, name, token);

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
-import { EXPORT_FOLDER, EXPORT_GLOB } from '../base/constants';
+import { EXPORT_FOLDER } from '../base/constants';
 import { compare } from '../model/store/catalog';
 import { DeferredSource } from '../model/store/deferredSource';
 import { ExportFilesError } from '../model/export/exportFilesError';
@@ -17,6 +17,7 @@ import type { ServerApprovals } from './approvals';
 import { settledState, type ConnectionState } from './connectionState';
 import { loadCore } from './core';
 import { DisposableStore } from './disposables';
+import { watchExportFiles } from './exportFilesWatch';
 import type { KnownProjects } from './knownProjects';
 import type { Logger } from '../base/logger';
 import { evaluateServer, type ClientOnNeed, type Evaluation } from './serverEvaluation';
@@ -98,19 +99,13 @@ export class Connection implements vscode.Disposable {
     private readonly logger: Logger,
     private readonly knownProjects?: KnownProjects,
   ) {
-    const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
-    const onFiles = () => {
-      if (this.current.source?.kind !== 'server') void this.update();
-    };
     this.owned = new DisposableStore(
       this.changed,
-      watcher,
-      watcher.onDidCreate(onFiles),
-      watcher.onDidChange(onFiles),
-      watcher.onDidDelete(onFiles),
+      watchExportFiles(() => {
+        if (this.current.source?.kind !== 'server') void this.update();
+      }),
       onDidChangeConnectionSettings(() => void this.update()),
       tokens.onDidChange(() => void this.update()),
-      vscode.workspace.onDidChangeWorkspaceFolders(onFiles),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.update()),
     );
   }

@@ -137,10 +137,7 @@ export function readSettings(): ExtensionSettings {
   };
 }
 
-/*
- * Parts of readSettings() for callers that need only them, so that they do not read (and inspect) every setting:
- * activate() wires four such callers, and the whole read costs a few milliseconds in the extension host.
- */
+/* Parts of readSettings() for callers that need only them, so that they do not read (and inspect) every setting. */
 
 /** The server address in the user's own settings (what Connect to Server… edits): never a workspace's. */
 export function readUserServerUrl(): string {
