@@ -10,5 +10,5 @@ export { exportToFile } from '../src/model/export/exportToFile';
 export { FlagStore } from '../src/model/store/flagStore';
 export { ServerSource } from '../src/services/serverSource';
 export { writeFileAtomic } from '../src/base/atomicWrite';
-export { rootNodes } from '../src/model/tree';
+export { rootNodes } from '../src/model/tree/root';
 export { exportResultSchema, featureSearchSchema } from '../src/api/schemas';

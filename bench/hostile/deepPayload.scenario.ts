@@ -6,7 +6,7 @@ import type { Feature, FeatureSummary } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/content/flagDocument';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
-import { childrenOf } from '../../src/model/tree';
+import { childrenOf } from '../../src/model/tree/children';
 import type { HostileScenario } from './scenario';
 
 const DEPTH = 500_000;

@@ -3,7 +3,7 @@
  * the store). The Flags view's first load runs through the real client, listing and store: the listing is refused at
  * its 100,001st row, counted as the bytes arrive (nothing of it is parsed), with a message naming `unleash.projects`.
  */
-import { viewMessage } from '../../src/model/tree';
+import { viewMessage } from '../../src/model/tree/commandData';
 import { routes, startFaultServer } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';
 import { loadedStore } from './serverStore';

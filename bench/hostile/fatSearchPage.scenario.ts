@@ -3,7 +3,7 @@
  * through the real client, listing and store; the page is refused at its 101st row, counted as the bytes arrive
  * (nothing of it is parsed), and the view says which request failed.
  */
-import { viewMessage } from '../../src/model/tree';
+import { viewMessage } from '../../src/model/tree/commandData';
 import { routes, startFaultServer } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';
 import { loadedStore } from './serverStore';

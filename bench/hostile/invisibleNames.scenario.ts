@@ -6,7 +6,7 @@
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
-import { rootNodes } from '../../src/model/tree';
+import { rootNodes } from '../../src/model/tree/root';
 import type { HostileScenario } from './scenario';
 
 const NAMES = ['pay\u200Bment', 'wo\u2060rd', 'soft\u00ADhyphen', 'tag\u{E0041}\u{E0042}ged', 'plain'];

@@ -3,7 +3,7 @@
  * with a 500 (their overview code keys a plain object by flag name). The server here answers as they do; the Flags
  * view's first load runs through the real client, listing and store, and the tree shows every flag.
  */
-import { rootNodes } from '../../src/model/tree';
+import { rootNodes } from '../../src/model/tree/root';
 import { routes, startFaultServer, type FaultRequest } from '../../test/support/faultServer';
 import type { HostileScenario } from './scenario';
 import { loadedStore } from './serverStore';

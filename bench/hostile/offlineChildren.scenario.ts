@@ -1,7 +1,7 @@
 import type { HostileScenario } from './scenario';
 import { offlineStore, writeExport } from './offline';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
-import { rootNodes } from '../../src/model/tree';
+import { rootNodes } from '../../src/model/tree/root';
 
 const CHILDREN = 10_000;
 

@@ -2,7 +2,8 @@ import { truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { HostileScenario } from './scenario';
 import { offlineStore, realExport, writeExport } from './offline';
-import { rootNodes, viewMessage } from '../../src/model/tree';
+import { viewMessage } from '../../src/model/tree/commandData';
+import { rootNodes } from '../../src/model/tree/root';
 
 const MB = 1024 * 1024;
 const REAL = 4;

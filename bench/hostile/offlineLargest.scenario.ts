@@ -1,7 +1,8 @@
 import type { HostileScenario } from './scenario';
 import { offlineStore, realExport, writeExport } from './offline';
 import { EXPORT_BUDGET } from '../../src/model/store/offlineFiles';
-import { rootNodes, viewMessage } from '../../src/model/tree';
+import { viewMessage } from '../../src/model/tree/commandData';
+import { rootNodes } from '../../src/model/tree/root';
 
 export const scenario: HostileScenario = {
   finding: 3,

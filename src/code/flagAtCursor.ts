@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ContextKeys } from '../base/constants';
 import { flagNameAt, isPlainScalarFile } from '../model/code/flagUsages';
-import type { FlagRef } from '../model/tree';
+import type { FlagRef } from '../model/tree/node';
 import type { CodeFlags } from '../services/codeFlags';
 import { DisposableStore } from '../services/disposables';
 

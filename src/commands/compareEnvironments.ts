@@ -11,7 +11,8 @@ import { environmentText, type ComparedFlag } from '../model/content/environment
 import type { FlagStore } from '../model/store/flagStore';
 import { formatError } from '../model/content/formatError';
 import { pickText } from '../model/text/markdown';
-import { flagPickItems, isTreeNode, projectOf, type FlagRef } from '../model/tree';
+import { flagPickItems, isTreeNode } from '../model/tree/commandData';
+import { projectOf, type FlagRef } from '../model/tree/node';
 import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
 import { failWith, withCancellableProgress } from './commandHelpers';

@@ -9,12 +9,8 @@ import { isValidFlagName } from '../model/code/flagNameRule';
 import type { FlagStore, StoreState } from '../model/store/flagStore';
 import { inertText, openableUrl } from '../model/text/markdown';
 import { flagName } from '../model/text/flagText';
-import {
-  flagPickItems,
-  flagRefOf,
-  isTreeNode,
-  type FlagRef,
-} from '../model/tree';
+import { flagPickItems, flagRefOf, isTreeNode } from '../model/tree/commandData';
+import type { FlagRef } from '../model/tree/node';
 import type { CodeFlags } from '../services/codeFlags';
 import { searchFlagUsages, type UsageSearch } from '../services/flagUsageSearch';
 import type { Logger } from '../base/logger';

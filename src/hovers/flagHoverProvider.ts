@@ -13,7 +13,9 @@ import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '.
 import { hoverMayNameFlag } from '../model/store/flagDemand';
 import type { FlagStore } from '../model/store/flagStore';
 import { isValidFlagName } from '../model/code/flagNameRule';
-import { archivedFlagMarkdown, HOVER_LIMITS, hoverMarkdown, lookupPendingMarkdown, unknownFlagMarkdown, type HoverMatch } from '../model/content/hoverContent';
+import { hoverMarkdown, type HoverMatch } from '../model/content/hoverContent';
+import { HOVER_LIMITS } from '../model/content/hoverLimits';
+import { archivedFlagMarkdown, lookupPendingMarkdown, unknownFlagMarkdown } from '../model/content/unlistedFlagContent';
 import { activityMarkdown } from '../model/activity/activityText';
 import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
 import { DisposableStore, registerAgainOn } from '../services/disposables';

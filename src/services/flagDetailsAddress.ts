@@ -1,7 +1,7 @@
 /** The address of a flag's details document (the `unleash-flag` scheme): the flag name as the tab's title. */
 import * as vscode from 'vscode';
 import { FLAG_DETAILS_SCHEME } from '../base/constants';
-import type { FlagRef } from '../model/tree';
+import type { FlagRef } from '../model/tree/node';
 import { flagName } from '../model/text/flagText';
 
 /** The document of a flag: the flag name as the tab's title, project and name in the query. */

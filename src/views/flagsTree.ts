@@ -7,15 +7,10 @@ import { Views } from '../base/constants';
 import type { FlagStore } from '../model/store/flagStore';
 import { activityMarkdown } from '../model/activity/activityText';
 import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
-import {
-  childrenOf,
-  findFlagNode,
-  rootNodes,
-  viewDescription,
-  viewMessage,
-  type TreeNode,
-  type TreeOptions,
-} from '../model/tree';
+import { childrenOf, findFlagNode } from '../model/tree/children';
+import { viewDescription, viewMessage } from '../model/tree/commandData';
+import type { TreeNode, TreeOptions } from '../model/tree/node';
+import { rootNodes } from '../model/tree/root';
 import type { Logger } from '../base/logger';
 import { toTreeItem, untrustedMarkdown, withTooltip } from './treeItem';
 import { DisposableStore } from '../services/disposables';

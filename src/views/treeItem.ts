@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../base/constants';
 import { openableUrl } from '../model/text/markdown';
-import type { Collapsible, TreeNode } from '../model/tree';
+import type { Collapsible, TreeNode } from '../model/tree/node';
 
 const COLLAPSIBLE: Record<Collapsible, vscode.TreeItemCollapsibleState> = {
   none: vscode.TreeItemCollapsibleState.None,

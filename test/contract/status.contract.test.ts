@@ -19,7 +19,7 @@ import { FlagCompletions } from '../../src/model/code/flagCompletion';
 import { archivedFlagDocument, flagDocument } from '../../src/model/content/flagDocument';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
-import { rootNodes } from '../../src/model/tree';
+import { rootNodes } from '../../src/model/tree/root';
 import { parseIsoUtc, utcDate } from '../../src/model/text/plainText';
 import { ServerSource } from '../../src/services/serverSource';
 import { escapeMarkdown } from '../../src/model/text/markdown';

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { featureSchema, featureSearchSchema, segmentsSchema, type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
-import { childrenOf, type TreeNode } from '../../src/model/tree';
+import { childrenOf } from '../../src/model/tree/children';
+import type { TreeNode } from '../../src/model/tree/node';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 export const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));

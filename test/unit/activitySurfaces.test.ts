@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { EventPage } from '../../src/api';
 import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
-import type { TreeNode } from '../../src/model/tree';
+import type { TreeNode } from '../../src/model/tree/node';
 import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type Hover, type TreeItem } from '../support/fakeVscode';
 
 const fake = installFakeVscode();

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { flagPickItems, flagRefOf } from '../../src/model/tree';
+import { flagPickItems, flagRefOf } from '../../src/model/tree/commandData';
 import { MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
 import { byLabel, expand, mainSource, storeOver } from '../support/flagCatalog';
 import { assertClean, hostileSource } from '../support/hostileFlags';

@@ -13,7 +13,7 @@ import { FlagHints } from '../../src/model/code/flagHints';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
-import { rootNodes } from '../../src/model/tree';
+import { rootNodes } from '../../src/model/tree/root';
 
 const flag: FeatureSummary = {
   name: 'dark-mode',

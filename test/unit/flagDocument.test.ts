@@ -8,7 +8,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/content/flagDocument';
-import { isJson, jsonPreview, MAX_JSON_DEPTH, prettyJson } from '../../src/model/text/jsonText';
+import { isJson } from '../../src/model/text/jsonSyntax';
+import { jsonPreview } from '../../src/model/text/jsonPreview';
+import { MAX_JSON_DEPTH, prettyJson } from '../../src/model/text/jsonText';
 import { visibleText } from '../../src/model/text/plainText';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
@@ -196,6 +198,24 @@ describe('JSON shown to people (payloads)', () => {
     assert.equal(lines[MAX_JSON_DEPTH], `${'  '.repeat(MAX_JSON_DEPTH)}${'['.repeat(6)}1, 2${']'.repeat(6)}`);
     assert.deepEqual(lines.slice(-3), ['  ],', '  "b": 2', '}']);
     assert.deepEqual(valid(lines.join('\n')), JSON.parse(nested));
+  });
+
+  it('isJson(): the same verdict as JSON.parse, brackets and separators in every position', () => {
+    const cases = [
+      '1', '-0.5e+3', '"a\\u00e9\\n"', 'true', 'null', ' [ ] ', '{}', '[1,[2,{}],{"a":[]}]', '{"a":{"b":[1,2]},"c":"d"}',
+      '', ' ', '[', ']', '{', '}', '[}', '{]', '[1,]', '[,1]', '{"a":1,}', '{,}', '{"a"}', '{"a":}', '{1:2}', '[1 2]',
+      '{"a":1 "b":2}', '[]]', '{}}', '[][]', '1 2', '01', '1.', '.5', 'tru', 'nul', '"a', '"\\x"', '"\u0001"',
+      '["a":1]', '{"a":1]', '[1}', '{"a":[}]', '[{]}', ':', ',', '[:]',
+    ];
+    for (const text of cases) {
+      let parsed = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        parsed = false;
+      }
+      assert.equal(isJson(text), parsed, JSON.stringify(text));
+    }
   });
 
   it('a 1 MB payload nested 500,000 deep: valid JSON, 20 levels indented, the rest as written', () => {

@@ -16,9 +16,11 @@ import { flagQuickFixes } from '../../src/model/code/flagQuickFixes';
 import { attentionCounts, flagStatus } from '../../src/model/store/flagStatus';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
-import { archivedFlagMarkdown, hoverMarkdown } from '../../src/model/content/hoverContent';
+import { hoverMarkdown } from '../../src/model/content/hoverContent';
+import { archivedFlagMarkdown } from '../../src/model/content/unlistedFlagContent';
 import { statusContent } from '../../src/model/content/statusBarContent';
-import { childrenOf, type TreeNode } from '../../src/model/tree';
+import { childrenOf } from '../../src/model/tree/children';
+import type { TreeNode } from '../../src/model/tree/node';
 import { describeLifecycle, lifecycleStage } from '../../src/model/text/flagText';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');

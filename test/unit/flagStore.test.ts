@@ -5,7 +5,7 @@ import type { ListingFailure } from '../../src/api/listing';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore, MAX_LOOKUPS_PER_LISTING, PARTIAL_MS } from '../../src/model/store/flagStore';
-import { rootNodes } from '../../src/model/tree';
+import { rootNodes } from '../../src/model/tree/root';
 import type { CancellationLike } from '../../src/base/emitter';
 import { recordingLogger } from '../support/recordingLogger';
 

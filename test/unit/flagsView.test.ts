@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { HttpError } from '../../src/api/errors';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
-import type { TreeNode } from '../../src/model/tree';
+import type { TreeNode } from '../../src/model/tree/node';
 import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type FakeTreeView, type TreeItem } from '../support/fakeVscode';
 
 const fake = installFakeVscode();

@@ -3,10 +3,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary } from '../../src/api/schemas';
-import {
-  commandUri, copyFlagNameUri, HOVER_LIMITS, hoverMarkdown, markdownCode, revealFlagUri, strategySummary,
-  unknownFlagMarkdown,
-} from '../../src/model/content/hoverContent';
+import { Commands } from '../../src/base/constants';
+import { commandUri, flagCommandUri } from '../../src/model/content/flagCommandUri';
+import { hoverMarkdown } from '../../src/model/content/hoverContent';
+import { strategySummary } from '../../src/model/content/hoverEnvironments';
+import { HOVER_LIMITS } from '../../src/model/content/hoverLimits';
+import { unknownFlagMarkdown } from '../../src/model/content/unlistedFlagContent';
+import { markdownCode } from '../../src/model/text/markdown';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
 const details = featureSchema.parse(fixture('feature-7.5.1.json'));
@@ -407,9 +410,9 @@ describe('escaping helpers', () => {
 
   it('commandUri(): JSON arguments that no character can break out of', () => {
     assert.equal(commandUri('unleash.revealFlag', [{ project: 'p', name: 'n' }]), REVEAL('p', 'n'));
-    const uri = revealFlagUri({ project: 'a)b', name: "(x)!'*" });
+    const uri = flagCommandUri(Commands.revealFlag, { project: 'a)b', name: "(x)!'*" });
     assert.ok(!/[()\s<>'!*]/.test(uri.slice('command:'.length)), uri);
     assert.deepEqual(commandArgs(uri), [{ project: 'a)b', name: "(x)!'*" }]);
-    assert.ok(copyFlagNameUri({ project: 'p', name: 'n' }).startsWith('command:unleash.copyFlagName?'));
+    assert.ok(flagCommandUri(Commands.copyFlagName, { project: 'p', name: 'n' }).startsWith('command:unleash.copyFlagName?'));
   });
 });

@@ -10,7 +10,7 @@ import { promises as fsp, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { TreeNode } from '../../src/model/tree';
+import type { TreeNode } from '../../src/model/tree/node';
 import { installFakeVscode, type FakeTreeView } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
 

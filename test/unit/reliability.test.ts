@@ -40,10 +40,14 @@ import { exportToFile } from '../../src/model/export/exportToFile';
 import { ExportWriteError } from '../../src/model/export/exportWriteError';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
-import { hoverMarkdown, HOVER_LIMITS, unknownFlagMarkdown } from '../../src/model/content/hoverContent';
-import { childrenOf, MAX_TOOLTIP, type TreeNode } from '../../src/model/tree';
+import { hoverMarkdown } from '../../src/model/content/hoverContent';
+import { HOVER_LIMITS } from '../../src/model/content/hoverLimits';
+import { unknownFlagMarkdown } from '../../src/model/content/unlistedFlagContent';
+import { childrenOf } from '../../src/model/tree/children';
+import { MAX_TOOLTIP, type TreeNode } from '../../src/model/tree/node';
 import { MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
-import { formatError, type FormattedError } from '../../src/model/content/formatError';
+import { formatError } from '../../src/model/content/formatError';
+import type { FormattedError } from '../../src/model/content/formattedError';
 import {
   closedPort,
   faults,

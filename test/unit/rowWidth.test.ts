@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
-import { childrenOf, type TreeNode } from '../../src/model/tree';
+import { childrenOf } from '../../src/model/tree/children';
+import type { TreeNode } from '../../src/model/tree/node';
 import { descriptionWidth, MIN_NAME, ROW_WIDTH, rowNameWidth } from '../../src/model/tree/rowWidth';
 
 const AT = '2026-11-20T08:00:00.000Z';

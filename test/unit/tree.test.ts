@@ -12,16 +12,11 @@ import { exportResultSchema, type Feature, type FeatureSummary } from '../../src
 import { FlagStore } from '../../src/model/store/flagStore';
 import { escapeMarkdown } from '../../src/model/text/markdown';
 import { OfflineSource } from '../../src/model/store/offlineSource';
-import {
-  childrenOf,
-  findFlagNode,
-  MAX_TOOLTIP,
-  OFFLINE_SEGMENT_NOTE,
-  rootNodes,
-  viewDescription,
-  viewMessage,
-  type TreeNode,
-} from '../../src/model/tree';
+import { childrenOf, findFlagNode } from '../../src/model/tree/children';
+import { viewDescription, viewMessage } from '../../src/model/tree/commandData';
+import { MAX_TOOLTIP, type TreeNode } from '../../src/model/tree/node';
+import { rootNodes } from '../../src/model/tree/root';
+import { OFFLINE_SEGMENT_NOTE } from '../../src/model/tree/strategy';
 import { STRIP_BUDGET } from '../../src/model/text/environmentText';
 import { clean, MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
 import { ServerSource } from '../../src/services/serverSource';

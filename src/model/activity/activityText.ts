@@ -1,7 +1,7 @@
 /**
  * The lines a hover and a flag's tree tooltip add about its activity: the latest change and the usage of the last
  * hours, each from what FlagActivity knows. Export files have neither, and say nothing here (the details document
- * says why). No 'vscode' here.
+ * says why).
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureEvent, FeatureMetricsRow } from '../../api/schemas';
@@ -9,7 +9,7 @@ import type { History, Known } from './flagActivity';
 import { historySection, latestChangeMarkdown } from './historyText';
 import { usageMarkdown, usageSection } from './usageText';
 
-export interface ActivityInput {
+interface ActivityInput {
   latest: Known<FeatureEvent | null>;
   usage: Known<FeatureMetricsRow[]>;
   now: Date;

@@ -1,9 +1,7 @@
 /**
- * Flags that are safe to remove, from what the catalog already says (no request): marked stale, at the `completed`
- * stage of their lifecycle, or not evaluated for `unusedDays` days (last seen that long ago, or never seen and created
- * that long ago; export files carry neither time, so they list only stale and completed flags). And, for the
- * workspace's uses of those flags, a quick way to find which files may name one of them, so that only those files are
- * searched with the hovers' rule (flagUsages.ts). No 'vscode' here.
+ * Flags that are safe to remove, from what the catalog already says (no request): stale, at the `completed` lifecycle
+ * stage, or not evaluated for `unusedDays` days (export files carry no times: stale and completed only). And a quick
+ * filter of the workspace's files that may name one of them, so only those are searched (flagUsages.ts).
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../../api/schemas';
@@ -28,7 +26,7 @@ export interface CleanupCandidate {
 const DAY = 86_400_000;
 
 /** The latest of the flag's and its environments' `lastSeenAt`. */
-export function lastSeenOf(flag: FeatureSummary): number | undefined {
+function lastSeenOf(flag: FeatureSummary): number | undefined {
   let latest: number | undefined;
   for (const iso of [flag.lastSeenAt, ...(flag.environments ?? []).map((env) => env.lastSeenAt)]) {
     const at = typeof iso === 'string' ? parseIsoUtc(iso) : undefined;

@@ -1,9 +1,7 @@
 /**
- * One event of a flag's history in words: who, when, and what changed (`enabled in production`, `changed the
- * constraints of “Staff e-mail addresses” in production`, `tagged team:payments`). Built from the event's own
- * fields (type, environment, the strategy or tag it carries), never from the markdown `summary` the server writes:
- * names in it (strategy titles, tags, user names) are user-written text. Every piece is `clean()`ed and bounded;
- * nothing is escaped here (callers escape for markdown). No 'vscode' here.
+ * One event of a flag's history in words: who, when, and what changed (`enabled in production`, `tagged
+ * team:payments`). Built from the event's own fields, never from the server's markdown `summary` (it holds
+ * user-written names). Every piece is `clean()`ed and bounded; callers escape for markdown.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureEvent } from '../../api/schemas';
@@ -11,7 +9,7 @@ import { joinValues } from '../text/intl';
 import { clean, oneDecimal, parseIsoUtc } from '../text/plainText';
 import { strategyDisplayName } from '../text/strategyText';
 
-export interface EventText {
+interface EventText {
   /** Who made the change (the event's `createdBy`), or `someone`. */
   who: string;
   /** What changed, a phrase without its subject: `enabled in production`. */

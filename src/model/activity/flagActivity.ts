@@ -1,13 +1,7 @@
 /**
- * A flag's activity as the server records it: its change history (the event log) and its usage (the SDKs'
- * evaluation counts). Read on demand for one flag at a time (a hover, a tooltip, a details document), never for the
- * whole catalog, shared between callers, and kept briefly (ACTIVITY_TTL_MS), so that hovering the same name again
- * answers from memory. A refresh of the store forgets everything.
- *
- * A read that fails is remembered for the same time as an answer, so a broken flag cannot make every hover ask the
- * server again. A 403 (the token may not read the event log, or the metrics) is remembered until the source changes
- * and written to the log once: the places that would show that part say why instead, and nothing is asked again.
- * Export files (offline mode) hold neither; every read then answers `unavailable`. No 'vscode' here.
+ * A flag's change history and usage, read on demand for one flag (hover, tooltip, details), shared between callers,
+ * kept ACTIVITY_TTL_MS and forgotten on refresh. A failed read is remembered as long as an answer (a broken flag cannot make every hover ask
+ * again); a 403 until the source changes, logged once. Export files hold neither: every read answers `unavailable`.
  */
 import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../base/logger';
@@ -22,12 +16,12 @@ import { SharedReads } from '../store/flagStore';
 import { formatError } from '../content/formatError';
 
 /** How long an answer (or a failure) is kept. */
-export const ACTIVITY_TTL_MS = 60_000;
+const ACTIVITY_TTL_MS = 60_000;
 /** Flags whose activity is kept at once, per kind; the oldest is forgotten first. */
 const MAX_ENTRIES = 200;
 /** Events read for a details document: pages of HISTORY_PAGE, newest first. */
 export const MAX_HISTORY_EVENTS = 200;
-export const HISTORY_PAGE = 50;
+const HISTORY_PAGE = 50;
 /** The usage window every surface shows. */
 export const USAGE_HOURS = 24;
 
@@ -46,10 +40,10 @@ export interface History {
   legacy?: boolean;
 }
 
-export type ActivityKind = 'history' | 'usage';
+type ActivityKind = 'history' | 'usage';
 
 /** What FlagActivity reads of the store: its source and catalog, and when they change. */
-export interface ActivityStore {
+interface ActivityStore {
   readonly currentSource: FlagSource | undefined;
   readonly catalog: Catalog;
   readonly onDidChange: Event<void>;

@@ -1,7 +1,7 @@
 /**
  * A flag's history where people read it: the latest change as one markdown line (hover, tree tooltip) and the
  * change list as a section of the details document, newest first. Pieces come from `describeEvent` (cleaned and
- * bounded) and are escaped here for markdown. No 'vscode' here.
+ * bounded) and are escaped here for markdown.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureEvent } from '../../api/schemas';
@@ -11,12 +11,6 @@ import { plainMarkdown } from '../text/markdown';
 import { describeLastSeen } from '../text/flagText';
 import { utcDateTime } from '../text/plainText';
 import { describeEvent } from './eventWording';
-
-/** `enabled in production · admin · 2 hours ago`, plain text. */
-export function latestChangeText(event: FeatureEvent, now: Date): string {
-  const { who, what } = describeEvent(event);
-  return `${what} · ${who} · ${describeLastSeen(event.createdAt, now)}`;
-}
 
 /**
  * The hover's and tooltip's line: `**Last change:** enabled in production · admin · 2 hours ago`, `**Last change:**
@@ -36,7 +30,7 @@ export function latestChangeMarkdown(known: Known<FeatureEvent | null>, now: Dat
 }
 
 /** One line of the change list: `2026-11-26 06:37 UTC · admin · enabled in production`. */
-export function historyLine(event: FeatureEvent): string {
+function historyLine(event: FeatureEvent): string {
   const { who, what, at } = describeEvent(event);
   return `${at === undefined ? event.createdAt.slice(0, 40) : utcDateTime(at)} · ${who} · ${what}`;
 }

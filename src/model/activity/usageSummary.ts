@@ -1,8 +1,7 @@
 /**
  * A flag's usage summed up per environment from the server's rows (one per environment, application and hour):
- * evaluations, the yes/no split, the variants counted, and the evaluations of each hour of the window. Counts from
- * the server are untrusted: a negative, fractional or non-finite count counts as 0, and the environments and
- * variants kept are bounded. No 'vscode' here.
+ * evaluations, the yes/no split, the variants counted, and the evaluations of each hour of the window. Counts from the
+ * server are untrusted: a negative, fractional or non-finite count counts as 0, and the kept lists are bounded.
  */
 import type { FeatureMetricsRow } from '../../api/schemas';
 import { compare } from '../store/catalog';
@@ -11,9 +10,9 @@ import { parseIsoUtc } from '../text/plainText';
 /** Environments summed up one by one; the rest are added together in `others`. */
 export const MAX_USAGE_ENVIRONMENTS = 20;
 /** Variants kept per environment (the most evaluated); the rest are counted in `otherVariants`. */
-export const MAX_USAGE_VARIANTS = 10;
+const MAX_USAGE_VARIANTS = 10;
 /** Applications named. */
-export const MAX_USAGE_APPLICATIONS = 10;
+const MAX_USAGE_APPLICATIONS = 10;
 
 const HOUR = 3_600_000;
 const NO_VARIANTS: Array<[string, number]> = [];

@@ -1,8 +1,7 @@
 /**
- * A flag's usage where people read it: one markdown line for the hover and the tree tooltip
- * (`**Usage, last 24 h:** production 1,200 (1,100 yes · 100 no) · development 42 (30 yes · 12 no)`), and a table
- * with a per-hour picture for the details document. Environment, application and variant names are untrusted:
- * cleaned, bounded, and escaped for markdown. No 'vscode' here.
+ * A flag's usage where people read it: one markdown line for the hover and the tree tooltip (`**Usage, last 24 h:**
+ * production 1,200 (1,100 yes · 100 no)`), and a per-hour table for the details document. Environment, application
+ * and variant names are untrusted: cleaned, bounded, escaped.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureMetricsRow } from '../../api/schemas';
@@ -29,7 +28,7 @@ function summaryOf(rows: readonly FeatureMetricsRow[], now: Date, hours: number)
 }
 
 /** `1,234`: digits grouped, the same on every machine. */
-export function countText(n: number): string {
+function countText(n: number): string {
   return n.toLocaleString('en-US');
 }
 
@@ -39,7 +38,7 @@ function environmentPart(env: EnvironmentUsage): string {
 }
 
 /** The one line in plain text: `production 1,200 (1,100 yes · 100 no) · …`, or `not evaluated`. */
-export function usageLineText(summary: UsageSummary): string {
+function usageLineText(summary: UsageSummary): string {
   if (summary.total === 0) return l10n.t('not evaluated');
   const parts = summary.environments.slice(0, LINE_ENVIRONMENTS).map(environmentPart);
   const rest = summary.environments.length - LINE_ENVIRONMENTS + summary.others.environments;

@@ -18,7 +18,7 @@ import { findFlagReferences, type FlagReference, type ReferenceOptions } from '.
 import { FlagSuggester } from './flagSuggestions';
 import { joinAlternatives, pluralForm } from '../text/intl';
 import { lifecycleStage, quotedFlagName } from '../text/flagText';
-import { jsonPreview } from '../text/jsonText';
+import { jsonPreview } from '../text/jsonPreview';
 import { clean, formatList } from '../text/plainText';
 
 export type FlagDiagnosticKind = 'unknown' | 'archived' | 'completed' | 'stale' | 'disabled';

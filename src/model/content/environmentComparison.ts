@@ -1,9 +1,7 @@
 /**
- * One environment's configuration of some flags as text, for VS Code's diff editor (Compare Environments): per flag,
- * its state, each strategy with its title, parameters, constraints (every value), segments (with their constraints)
- * and variants, then the environment's variants, in the words and layout of the flag details document
- * (flagDocument.ts). Strategy ids are left out, so the same strategy in two environments reads the same and only real
- * differences show. No 'vscode' here.
+ * One environment's configuration of some flags as text for VS Code's diff editor (Compare Environments), in the words
+ * and layout of the flag details document. Strategy ids are left out, so the same strategy in two environments reads
+ * the same and only real differences show.
  */
 import * as l10n from '@vscode/l10n';
 import type { Feature, Segment } from '../../api/schemas';

@@ -1,13 +1,7 @@
 /**
- * The whole flag as a read-only text document ("Unleash: Show Flag Details"): every environment, strategy,
- * constraint value, segment, variant payload (JSON indented), tag, link, dependency, the lifecycle and the
- * description, nothing cut. Tree rows and hovers shorten values to stay readable; this is where every value can be
- * read, searched and copied in full.
- *
- * Values are written with `visibleText`: nothing is left out, and control, bidi and other invisible characters are
- * written as `\u{…}` escapes, so the document shows exactly what the server holds and nothing can reorder it. A JSON
- * payload is indented by `prettyJson`, its invisible characters written as JSON escapes (`\u202e`), so it stays
- * valid JSON. No 'vscode' here.
+ * The whole flag as a read-only text document ("Unleash: Show Flag Details"), nothing cut: where every value can be
+ * read, searched and copied in full. Values go through `visibleText` (invisible characters as `\u{…}` escapes, so
+ * nothing can reorder the text); a JSON payload is indented by `prettyJson` and stays valid JSON.
  */
 import * as l10n from '@vscode/l10n';
 import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../../api/schemas';
@@ -23,7 +17,7 @@ import { MAX_LABEL, parseIsoUtc, truncate, utcDateTime, visibleText } from '../t
 import { describeStrategy } from '../text/strategyText';
 import { weightPercent } from '../text/variantText';
 
-export interface FlagDocumentInput {
+interface FlagDocumentInput {
   /** The flag's row in the listing (tags and lifecycle when the details leave them out). */
   summary?: FeatureSummary;
   details: Feature;

@@ -1,21 +1,17 @@
 /**
- * The status bar item as plain data (no 'vscode'): where the flags come from, the store's state, and how the item
- * should look. Source labels and error reasons are untrusted: `inertText` keeps `$(icon)` syntax shown as
- * written, and every text is one bounded line.
+ * The status bar item as plain data: where the flags come from, the store's state, and how the item should look.
+ * Source labels and error reasons are untrusted: `inertText` keeps `$(icon)` syntax shown as written, and every text
+ * is one bounded line.
  */
 import * as l10n from '@vscode/l10n';
 import type { FlagSource } from '../store/flagSource';
 import type { StoreState } from '../store/flagStore';
 import { inertText } from '../text/markdown';
+import { flagCount } from '../text/countText';
 import { pluralForm } from '../text/intl';
 import { clean } from '../text/plainText';
 
-/** `1 flag`, `12 flags`. */
-function flags(count: number): string {
-  return pluralForm(count, { one: l10n.t('{0} flag', count), other: l10n.t('{0} flags', count) });
-}
-
-export interface StatusInput {
+interface StatusInput {
   state: StoreState;
   source?: Pick<FlagSource, 'kind' | 'label' | 'fileCount'>;
   flagCount: number;
@@ -42,7 +38,7 @@ export interface StatusContent {
 }
 
 /** `unleash.example.com` or `offline: 2 export files`. */
-export function sourceText(source: StatusInput['source']): string {
+function sourceText(source: StatusInput['source']): string {
   if (!source) return l10n.t('no flag source');
   if (source.kind === 'files') {
     const count = source.fileCount ?? 0;
@@ -62,81 +58,58 @@ export function statusContent(input: StatusInput): StatusContent {
   return { ...content, accessibleLabel: clean(l10n.t('Unleash flags: {0}', inWords), 300) };
 }
 
-function statusLook(input: StatusInput): Omit<StatusContent, 'accessibleLabel'> {
+type Look = Omit<StatusContent, 'accessibleLabel'>;
+
+function statusLook(input: StatusInput): Look {
   const where = sourceText(input.source);
   const reason = input.reason ? inertText(input.reason, 300) : '';
   const click = l10n.t('Click for Refresh, Test Connection, Connect and Show Log.');
+  // The tooltip's first line says the state in words (the screen reader's label); the last what a click offers.
+  const look = (text: string, says: string, tone: Look['tone'], visible = true): Look => ({ visible, text, tooltip: `${says}\n${click}`, tone });
   switch (input.state) {
     case 'noServer':
-      return {
-        visible: input.configured,
-        text: l10n.t('$(circle-slash) Unleash: no flag source'),
-        tooltip: `${l10n.t('No server is set and the workspace has no .unleash/*.json export files.')}\n${click}`,
-        tone: 'warning',
-      };
+      return look(
+        l10n.t('$(circle-slash) Unleash: no flag source'),
+        l10n.t('No server is set and the workspace has no .unleash/*.json export files.'),
+        'warning',
+        input.configured,
+      );
     case 'noToken':
-      return {
-        visible: true,
-        text: l10n.t('$(key) Unleash: no token'),
-        tooltip: `${l10n.t('No API token for the server. Run Unleash: Set API Token.')}\n${click}`,
-        tone: 'warning',
-      };
+      return look(l10n.t('$(key) Unleash: no token'), l10n.t('No API token for the server. Run Unleash: Set API Token.'), 'warning');
     case 'unapproved':
-      return {
-        visible: true,
-        text: l10n.t('$(shield) Unleash: server not allowed'),
-        tooltip: `${l10n.t("The workspace's settings name a server you have not allowed yet; no token is sent to it. Run Unleash: Allow the Workspace's Server….")}\n${click}`,
-        tone: 'warning',
-      };
+      return look(
+        l10n.t('$(shield) Unleash: server not allowed'),
+        l10n.t("The workspace's settings name a server you have not allowed yet; no token is sent to it. Run Unleash: Allow the Workspace's Server…."),
+        'warning',
+      );
     case 'invalidSettings':
-      return {
-        visible: true,
-        text: l10n.t('$(warning) Unleash: check settings'),
-        tooltip: `${reason || l10n.t('A setting is not valid.')}\n${click}`,
-        tone: 'warning',
-      };
+      return look(l10n.t('$(warning) Unleash: check settings'), reason || l10n.t('A setting is not valid.'), 'warning');
     case 'loading':
       // Before the first source is known (start-up), only a configured server deserves an item.
-      if (!input.source) return { visible: input.configured, text: l10n.t('$(sync~spin) Unleash'), tooltip: `${l10n.t('Starting…')}\n${click}`, tone: 'normal' };
-      return {
-        visible: true,
-        text: l10n.t('$(sync~spin) Unleash: {0}', where),
-        tooltip: `${l10n.t('Loading flags from {0}…', where)}\n${click}`,
-        tone: 'normal',
-      };
+      if (!input.source) return look(l10n.t('$(sync~spin) Unleash'), l10n.t('Starting…'), 'normal', input.configured);
+      return look(l10n.t('$(sync~spin) Unleash: {0}', where), l10n.t('Loading flags from {0}…', where), 'normal');
     case 'idle':
       // Nothing needed the flags yet, so nothing was read: no count to show.
-      return {
-        visible: true,
-        text: l10n.t('$(circle-outline) Unleash: {0}', where),
-        tooltip: `${l10n.t('Flags from {0} are read when first needed: the Flags view, a flag name in code, or a command.', where)}\n${click}`,
-        tone: 'normal',
-      };
+      return look(
+        l10n.t('$(circle-outline) Unleash: {0}', where),
+        l10n.t('Flags from {0} are read when first needed: the Flags view, a flag name in code, or a command.', where),
+        'normal',
+      );
     case 'error':
-      return {
-        visible: true,
-        text: l10n.t('$(error) Unleash: {0}', where),
-        tooltip: `${l10n.t('Loading flags from {0} failed: {1}', where, reason || l10n.t('unknown error'))}\n${click}`,
-        tone: 'error',
-      };
+      return look(l10n.t('$(error) Unleash: {0}', where), l10n.t('Loading flags from {0} failed: {1}', where, reason || l10n.t('unknown error')), 'error');
     case 'ready': {
       const attention = input.attention ? `\n${l10n.t('To clean up: {0}.', inertText(input.attention, 300))}` : '';
       const refreshed = `${attention}${input.lastRefreshed ? `\n${l10n.t('Last refreshed {0}.', refreshedText(input.lastRefreshed))}` : ''}`;
       const from = clean(input.source?.kind === 'files' ? input.source.label : where, 300);
+      const count = flagCount(input.flagCount);
       if (input.outOfDate !== undefined) {
-        return {
-          visible: true,
-          text: l10n.t('$(warning) Unleash: {0} · {1}, out of date', where, flags(input.flagCount)),
-          tooltip: `${l10n.t('{0} from {1}.', flags(input.flagCount), from)}${refreshed}\n${l10n.t('Out of date: the last refresh failed: {0}', inertText(input.outOfDate, 300))}\n${click}`,
-          tone: 'warning',
-        };
+        return look(
+          l10n.t('$(warning) Unleash: {0} · {1}, out of date', where, count),
+          `${l10n.t('{0} from {1}.', count, from)}${refreshed}\n${l10n.t('Out of date: the last refresh failed: {0}', inertText(input.outOfDate, 300))}`,
+          'warning',
+        );
       }
-      return {
-        visible: true,
-        text: l10n.t('$(check) Unleash: {0} · {1}', where, flags(input.flagCount)),
-        tooltip: `${l10n.t('{0} from {1}.', flags(input.flagCount), from)}${refreshed}\n${click}`,
-        tone: 'normal',
-      };
+      return look(l10n.t('$(check) Unleash: {0} · {1}', where, count), `${l10n.t('{0} from {1}.', count, from)}${refreshed}`, 'normal');
     }
   }
 }

@@ -11,7 +11,7 @@ import * as l10n from '@vscode/l10n';
 import { baseUrlText, parseBaseUrl } from '../../api/baseUrl';
 import { settingId, Settings } from '../../base/constants';
 import type { NameTransform } from '../code/nameTransforms';
-import { jsonPreview } from '../text/jsonText';
+import { jsonPreview } from '../text/jsonPreview';
 import { clean } from '../text/plainText';
 
 /** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */

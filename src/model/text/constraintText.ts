@@ -58,7 +58,7 @@ const MAX_CONTEXT_NAME = 60;
 const MAX_OPERATOR = 40;
 
 /** The pieces of a constraint sentence, for callers that style them separately (a hover bolds the context). */
-export interface ConstraintParts {
+interface ConstraintParts {
   /** The context field, cleaned (`(no context field)` when empty). */
   readonly contextName: string;
   /** `is one of`, `does not end with`, … or, for an unknown operator, the operator itself. */

@@ -3,7 +3,7 @@
  * locale's plural rules (src/model/text/intl.ts).
  */
 import * as l10n from '@vscode/l10n';
-import { pluralForm } from './intl';
+import { pluralForm, type PluralForms } from './intl';
 
 export const flagCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) });
 export const constraintCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} constraint', n), other: l10n.t('{0} constraints', n) });
@@ -16,26 +16,20 @@ export const parameterCount = (n: number): string => pluralForm(n, { one: l10n.t
 /** What the tree's `… and N more` rows count. */
 export type ListedKind = 'environment' | 'dependency' | 'child' | 'link' | 'tag' | 'strategy' | 'variant' | 'constraint' | 'segment';
 
+/** The two whole messages of each kind's `… and N more` row. */
+const MORE: { readonly [K in ListedKind]: (n: number) => PluralForms } = {
+  environment: (n) => ({ one: l10n.t('… and {0} more environment', n), other: l10n.t('… and {0} more environments', n) }),
+  dependency: (n) => ({ one: l10n.t('… and {0} more dependency', n), other: l10n.t('… and {0} more dependencies', n) }),
+  child: (n) => ({ one: l10n.t('… and {0} more child', n), other: l10n.t('… and {0} more children', n) }),
+  link: (n) => ({ one: l10n.t('… and {0} more link', n), other: l10n.t('… and {0} more links', n) }),
+  tag: (n) => ({ one: l10n.t('… and {0} more tag', n), other: l10n.t('… and {0} more tags', n) }),
+  strategy: (n) => ({ one: l10n.t('… and {0} more strategy', n), other: l10n.t('… and {0} more strategies', n) }),
+  variant: (n) => ({ one: l10n.t('… and {0} more variant', n), other: l10n.t('… and {0} more variants', n) }),
+  constraint: (n) => ({ one: l10n.t('… and {0} more constraint', n), other: l10n.t('… and {0} more constraints', n) }),
+  segment: (n) => ({ one: l10n.t('… and {0} more segment', n), other: l10n.t('… and {0} more segments', n) }),
+};
+
 /** `… and 12 more constraints`: the last row of a list cut at its first items. */
 export function andMore(kind: ListedKind, n: number): string {
-  switch (kind) {
-    case 'environment':
-      return pluralForm(n, { one: l10n.t('… and {0} more environment', n), other: l10n.t('… and {0} more environments', n) });
-    case 'dependency':
-      return pluralForm(n, { one: l10n.t('… and {0} more dependency', n), other: l10n.t('… and {0} more dependencies', n) });
-    case 'child':
-      return pluralForm(n, { one: l10n.t('… and {0} more child', n), other: l10n.t('… and {0} more children', n) });
-    case 'link':
-      return pluralForm(n, { one: l10n.t('… and {0} more link', n), other: l10n.t('… and {0} more links', n) });
-    case 'tag':
-      return pluralForm(n, { one: l10n.t('… and {0} more tag', n), other: l10n.t('… and {0} more tags', n) });
-    case 'strategy':
-      return pluralForm(n, { one: l10n.t('… and {0} more strategy', n), other: l10n.t('… and {0} more strategies', n) });
-    case 'variant':
-      return pluralForm(n, { one: l10n.t('… and {0} more variant', n), other: l10n.t('… and {0} more variants', n) });
-    case 'constraint':
-      return pluralForm(n, { one: l10n.t('… and {0} more constraint', n), other: l10n.t('… and {0} more constraints', n) });
-    case 'segment':
-      return pluralForm(n, { one: l10n.t('… and {0} more segment', n), other: l10n.t('… and {0} more segments', n) });
-  }
+  return pluralForm(n, MORE[kind](n));
 }

@@ -1,11 +1,7 @@
 /**
- * A flag row's environment strip, short enough for the default side bar (300 px): initials with state marks,
- * `d● p○` or `d● t● s● p○`, and `3 on, 5 off` past four or so. The full names and states are in the row's tooltip
- * and accessible label (`environmentStates`), and in the rows below the flag.
- *
- * Decided from screenshots (test/e2e/browser.test.ts, docs/screenshots/tree-*.png): at 300 px a flag row inside a
- * project has about 80 px for its description beside a 20-character flag name, 10 to 12 characters. `dev● prod○`
- * (10) was cut there in 3 of the seed's 8 rows when a lifecycle badge followed it; `d● p○ s● t○` (11) in 1 of 8.
+ * A flag row's environment strip, short enough for the default side bar (300 px): initials with state marks (`d● p○`,
+ * `d● t● s● p○`), `3 on, 5 off` past four or so; the full names in the tooltip and accessible label. Sized from
+ * screenshots (test/e2e/browser.test.ts): a flag row inside a project leaves its description 10 to 12 characters.
  */
 import * as l10n from '@vscode/l10n';
 import { describeEnvironmentState, DISABLED_MARK, ENABLED_MARK } from './flagText';

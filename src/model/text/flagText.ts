@@ -34,7 +34,7 @@ export function quotedFlagName(name: string, max = MAX_NAME): string {
   return `"${clean(name, max)}" ${invalidNameMark()}`;
 }
 
-export interface SegmentText {
+interface SegmentText {
   /** The segment's name. */
   readonly label: string;
   /** `project checkout · 2 constraints · Beta users in the EU`, or `global · 0 constraints` without description. */

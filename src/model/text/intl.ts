@@ -1,17 +1,14 @@
 /**
- * Plurals, lists and relative times through `Intl`, in the editor's display language. The extension sets the locale
- * once at activation (`setLocale(vscode.env.language)`); until then, and in plain Node tests, it is English, whose
- * output is the same text the extension has always shown (`3 days ago`, `a, b, c`, `1 flag` / `2 flags`).
- *
- * The words themselves are translated by the caller (`l10n.t`); these helpers only choose the form and join.
+ * Plurals, lists and relative times through `Intl`, in the editor's display language (`setLocale` at activation;
+ * English until then and in plain Node tests). The words themselves are translated by the caller (`l10n.t`).
  */
 
 export type PluralForms = { readonly other: string } & Partial<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>;
 
 const FALLBACK = 'en';
 let locale = FALLBACK;
-// Each formatter is made on first use: making the first one of a kind reads the locale's data (about 10 ms for a
-// list format), which a window that never shows a list, a plural or a time need not pay at start-up.
+// Each formatter is made on first use: making the first one of a kind reads the locale's data, which a window that
+// never shows a list, a plural or a time need not pay at start-up.
 let plurals: Intl.PluralRules | undefined;
 let units: Intl.ListFormat | undefined;
 let alternatives: Intl.ListFormat | undefined;
@@ -54,7 +51,7 @@ export function joinAlternatives(values: readonly string[]): string {
   return (alternatives ??= new Intl.ListFormat(locale, { type: 'disjunction' })).format(values);
 }
 
-export type TimeUnit = 'minute' | 'hour' | 'day' | 'month' | 'year';
+type TimeUnit = 'minute' | 'hour' | 'day' | 'month' | 'year';
 
 /** `3 days ago`, `1 hour ago` (always numeric: never `yesterday`). */
 export function timeAgo(count: number, unit: TimeUnit): string {

@@ -1,7 +1,7 @@
 /**
  * Untrusted text in markdown (tree tooltips, hovers) and the links flag data may carry. Flag data can hold
  * markdown, HTML, `command:` and `javascript:` links: everything here makes it render as the plain text it is,
- * and only http and https addresses are ever offered to open. No 'vscode' here.
+ * and only http and https addresses are ever offered to open.
  */
 import { clean, MAX_DETAIL, MAX_LABEL } from './plainText';
 
@@ -30,8 +30,21 @@ export function plainMarkdown(text: string, max: number = MAX_DETAIL): string {
   return escapeMarkdown(clean(text, max).trim());
 }
 
+/**
+ * Untrusted text as an inline code span, where nothing is interpreted: one line of at most `max` characters,
+ * fenced with more backticks than it contains. Not for table cells (a `|` would still split the cell).
+ */
+export function markdownCode(text: string, max: number): string {
+  const line = clean(text, max);
+  let longest = 0;
+  for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  const pad = line === '' || line.startsWith('`') || line.endsWith('`') || /^ .* $/.test(line) ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
 /** Longest address offered to open. */
-export const MAX_URL = 2048;
+const MAX_URL = 2048;
 
 /**
  * The address to open for a link from flag data, or undefined when it must not be opened: only absolute `http:`

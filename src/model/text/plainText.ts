@@ -1,11 +1,7 @@
 /**
- * Plain-text building blocks shared by every wording function.
- *
- * Flag data is untrusted: names, values and descriptions can hold newlines, control characters, right-to-left
- * marks, zero-width and other invisible characters, lone surrogates and strings of any length. Everything the
- * wording functions return goes through `clean()` (or is built only from cleaned pieces), so it is one line, free
- * of those characters, and bounded.
- * Nothing here escapes markdown: callers that render markdown escape the plain text themselves.
+ * Plain-text building blocks of every wording function. Flag data is untrusted (control, bidi and invisible characters,
+ * lone surrogates, any length): everything returned goes through `clean()` or is built from cleaned pieces, so it is
+ * one bounded line. Nothing here escapes markdown: callers that render markdown do.
  */
 import * as l10n from '@vscode/l10n';
 import { hasInvisible, INVISIBLE, INVISIBLE_SOURCE } from '../../base/invisible';
@@ -16,9 +12,9 @@ export const MAX_LABEL = 200;
 /** Longest detail text (tooltip line, variant or segment detail). */
 export const MAX_DETAIL = 400;
 /** Longest single value inside a list of values. */
-export const MAX_VALUE = 60;
+const MAX_VALUE = 60;
 /** How many values of a list are shown before `… and N more`. */
-export const MAX_LIST_ITEMS = 10;
+const MAX_LIST_ITEMS = 10;
 
 const LONE_SURROGATE = /[\ud800-\udfff]/gu;
 /** A run of invisible characters (spaces between them included) and the spaces after it. */
@@ -81,7 +77,7 @@ export function truncate(text: string, max: number): string {
   return text.slice(0, graphemeStart(text, max - 1)).trimEnd() + '…';
 }
 
-// Made when a text is first cut: making it reads the locale's break rules (a few ms), not needed at start-up.
+// Made when a text is first cut: making it reads the locale's break rules, not needed at start-up.
 let graphemes: Intl.Segmenter | undefined;
 
 /**
@@ -124,7 +120,7 @@ export function showValue(value: string, max: number = MAX_VALUE): string {
   return shown.trim() === '' ? `"${shown}"` : shown;
 }
 
-export interface ListOptions {
+interface ListOptions {
   /** Most values shown (default MAX_LIST_ITEMS). */
   readonly maxItems?: number;
   /** Longest single value (default MAX_VALUE). */
@@ -152,10 +148,12 @@ export function formatList(values: readonly string[], options: ListOptions = {})
     items.push(item);
     length = next;
   }
-  const text = joinValues(items);
-  const rest = values.length - items.length;
-  if (rest === 0) return text;
-  // A cut last value already ends with `…`: do not print two in a row.
+  return andMoreAfter(joinValues(items), values.length - items.length);
+}
+
+/** `text … and N more` (`text… and N more` when `text` was cut, so no two `…` in a row); `text` when `rest` ≤ 0. */
+export function andMoreAfter(text: string, rest: number): string {
+  if (rest <= 0) return text;
   return text.endsWith('…') ? l10n.t('{0} and {1} more', text, rest) : l10n.t('{0} … and {1} more', text, rest);
 }
 

@@ -1,12 +1,7 @@
 /**
- * Strategies in the words of Unleash's UI.
- *
- * The API is split so callers decide the layout:
- * - `describeStrategy(s)`: the one-line summary, display name first (`Gradual rollout: 25% of userId`). It never
- *   contains the strategy's title, its disabled state or its constraints.
- * - `strategyTitle(s)`: the user-given title, or undefined; show it beside or instead of the summary.
- * - `strategyBadges(s)`: short markers (`disabled`, `2 constraints`, …) for a tree description or a hover line.
- * - `describeParameters(s)`: every parameter, sorted by name, for a detailed list.
+ * Strategies in the words of Unleash's UI, split so callers decide the layout: `describeStrategy` (one line, display
+ * name first; never the title, the disabled state or the constraints), `strategyTitle`, `strategyBadges` (`disabled`,
+ * `2 constraints`) and `describeParameters` (every parameter, sorted by name).
  */
 import * as l10n from '@vscode/l10n';
 import type { Strategy } from '../../api/schemas';
@@ -28,7 +23,7 @@ const DISPLAY_NAMES: Readonly<Record<string, () => string>> = {
 
 const MAX_NAME = 60;
 /** Most parameters `describeParameters` lists before a last `…` row. */
-export const MAX_PARAMETERS = 100;
+const MAX_PARAMETERS = 100;
 
 function hasOwn(record: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(record, key);

@@ -7,7 +7,7 @@ import { compactJson } from './jsonText';
 import { clean, formatList, MAX_DETAIL, oneDecimal } from './plainText';
 
 /** Longest payload value shown (the type prefix and quotes come on top). */
-export const MAX_PAYLOAD = 80;
+const MAX_PAYLOAD = 80;
 /** JSON longer than this is not compacted; it is only made single-line. */
 const MAX_JSON_TO_COMPACT = 100_000;
 const MAX_NAME = 100;
@@ -47,7 +47,7 @@ function overridesOf(v: Variant | StrategyVariant): Override[] {
   return Array.isArray(raw) ? raw.filter(isOverride) : [];
 }
 
-export interface VariantText {
+interface VariantText {
   /** `blue — 50%` */
   readonly label: string;
   /**

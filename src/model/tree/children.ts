@@ -40,7 +40,7 @@ function actionOf(node: TreeNode): string {
 }
 
 /** The row shown instead of children that failed to load; selecting it asks for them again. */
-export function errorNode(parent: TreeNode, message: string): TreeNode {
+function errorNode(parent: TreeNode, message: string): TreeNode {
   return {
     id: `${parent.id}/error`,
     kind: 'error',

@@ -1,5 +1,5 @@
 /**
- * What the flag commands compute, without 'vscode': which flag an argument means, the Find in Files query for a
+ * What the flag commands compute: which flag an argument means, the Find in Files query for a
  * flag, the Find Flag quick pick items, and the view's description and message.
  */
 import * as l10n from '@vscode/l10n';
@@ -41,7 +41,7 @@ export function flagRefOf(store: FlagStore, arg: unknown, name?: unknown): FlagR
   return undefined;
 }
 
-export interface FlagPickItem {
+interface FlagPickItem {
   label: string;
   description: string;
   detail?: string;

@@ -8,10 +8,8 @@ import { strategyCount } from '../text/countText';
 import { describeEnvironmentState, describeLastSeen } from '../text/flagText';
 import { clean, MAX_DETAIL } from '../text/plainText';
 import { describeStrategy, strategyBadges, strategyTitle } from '../text/strategyText';
-import { dotted, listNodes, paragraphs, siblingIds, type NodeIcon, type TreeContext, type TreeNode } from './node';
+import { dotted, listNodes, paragraphs, siblingIds, type NodeIcon, type TreeContext, type TreeNode, type Ids } from './node';
 import { strategyChildren, strategyHasChildren } from './strategy';
-
-type Ids = (kind: string, key: string) => string;
 
 /** `last seen 3 days ago`, `never seen`; nothing for export files, which do not say. */
 function lastSeen(env: FeatureEnvironment, context: TreeContext): string | undefined {
@@ -89,7 +87,7 @@ function strategyIcon(strategy: Strategy): NodeIcon {
  * A strategy: its title as the label and the summary beside it (`Internal users` · `Gradual rollout: 50% of
  * userId · 2 constraints · disabled`), or the summary as the label when it has no title.
  */
-export function strategyNode(strategy: Strategy, index: number, parent: TreeNode, ids: Ids, context: TreeContext): TreeNode {
+function strategyNode(strategy: Strategy, index: number, parent: TreeNode, ids: Ids, context: TreeContext): TreeNode {
   const summary = describeStrategy(strategy);
   const title = strategyTitle(strategy);
   const badges = strategyBadges(strategy);

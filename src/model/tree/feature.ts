@@ -12,9 +12,7 @@ import { describeDependency, describeLifecycle, flagName } from '../text/flagTex
 import { clean, MAX_DETAIL, MAX_LABEL } from '../text/plainText';
 import { environmentNode } from './environment';
 import { variantGroup } from './variants';
-import { dotted, groupNode, infoNode, listNodes, paragraphs, projectOf, siblingIds, type FlagRef, type TreeContext, type TreeNode } from './node';
-
-type Ids = (kind: string, key: string) => string;
+import { dotted, groupNode, infoNode, listNodes, paragraphs, projectOf, siblingIds, type FlagRef, type TreeContext, type TreeNode, type Ids } from './node';
 
 /** The rows below a flag: the one place the tree reads a flag's details. */
 export async function featureChildren(node: TreeNode, context: TreeContext, token?: CancellationLike): Promise<TreeNode[]> {
@@ -87,8 +85,7 @@ function tagGroup(parent: TreeNode, id: string, tags: readonly Tag[]): TreeNode 
     count: tagCount(tags.length),
     icon: 'tag',
     group: 'tags',
-    children: async (node) => {
-      const ids = siblingIds(node);
+    children: async (node, ids) => {
       // `type:value`, as hovers and Check Tag write a tag.
       return listNodes(node, tags, ids, 'tag', (tag) => {
         const value = tag.value === '' ? '""' : clean(tag.value, MAX_LABEL);
@@ -125,20 +122,25 @@ function knownFlag(context: TreeContext, project: string, name: string): FlagRef
   return listed(context, { project, name }) ? { project, name } : undefined;
 }
 
-function dependencyNode(dep: ParentDependency, parent: TreeNode, ids: Ids, context: TreeContext, flag: FlagRef): TreeNode {
-  const text = describeDependency(dep);
-  const target = knownFlag(context, flag.project, dep.feature);
+/** How a row that points at another flag looks; the tooltip's last line depends on whether it can reveal it. */
+interface FlagLinkView {
+  label: string;
+  description?: string;
+  icon: string;
+  tooltip: (revealable: boolean) => string;
+}
+
+/** A row for another flag of the same project (a parent, a child): selecting it reveals that flag, when listed. */
+function flagLinkNode(kind: 'dependency' | 'child', name: string, parent: TreeNode, ids: Ids, context: TreeContext, flag: FlagRef, view: FlagLinkView): TreeNode {
+  const target = knownFlag(context, flag.project, name);
   return {
-    id: ids('dependency', dep.feature),
-    kind: 'dependency',
-    label: text,
-    tooltip: paragraphs(
-      l10n.t('**Parent flag** {0}', escapeMarkdown(flagName(dep.feature, MAX_LABEL))),
-      escapeMarkdown(text),
-      target ? l10n.t('Select to show the parent flag.') : undefined,
-    ),
-    icon: { id: 'type-hierarchy-super' },
-    contextValue: 'dependency',
+    id: ids(kind, name),
+    kind,
+    label: view.label,
+    ...(view.description === undefined ? {} : { description: view.description }),
+    tooltip: view.tooltip(target !== undefined),
+    icon: { id: view.icon },
+    contextValue: kind,
     collapsible: 'none',
     parent,
     flag,
@@ -146,26 +148,29 @@ function dependencyNode(dep: ParentDependency, parent: TreeNode, ids: Ids, conte
   };
 }
 
+function dependencyNode(dep: ParentDependency, parent: TreeNode, ids: Ids, context: TreeContext, flag: FlagRef): TreeNode {
+  const text = describeDependency(dep);
+  return flagLinkNode('dependency', dep.feature, parent, ids, context, flag, {
+    label: text,
+    icon: 'type-hierarchy-super',
+    tooltip: (revealable) =>
+      paragraphs(
+        l10n.t('**Parent flag** {0}', escapeMarkdown(flagName(dep.feature, MAX_LABEL))),
+        escapeMarkdown(text),
+        revealable && l10n.t('Select to show the parent flag.'),
+      ),
+  });
+}
+
 function childNode(child: string, parent: TreeNode, ids: Ids, context: TreeContext, flag: FlagRef): TreeNode {
   const label = flagName(child, MAX_LABEL);
-  const target = knownFlag(context, flag.project, child);
-  return {
-    id: ids('child', child),
-    kind: 'child',
+  return flagLinkNode('child', child, parent, ids, context, flag, {
     label,
     description: l10n.t('depends on this flag'),
-    tooltip: paragraphs(
-      l10n.t('**Child flag** {0}', escapeMarkdown(label)),
-      l10n.t('It depends on this flag.'),
-      target ? l10n.t('Select to show it.') : undefined,
-    ),
-    icon: { id: 'type-hierarchy-sub' },
-    contextValue: 'child',
-    collapsible: 'none',
-    parent,
-    flag,
-    target,
-  };
+    icon: 'type-hierarchy-sub',
+    tooltip: (revealable) =>
+      paragraphs(l10n.t('**Child flag** {0}', escapeMarkdown(label)), l10n.t('It depends on this flag.'), revealable && l10n.t('Select to show it.')),
+  });
 }
 
 /** A link stored on the flag: opened only when it is an http or https address, else shown as text. */

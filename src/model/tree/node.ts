@@ -1,6 +1,6 @@
 /**
  * The Flags tree as plain data: what each row shows, how it composes its id and context value, and how it loads its
- * children. No 'vscode' here: src/views/ turns a TreeNode into a TreeItem, and tests walk the same nodes in Node.
+ * children. src/views/ turns a TreeNode into a TreeItem.
  */
 import type { CancellationLike } from '../../base/emitter';
 import type { FlagStore } from '../store/flagStore';
@@ -105,12 +105,15 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** Longest key put in an id as it is; a longer one (a 10 MB flag name) is cut and given its length. */
 const MAX_ID_KEY = 200;
 
+/** Makes the id of one child row from its kind and key. */
+export type Ids = (kind: string, key: string) => string;
+
 /**
  * Ids for the children of `parent` (undefined: the root): `<parent id>/<kind>:<encoded key>`. The same key twice
  * (hostile data can repeat a strategy or segment id, or two long keys can start alike) gets `#2`, `#3`…; `#` never
  * occurs otherwise, as keys are percent-encoded. One per list of siblings.
  */
-export function siblingIds(parent: TreeNode | undefined): (kind: string, key: string) => string {
+export function siblingIds(parent: TreeNode | undefined): Ids {
   const seen = new Map<string, number>();
   return (kind, full) => {
     const key = full.length > MAX_ID_KEY ? `${full.slice(0, MAX_ID_KEY)}…${full.length}` : full;
@@ -132,9 +135,9 @@ export function dotted(...parts: Array<string | undefined | false>): string {
 }
 
 /** Most rows one node lists from flag data (constraints, variants, tags…); the rest is counted in a last row. */
-export const MAX_CHILDREN = 500;
+const MAX_CHILDREN = 500;
 
-export interface GroupOptions {
+interface GroupOptions {
   id: string;
   label: string;
   /** `2 tags`; also the tooltip's second paragraph unless `note` is given. */
@@ -145,7 +148,8 @@ export interface GroupOptions {
   group: string;
   /** Defaults to the parent's. */
   environment?: string;
-  children: (group: TreeNode, token?: CancellationLike) => Promise<TreeNode[]>;
+  /** The group's rows; `ids` makes their ids. */
+  children: (group: TreeNode, ids: Ids, token?: CancellationLike) => Promise<TreeNode[]>;
 }
 
 /** A collapsed row that gathers one list of a parent (Tags, Parameters, Segments, Variants). */
@@ -162,7 +166,7 @@ export function groupNode(parent: TreeNode, options: GroupOptions): TreeNode {
     parent,
     flag: parent.flag,
     environment: options.environment ?? parent.environment,
-    children: (token) => options.children(node, token),
+    children: (token) => options.children(node, siblingIds(node), token),
   };
   return node;
 }
@@ -190,7 +194,7 @@ export function infoNode(parent: TreeNode, id: string, label: string, tooltip?: 
 export function listNodes<T>(
   parent: TreeNode,
   items: readonly T[],
-  ids: (kind: string, key: string) => string,
+  ids: Ids,
   what: ListedKind,
   build: (item: T, index: number) => TreeNode,
 ): TreeNode[] {

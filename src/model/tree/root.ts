@@ -41,7 +41,7 @@ const TYPE_ICONS: Readonly<Record<string, string>> = {
 };
 
 /** The codicon of a flag type; `symbol-boolean` for a type Unleash does not ship. */
-export function flagTypeIcon(type: string | undefined): string {
+function flagTypeIcon(type: string | undefined): string {
   return type !== undefined && Object.prototype.hasOwnProperty.call(TYPE_ICONS, type)
     ? (TYPE_ICONS[type] as string)
     : 'symbol-boolean';
@@ -166,7 +166,7 @@ interface RowView {
  * store has read them (`flagStatus`), so row, tooltip, Lifecycle row and hover say the same. Everything is built
  * when first read (VS Code asks for the tooltip on hover, through resolveTreeItem): the root may hold 10,000 flags.
  * A class rather than an object literal with `get` accessors: V8 defines a literal's accessors on every object it
- * creates (about 3 µs a row, 30 ms for 10,000 rows; see bench/README.md), while a class shares them on its prototype.
+ * creates (bench/README.md), while a class shares them on its prototype.
  */
 class FeatureRow implements TreeNode {
   readonly id: string;

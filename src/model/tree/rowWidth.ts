@@ -1,11 +1,7 @@
 /**
- * A flag row at the default side bar width (300 px): VS Code cuts a row's description before its label, so a long
- * name would push the environment strip and the status out of view. The name is cut instead, to leave room for them;
- * the tooltip and the screen-reader label keep it whole.
- *
- * Widths are in characters of a label (a flag name averages 7.1 px at the default font); the description is drawn
- * smaller, except the state marks ● ○, which are wider. Measured in test/e2e/browser.test.ts (its `rowFit` check and
- * docs/screenshots/tree-*.png).
+ * A flag row at the default side bar width (300 px): VS Code cuts the description before the label, so a long name is
+ * cut instead, leaving room for the environment strip and the status (tooltip and screen-reader label keep it whole).
+ * Widths in label characters (a flag name averages 7.1 px), measured in test/e2e/browser.test.ts (`rowFit`).
  */
 
 /** Label characters a flag row shows at the default side bar width: inside a project, and at the top level. */
@@ -14,7 +10,7 @@ export const ROW_WIDTH = { inProject: 31, topLevel: 32 } as const;
 /** The least of a name a row keeps: past this the status is cut rather than the name. */
 export const MIN_NAME = 12;
 
-/** Width of a description's character, in label characters. */
+/** Width of a description's character, in label characters: drawn smaller, except the state marks, drawn wider. */
 const DESCRIPTION_CHARACTER = 0.7;
 const MARK = 1.3;
 const MARKS = new Set(['●', '○']);

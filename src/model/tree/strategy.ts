@@ -12,9 +12,7 @@ import { describeSegment } from '../text/flagText';
 import { clean, formatList, MAX_LABEL } from '../text/plainText';
 import { describeParameters, parametersInLabel } from '../text/strategyText';
 import { variantGroup } from './variants';
-import { groupNode, infoNode, listNodes, paragraphs, siblingIds, type NodeKind, type TreeContext, type TreeNode } from './node';
-
-type Ids = (kind: string, key: string) => string;
+import { groupNode, infoNode, listNodes, paragraphs, siblingIds, type NodeKind, type TreeContext, type TreeNode, type Ids } from './node';
 
 /** Whether the strategy lists segments, or does not say (an older server): then the group offers to read them. */
 function showsSegments(strategy: Strategy): boolean {
@@ -59,7 +57,7 @@ export async function strategyChildren(
  * A constraint as people read it: `country is one of DE, FR`. The tooltip lists up to 100 values when the label
  * had to leave some out.
  */
-export function constraintNode(constraint: Constraint, index: number, parent: TreeNode, ids: Ids, kind: NodeKind): TreeNode {
+function constraintNode(constraint: Constraint, index: number, parent: TreeNode, ids: Ids, kind: NodeKind): TreeNode {
   const label = describeConstraint(constraint);
   const parts = constraintParts(constraint);
   const values = constraint.values ?? [];
@@ -92,9 +90,8 @@ function parameterGroup(parent: TreeNode, id: string, parameters: Array<{ name: 
     count: parameterCount(parameters.length),
     icon: 'symbol-parameter',
     group: 'parameters',
-    children: async (node) => {
-      const ids = siblingIds(node);
-      return parameters.map((parameter) => ({
+    children: async (node, ids) =>
+      parameters.map((parameter) => ({
         id: ids('parameter', parameter.name),
         kind: 'parameter',
         label: parameter.name,
@@ -106,8 +103,7 @@ function parameterGroup(parent: TreeNode, id: string, parameters: Array<{ name: 
         parent: node,
         flag: parent.flag,
         environment: parent.environment,
-      }));
-    },
+      })),
   });
 }
 
@@ -120,8 +116,7 @@ function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context:
     note: count ?? l10n.t('Expand to read the segments this strategy uses.'),
     icon: 'organization',
     group: 'segments',
-    children: async (node, token) => {
-      const ids = siblingIds(node);
+    children: async (node, ids, token) => {
       if (strategy.id === undefined) {
         return [infoNode(node, ids('info', 'no-id'), l10n.t('The server gave no id for this strategy: its segments cannot be read.'))];
       }
@@ -135,7 +130,7 @@ function segmentGroup(strategy: Strategy, parent: TreeNode, id: string, context:
 }
 
 /** An export file without its segments file (`<file>.segments`) names a strategy's segments but not their constraints. */
-export function offlineSegmentNote(): string {
+function offlineSegmentNote(): string {
   return l10n.t('This export file does not include segment constraints: export the environment again, or connect to a server, to see them.');
 }
 

@@ -7,9 +7,7 @@ import { variantCount } from '../text/countText';
 import { prettyJson } from '../text/jsonText';
 import { clean, MAX_LABEL } from '../text/plainText';
 import { describeVariant } from '../text/variantText';
-import { groupNode, listNodes, paragraphs, siblingIds, type TreeNode } from './node';
-
-type Ids = (kind: string, key: string) => string;
+import { groupNode, listNodes, paragraphs, type Ids, type TreeNode } from './node';
 
 /** A `Variants` group (feature-level, or of one environment) and its variants. */
 export function variantGroup(
@@ -26,15 +24,12 @@ export function variantGroup(
     icon: 'symbol-enum',
     group: 'variants',
     environment,
-    children: async (node) => {
-      const ids = siblingIds(node);
-      return listNodes(node, variants, ids, 'variant', (variant, index) => variantNode(variant, index, node, ids));
-    },
+    children: async (node, ids) => listNodes(node, variants, ids, 'variant', (variant, index) => variantNode(variant, index, node, ids)),
   });
 }
 
 /** One variant: `blue — 50%`, detail `variable · stickiness: userId · string: "blue"`. */
-export function variantNode(variant: Variant | StrategyVariant, index: number, parent: TreeNode, ids: Ids): TreeNode {
+function variantNode(variant: Variant | StrategyVariant, index: number, parent: TreeNode, ids: Ids): TreeNode {
   const text = describeVariant(variant);
   const payload = variant.payload;
   let copied: string | undefined;
@@ -60,6 +55,6 @@ export function variantNode(variant: Variant | StrategyVariant, index: number, p
 }
 
 /** A payload's value as copied: JSON indented (numbers and strings exactly as stored), anything else as it is. */
-export function payloadText(payload: Payload): string {
+function payloadText(payload: Payload): string {
   return (payload.type === 'json' ? prettyJson(payload.value) : undefined) ?? payload.value;
 }

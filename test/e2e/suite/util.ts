@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { TreeNode } from '../../../src/model/tree';
+import type { TreeNode } from '../../../src/model/tree/node';
 
 export const EXTENSION_ID = 'unleash-flags.unleash-flags';
 
