@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { installFakeVscode } from '../../test/support/fakeVscode';
 import { recordingLogger } from '../../test/support/recordingLogger';
 import { generateDataset } from '../data';
-import { serializeExportBytes } from '../../src/model/export/exportLayout';
+import { serializeExportBytes } from '../../src/model/export/exportBytes';
 import { FlagStore } from '../../src/model/store/flagStore';
 
 // Loaded here, before the measured run (loading is not the operation), once the stand-in answers for 'vscode'.

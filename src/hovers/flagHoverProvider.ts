@@ -9,7 +9,9 @@ import { CancelledError } from '../api/errors';
 import type { Feature, FeatureSummary } from '../api/schemas';
 import { Commands, SETTINGS_SECTION } from '../base/constants';
 import { flagKey, type Catalog } from '../model/store/catalog';
-import { findFlagAt, findFlagInCode, FlagNameIndex, type NameTransform } from '../model/code/flagNames';
+import type { FlagNameIndex } from '../model/code/flagNameIndex';
+import { findFlagAt, findFlagInCode } from '../model/code/flagNames';
+import type { NameTransform } from '../model/code/nameTransforms';
 import { hoverMayNameFlag } from '../model/store/flagDemand';
 import type { FlagStore } from '../model/store/flagStore';
 import { isValidFlagName } from '../model/code/flagNameRule';
@@ -86,7 +88,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     const catalog = this.store.catalog;
     if (this.index === undefined || this.indexedCatalog !== catalog) {
       const started = performance.now();
-      this.index = new FlagNameIndex(catalog.names());
+      this.index = catalog.nameIndex;
       this.indexedCatalog = catalog;
       this.failed.clear();
       this.logger.debug(`Indexed ${this.index.size} flag names in ${(performance.now() - started).toFixed(1)} ms.`);

@@ -9,7 +9,7 @@ import type { Catalog } from '../model/store/catalog';
 import { FlagAnalyzer, severitiesFrom, type AnalysisOptions, type Severities } from '../model/code/flagDiagnostics';
 import { FlagCompletions } from '../model/code/flagCompletion';
 import { isValidFlagName } from '../model/code/flagNameRule';
-import type { NameTransform } from '../model/code/flagNames';
+import type { NameTransform } from '../model/code/nameTransforms';
 import type { FlagStore } from '../model/store/flagStore';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../base/logger';

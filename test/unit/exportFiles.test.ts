@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import type { UnleashClient } from '../../src/api';
 import type { ExportResult, Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
-import { serializeExport } from '../../src/model/export/exportLayout';
+import { serializeExport } from '../../src/model/export/exportBytes';
 import { installFakeVscode, Uri, type TreeItem } from '../support/fakeVscode';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'export-files-'));

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError } from '../../src/api/errors';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
+import { FlagAnalyzer } from '../../src/model/code/flagDiagnostics';
 import { flagKey } from '../../src/model/store/catalog';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
@@ -229,6 +230,7 @@ describe('FlagHoverProvider', () => {
   it('builds the name index once per catalog, not per hover', async () => {
     const { store, provider } = await setup();
     const index = provider.nameIndex();
+    assert.equal(index, new FlagAnalyzer(store.catalog).nameIndex, 'the catalog\'s one index, shared with diagnostics');
     for (let i = 0; i < 20; i++) await hoverAt(provider, LINE, COLUMN);
     assert.equal(provider.nameIndex(), index);
     assert.equal(logLines.filter((line) => line.includes('Indexed')).length, 1);

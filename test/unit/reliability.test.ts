@@ -34,7 +34,7 @@ import {
   type HttpEvent,
   type Segment,
 } from '../../src/api';
-import { serializeExport } from '../../src/model/export/exportLayout';
+import { serializeExport } from '../../src/model/export/exportBytes';
 import { resolveExportPath } from '../../src/model/export/exportPath';
 import { exportToFile } from '../../src/model/export/exportToFile';
 import { ExportWriteError } from '../../src/model/export/exportWriteError';

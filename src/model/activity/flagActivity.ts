@@ -12,7 +12,7 @@ import type { CancellationLike, Disposable, Event } from '../../base/emitter';
 import type { Catalog } from '../store/catalog';
 import { flagKey } from '../store/catalog';
 import type { FlagSource } from '../store/flagSource';
-import { SharedReads } from '../store/flagStore';
+import { SharedReads } from '../store/sharedReads';
 import { formatError } from '../content/formatError';
 
 /** How long an answer (or a failure) is kept. */

@@ -1,6 +1,6 @@
 /**
  * Where an export is written: the rules that turn the `unleash.export.path` setting into a file path that is safe
- * on every platform and can never leave the chosen folder. Nothing here imports 'vscode'.
+ * on every platform and can never leave the chosen folder.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
@@ -18,10 +18,10 @@ export const DEFAULT_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.json';
  * Where the default template puts an export of part of an environment (a project, a tag, chosen flags), so that it
  * never replaces the whole environment's file.
  */
-export const PARTIAL_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.${scope}.json';
+const PARTIAL_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.${scope}.json';
 
 /** The longest a substituted value may be, in UTF-8 bytes, before it is shortened (with a hash suffix). */
-export const MAX_FILE_COMPONENT_BYTES = 100;
+const MAX_FILE_COMPONENT_BYTES = 100;
 
 /** A bad `unleash.export.path`; `setting` is the setting's id, for a "Configure" action. */
 export class ExportPathError extends Error {
@@ -79,7 +79,7 @@ export function sanitizeFileComponent(value: string, maxBytes: number = MAX_FILE
   return name === '' ? '_' : name;
 }
 
-export interface ExportPathOptions {
+interface ExportPathOptions {
   /** The `unleash.export.path` value; empty means `DEFAULT_EXPORT_PATH_TEMPLATE`. */
   template: string;
   /** Absolute path of the workspace folder the file must stay inside. */

@@ -55,3 +55,19 @@ function reasonFor(code: string | undefined, cause: unknown): string {
     }
   }
 }
+
+/** Runs a step on disk, turning a file-system failure into ExportWriteError (the previous file is left as it was). */
+export async function onDisk<T>(file: string, folder: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof ExportWriteError || !hasFsCode(error)) throw error;
+    throw new ExportWriteError(file, folder, error);
+  }
+}
+
+/** An error of the file system (it carries a code such as ENOSPC, EACCES, ELOOP), not of the export itself. */
+function hasFsCode(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+}

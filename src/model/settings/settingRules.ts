@@ -1,10 +1,8 @@
 /**
- * The rules that keep settings from doing harm, with no 'vscode' (tested in plain Node): which scope a value may come
- * from, the limits numeric settings are clamped to (the manifest declares the same ones; a test checks), and what a
- * server address risks.
- *
- * A cloned repository's `.vscode/settings.json` is untrusted: it never decides how TLS is checked, and a server it
- * names gets no token until the user has allowed that server's address (`serverKey`).
+ * The rules that keep settings from doing harm: which scope a value may come from, the limits numeric settings are
+ * clamped to (the manifest declares the same ones; a test checks), and what a server address risks. A cloned
+ * repository's `.vscode/settings.json` is untrusted: it never decides how TLS is checked, and a server it names gets
+ * no token until the user has allowed that server's address (`serverKey`).
  */
 
 import * as l10n from '@vscode/l10n';
@@ -15,7 +13,7 @@ import { jsonPreview } from '../text/jsonPreview';
 import { clean } from '../text/plainText';
 
 /** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */
-export interface ScopedValues<T> {
+interface ScopedValues<T> {
   defaultValue?: T;
   globalValue?: T;
   workspaceValue?: T;
@@ -28,7 +26,7 @@ export function userValue<T>(values: ScopedValues<T> | undefined, fallback: T): 
 }
 
 /** The server address in effect, and whether a workspace (rather than the user) chose it. */
-export interface ServerChoice {
+interface ServerChoice {
   url: string;
   fromWorkspace: boolean;
 }

@@ -2,12 +2,13 @@
  * Where flag data comes from: a live server, or export files in the workspace (offline mode). The store reads one
  * source; the tree and hovers never know which.
  */
+import * as l10n from '@vscode/l10n';
 import type { ListingFailure } from '../../api/listing';
 import type { EventPage } from '../../api/client';
 import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../../api/schemas';
 
 /** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
-export type SourceMode = 'server' | 'offline' | 'none';
+type SourceMode = 'server' | 'offline' | 'none';
 
 /**
  * The mode of a connection's state: a set server stays `server` while it lacks a token, approval or valid settings
@@ -46,4 +47,10 @@ export interface FlagSource {
   flagUsage?(name: string, hours: number, signal?: AbortSignal): Promise<FeatureMetricsRow[]>;
   /** The flag's page in the Unleash web UI, where there is one. */
   webUrl?(project: string, name: string): string | undefined;
+}
+
+/** The source, or the error every read gives when there is none. */
+export function requireSource(source: FlagSource | undefined): FlagSource {
+  if (!source) throw new Error(l10n.t('No Unleash server or export files are configured.'));
+  return source;
 }

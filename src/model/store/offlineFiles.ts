@@ -1,11 +1,8 @@
 /**
  * Which export files the offline mode reads: one budget for all of them together (how many, how large each, how
  * large together), decided from the folder listing and file sizes alone, so that a file beyond it is never read.
- * Each file is read and parsed on its own (exportFile.ts, in slices): one that fails or is left out is named, with
- * why and what to do, and the others still show. A file unchanged since the last reading is not parsed again.
- *
- * The files are reached through `ExportFolder` (the editor's file system in the extension), so nothing here imports
- * 'vscode' or Node built-ins.
+ * Each file is parsed on its own: one that fails or is left out is named, with why and what to do, and the others
+ * still show. Files are reached through `ExportFolder` (the editor's file system in the extension).
  */
 import * as l10n from '@vscode/l10n';
 import { TimeSlices } from '../../base/slicedJson';
@@ -44,9 +41,8 @@ export interface ExportBudget {
 const MIB = 1024 * 1024;
 
 /**
- * The default budget. A 50,000-flag export is about 75 MB, and is read: the largest file admitted, parsed and indexed,
- * keeps the heap well under 256 MB (bench/hostile/offlineLargest). Memory grows with what the files hold together, so
- * the total has the same bound; 32 files is more environments and partial exports than a project keeps.
+ * The default budget: a 50,000-flag export (about 75 MB) fits. Memory grows with what the files hold together, so the
+ * total has the same bound; 32 files is more environments and partial exports than a project keeps.
  */
 export const EXPORT_BUDGET: ExportBudget = { maxFiles: 32, maxFileBytes: 100 * MIB, maxTotalBytes: 100 * MIB };
 
@@ -58,7 +54,7 @@ export interface SkippedFile {
   reason?: string;
 }
 
-export interface ExportFiles {
+interface ExportFiles {
   /** The files read and parsed, by path. */
   files: ExportFile[];
   /** The files left out, by path. */
