@@ -15,9 +15,8 @@ import { FlagStore } from '../../src/model/store/flagStore';
 import { CancellationTokenSource, installFakeVscode, Range, Uri, type Hover, type MarkdownString } from '../support/fakeVscode';
 
 installFakeVscode();
-const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
-const { FlagHoverProvider, registerFlagHovers } = hovers;
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
+const { FlagHoverProvider, registerFlagHovers, MAX_HOVER_LINE, LOOKUP_WAIT_MS }: typeof import('../../src/hovers/flagHoverProvider') = require('../../src/hovers/flagHoverProvider');
+const { HoverSettingsByFolder } = require('../../src/services/hoverSettingsByFolder') as typeof import('../../src/services/hoverSettingsByFolder');
 
 // ---- Data and a scripted source -------------------------------------------------
 
@@ -245,7 +244,7 @@ describe('FlagHoverProvider', () => {
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
     assert.equal(await hoverAt(provider, LINE, COLUMN), undefined);
     const { provider: ready } = await setup();
-    const huge = `${LINE}${' '.repeat(hovers.MAX_HOVER_LINE)}`;
+    const huge = `${LINE}${' '.repeat(MAX_HOVER_LINE)}`;
     assert.equal(await hoverAt(ready, huge, COLUMN), undefined);
   });
 });
@@ -393,7 +392,7 @@ describe('FlagHoverProvider: archived flags', () => {
     const { store, provider, answer } = await archivedSetup();
     const started = Date.now();
     const first = await hoverAt(provider, line, line.indexOf('banner'));
-    assert.ok(Date.now() - started >= hovers.LOOKUP_WAIT_MS - 50);
+    assert.ok(Date.now() - started >= LOOKUP_WAIT_MS - 50);
     assert.equal(
       first?.contents.value,
       '`old-banner` is not among the flags listed from unleash\\.example\\.com.\n\n' +

@@ -78,7 +78,6 @@ export function trustRows(h: TrustHarness): void {
     TokenStore: typeof import('../../src/services/tokens').TokenStore;
     ServerApprovals: typeof import('../../src/services/approvals').ServerApprovals;
     registerConnectionCommands: typeof import('../../src/commands/connection').registerConnectionCommands;
-    overriddenMessage: typeof import('../../src/commands/connection').overriddenMessage;
     readSettings: typeof import('../../src/services/settings').readSettings;
   };
   const disposables: Array<{ dispose(): unknown }> = [];
@@ -267,7 +266,11 @@ export function trustRows(h: TrustHarness): void {
       assert.equal(fake.secrets.get(tokenSecretKey(typedServer.url)), h.token, 'the token is kept for the typed address');
       assert.equal(fake.secrets.size, 1);
       const warning = fake.messages.find((message) => message.kind === 'warning');
-      assert.equal(warning?.message, services.overriddenMessage(typedServer.url, workspaceServer.url));
+      const [typedHost, workspaceHost] = [typedServer.url, workspaceServer.url].map((url) => new URL(url).host);
+      assert.equal(
+        warning?.message,
+        `Saved http://${typedHost} in your user settings, but this workspace's unleash.serverUrl (http://${workspaceHost}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use http://${typedHost}.`,
+      );
       assert.equal(workspaceServer.requests.length + typedServer.requests.length, 0);
       return { result: 'token stored for the typed address only', message: warning?.message, steps: 'Open Workspace Settings', requests: 'none' };
     });
