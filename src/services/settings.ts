@@ -6,10 +6,9 @@
  */
 import { environmentSetting } from '../model/store/environmentChoice';
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION, Settings } from '../base/constants';
+import { DEFAULT_EXPORT_PATH_TEMPLATE, SETTINGS_SECTION, Settings } from '../base/constants';
 import type { ProxySupport } from '../api/proxy';
 import type { NameTransform } from '../model/code/nameTransforms';
-import { DEFAULT_EXPORT_PATH_TEMPLATE } from '../model/export/exportPath';
 import {
   capProjects, chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfProjects, userValue, validSdkCalls, validTransforms,
   workspaceValue, type LanguageFilter,
