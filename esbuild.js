@@ -4,7 +4,10 @@
 //   dist/core.js       src/model/core.ts, what talks to servers and reads export files (undici, zod), loaded with
 //                      `import()` the first time something needs the flags (services/connection.ts);
 //   dist/shared.js     the modules both use, loaded once, so that both see one copy (one ConfigError class, one
-//                      translation bundle).
+//                      translation bundle);
+// and one for the browser (package.json `browser`: vscode.dev, github.dev, web worker extension hosts):
+//   dist/web/extension.js  src/extension.browser.ts, offline mode from the workspace's export files, one file with
+//                      platform 'browser', so that a Node built-in anywhere in its graph fails the build.
 // esbuild splits code only for ESM output, so the bundles are built as ESM with splitting, then each output file is
 // turned into CommonJS (esbuild's transform, `import()` becoming a `require` on first need), which VS Code loads.
 // bundleOptions() is shared with the benchmark's copy of the extension and the e2e suite's bundle (one file each).
@@ -114,18 +117,37 @@ const extensionBuild = (minified, outdir = 'dist') => ({
   plugins: [oneVscode, commonJsOutput(minified), thirdPartyNoticesPlugin],
 });
 
+/**
+ * The browser build: one CommonJS file (a web worker extension host evaluates it as a module of its own), with the
+ * same first and last statements as dist/extension.js, so that activate() measures its loading the same way. Its
+ * packages are a subset of the desktop bundles' (a unit test checks), whose notices cover them.
+ * @param {boolean} minified
+ * @param {string} [outdir]
+ * @returns {import('esbuild').BuildOptions}
+ */
+const webBuild = (minified, outdir = 'dist/web') => ({
+  ...bundleOptions(minified),
+  platform: 'browser',
+  target: 'es2022',
+  entryPoints: { extension: 'src/extension.browser.ts' },
+  outdir,
+  metafile: true,
+  banner: { js: `globalThis.${BUNDLE_TIMES}={start:performance.now()};` },
+  footer: { js: `globalThis.${BUNDLE_TIMES}.loaded=performance.now();` },
+  plugins: [oneVscode],
+});
+
 async function main() {
-  const options = extensionBuild(production);
+  const builds = [extensionBuild(production), webBuild(production)];
   if (watch) {
-    const context = await esbuild.context(options);
-    await context.watch();
+    for (const options of builds) await (await esbuild.context(options)).watch();
     console.log('[esbuild] watching for changes');
     return;
   }
-  await esbuild.build(options);
+  await Promise.all(builds.map((options) => esbuild.build(options)));
 }
 
-module.exports = { bundleOptions, extensionBuild, BUNDLE_TIMES };
+module.exports = { bundleOptions, extensionBuild, webBuild, BUNDLE_TIMES };
 
 if (require.main === module) {
   main().catch((error) => {

@@ -6,13 +6,17 @@
  *                figure VS Code counts, and whether core.js (undici, zod) was loaded before anything needed the flags;
  *   first need   `store.load()` (what the Flags view, a hover on a flag name or a command does): with a server of
  *                1,000 flags on 127.0.0.1, to the first listing request it receives and to the flags in the store;
- *                offline, to the flags of the demo's two export files.
+ *                offline, to the flags of the demo's two export files;
+ *   browser      the browser build (dist/web/extension.js, esbuild.js webBuild) run with only a web worker's globals
+ *                (test/support/webWorker.ts): activation the same way, and the first need to the flags of the same
+ *                two files; its size, minified and gzipped.
  * Node's own modules the bundles need at start-up are loaded before the clock starts, as in an extension host. The
  * figures of the editor itself come from the e2e run (bench/results/activate.json).
  *
  *   npx tsx bench/activation.bench.ts [--quick]
  */
 import { execFile } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,9 +26,10 @@ import { round, stats, type Stats } from './measure';
 
 const ROOT = path.resolve(__dirname, '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleOptions, extensionBuild } = require('../esbuild') as {
+const { bundleOptions, extensionBuild, webBuild } = require('../esbuild') as {
   bundleOptions(minified: boolean): BuildOptions;
   extensionBuild(minified: boolean, outdir: string): BuildOptions;
+  webBuild(minified: boolean, outdir: string): BuildOptions;
 };
 
 export interface ActivationBenchResult {
@@ -40,9 +45,11 @@ export interface ActivationBenchResult {
   coreLoadedBeforeNeed: number;
   server: { needToRequest: Stats; systemCertificates: Stats; needToFlags: Stats; flags: number };
   offline: { needToFlags: Stats; flags: number };
+  /** The browser build, in as many windows. */
+  web: { activation: Stats; bundleLoad: Stats; needToFlags: Stats; flags: number; bytes: number; gzipBytes: number };
 }
 
-function runWindow(child: string, dist: string, folder: string, mode: 'server' | 'offline'): Promise<WindowResult> {
+function runWindow(child: string, dist: string, folder: string, mode: WindowResult['mode']): Promise<WindowResult> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [child, dist, folder, mode], { timeout: 60_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`the ${mode} window failed: ${error.message}\n${stderr}`));
@@ -57,6 +64,8 @@ export async function runActivationBench(options: { quick?: boolean; log?: boole
   try {
     const dist = path.join(dir, 'dist');
     await build({ ...extensionBuild(true, dist), absWorkingDir: ROOT, logLevel: 'warning' });
+    await build({ ...webBuild(true, path.join(dist, 'web')), absWorkingDir: ROOT, logLevel: 'warning' });
+    const webBundle = fs.readFileSync(path.join(dist, 'web', 'extension.js'));
     const child = path.join(dir, 'child.js');
     await build({ ...bundleOptions(false), sourcemap: false, entryPoints: [path.join(__dirname, 'activation.child.ts')], outfile: child, absWorkingDir: ROOT });
     const folder = path.join(dir, 'workspace');
@@ -65,20 +74,21 @@ export async function runActivationBench(options: { quick?: boolean; log?: boole
     const before = os.loadavg()[0] ?? 0;
     const results: WindowResult[] = [];
     for (let i = 0; i < windows; i++) {
-      for (const mode of ['server', 'offline'] as const) {
+      for (const mode of ['server', 'offline', 'web'] as const) {
         const result = await runWindow(child, dist, folder, mode);
         results.push(result);
         if (options.log) console.log(`  ${mode}: activation ${result.activationMs.toFixed(1)} ms, first need → flags ${result.needToFlagsMs.toFixed(1)} ms`);
       }
     }
     const of = (mode: WindowResult['mode']) => results.filter((result) => result.mode === mode);
+    const desktop = results.filter((result) => result.mode !== 'web');
     return {
       name: 'activation',
       windows,
       loadAverage: { before: round(before, 2), after: round(os.loadavg()[0] ?? 0, 2) },
-      activation: stats(results.map((result) => result.activationMs)),
-      bundleLoad: stats(results.map((result) => result.bundleLoadMs)),
-      coreLoadedBeforeNeed: results.filter((result) => result.coreLoadedBeforeNeed).length,
+      activation: stats(desktop.map((result) => result.activationMs)),
+      bundleLoad: stats(desktop.map((result) => result.bundleLoadMs)),
+      coreLoadedBeforeNeed: desktop.filter((result) => result.coreLoadedBeforeNeed).length,
       server: {
         needToRequest: stats(of('server').map((result) => result.needToRequestMs ?? Number.NaN)),
         systemCertificates: stats(of('server').map((result) => result.systemCertificatesMs ?? 0)),
@@ -86,6 +96,14 @@ export async function runActivationBench(options: { quick?: boolean; log?: boole
         flags: of('server')[0]?.flags ?? 0,
       },
       offline: { needToFlags: stats(of('offline').map((result) => result.needToFlagsMs)), flags: of('offline')[0]?.flags ?? 0 },
+      web: {
+        activation: stats(of('web').map((result) => result.activationMs)),
+        bundleLoad: stats(of('web').map((result) => result.bundleLoadMs)),
+        needToFlags: stats(of('web').map((result) => result.needToFlagsMs)),
+        flags: of('web')[0]?.flags ?? 0,
+        bytes: webBundle.length,
+        gzipBytes: gzipSync(webBundle, { level: 9 }).length,
+      },
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -102,6 +120,9 @@ export function activationLines(result: ActivationBenchResult): string[] {
       `of it reading the system's certificates ${range(result.server.systemCertificates)}${process.env.SSL_CERT_DIR ? ` (SSL_CERT_DIR=${process.env.SSL_CERT_DIR}: every hashed file read)` : ''}; ` +
       `→ flags in the store ${range(result.server.needToFlags)}`,
     `first need → flags in the store (offline, ${result.offline.flags} flags of 2 export files): ${range(result.offline.needToFlags)}`,
+    `browser build (${(result.web.bytes / 1024).toFixed(1)} KB, ${(result.web.gzipBytes / 1024).toFixed(1)} KB gzipped), a web worker's globals only, ${result.windows} windows: ` +
+      `activation ${range(result.web.activation)}, of it loading the bundle ${range(result.web.bundleLoad)}; ` +
+      `first need → flags in the store (${result.web.flags} flags of 2 export files) ${range(result.web.needToFlags)}`,
     `load average ${result.loadAverage.before} before, ${result.loadAverage.after} after`,
   ];
 }

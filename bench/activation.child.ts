@@ -1,17 +1,21 @@
 /**
  * One window of bench/activation.bench.ts, in a process of its own (bundled by it, run with plain `node`):
- *   node activation.child.js <dist folder> <workspace folder> <server|offline>
- * Loads dist/extension.js over the 'vscode' stand-in, activates it, waits for the connection's first evaluation,
- * then needs the flags once (`store.load()`, what the Flags view does) and prints one JSON line: activation, whether
- * core.js was loaded before the need, and the times from the need to the first listing request and to the flags.
+ *   node activation.child.js <dist folder> <workspace folder> <server|offline|web>
+ * Loads dist/extension.js over the 'vscode' stand-in (`web`: dist/web/extension.js, the browser build, in a context
+ * with only a web worker's globals), activates it, waits for the connection's first evaluation, then needs the flags
+ * once (`store.load()`, what the Flags view does) and prints one JSON line: activation, whether core.js was loaded
+ * before the need, and the times from the need to the first listing request and to the flags.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ExtensionApi } from '../src/extension';
+import type { BrowserExtensionApi } from '../src/extension.browser';
 import { startFaultServer } from '../test/support/faultServer';
 import { installFakeVscode } from '../test/support/fakeVscode';
+import { runInWorkerContext } from '../test/support/webWorker';
 
 export interface WindowResult {
-  mode: 'server' | 'offline';
+  mode: 'server' | 'offline' | 'web';
   /** Loading the bundle and activate() (ExtensionApi.activationMs). */
   activationMs: number;
   bundleLoadMs: number;
@@ -63,8 +67,13 @@ async function main(): Promise<void> {
     process.env.UNLEASH_API_TOKEN = '*:*.bench-admin-token';
   }
   const core = path.join(dist, 'core.js');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const extension = require(path.join(dist, 'extension.js')) as { activate(context: unknown): ExtensionApi };
+  type Activate = { activate(context: unknown): Pick<ExtensionApi & BrowserExtensionApi, 'store' | 'activationMs' | 'bundleLoadMs'> };
+  const web = path.join(dist, 'web', 'extension.js');
+  const extension =
+    mode === 'web'
+      ? runInWorkerContext<Activate>(fs.readFileSync(web, 'utf8'), web, fake.vscode)
+      : // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require(path.join(dist, 'extension.js')) as Activate);
   const context = { subscriptions: [] as Array<{ dispose(): unknown }>, secrets: fake.secretStorage, globalState: fake.globalState };
   const api = extension.activate(context);
   for (let waited = 0; api.store.currentSource === undefined && waited < 10_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -75,7 +84,7 @@ async function main(): Promise<void> {
   const listed = performance.now();
   if (api.store.state !== 'ready') throw new Error(`the store is ${api.store.state}, not ready: ${String(api.store.error)}`);
   const result: WindowResult = {
-    mode: mode === 'server' ? 'server' : 'offline',
+    mode: mode === 'server' || mode === 'web' ? mode : 'offline',
     activationMs: api.activationMs,
     bundleLoadMs: api.bundleLoadMs,
     coreLoadedBeforeNeed,

@@ -23,7 +23,7 @@ import { Catalog } from '../src/model/store/catalog';
 import { FlagCompletions } from '../src/model/code/flagCompletion';
 import { FlagAnalyzer } from '../src/model/code/flagDiagnostics';
 import { FlagHints } from '../src/model/code/flagHints';
-import { FlagNameIndex } from '../src/model/code/flagNames';
+import { FlagNameIndex } from '../src/model/code/flagNameIndex';
 import { findFlagUsages } from '../src/model/code/flagUsages';
 import { generateDataset, mulberry32 } from './data';
 import { machine, round } from './measure';

@@ -9,7 +9,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { FlagNameIndex, findFlagAt, findFlagInCode } from '../src/model/code/flagNames';
+import { FlagNameIndex } from '../src/model/code/flagNameIndex';
+import { findFlagAt, findFlagInCode } from '../src/model/code/flagNames';
 import { mulberry32 } from './data';
 
 export interface HoverBenchOptions {

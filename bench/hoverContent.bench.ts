@@ -16,7 +16,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, type Strategy } from '../src/api/schemas';
 import { Catalog } from '../src/model/store/catalog';
-import { findFlagAt, FlagNameIndex } from '../src/model/code/flagNames';
+import { FlagNameIndex } from '../src/model/code/flagNameIndex';
+import { findFlagAt } from '../src/model/code/flagNames';
 import { hoverMarkdown, type HoverMatch } from '../src/model/content/hoverContent';
 
 export interface HoverContentBenchOptions {

@@ -5,7 +5,7 @@
  * closure). `--source` runs the source instead.
  */
 export { UnleashClient } from '../src/api/client';
-export { serializeExport, serializeExportBytes } from '../src/model/export/exportLayout';
+export { serializeExport, serializeExportBytes } from '../src/model/export/exportBytes';
 export { exportToFile } from '../src/model/export/exportToFile';
 export { FlagStore } from '../src/model/store/flagStore';
 export { ServerSource } from '../src/services/serverSource';

@@ -14,7 +14,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { UnleashClient } from '../src/api/client';
-import { exportToFile, formatSize } from '../src/model/export/exportToFile';
+import { formatSize } from '../src/model/export/exportBudget';
+import { exportToFile } from '../src/model/export/exportToFile';
 import { startRealUnleash, type RealUnleash } from '../test/contract/harness';
 
 export const DEMO_WORKSPACE = path.join(__dirname, 'workspace');

@@ -6,7 +6,8 @@
  */
 import * as path from 'node:path';
 import { UnleashClient } from '../../src/api/client';
-import { exportMessage, exportToFile } from '../../src/model/export/exportToFile';
+import { exportMessage } from '../../src/model/export/exportMessage';
+import { exportToFile } from '../../src/model/export/exportToFile';
 import { startFaultServer } from '../../test/support/faultServer';
 import { generateDataset } from '../data';
 import type { HostileScenario } from './scenario';

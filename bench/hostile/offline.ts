@@ -1,14 +1,15 @@
 /**
  * The offline mode as the extension runs it, for the hostile scenarios of finding 3: the Connection reads the
  * workspace's `.unleash/*.json` through the editor's file system (the 'vscode' stand-in of test/support, over the
- * real disk), the store loads the source, and the user reads the tree's root and message, or a flag's hover.
+ * real disk), the store loads the source, and the user reads the tree's root and message, or a flag's hover. The
+ * browser build's connection (FilesConnection, wired as src/extension.browser.ts wires it) reads them the same way.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { installFakeVscode } from '../../test/support/fakeVscode';
 import { recordingLogger } from '../../test/support/recordingLogger';
 import { generateDataset } from '../data';
-import { serializeExportBytes } from '../../src/model/export/exportLayout';
+import { serializeExportBytes } from '../../src/model/export/exportBytes';
 import { FlagStore } from '../../src/model/store/flagStore';
 
 // Loaded here, before the measured run (loading is not the operation), once the stand-in answers for 'vscode'.
@@ -17,6 +18,9 @@ installFakeVscode();
 const { Connection } = require('../../src/services/connection') as typeof import('../../src/services/connection');
 const { TokenStore } = require('../../src/services/tokens') as typeof import('../../src/services/tokens');
 const { ServerApprovals } = require('../../src/services/approvals') as typeof import('../../src/services/approvals');
+const { FilesConnection } = require('../../src/services/filesConnection') as typeof import('../../src/services/filesConnection');
+const { WorkspaceExports } = require('../../src/services/workspaceExports') as typeof import('../../src/services/workspaceExports');
+const { committedExportsNote } = require('../../src/model/content/committedExports') as typeof import('../../src/model/content/committedExports');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The store once the Connection has read the export files of the workspace `folder`, as the Flags view loads it. */
@@ -24,6 +28,23 @@ export async function offlineStore(folder: string): Promise<FlagStore> {
   const fake = installFakeVscode(folder);
   const { logger } = recordingLogger();
   const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger);
+  const state = await connection.update();
+  const store = new FlagStore(logger);
+  void store.load();
+  await store.setSource(state.source, state.state, state.problem);
+  connection.dispose();
+  return store;
+}
+
+/** The same, in the browser build: its connection reads only the export files, through the same budget. */
+export async function browserStore(folder: string): Promise<FlagStore> {
+  installFakeVscode(folder);
+  const { logger } = recordingLogger();
+  const exportFiles = new WorkspaceExports(logger, {
+    load: () => import('../../src/model/store/offlineReading'),
+    lead: (read) => committedExportsNote(read.changedAt, new Date()),
+  });
+  const connection = new FilesConnection(exportFiles);
   const state = await connection.update();
   const store = new FlagStore(logger);
   void store.load();

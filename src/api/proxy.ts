@@ -5,11 +5,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as net from 'node:net';
+import { PROXY_SETTING } from '../base/constants';
 import { ConfigError } from './errors';
 import { bareHost, isLoopback } from './baseUrl';
 
-/** VS Code's proxy setting; named in every message about the proxy. */
-export const PROXY_SETTING = 'http.proxy';
 
 export type ProxySupport = 'off' | 'on' | 'fallback' | 'override';
 

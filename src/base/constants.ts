@@ -53,6 +53,8 @@ export const ContextKeys = {
    * `offline` (export files), `none`. Commands that need a server are enabled and in the palette only with `server`.
    */
   mode: 'unleash.mode',
+  /** The browser build runs (vscode.dev, github.dev): it reads the committed export files only, so Connect… is not on offer. */
+  browser: 'unleash.browser',
 } as const;
 
 export const SETTINGS_SECTION = 'unleash';
@@ -105,10 +107,15 @@ export function tokenSecretKey(serverUrl: string): string {
 /** Fallback for the token when none is stored (CI, dev containers). */
 export const TOKEN_ENV_VAR = 'UNLEASH_API_TOKEN';
 
+/** VS Code's proxy setting; named in every message about the proxy. */
+export const PROXY_SETTING = 'http.proxy';
+
 /** Folder (in each workspace folder) of the export files that the offline mode reads. */
 export const EXPORT_FOLDER = '.unleash';
 /** The files offline mode reads: the exports (`*.json`) and their segments files (`*.json.segments`). */
 export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.{json,segments}`;
+/** Where an export goes when `unleash.export.path` is empty (model/export/exportPath.ts). */
+export const DEFAULT_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.json';
 
 export const LOG_CHANNEL_NAME = 'Unleash';
 

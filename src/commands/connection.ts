@@ -1,4 +1,4 @@
-/** Commands that connect to a server: Connect, Set/Forget API Token, Test Connection, Show Log, Open Settings. */
+/** Commands that connect to a server: Connect, Set/Forget API Token, Allow the Workspace's Server, Test Connection. */
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../api/baseUrl';
 import { ConfigError } from '../api/errors';
@@ -14,39 +14,35 @@ import { readServerUrl, readSettings, readUserServerUrl } from '../services/sett
 import type { TokenStore } from '../services/tokens';
 import type { Logger } from '../base/logger';
 import { failWith, requireServer, withCancellableProgress } from './commandHelpers';
+import { DisposableStore } from '../services/disposables';
 
-export interface ConnectionCommandDeps {
+interface ConnectionCommandDeps {
   connection: Connection;
   tokens: TokenStore;
   approvals: ServerApprovals;
   logger: Logger;
-  channel: vscode.LogOutputChannel;
   /** What the last listing could not read: Test Connection says so beside a working connection. */
   store?: Pick<FlagStore, 'failures' | 'outOfDate' | 'currentSource'>;
 }
 
 /** What "Test Connection" found, returned for keybindings and tests. */
-export interface ConnectionReport {
+interface ConnectionReport {
   ok: boolean;
   message: string;
 }
 
 export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.commands.registerCommand(Commands.connect, () => connect(deps)),
     vscode.commands.registerCommand(Commands.setToken, (token?: string) => setToken(deps, token)),
     vscode.commands.registerCommand(Commands.forgetToken, () => forgetToken(deps)),
     vscode.commands.registerCommand(Commands.approveServer, () => approveServer(deps)),
     vscode.commands.registerCommand(Commands.testConnection, () => testConnection(deps)),
-    vscode.commands.registerCommand(Commands.showLog, () => deps.channel.show(true)),
-    vscode.commands.registerCommand(Commands.openSettings, (setting?: string) =>
-      vscode.commands.executeCommand('workbench.action.openSettings', setting ?? `@ext:unleash-flags.unleash-flags`),
-    ),
   );
 }
 
 /** Validation for the URL input box: undefined when fine, else what to fix. */
-export function validateServerUrl(value: string): string | undefined {
+function validateServerUrl(value: string): string | undefined {
   try {
     parseBaseUrl(value);
     return undefined;
@@ -96,7 +92,7 @@ async function connect(deps: ConnectionCommandDeps): Promise<void> {
 }
 
 /** Said when the user's choice is saved but a workspace setting wins (both addresses as requests would use them). */
-export function overriddenMessage(typed: string, workspaceUrl: string): string {
+function overriddenMessage(typed: string, workspaceUrl: string): string {
   return vscode.l10n.t(
     "Saved {0} in your user settings, but this workspace's {1} ({2}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use {0}.",
     shownAddress(typed),

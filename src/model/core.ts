@@ -8,6 +8,7 @@ export { UnleashClient } from '../api/client';
 export { loadSystemCertificates } from '../api/systemCertificates';
 export { EXPORT_BUDGET, ExportFileReader, skippedNote } from './store/offlineFiles';
 export { OfflineSource } from './store/offlineSource';
-export { exportContent, exportMessage, exportToFile } from './export/exportToFile';
+export { exportMessage } from './export/exportMessage';
+export { exportContent, exportToFile } from './export/exportToFile';
 export { ExportWriteError } from './export/exportWriteError';
 export { parseExportFile } from './export/exportFile';

@@ -6,10 +6,11 @@ import * as vscode from 'vscode';
 import { ContextKeys } from '../base/constants';
 import { sourceMode } from '../model/store/flagSource';
 import type { FlagStore } from '../model/store/flagStore';
-import type { Connection } from './connection';
+import type { AnnouncedState } from './connectionState';
 import { onDidChangeSettings, readHoverSettings, readRefreshIntervalMinutes } from './settings';
+import { DisposableStore } from './disposables';
 
-export function bindStoreToConnection(connection: Connection, store: FlagStore): vscode.Disposable {
+export function bindStoreToConnection(connection: AnnouncedState, store: FlagStore): vscode.Disposable {
   const showState = () => void vscode.commands.executeCommand('setContext', ContextKeys.state, store.state);
   const applyInterval = () => store.setRefreshInterval(readRefreshIntervalMinutes());
   const applyEnvironments = () => store.setEnvironmentChoice(readHoverSettings().environments);
@@ -21,7 +22,7 @@ export function bindStoreToConnection(connection: Connection, store: FlagStore):
   showMode();
   applyInterval();
   applyEnvironments();
-  return vscode.Disposable.from(
+  return new DisposableStore(
     connection.onDidChange((state) => {
       showMode();
       void store.setSource(state.source, state.state, state.problem);

@@ -1,150 +1,31 @@
 /**
  * Decides where flags come from, from the settings, the token and the workspace: a server (when `unleash.serverUrl`
- * is set), or the export files in the workspace (offline mode, the default). Rebuilds the client when a setting
- * that shapes it changes, and says why nothing can be shown when that is the case.
- *
- * An evaluation checks the settings and lists the export files, and builds nothing else: the client and the files'
- * contents come from the core bundle (model/core.ts, dist/core.js), loaded with the first need of the flags
- * (DeferredSource, serverClient()). A window that never needs them never loads it.
+ * is set, serverEvaluation.ts), or the export files in the workspace (offline mode, the default, workspaceExports.ts).
+ * Evaluates again when a setting that shapes it, the token or the files change, and says why nothing can be shown.
  */
 import * as vscode from 'vscode';
-import { baseUrlText, parseBaseUrl, SERVER_URL_SETTING } from '../api/baseUrl';
 import type { UnleashClient } from '../api/client';
-import { CancelledError, ConfigError } from '../api/errors';
-import { requirePemCertificates } from '../api/pem';
-import { chooseProxy } from '../api/proxy';
-import { EXPORT_FOLDER, EXPORT_GLOB } from '../base/constants';
-import { compare } from '../model/store/catalog';
-import { DeferredSource } from '../model/store/deferredSource';
-import { ExportFilesError } from '../model/export/exportFilesError';
-import type { FlagSource } from '../model/store/flagSource';
-import type { StoreState } from '../model/store/flagStore';
-import { joinValues } from '../model/text/intl';
-import type { ExportBudget, ExportFileReader, ExportFolder, ListedFile, SkippedFile } from '../model/store/offlineFiles';
-import { segmentsPathFor } from '../model/export/exportSegmentsPath';
 import type { ServerApprovals } from './approvals';
-import { loadCore, type Core } from './core';
+import { settledState, type ConnectionState } from './connectionState';
+import { loadCore } from './core';
+import { DisposableStore } from './disposables';
+import { watchExportFiles } from './exportFilesWatch';
 import type { KnownProjects } from './knownProjects';
-import { connectionWarnings, readCaFiles } from './network';
 import type { Logger } from '../base/logger';
+import { evaluateServer, type ClientOnNeed, type Evaluation } from './serverEvaluation';
 import { onDidChangeConnectionSettings, readSettings, type ExtensionSettings } from './settings';
-import { ServerSource, serverLabel } from './serverSource';
 import type { TokenStore } from './tokens';
-
-export interface ConnectionState {
-  /** Why nothing can be shown, or 'ready' when `source` is set. */
-  state: StoreState;
-  source?: FlagSource;
-  /** The configuration problem behind 'invalidSettings'. */
-  problem?: unknown;
-}
-
-/** Why a server that the workspace's settings name gets nothing yet, and what to do; `address` as serverKey gives it. */
-export function unapprovedProblem(address: string): string {
-  return vscode.l10n.t(
-    'names {0} in this workspace\'s settings, which you have not allowed: no token is sent there. Run "Unleash: Allow the Workspace\'s Server…".',
-    address,
-  );
-}
-
-/** The `.unleash` folders of the workspace, through the editor's file system (remote and virtual workspaces too). */
-function workspaceExportFolder(): ExportFolder {
-  const uris = new Map<string, vscode.Uri>();
-  const uriOf = (file: ListedFile) => uris.get(file.key) ?? vscode.Uri.parse(file.key);
-  return {
-    async list() {
-      const files: ListedFile[] = [];
-      for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
-        let entries: [string, vscode.FileType][] = [];
-        try {
-          entries = await vscode.workspace.fs.readDirectory(dir);
-        } catch {
-          continue; // no export folder here
-        }
-        const listed = (name: string): ListedFile => {
-          const uri = vscode.Uri.joinPath(dir, name);
-          uris.set(uri.toString(), uri);
-          return { path: vscode.workspace.asRelativePath(uri), key: uri.toString() };
-        };
-        // A link (even to a file) is left out.
-        const regular = new Set(entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name));
-        for (const name of regular) {
-          if (!name.endsWith('.json')) continue;
-          const segments = regular.has(segmentsPathFor(name)) ? listed(segmentsPathFor(name)) : undefined;
-          files.push({ ...listed(name), ...(segments ? { segments } : {}) });
-        }
-      }
-      return files;
-    },
-    stat: async (file) => vscode.workspace.fs.stat(uriOf(file)),
-    read: async (file) => vscode.workspace.fs.readFile(uriOf(file)),
-  };
-}
-
-/** A server's client, built the first time something needs it (loading the core bundle); closed with its evaluation. */
-class ClientOnNeed {
-  #client: Promise<UnleashClient> | undefined;
-  #closed = false;
-
-  constructor(private readonly build: () => Promise<UnleashClient>) {}
-
-  /** The client, built once; a build that fails is forgotten (the next need tries again). None once closed. */
-  get(): Promise<UnleashClient> {
-    if (this.#closed) return Promise.reject(new CancelledError());
-    this.#client ??= this.build().catch((error: unknown) => {
-      this.#client = undefined;
-      throw error;
-    });
-    return this.#client;
-  }
-
-  close(): void {
-    this.#closed = true;
-    void this.#client?.then((client) => client.close(), () => undefined);
-  }
-}
-
-/** What one evaluation built: the state to announce, and the client behind it (published only if still current). */
-interface Evaluation {
-  next: ConnectionState;
-  client?: ClientOnNeed;
-  warnings?: string[];
-}
-
-/** One log line per file left out (the files past `maxFiles` in one line): the whole reason, in English. */
-function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget): string[] {
-  const megabytes = (bytes: number) => Math.floor(bytes / 2 ** 20);
-  const tooMany = skipped.filter((file) => file.why === 'tooMany');
-  const lines = skipped.flatMap((file) => {
-    switch (file.why) {
-      case 'tooLarge':
-        return [`Skipped ${file.path}: larger than ${megabytes(budget.maxFileBytes)} MB, the most one export file may hold.`];
-      case 'overBudget':
-        return [`Skipped ${file.path}: with it the export files would hold more than ${megabytes(budget.maxTotalBytes)} MB together.`];
-      case 'failed':
-        return [`Skipped ${file.path}: ${file.reason ?? ''}`];
-      default:
-        return [];
-    }
-  });
-  if (tooMany.length > 0) {
-    const names = tooMany.slice(0, 20).map((file) => file.path).join(', ');
-    lines.push(`Skipped ${tooMany.length} export files after the first ${budget.maxFiles} by name: ${names}${tooMany.length > 20 ? ', …' : ''}.`);
-  }
-  return lines;
-}
+import { WorkspaceExports } from './workspaceExports';
 
 export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ConnectionState>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly owned: DisposableStore;
   private current: ConnectionState = { state: 'loading' };
   private client: ClientOnNeed | undefined;
   private generation = 0;
   private readonly warned = new Set<string>();
-  /** Reads the export files, and remembers each one's result until it changes (made with the core bundle). */
-  private exportFiles: ExportFileReader | undefined;
+  private readonly exportFiles: WorkspaceExports;
 
   constructor(
     private readonly tokens: TokenStore,
@@ -152,18 +33,14 @@ export class Connection implements vscode.Disposable {
     private readonly logger: Logger,
     private readonly knownProjects?: KnownProjects,
   ) {
-    const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
-    const onFiles = () => {
-      if (this.current.source?.kind !== 'server') void this.update();
-    };
-    this.disposables.push(
-      watcher,
-      watcher.onDidCreate(onFiles),
-      watcher.onDidChange(onFiles),
-      watcher.onDidDelete(onFiles),
+    this.exportFiles = new WorkspaceExports(logger, { load: loadCore });
+    this.owned = new DisposableStore(
+      this.changed,
+      watchExportFiles(() => {
+        if (this.current.source?.kind !== 'server') void this.update();
+      }),
       onDidChangeConnectionSettings(() => void this.update()),
       tokens.onDidChange(() => void this.update()),
-      vscode.workspace.onDidChangeWorkspaceFolders(onFiles),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.update()),
     );
   }
@@ -177,22 +54,9 @@ export class Connection implements vscode.Disposable {
     return this.current.source?.kind === 'server' ? this.client?.get() : undefined;
   }
 
-  /**
-   * The state once the first evaluation is done: right after start-up the connection has not read its settings
-   * yet, and a command run at once must not report "no server". Waits at most `ms`.
-   */
-  async settled(ms = 5000): Promise<ConnectionState> {
-    if (this.current.state !== 'loading') return this.current;
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        subscription.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      const subscription = this.onDidChange(done);
-    });
-    return this.current;
+  /** The state once the first evaluation is done (settledState), waiting at most `ms`. */
+  settled(ms = 5000): Promise<ConnectionState> {
+    return settledState(this, ms);
   }
 
   /**
@@ -226,61 +90,7 @@ export class Connection implements vscode.Disposable {
       return { next: await this.offline() };
     }
     if (!settings.serverUrl) return { next: await this.offline() };
-    try {
-      const baseUrl = parseBaseUrl(settings.serverUrl);
-      if (settings.serverUrlFromWorkspace && !this.approvals.isApproved(settings.serverUrl)) {
-        const problem = new ConfigError(SERVER_URL_SETTING, unapprovedProblem(baseUrlText(baseUrl)));
-        this.logger.warn(problem.message);
-        return { next: { state: 'unapproved', problem } };
-      }
-      if ((await this.tokens.source(settings.serverUrl)) === 'none') return { next: { state: 'noToken' } };
-      const extraCaCertificates = await readCaFiles(settings.network.caCertificates);
-      const network = {
-        extraCaCertificates,
-        rejectUnauthorized: settings.network.rejectUnauthorized,
-        proxy: settings.network.proxy,
-        proxyStrictSSL: settings.network.proxyStrictSSL,
-        noProxy: settings.network.noProxy,
-        proxyAuthorization: settings.network.proxyAuthorization,
-        proxySupport: settings.network.proxySupport,
-        // As VS Code: HTTPS_PROXY and NO_PROXY of the editor's environment, and a server on this machine goes direct.
-        env: process.env,
-        directLoopback: true,
-      };
-      // What building the client would refuse (a CA file that is not PEM, a proxy that is no address), refused now.
-      requirePemCertificates(extraCaCertificates);
-      chooseProxy(baseUrl, network);
-      const client = new ClientOnNeed(async () => {
-        const core = await loadCore();
-        const systemCaCertificates = settings.network.systemCertificates ? await this.systemCertificates(core) : undefined;
-        return new core.UnleashClient({
-          baseUrl: baseUrl.href,
-          getToken: () => this.tokens.get(settings.serverUrl),
-          timeoutMs: settings.requestTimeoutMs,
-          network: { ...network, systemCaCertificates },
-          onEvent: (event) =>
-            event.kind === 'retry'
-              ? this.logger.warn(`${event.request}: retry ${event.attempt} in ${event.delayMs} ms (${event.reason})`)
-              : this.logger.debug(`${event.request} → ${event.status} in ${Math.round(event.ms)} ms`),
-        });
-      });
-      const source = new DeferredSource(
-        { kind: 'server', label: () => serverLabel(baseUrl) },
-        async () => new ServerSource(await client.get(), settings.projects, settings.webUrl, this.knownProjects, settings.projectsNote),
-      );
-      return { next: { state: 'ready', source }, client, warnings: connectionWarnings(baseUrl, settings) };
-    } catch (error) {
-      return { next: { state: 'invalidSettings', problem: error } };
-    }
-  }
-
-  /** The operating system's certificates (cached by systemCertificates.ts), logged with what reading them cost. */
-  private async systemCertificates(core: Core): Promise<string[]> {
-    const loaded = await core.loadSystemCertificates({ env: process.env });
-    const took = `${loaded.ms.toFixed(1)} ms${loaded.cached ? ', cached' : ''}`;
-    if (loaded.problem) this.logger.info(`System certificates: none added (${loaded.problem}; ${took}).`);
-    else this.logger.debug(`System certificates: ${loaded.certificates.length} from ${loaded.sources.join(', ')} (${took}).`);
-    return loaded.certificates;
+    return evaluateServer(settings, { tokens: this.tokens, approvals: this.approvals, logger: this.logger, knownProjects: this.knownProjects });
   }
 
   /** Shows a warning once per session (evaluations repeat on every settings or file change). */
@@ -291,37 +101,12 @@ export class Connection implements vscode.Disposable {
     void vscode.window.showWarningMessage(warning);
   }
 
-  /**
-   * Lists `.unleash/*.json` of every workspace folder: no file at all is the welcome state. The files are read on
-   * first need (readExportFiles).
-   */
-  private async offline(): Promise<ConnectionState> {
-    const folder = workspaceExportFolder();
-    const listed = (await folder.list()).map((file) => file.path).sort(compare);
-    if (!listed.length) return { state: 'noServer' };
+  /** The export files of the workspace (offline mode): files that all fail are announced while this evaluation is the latest. */
+  private offline(): Promise<ConnectionState> {
     const generation = this.generation;
-    const known = { kind: 'files' as const, label: () => joinValues(listed), fileCount: listed.length };
-    return { state: 'ready', source: new DeferredSource(known, () => this.readExportFiles(folder, generation)) };
-  }
-
-  /**
-   * Reads the export files within the export budget; a file left out or failing is logged and named in the view, the
-   * others still show. Files that all fail make the connection's state an error that names them (while the evaluation
-   * that listed them is the latest).
-   */
-  private async readExportFiles(folder: ExportFolder, generation: number): Promise<FlagSource> {
-    const core = await loadCore();
-    this.exportFiles ??= new core.ExportFileReader();
-    const { files, skipped } = await this.exportFiles.read(folder);
-    for (const line of skippedLog(skipped, core.EXPORT_BUDGET)) this.logger.warn(line);
-    const note = core.skippedNote(skipped);
-    if (files.length) this.logger.info(`Offline mode: ${files.length} export file(s).`);
-    else {
-      const next: ConnectionState = note ? { state: 'error', problem: new ExportFilesError(note) } : { state: 'noServer' };
+    return this.exportFiles.state((next) => {
       if (generation === this.generation) this.announce(next);
-      if (next.problem) throw next.problem;
-    }
-    return core.OfflineSource.read(files, { note });
+    });
   }
 
   private closeClient(): void {
@@ -331,7 +116,6 @@ export class Connection implements vscode.Disposable {
 
   dispose(): void {
     this.closeClient();
-    this.changed.dispose();
-    for (const disposable of this.disposables) disposable.dispose();
+    this.owned.dispose();
   }
 }

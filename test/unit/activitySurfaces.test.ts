@@ -14,7 +14,7 @@ import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type H
 
 const fake = installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { FlagHoverProvider } = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
+const { FlagHoverProvider }: typeof import('../../src/hovers/flagHoverProvider') = require('../../src/hovers/flagHoverProvider');
 const { registerFlagsView } = require('../../src/views/flagsTree') as typeof import('../../src/views/flagsTree');
 const { registerFlagDetails } = require('../../src/commands/flagDetails') as typeof import('../../src/commands/flagDetails');
 const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');

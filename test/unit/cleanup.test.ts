@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeatureSummary } from '../../src/api/schemas';
 import { Catalog } from '../../src/model/store/catalog';
-import { FlagNameIndex } from '../../src/model/code/flagNames';
+import { FlagNameIndex } from '../../src/model/code/flagNameIndex';
 import { findFlagUsages } from '../../src/model/code/flagUsages';
 import { cleanupCandidates, cleanupRule, describeReasons, namesIn, spellingAnchors } from '../../src/model/activity/cleanup';
 

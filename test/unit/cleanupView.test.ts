@@ -21,7 +21,7 @@ const fake = installFakeVscode(folder);
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
+const { HoverSettingsByFolder } = require('../../src/services/hoverSettingsByFolder') as typeof import('../../src/services/hoverSettingsByFolder');
 const { registerCleanupView } = require('../../src/views/cleanupView') as typeof import('../../src/views/cleanupView');
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -32,10 +32,10 @@ class FakeDocument {
 }
 
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
-const { FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS } = require('../../src/code/flagDiagnosticsPublisher') as typeof import('../../src/code/flagDiagnosticsPublisher');
-const { FlagCompletionProvider } = require('../../src/code/flagCompletionProvider') as typeof import('../../src/code/flagCompletionProvider');
-const { FlagCodeActionProvider } = require('../../src/code/flagCodeActions') as typeof import('../../src/code/flagCodeActions');
+const { HoverSettingsByFolder } = require('../../src/services/hoverSettingsByFolder') as typeof import('../../src/services/hoverSettingsByFolder');
+const { FlagDiagnosticsPublisher, DIAGNOSTICS_DEBOUNCE_MS }: typeof import('../../src/code/flagDiagnosticsPublisher') = require('../../src/code/flagDiagnosticsPublisher');
+const { FlagCompletionProvider }: typeof import('../../src/code/flagCompletionProvider') = require('../../src/code/flagCompletionProvider');
+const { FlagCodeActionProvider }: typeof import('../../src/code/flagCodeActions') = require('../../src/code/flagCodeActions');
 const { registerStatusBar } = require('../../src/views/statusBar') as typeof import('../../src/views/statusBar');
 
 // ---- Data -------------------------------------------------------------------------

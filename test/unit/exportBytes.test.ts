@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { generateDataset, mulberry32 } from '../../bench/data';
 import { exportResultSchema } from '../../src/api/exportSchemas';
-import { canonicalExport, serializeExport, serializeExportBytes } from '../../src/model/export/exportLayout';
+import { serializeExport, serializeExportBytes } from '../../src/model/export/exportBytes';
+import { canonicalExport } from '../../src/model/export/exportLayout';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;

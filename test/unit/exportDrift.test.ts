@@ -10,7 +10,7 @@ import type { ExportResult } from '../../src/api/exportSchemas';
 import { Catalog } from '../../src/model/store/catalog';
 import { driftDescription, driftFlagMessage, driftMessage, driftSummary, driftTooltip } from '../../src/model/export/driftText';
 import { exportDrift, exportSnapshot, flagLines } from '../../src/model/export/exportDrift';
-import { serializeExport } from '../../src/model/export/exportLayout';
+import { serializeExport } from '../../src/model/export/exportBytes';
 
 function exported(flags: Array<[string, boolean, string?]>): ExportResult {
   return {

@@ -13,7 +13,7 @@ import { exportResultSchema } from '../../src/api/exportSchemas';
 import { validate } from '../../src/api/validate';
 import { TimeSlices } from '../../src/base/timeSlices';
 import { InvalidExportFileError, MAX_EXPORT_DEPTH, parseExportFile } from '../../src/model/export/exportFile';
-import { serializeExport } from '../../src/model/export/exportLayout';
+import { serializeExport } from '../../src/model/export/exportBytes';
 
 type Obj = Record<string, unknown>;
 

@@ -13,7 +13,7 @@ import type { UnleashClient } from '../../src/api/client';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { ExportResult } from '../../src/api/exportSchemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
-import { serializeExport } from '../../src/model/export/exportLayout';
+import { serializeExport } from '../../src/model/export/exportBytes';
 import { installFakeVscode, Uri, type TreeItem } from '../support/fakeVscode';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'export-files-'));

@@ -4,14 +4,11 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { exportResultSchema } from '../../src/api/exportSchemas';
 import { parseExportFile } from '../../src/model/export/exportFile';
-import { canonicalExport, exportSummary, serializeExport } from '../../src/model/export/exportLayout';
-import {
-  DEFAULT_EXPORT_PATH_TEMPLATE,
-  EXPORT_PATH_SETTING,
-  ExportPathError,
-  resolveExportPath,
-  sanitizeFileComponent,
-} from '../../src/model/export/exportPath';
+import { serializeExport } from '../../src/model/export/exportBytes';
+import { canonicalExport } from '../../src/model/export/exportLayout';
+import { DEFAULT_EXPORT_PATH_TEMPLATE } from '../../src/base/constants';
+import { resolveExportPath, sanitizeFileComponent } from '../../src/model/export/exportPath';
+import { EXPORT_PATH_SETTING, ExportPathError } from '../../src/model/export/exportPathError';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;
@@ -312,17 +309,6 @@ describe('serializeExport', () => {
   it('copes with a result that is missing lists or holds odd values', () => {
     const text = serializeExport({ features: null, featureStrategies: 'x', segments: [{ name: 'no id' }, 5] });
     assert.deepEqual(JSON.parse(text), { features: null, featureStrategies: 'x', segments: [5, { name: 'no id' }] });
-  });
-});
-
-describe('exportSummary', () => {
-  it('counts flags, strategies and flag environments', () => {
-    assert.deepEqual(exportSummary(fixture()), { flags: 3, strategies: 4, environments: 3 });
-  });
-
-  it('counts an unknown environment (no strategies, no environments) and missing lists as 0', () => {
-    assert.deepEqual(exportSummary({ ...fixture(), featureStrategies: [], featureEnvironments: [] }), { flags: 3, strategies: 0, environments: 0 });
-    assert.deepEqual(exportSummary({}), { flags: 0, strategies: 0, environments: 0 });
   });
 });
 

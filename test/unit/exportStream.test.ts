@@ -12,9 +12,11 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateDataset, mulberry32 } from '../../bench/data';
 import { SchemaError } from '../../src/api/errors';
-import { serializeExportBytes } from '../../src/model/export/exportLayout';
+import { serializeExportBytes } from '../../src/model/export/exportBytes';
 import { TimeSlices } from '../../src/base/timeSlices';
-import { ExportIndex, sortInSlices, TooManyRowsError, writeLaidOut } from '../../src/model/export/exportStream';
+import { ExportIndex, TooManyRowsError } from '../../src/model/export/exportIndex';
+import { writeLaidOut } from '../../src/model/export/exportStream';
+import { sortInSlices } from '../../src/model/export/sortInSlices';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;

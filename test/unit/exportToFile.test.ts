@@ -13,12 +13,14 @@ import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:t
 import { gzipSync } from 'node:zlib';
 import { generateDataset } from '../../bench/data';
 import { UnleashClient } from '../../src/api/client';
-import { type ExportScope } from '../../src/api/exportQuery';
+import type { ExportScope } from '../../src/api/exportQuery';
 import { CancelledError, HttpError, NetworkError, SchemaError } from '../../src/api/errors';
-import { serializeExport } from '../../src/model/export/exportLayout';
-import { ExportPathError } from '../../src/model/export/exportPath';
+import { serializeExport } from '../../src/model/export/exportBytes';
+import { ExportPathError } from '../../src/model/export/exportPathError';
 import { ExportTooLargeError } from '../../src/model/export/exportBudget';
-import { exportMessage, exportToFile, formatSize, type ExportToFileOptions } from '../../src/model/export/exportToFile';
+import { formatSize } from '../../src/model/export/exportBudget';
+import { exportMessage } from '../../src/model/export/exportMessage';
+import { exportToFile, type ExportToFileOptions } from '../../src/model/export/exportToFile';
 import { ExportWriteError } from '../../src/model/export/exportWriteError';
 import { scopeNames } from '../../src/model/export/exportPath';
 import { formatError } from '../../src/model/content/formatError';

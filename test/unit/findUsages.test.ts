@@ -21,7 +21,7 @@ const { registerFlagsView } = require('../../src/views/flagsTree') as typeof imp
 const { registerFlagCommands } = require('../../src/commands/flags') as typeof import('../../src/commands/flags');
 const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
+const { HoverSettingsByFolder } = require('../../src/services/hoverSettingsByFolder') as typeof import('../../src/services/hoverSettingsByFolder');
 const { Commands } = require('../../src/base/constants') as typeof import('../../src/base/constants');
 /* eslint-enable @typescript-eslint/no-require-imports */
 

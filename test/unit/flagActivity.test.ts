@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { type EventPage } from '../../src/api/activityReader';
+import type { EventPage } from '../../src/api/activityReader';
 import { UnleashClient } from '../../src/api/client';
 import { ForbiddenError, SchemaError } from '../../src/api/errors';
 import type { FeatureSummary } from '../../src/api/schemas';

@@ -13,7 +13,7 @@ import { sdkCallLiterals } from '../../src/model/code/sdkCalls';
 import { flagQuickFixes } from '../../src/model/code/flagQuickFixes';
 import { flagSpellings } from '../../src/model/code/flagSpellings';
 import { findFlagUsages } from '../../src/model/code/flagUsages';
-import { FlagNameIndex } from '../../src/model/code/flagNames';
+import { FlagNameIndex } from '../../src/model/code/flagNameIndex';
 import { FlagSuggester } from '../../src/model/code/flagSuggestions';
 import { statusContent } from '../../src/model/content/statusBarContent';
 
@@ -368,7 +368,7 @@ describe('Find Usages: the uses of one flag in a text', () => {
     { kind: 'camelToKebab' as const },
     { kind: 'snakeToKebab' as const },
   ];
-  const index = FlagNameIndex.from(['pay', 'pay-later', 'apple-pay', 'checkout-express-pay', 'q', 'new-checkout']);
+  const index = new FlagNameIndex(['pay', 'pay-later', 'apple-pay', 'checkout-express-pay', 'q', 'new-checkout']);
   const uses = (text: string, name: string, options = {}) =>
     findFlagUsages(text, name, index, options).map((use) => `${use.line}:${use.start}-${use.end} ${use.lineText.slice(use.start, use.end)}`);
 

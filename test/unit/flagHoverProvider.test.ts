@@ -8,15 +8,15 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError } from '../../src/api/errors';
 import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
+import { FlagAnalyzer } from '../../src/model/code/flagDiagnostics';
 import { flagKey } from '../../src/model/store/catalog';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { CancellationTokenSource, installFakeVscode, Range, Uri, type Hover, type MarkdownString } from '../support/fakeVscode';
 
 installFakeVscode();
-const hovers = require('../../src/hovers/flagHoverProvider') as typeof import('../../src/hovers/flagHoverProvider');
-const { FlagHoverProvider, registerFlagHovers } = hovers;
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
+const { FlagHoverProvider, registerFlagHovers, MAX_HOVER_LINE, LOOKUP_WAIT_MS }: typeof import('../../src/hovers/flagHoverProvider') = require('../../src/hovers/flagHoverProvider');
+const { HoverSettingsByFolder } = require('../../src/services/hoverSettingsByFolder') as typeof import('../../src/services/hoverSettingsByFolder');
 
 // ---- Data and a scripted source -------------------------------------------------
 
@@ -230,6 +230,7 @@ describe('FlagHoverProvider', () => {
   it('builds the name index once per catalog, not per hover', async () => {
     const { store, provider } = await setup();
     const index = provider.nameIndex();
+    assert.equal(index, new FlagAnalyzer(store.catalog).nameIndex, 'the catalog\'s one index, shared with diagnostics');
     for (let i = 0; i < 20; i++) await hoverAt(provider, LINE, COLUMN);
     assert.equal(provider.nameIndex(), index);
     assert.equal(logLines.filter((line) => line.includes('Indexed')).length, 1);
@@ -243,7 +244,7 @@ describe('FlagHoverProvider', () => {
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined });
     assert.equal(await hoverAt(provider, LINE, COLUMN), undefined);
     const { provider: ready } = await setup();
-    const huge = `${LINE}${' '.repeat(hovers.MAX_HOVER_LINE)}`;
+    const huge = `${LINE}${' '.repeat(MAX_HOVER_LINE)}`;
     assert.equal(await hoverAt(ready, huge, COLUMN), undefined);
   });
 });
@@ -391,7 +392,7 @@ describe('FlagHoverProvider: archived flags', () => {
     const { store, provider, answer } = await archivedSetup();
     const started = Date.now();
     const first = await hoverAt(provider, line, line.indexOf('banner'));
-    assert.ok(Date.now() - started >= hovers.LOOKUP_WAIT_MS - 50);
+    assert.ok(Date.now() - started >= LOOKUP_WAIT_MS - 50);
     assert.equal(
       first?.contents.value,
       '`old-banner` is not among the flags listed from unleash\\.example\\.com.\n\n' +

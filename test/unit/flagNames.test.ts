@@ -1,13 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  FlagNameIndex,
-  findFlagAt,
-  findFlagInCode,
-  type FlagMatch,
-  type NameTransform,
-} from '../../src/model/code/flagNames';
-import { applyTransform } from '../../src/model/code/nameTransforms';
+import type { FlagMatch } from '../../src/model/code/flagMatch';
+import { FlagNameIndex } from '../../src/model/code/flagNameIndex';
+import { findFlagAt, findFlagInCode } from '../../src/model/code/flagNames';
+import { applyTransform, type NameTransform } from '../../src/model/code/nameTransforms';
 import { DEFAULT_SDK_CALLS } from '../../src/model/code/sdkCalls';
 
 const index = new FlagNameIndex([

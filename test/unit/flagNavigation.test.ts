@@ -20,9 +20,9 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { FlagStore } = require('../../src/model/store/flagStore') as typeof import('../../src/model/store/flagStore');
 const { CodeFlags } = require('../../src/services/codeFlags') as typeof import('../../src/services/codeFlags');
-const { HoverSettingsByFolder } = require('../../src/services/settings') as typeof import('../../src/services/settings');
-const { FlagInlayHintsProvider } = require('../../src/code/flagInlayHints') as typeof import('../../src/code/flagInlayHints');
-const { FlagNavigationProvider } = require('../../src/code/flagNavigation') as typeof import('../../src/code/flagNavigation');
+const { HoverSettingsByFolder } = require('../../src/services/hoverSettingsByFolder') as typeof import('../../src/services/hoverSettingsByFolder');
+const { FlagInlayHintsProvider }: typeof import('../../src/code/flagInlayHints') = require('../../src/code/flagInlayHints');
+const { FlagNavigationProvider }: typeof import('../../src/code/flagNavigation') = require('../../src/code/flagNavigation');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const env = (development: boolean, production: boolean) => [

@@ -242,7 +242,7 @@ describe('l10n: no raw text handed to the editor', () => {
  */
 const PHRASES_ALLOWED = new Set([
   // The cause inside an ExportWriteError (code ESCAPE); the user reads reasonFor()'s translated sentence instead.
-  'model/export/exportToFile.ts: `${dir} leads to ${real}`',
+  'model/export/exportFolder.ts: `${dir} leads to ${real}`',
   // The name of the listing request, as TimeoutError.request (the message does not include it).
   "api/listing.ts: 'list the flags'",
   // What an open-source server's ui-config says it is (`environment`), compared, never shown.

@@ -7,7 +7,7 @@
  *   services    src/services/                the editor's state: settings, connection, token, files, the log
  *   ui          src/views/ hovers/ code/     what the editor shows: views, hovers, language features
  *   commands    src/commands/                what the user runs
- *   extension   src/extension.ts             the composition root
+ *   extension   src/extension.ts             the composition roots (desktop; src/extension.browser.ts, browser)
  *
  * A file may import its own layer or a lower one (views, hovers and code are one layer and may use each other);
  * only services and above import 'vscode'; and no module imports itself through others (no cycles, type-only
@@ -37,6 +37,7 @@ const PLACES: Record<string, Layer> = {
   'code': 'ui',
   'commands': 'commands',
   'extension.ts': 'extension',
+  'extension.browser.ts': 'extension',
 };
 const MAY_USE_VSCODE: ReadonlySet<Layer> = new Set(['services', 'ui', 'commands', 'extension']);
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { after, before } from 'node:test';
-import { type UnleashClient } from '../../src/api/client';
+import type { UnleashClient } from '../../src/api/client';
 import { NetworkError } from '../../src/api/errors';
 import { formatError } from '../../src/model/content/formatError';
 import { closedPort, faults, opensslAvailable, testCertificates } from '../support/faultServer';

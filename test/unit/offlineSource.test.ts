@@ -6,7 +6,7 @@ import { exportResultSchema, type ExportResult } from '../../src/api/exportSchem
 import { Catalog } from '../../src/model/store/catalog';
 import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/store/offlineSource';
 import { distinctTags } from '../../src/model/tags/tagInput';
-import { serializeExport } from '../../src/model/export/exportLayout';
+import { serializeExport } from '../../src/model/export/exportBytes';
 
 const parseExport = (text: string): ExportResult => exportResultSchema.parse(JSON.parse(text));
 

@@ -29,9 +29,9 @@ import {
   SchemaError,
   TimeoutError,
 } from '../../src/api/errors';
-import { type HttpEvent } from '../../src/api/http';
-import { type Feature, type FeatureSummary, type Segment } from '../../src/api/schemas';
-import { serializeExport } from '../../src/model/export/exportLayout';
+import type { HttpEvent } from '../../src/api/http';
+import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import { serializeExport } from '../../src/model/export/exportBytes';
 import { resolveExportPath } from '../../src/model/export/exportPath';
 import { exportToFile } from '../../src/model/export/exportToFile';
 import { ExportWriteError } from '../../src/model/export/exportWriteError';

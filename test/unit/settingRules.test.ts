@@ -127,6 +127,14 @@ describe('how code names flags (unleash.hover.*), checked where the settings are
       { scheme: 'file', language: 'go' },
       { scheme: 'untitled', language: 'go' },
     ]);
+    // A virtual or browser workspace's documents (github.dev: vscode-vfs) are covered beside files and untitled ones.
+    const schemes = ['file', 'vscode-vfs', 'untitled'];
+    assert.deepEqual(languageFilters(['*'], schemes), [{ scheme: 'file' }, { scheme: 'vscode-vfs' }, { scheme: 'untitled' }]);
+    assert.deepEqual(languageFilters(['go'], schemes), [
+      { scheme: 'file', language: 'go' },
+      { scheme: 'vscode-vfs', language: 'go' },
+      { scheme: 'untitled', language: 'go' },
+    ]);
   });
 
   it('name transforms: the well-formed ones, and what is wrong with the others', () => {

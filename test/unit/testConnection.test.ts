@@ -48,7 +48,7 @@ describe('Test Connection after a listing that could not read everything', () =>
     const approvals = new services.ServerApprovals(fake.globalState);
     const connection = new services.Connection(tokens, approvals, logger);
     const source = { kind: 'server' as const, label: '127.0.0.1' };
-    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger, channel: {} as never, store: { ...store, currentSource: source as never } });
+    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger, store: { ...store, currentSource: source as never } });
     try {
       const report = (await fake.commands.get('unleash.testConnection')?.()) as { ok: boolean; message: string };
       return { report, shown: fake.messages.at(-1) };

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { UnleashClient } from '../../src/api/client';
 import { HttpError } from '../../src/api/errors';
-import { type Feature, type FeatureSummary } from '../../src/api/schemas';
+import type { Feature, FeatureSummary } from '../../src/api/schemas';
 import { exportResultSchema } from '../../src/api/exportSchemas';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { escapeMarkdown } from '../../src/model/text/markdown';

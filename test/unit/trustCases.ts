@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { after, before } from 'node:test';
 import { UnleashClient, type ClientOptions } from '../../src/api/client';
 import { ConfigError, TimeoutError } from '../../src/api/errors';
-import { type ExportResult } from '../../src/api/exportSchemas';
+import type { ExportResult } from '../../src/api/exportSchemas';
 import { LIST_LIMITS } from '../../src/api/listLimits';
 import { tokenSecretKey } from '../../src/base/constants';
 import { exportToFile } from '../../src/model/export/exportToFile';
@@ -81,7 +81,6 @@ export function trustRows(h: TrustHarness): void {
     TokenStore: typeof import('../../src/services/tokens').TokenStore;
     ServerApprovals: typeof import('../../src/services/approvals').ServerApprovals;
     registerConnectionCommands: typeof import('../../src/commands/connection').registerConnectionCommands;
-    overriddenMessage: typeof import('../../src/commands/connection').overriddenMessage;
     readSettings: typeof import('../../src/services/settings').readSettings;
   };
   const disposables: Array<{ dispose(): unknown }> = [];
@@ -111,7 +110,7 @@ export function trustRows(h: TrustHarness): void {
     const tokens = new services.TokenStore(fake.secretStorage as never, options.env ?? {});
     const approvals = new services.ServerApprovals(globalState);
     const connection = new services.Connection(tokens, approvals, logger as never);
-    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger: logger as never, channel: {} as never });
+    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger: logger as never });
     disposables.push(connection, tokens, commands);
     return { folder, fake, connection, tokens, approvals, globalState };
   }
@@ -270,7 +269,11 @@ export function trustRows(h: TrustHarness): void {
       assert.equal(fake.secrets.get(tokenSecretKey(typedServer.url)), h.token, 'the token is kept for the typed address');
       assert.equal(fake.secrets.size, 1);
       const warning = fake.messages.find((message) => message.kind === 'warning');
-      assert.equal(warning?.message, services.overriddenMessage(typedServer.url, workspaceServer.url));
+      const [typedHost, workspaceHost] = [typedServer.url, workspaceServer.url].map((url) => new URL(url).host);
+      assert.equal(
+        warning?.message,
+        `Saved http://${typedHost} in your user settings, but this workspace's unleash.serverUrl (http://${workspaceHost}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use http://${typedHost}.`,
+      );
       assert.equal(workspaceServer.requests.length + typedServer.requests.length, 0);
       return { result: 'token stored for the typed address only', message: warning?.message, steps: 'Open Workspace Settings', requests: 'none' };
     });
@@ -315,7 +318,7 @@ export function trustRows(h: TrustHarness): void {
       const names = store.catalog.flags.map((flag) => flag.name);
       assert.deepEqual(names, ['new-checkout-flow', 'new-checkout-flow-ui', 'pricing-experiment']);
       assert.equal(server.requests.length, 0);
-      assert.equal(welcome('noServer', ' && !isWorkspaceTrusted').startsWith('This folder is in Restricted Mode'), true);
+      assert.equal(welcome('noServer', ' && !isWorkspaceTrusted && !unleash.browser').startsWith('This folder is in Restricted Mode'), true);
       return { result: `offline tree from .unleash/development.json: ${names.join(', ')}`, requests: 'none' };
     });
 

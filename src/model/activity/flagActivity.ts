@@ -9,10 +9,11 @@ import type { EventPage } from '../../api/activityReader';
 import { CancelledError, ForbiddenError } from '../../api/errors';
 import type { FeatureEvent, FeatureMetricsRow } from '../../api/activitySchemas';
 import type { CancellationLike, Disposable, Event } from '../../base/emitter';
+import { nextTurn } from '../../base/nextTurn';
 import type { Catalog } from '../store/catalog';
 import { flagKey } from '../store/catalog';
 import type { FlagSource } from '../store/flagSource';
-import { SharedReads } from '../store/flagStore';
+import { SharedReads } from '../store/sharedReads';
 import { formatError } from '../content/formatError';
 
 /** How long an answer (or a failure) is kept. */
@@ -181,7 +182,7 @@ export class FlagActivity implements Disposable {
       });
       // The answer was parsed and checked in this turn: whatever the caller builds of it waits for the next one, so a
       // large answer and its rendering never block the editor as one piece.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       return { value };
     } catch (error) {
       if (error instanceof CancelledError) throw error;

@@ -1,6 +1,6 @@
 /**
  * One line of source code as the flag recognisers read it: character classes (by char code, on the hot path) and
- * the string literals of the line, paired left to right as `findLiteralAt` pairs them. No 'vscode' here.
+ * the string literals of the line, paired left to right as `findLiteralAt` pairs them.
  */
 
 // ---------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 /**
- * Completion of flag names inside SDK calls, as plain data (no 'vscode'): where the name being typed is, and the
- * items to offer, ranked: names starting with what was typed first, then the projects this file already reads,
- * then the names used most recently, then by name. The per-flag text is built once per catalog, so a request
- * costs one pass over the names (measured in bench/ at 10,000 flags).
+ * Completion of flag names inside SDK calls, as plain data: where the name being typed is, and the items to offer,
+ * ranked: names starting with what was typed first, then the projects this file already reads, then the names used
+ * most recently, then by name. The per-flag text is built once per catalog, so a request costs one pass over the names.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../../api/schemas';
@@ -17,7 +16,7 @@ import { describeEnvironmentState, environmentStrip, flagName } from '../text/fl
 import { clean } from '../text/plainText';
 
 /** Where a flag name is being typed: the literal's content [start, end) and what is typed before the cursor. */
-export interface CompletionSpot {
+interface CompletionSpot {
   start: number;
   end: number;
   /** line[start, character). */
@@ -40,9 +39,9 @@ export function completionSpotAt(line: string, character: number, sdkCalls?: rea
 }
 
 /** A listed flag's one status (FlagStore.status). */
-export type StatusOf = (flag: FeatureSummary) => FlagStatus;
+type StatusOf = (flag: FeatureSummary) => FlagStatus;
 
-export interface FlagCompletionItem {
+interface FlagCompletionItem {
   label: string;
   /** `type · project · stale · live · development ● production ○` (bounded, one line). */
   detail: string;
@@ -52,7 +51,7 @@ export interface FlagCompletionItem {
   insertText: string;
 }
 
-export interface RankingContext {
+interface RankingContext {
   /** Projects of the flags this document already reads. */
   preferredProjects?: ReadonlySet<string>;
   /** Names used recently, most recent first. */

@@ -1,19 +1,13 @@
 /**
  * What the Problems panel says about the flag names code reads: a typo, an archived flag, a flag ready to remove
- * (stale, or lifecycle `completed`, kept or discarded), a flag off everywhere. Pure; no 'vscode': the publisher only
- * turns these into `vscode.Diagnostic`s. Messages are plain text (the Problems panel renders no markdown), cut to one
- * bounded line.
- *
- * Each flag's status is the store's (`AnalysisOptions.status`), so the Problems panel says what the row and the hover
- * say. A name the listing lacks may belong to an archived flag (the listing leaves those out): `archived` answers
- * from the store's lookups; a name not looked up yet is marked `awaitsLookup`, and the publisher holds it back until
- * the lookup answers, so it is never called unknown first and archived later.
+ * (stale, or lifecycle `completed`), a flag off everywhere; each status is the store's, so the Problems panel says
+ * what the row and the hover say. Messages are plain text (the Problems panel renders no markdown), one bounded line.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../../api/schemas';
 import type { Catalog } from '../store/catalog';
 import { completedAdvice, flagStatus, isCompleted, type FlagStatus } from '../store/flagStatus';
-import { FlagNameIndex } from './flagNames';
+import type { FlagNameIndex } from './flagNameIndex';
 import { findFlagReferences, type FlagReference, type ReferenceOptions } from './flagReferences';
 import { FlagSuggester } from './flagSuggestions';
 import { joinAlternatives, pluralForm } from '../text/intl';
@@ -24,10 +18,10 @@ import { clean, formatList } from '../text/plainText';
 export type FlagDiagnosticKind = 'unknown' | 'archived' | 'completed' | 'stale' | 'disabled';
 
 /** Checked in this order; a reference gets the first kind that applies and is not turned off. */
-export const DIAGNOSTIC_KINDS: readonly FlagDiagnosticKind[] = ['unknown', 'archived', 'completed', 'stale', 'disabled'];
+const DIAGNOSTIC_KINDS: readonly FlagDiagnosticKind[] = ['unknown', 'archived', 'completed', 'stale', 'disabled'];
 
 /** The code shown beside each diagnostic (and matched by code actions). */
-export const DIAGNOSTIC_CODES: Readonly<Record<FlagDiagnosticKind, string>> = {
+const DIAGNOSTIC_CODES: Readonly<Record<FlagDiagnosticKind, string>> = {
   unknown: 'unknown-flag',
   archived: 'archived-flag',
   completed: 'completed-flag',
@@ -114,7 +108,7 @@ export class FlagAnalyzer {
   private readonly suggester: FlagSuggester;
 
   constructor(readonly catalog: Catalog) {
-    this.index = new FlagNameIndex(catalog.names());
+    this.index = catalog.nameIndex;
     this.suggester = new FlagSuggester(this.index.names());
   }
 
@@ -194,7 +188,7 @@ function projectsOf(flags: readonly FeatureSummary[]): string {
   return ` ${pluralForm(projects.length, { one: l10n.t('(project {0})', list), other: l10n.t('(projects {0})', list) })}`;
 }
 
-export function diagnosticMessage(
+function diagnosticMessage(
   kind: FlagDiagnosticKind,
   reference: Pick<FlagReference, 'text'>,
   flags: readonly FeatureSummary[],

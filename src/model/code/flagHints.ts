@@ -7,7 +7,9 @@
 import type { FeatureSummary } from '../../api/schemas';
 import type { Catalog } from '../store/catalog';
 import { findClosingQuote, isApostrophe, isIdentCode } from './codeLine';
-import { FlagNameIndex, MAX_FLAG_NAME_LENGTH, type NameTransform } from './flagNames';
+import { MAX_FLAG_NAME_LENGTH } from './flagMatch';
+import type { FlagNameIndex } from './flagNameIndex';
+import type { NameTransform } from './nameTransforms';
 import { MAX_ANALYSED_LINE } from './flagReferences';
 import { flagStatus } from '../store/flagStatus';
 import { applyTransform } from './nameTransforms';
@@ -18,7 +20,7 @@ import { shortEnvironmentName } from '../text/environmentText';
 import { describeEnvironmentState, DISABLED_MARK, ENABLED_MARK } from '../text/flagText';
 import { clean } from '../text/plainText';
 
-export interface HintOptions {
+interface HintOptions {
   sdkCalls?: string[];
   transforms?: NameTransform[];
   /** `unleash.environments`: the environments to show, in order (empty or not given: all, in the catalog's order). */
@@ -54,7 +56,7 @@ export class FlagHints {
     readonly catalog: Catalog,
     readonly options: HintOptions = {},
   ) {
-    this.index = new FlagNameIndex(catalog.names());
+    this.index = catalog.nameIndex;
     this.environments = options.environments?.length ? options.environments : catalog.environments();
   }
 

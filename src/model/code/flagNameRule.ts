@@ -1,14 +1,11 @@
 /**
- * Unleash's own rule for a flag name: 1 to 100 characters, each one that `encodeURIComponent` leaves as it is
- * (`encodeURIComponent(name) === name`: ASCII letters, digits and `-_.!~*'()`). The server refuses to create any
- * other name, so one that breaks the rule came from somewhere that skipped it (a database edit, a hostile server, an
- * edited export file). Such a name is never offered, inserted or used as it is: completion and quick fixes leave it
- * out, it is not copied, searched for or opened in Unleash, and every surface shows it cleaned, cut and marked
- * (`flagName` in wording).
+ * Unleash's own rule for a flag name: 1 to 100 characters that `encodeURIComponent` leaves as they are. The server
+ * refuses any other name, so one that breaks the rule came from somewhere that skipped it (a database edit, a hostile
+ * server, an edited export file): it is never offered, inserted, copied, searched for or opened as it is.
  */
 
 /** Longest name the server accepts. */
-export const MAX_FLAG_NAME = 100;
+const MAX_FLAG_NAME = 100;
 
 /** The characters `encodeURIComponent` does not escape (a regular expression, as that throws on lone surrogates). */
 const URL_SAFE = /^[A-Za-z0-9\-_.!~*'()]+$/;

@@ -1,212 +1,21 @@
 /**
- * Pure recognition of Unleash flag names in a single line of source text.
- *
- * Used by the hover provider: given the line under the mouse and the column,
- * decide whether the developer is pointing at a flag name. Nothing here may
- * import from 'vscode' — this module is unit-tested and benchmarked in plain Node.
- *
- * Cost per lookup: one left-to-right scan of the line up to the cursor (to know
- * whether the cursor is inside a string literal) plus a handful of Set lookups.
- * The number of flags never enters the per-hover cost.
+ * The flag name under the cursor in one line of code, in the hover's two modes: as code names a flag
+ * (`findFlagInCode`, the default) or anywhere, prose included (`findFlagAt`). One scan of the line up to the cursor
+ * plus a few Set lookups: the number of flags never enters the cost.
  */
-
-import { BACKTICK, findLiteralAt, isBlank, isDynamicLiteral, isIdentCode, isSegmentSeparator, isTokenCode, type Literal } from './codeLine';
+import { BACKTICK, findLiteralAt, isBlank, isDynamicLiteral, isIdentCode, type Literal } from './codeLine';
+import { MAX_FLAG_NAME_LENGTH, type FlagMatch } from './flagMatch';
+import type { FlagNameIndex } from './flagNameIndex';
+import { findTokenMatch } from './flagTokens';
 import { applyTransform, type NameTransform } from './nameTransforms';
 import { sdkCallFor, sdkCallSet } from './sdkCalls';
 
-export type { NameTransform } from './nameTransforms';
-
-/** Longest text that is ever considered a flag name candidate. */
-export const MAX_FLAG_NAME_LENGTH = 200;
-
-export interface FlagMatch {
-  /** The flag name as on the server. */
-  name: string;
-  /** The text in the source (may differ from `name` when a transform was applied). */
-  text: string;
-  /** [start, end) columns of `text` in the line. */
-  start: number;
-  end: number;
-  /** False only when the text is the first string argument of an SDK call and no such flag exists. */
-  known: boolean;
-  /** The SDK call (as listed in `sdkCalls`) whose first string argument this is, e.g. 'isEnabled'. */
-  inSdkCall?: string;
-}
-
-export interface FindFlagOptions {
+interface FindFlagOptions {
   /** Naming conventions, tried in order after the raw text. */
   transforms?: NameTransform[];
   /** Callee names whose first string argument is a flag name. Defaults to DEFAULT_SDK_CALLS. */
   sdkCalls?: string[];
 }
-
-/**
- * The set of known flag names. Built once per catalog refresh; lookups are Set lookups.
- * Names are matched exactly (no case-folding). Empty names are ignored.
- */
-export class FlagNameIndex {
-  private readonly set: Set<string>;
-  /** Length of the longest name; candidates longer than this are rejected without hashing. */
-  readonly maxLength: number;
-
-  constructor(names: Iterable<string>) {
-    const set = new Set<string>();
-    let max = 0;
-    for (const name of names) {
-      if (typeof name !== 'string' || name.length === 0) continue;
-      set.add(name);
-      if (name.length > max) max = name.length;
-    }
-    this.set = set;
-    this.maxLength = max;
-  }
-
-  static from(names: Iterable<string>): FlagNameIndex {
-    return new FlagNameIndex(names);
-  }
-
-  get size(): number {
-    return this.set.size;
-  }
-
-  has(name: string): boolean {
-    return name.length <= this.maxLength && this.set.has(name);
-  }
-
-  names(): IterableIterator<string> {
-    return this.set.values();
-  }
-
-  /** The flag name `text` refers to: the raw text first, then each transform in order. */
-  resolve(text: string, transforms: readonly NameTransform[] = []): string | undefined {
-    if (this.has(text)) return text;
-    for (const t of transforms) {
-      const mapped = applyTransform(text, t);
-      if (mapped !== undefined && mapped !== text && this.has(mapped)) return mapped;
-    }
-    return undefined;
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Tokens
-
-/** Known-flag match for line[a, b), unless that range was already tried. */
-function tryRange(
-  line: string,
-  a: number,
-  b: number,
-  index: FlagNameIndex,
-  transforms: readonly NameTransform[],
-  tried: number[],
-): FlagMatch | undefined {
-  if (b <= a || b - a > MAX_FLAG_NAME_LENGTH) return undefined;
-  for (let t = 0; t < tried.length; t += 2) if (tried[t] === a && tried[t + 1] === b) return undefined;
-  tried.push(a, b);
-  const text = line.slice(a, b);
-  const name = index.resolve(text, transforms);
-  return name === undefined ? undefined : { name, text, start: a, end: b, known: true };
-}
-
-/** Max segments considered on each side of the cursor when splitting a dotted/slashed token. */
-const SEGMENT_WINDOW = 8;
-
-/**
- * Rule (b): the token under the cursor made of identifier chars plus `-` `.` `/`, restricted
- * to [lo, hi). Candidates, in order: the whole token; sub-ranges of it split at `.`/`/`
- * containing the cursor (longest first: `flags.new_checkout` → `new_checkout`,
- * `feature.a.b.enabled` → `a.b`); the pure identifier under the cursor. Never splits at `-`,
- * so `my-new-checkout-flow-test` does not yield `new-checkout-flow`.
- */
-function findTokenMatch(
-  line: string,
-  character: number,
-  index: FlagNameIndex,
-  transforms: readonly NameTransform[],
-  lo: number,
-  hi: number,
-): FlagMatch | undefined {
-  if (character < lo || character > hi) return undefined;
-  let pos = character;
-  if (!(pos < hi && isTokenCode(line.charCodeAt(pos)))) {
-    // Caret just after a token (VS Code word-range convention).
-    if (pos - 1 >= lo && isTokenCode(line.charCodeAt(pos - 1))) pos--;
-    else return undefined;
-  }
-  let s = pos;
-  while (s > lo && isTokenCode(line.charCodeAt(s - 1))) s--;
-  let e = pos + 1;
-  while (e < hi && isTokenCode(line.charCodeAt(e))) e++;
-
-  // Ranges already tried, as flat [a0, b0, a1, b1, ...].
-  const tried: number[] = [];
-
-  // 1. Longest token.
-  const whole = tryRange(line, s, e, index, transforms, tried);
-  if (whole) return whole;
-
-  // 2. Sub-ranges split at '.' and '/'.
-  const segStarts: number[] = [];
-  const segEnds: number[] = [];
-  let hasSeparator = false;
-  for (let a = s; a < e; ) {
-    if (isSegmentSeparator(line.charCodeAt(a))) {
-      hasSeparator = true;
-      a++;
-      continue;
-    }
-    let b = a;
-    while (b < e && !isSegmentSeparator(line.charCodeAt(b))) b++;
-    segStarts.push(a);
-    segEnds.push(b);
-    a = b;
-  }
-  if (hasSeparator && segStarts.length > 0) {
-    // Segments that a range must span to contain the cursor.
-    let left = -1;
-    let right = -1;
-    for (let k = 0; k < segStarts.length; k++) {
-      if (pos >= segStarts[k] && pos < segEnds[k]) {
-        left = right = k;
-        break;
-      }
-      if (pos < segStarts[k]) {
-        // Cursor on a separator between segment k-1 and k.
-        left = k - 1;
-        right = k;
-        break;
-      }
-    }
-    // Cursor on a trailing separator (`new-checkout-flow.` at the end of a sentence).
-    if (left < 0 && right < 0) left = right = segStarts.length - 1;
-    if (left >= 0 && right >= 0) {
-      const ranges: Array<[number, number]> = [];
-      const iMin = Math.max(0, left - SEGMENT_WINDOW);
-      const jMax = Math.min(segStarts.length - 1, right + SEGMENT_WINDOW);
-      for (let i = iMin; i <= left; i++) {
-        for (let j = right; j <= jMax; j++) ranges.push([segStarts[i], segEnds[j]]);
-      }
-      ranges.sort((x, y) => y[1] - y[0] - (x[1] - x[0]));
-      for (const [a, b] of ranges) {
-        const m = tryRange(line, a, b, index, transforms, tried);
-        if (m) return m;
-      }
-    }
-  }
-
-  // 3. Pure identifier under the cursor.
-  if (isIdentCode(line.charCodeAt(pos))) {
-    let a = pos;
-    while (a > s && isIdentCode(line.charCodeAt(a - 1))) a--;
-    let b = pos + 1;
-    while (b < e && isIdentCode(line.charCodeAt(b))) b++;
-    const m = tryRange(line, a, b, index, transforms, tried);
-    if (m) return m;
-  }
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------
 
 /**
  * The flag name under `character` in `line`, or undefined.
@@ -234,9 +43,6 @@ export function findFlagAt(
 
   return literalMatch(line, lit, index, transforms, options?.sdkCalls) ?? findTokenMatch(line, character, index, transforms, lit.start, lit.end);
 }
-
-// ---------------------------------------------------------------------------
-// Hover matching that follows code (the hover's default; `findFlagAt` is the `unleash.hover.matchAnywhere` mode)
 
 /**
  * The flag name under `character` as code names a flag, or undefined:

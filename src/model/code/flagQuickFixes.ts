@@ -1,9 +1,7 @@
 /**
- * The quick fixes offered on a flag diagnostic, as plain data (no 'vscode'): replace a typo with a suggested name,
- * reveal the flag in the Flags tree (not an archived flag found by name: the tree does not list it), show its details,
- * open it in Unleash (only an http/https address), copy its name. Titles carry
- * untrusted names, so they are one bounded line with `$(icon)` syntax shown as written. A name that breaks Unleash's
- * naming rule is never suggested, inserted, opened or copied.
+ * The quick fixes offered on a flag diagnostic, as plain data: replace a typo with a suggested name, reveal the flag
+ * in the Flags tree, show its details, open it in Unleash (only an http/https address), copy its name. Titles carry
+ * untrusted names: one bounded line, `$(icon)` syntax shown as written.
  */
 import * as l10n from '@vscode/l10n';
 import { Commands } from '../../base/constants';
@@ -12,7 +10,7 @@ import { isValidFlagName } from './flagNameRule';
 import { inertText, openableUrl } from '../text/markdown';
 import { quotedFlagName } from '../text/flagText';
 
-export type FlagQuickFix =
+type FlagQuickFix =
   | { title: string; kind: 'replace'; replacement: string; preferred: boolean }
   | { title: string; kind: 'command'; command: string; args: unknown[] };
 

@@ -1,9 +1,11 @@
 /**
  * Every flag name a text reads through an SDK call (the first string argument of `isEnabled`, `getVariant`, …),
- * found with the same recognition as hovers (`sdkCallLiterals`). Pure; no 'vscode'. Cost: one scan per line that
+ * found with the same recognition as hovers (`sdkCallLiterals`). Cost: one scan per line that
  * holds a quote; the number of flags never enters it (names resolve through a Set).
  */
-import { FlagNameIndex, MAX_FLAG_NAME_LENGTH, type NameTransform } from './flagNames';
+import { MAX_FLAG_NAME_LENGTH } from './flagMatch';
+import type { FlagNameIndex } from './flagNameIndex';
+import type { NameTransform } from './nameTransforms';
 import { sdkCallLiterals } from './sdkCalls';
 
 /** Lines longer than this (minified bundles) are not analysed. */

@@ -1,6 +1,6 @@
 /**
  * How code may spell a flag name under the configured name transforms: the inverse of `applyTransform`, checked by
- * applying it (so only spellings that really map back to the name are searched). Pure; no 'vscode'.
+ * applying it (so only spellings that really map back to the name are searched).
  */
 import { applyTransform, type NameTransform } from './nameTransforms';
 

@@ -1,6 +1,6 @@
 /**
  * "Did you mean …" for a flag name no flag has: the known names at most a few edits away (ignoring case), closest
- * first, of those that keep Unleash's naming rule. Pure; no 'vscode'. Answers are cached per name, so a typo
+ * first, of those that keep Unleash's naming rule. Answers are cached per name, so a typo
  * repeated a thousand times costs one search.
  */
 import { compare } from '../store/catalog';
@@ -8,10 +8,10 @@ import { isValidFlagName } from './flagNameRule';
 import { editDistance } from '../tags/tagInput';
 
 /** At most this many suggestions per name. */
-export const MAX_SUGGESTIONS = 3;
+const MAX_SUGGESTIONS = 3;
 
 /** Edits allowed: 1 for names up to 4 characters, 2 up to 12, 3 beyond. */
-export function allowedEdits(length: number): number {
+function allowedEdits(length: number): number {
   return length <= 4 ? 1 : length <= 12 ? 2 : 3;
 }
 

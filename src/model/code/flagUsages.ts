@@ -5,11 +5,14 @@
  * `pay` never matches inside `pay-later` or `apple-pay`, nor a comment word unless hovers match anywhere.
  */
 import { isIdentCode } from './codeLine';
-import { findFlagAt, findFlagInCode, FlagNameIndex, MAX_FLAG_NAME_LENGTH, type FlagMatch, type NameTransform } from './flagNames';
+import { MAX_FLAG_NAME_LENGTH, type FlagMatch } from './flagMatch';
+import type { FlagNameIndex } from './flagNameIndex';
+import { findFlagAt, findFlagInCode } from './flagNames';
+import type { NameTransform } from './nameTransforms';
 import { flagSpellings } from './flagSpellings';
 import { MAX_ANALYSED_LINE } from './flagReferences';
 
-export interface UsageOptions {
+interface UsageOptions {
   sdkCalls?: string[];
   transforms?: NameTransform[];
   /** `unleash.hover.matchAnywhere`: names in comments and prose too. */
@@ -18,7 +21,7 @@ export interface UsageOptions {
   plainScalars?: boolean;
 }
 
-export interface FlagUsage {
+interface FlagUsage {
   /** 0-based line, and the [start, end) columns of the text that names the flag. */
   line: number;
   start: number;

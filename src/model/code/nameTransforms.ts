@@ -1,4 +1,4 @@
-/** Team naming conventions that map text in source code to a flag name (pure; no 'vscode'). */
+/** Team naming conventions that map text in source code to a flag name. */
 
 /**
  * A team naming convention that maps text found in source code to a flag name.

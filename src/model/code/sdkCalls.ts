@@ -1,7 +1,7 @@
 /**
  * SDK calls whose first string argument is a flag name: the default list of callee names, and the recognition of
  * such a call around a string literal (`isEnabled('x')`, `client.BooleanValue(ctx, "x", false)`, `enabled? 'x'`…),
- * one literal at a time (hovers) or every literal of a line (diagnostics, completion). No 'vscode' here.
+ * one literal at a time (hovers) or every literal of a line (diagnostics, completion).
  */
 import {
   BACKTICK, DQUOTE, findClosingQuote, isApostrophe, isDynamicLiteral, isIdentCode, isSpaceCode, isWordCode, SQUOTE,
@@ -229,7 +229,7 @@ function calleeBefore(line: string, paren: number, calls: Set<string>): string |
 // Every SDK-call literal of a line (diagnostics, completion)
 
 /** A string literal that is the flag argument of an SDK call. */
-export interface SdkCallLiteral {
+interface SdkCallLiteral {
   /** [start, end) of the literal's content; `end` is the closing quote's index (the line's length if unterminated). */
   start: number;
   end: number;

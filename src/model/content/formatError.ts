@@ -19,7 +19,7 @@ import {
   TimeoutError,
 } from '../../api/errors';
 import { settingId, Settings } from '../../base/constants';
-import { ExportPathError } from '../export/exportPath';
+import { ExportPathError } from '../export/exportPathError';
 import { inertText } from '../text/markdown';
 import { clean } from '../text/plainText';
 import { ExportFilesError } from '../export/exportFilesError';

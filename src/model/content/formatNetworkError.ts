@@ -4,8 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { NetworkError } from '../../api/errors';
-import { PROXY_SETTING } from '../../api/proxy';
-import { settingId, Settings } from '../../base/constants';
+import { PROXY_SETTING, settingId, Settings } from '../../base/constants';
 import type { FormattedError } from './formattedError';
 
 const SERVER_URL = settingId(Settings.serverUrl);

@@ -1,7 +1,7 @@
 /**
  * Drift in words: the export file's row in the Export Files view, its tooltip, the diagnostics on the file, and the
  * status bar. Flag, project and environment names come from the file and the server: cleaned, bounded, and escaped
- * where markdown renders them. No 'vscode' here.
+ * where markdown renders them.
  */
 import * as l10n from '@vscode/l10n';
 import { joinValues, pluralForm } from '../text/intl';

@@ -1,8 +1,7 @@
 /**
  * How large one export may be (`unleash.export.maxMegabytes`), and what to say when the server's answer is larger:
  * how large it is, which smaller scopes fit (the projects, else the tags, whose share of the answer is within the
- * budget, estimated from the flags the Flags view lists), and how far to raise the setting. Nothing here imports
- * 'vscode'.
+ * budget, estimated from the flags the Flags view lists), and how far to raise the setting.
  */
 import * as l10n from '@vscode/l10n';
 import type { ExportScope } from '../../api/exportQuery';
@@ -13,7 +12,7 @@ import { formatTag } from '../tags/tagInput';
 import { currentLocale } from '../text/intl';
 import { formatList } from '../text/plainText';
 
-export const EXPORT_BUDGET_SETTING = 'unleash.export.maxMegabytes';
+const EXPORT_BUDGET_SETTING = 'unleash.export.maxMegabytes';
 
 const MIB = 1024 * 1024;
 
@@ -45,7 +44,7 @@ export interface ListedFlag {
 }
 
 /** The smaller scopes whose estimated share of the answer fits the budget, largest first. */
-export interface FittingScopes {
+interface FittingScopes {
   projects: string[];
   tags: string[];
 }

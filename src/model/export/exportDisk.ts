@@ -1,13 +1,14 @@
 /**
  * An export's steps on disk, beside the target file: temporary files (the server's answer, the laid-out file) that
  * are always removed, bytes written in large blocks, and the comparison of a new file with the one there, a block at
- * a time, so that no step holds a whole export. Nothing here imports 'vscode'.
+ * a time, so that no step holds a whole export.
  */
 import * as fsp from 'node:fs/promises';
 import { tempPathFor } from '../../base/atomicWrite';
 import { openRegularFile } from '../../base/safeRead';
 
-const BLOCK_BYTES = 1 << 20;
+/** Size of the blocks an export is read and written in. */
+export const BLOCK_BYTES = 1 << 20;
 
 /**
  * Temporary files beside `target` (`.<name>.<pid>.<random>.tmp`), each closed and removed by `removeAll` unless `keep`
@@ -48,35 +49,63 @@ export class TempFiles {
   }
 }
 
-/** Bytes gathered into blocks that are written to a file as they fill. */
+/** Bytes and text gathered into blocks that are written to a file as they fill. */
 export class BlockOut {
   private readonly block = Buffer.allocUnsafe(BLOCK_BYTES);
   private used = 0;
+  private writtenValue = 0;
 
   constructor(private readonly handle: fsp.FileHandle) {}
+
+  /** Bytes written to the file so far. */
+  get written(): number {
+    return this.writtenValue;
+  }
 
   async write(bytes: Uint8Array): Promise<void> {
     if (bytes.length > BLOCK_BYTES - this.used) {
       await this.flush();
-      if (bytes.length > BLOCK_BYTES) return writeAll(this.handle, bytes);
+      if (bytes.length > BLOCK_BYTES) return this.writeAll(bytes);
     }
     this.block.set(bytes, this.used);
     this.used += bytes.length;
   }
 
+  /** `text` in UTF-8, encoded straight into the block. */
+  async writeText(text: string): Promise<void> {
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (text.length * 3 > BLOCK_BYTES - this.used) {
+      await this.flush();
+      if (text.length * 3 > BLOCK_BYTES) return this.writeAll(Buffer.from(text, 'utf8'));
+    }
+    this.used += this.block.write(text, this.used, 'utf8');
+  }
+
   async flush(): Promise<void> {
     if (this.used === 0) return;
-    await writeAll(this.handle, this.block.subarray(0, this.used));
+    await this.writeAll(this.block.subarray(0, this.used));
     this.used = 0;
+  }
+
+  private async writeAll(data: Uint8Array): Promise<void> {
+    for (let done = 0; done < data.length; ) done += (await this.handle.write(data, done, data.length - done)).bytesWritten;
+    this.writtenValue += data.length;
   }
 }
 
-async function writeAll(handle: fsp.FileHandle, data: Uint8Array): Promise<void> {
-  for (let done = 0; done < data.length; ) done += (await handle.write(data, done, data.length - done)).bytesWritten;
+/** Reads up to `length` bytes at `position` into `buffer` (fewer at the end of the file). */
+export async function readFully(handle: fsp.FileHandle, buffer: Buffer, position: number, length = buffer.length): Promise<Buffer> {
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
 }
 
 /** Content to compare with the file there: its size, and a way to read it at a position. */
-export interface Candidate {
+interface Candidate {
   size: number;
   read(buffer: Buffer, position: number): Promise<number>;
 }
@@ -89,7 +118,7 @@ export function fileCandidate(handle: fsp.FileHandle, size: number): Candidate {
   return { size, read: async (buffer, position) => (await handle.read(buffer, 0, buffer.length, position)).bytesRead };
 }
 
-export interface Existing {
+interface Existing {
   /** A file was there. */
   existed: boolean;
   /** It holds exactly the candidate's bytes. */
@@ -110,14 +139,8 @@ export async function compareExisting(file: string, candidate: Candidate, maxPre
     const { size } = await handle.stat();
     const same = size === candidate.size && (await sameBlocks(handle, candidate, signal));
     if (same || size > maxPrevious) return { existed: true, same };
-    const previous = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(previous, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { existed: true, same, previous: previous.subarray(0, filled).toString('utf8') };
+    const previous = await readFully(handle, Buffer.allocUnsafe(size), 0);
+    return { existed: true, same, previous: previous.toString('utf8') };
   } finally {
     await handle.close().catch(() => undefined);
   }

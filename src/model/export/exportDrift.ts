@@ -1,16 +1,7 @@
 /**
- * Drift between an export file of the workspace and the server, from what the Flags tree already has: no request.
- * An export file is kept as a small snapshot (each flag's project, name, state in the file's environment), made once
- * per version of the file; the check compares it with the catalog of the last refresh, a map lookup per flag:
- *
- * - removed: in the file, not listed any more (archived or deleted; the listing leaves archived flags out);
- * - enabled / disabled: listed, and on or off in the file's environment where the file says the opposite;
- * - added: listed but not in the file, for a file of a whole environment only (`.unleash/<environment>.json`, the
- *   default path of an export of all flags); a file of part of an environment (a project, a tag, chosen flags) cannot
- *   say which flags it should hold.
- *
- * Flags of projects the listing does not cover (the `unleash.projects` setting, a project that failed to list) are
- * left out of the comparison: the catalog cannot speak for them. No 'vscode' here.
+ * Drift between an export file of the workspace and the server, from what the Flags tree already has (no request):
+ * each file kept as a small snapshot, compared with the catalog of the last refresh a map lookup per flag. Flags of
+ * projects the listing does not cover are left out: the catalog cannot speak for them.
  */
 import type { FeatureSummary } from '../../api/schemas';
 import type { ExportResult } from '../../api/exportSchemas';
@@ -63,13 +54,16 @@ export interface DriftFlag {
 }
 
 export interface Drift {
+  /** Listed but not in the file; only for a file of a whole environment (part of one cannot say what it should hold). */
   added: DriftFlag[];
+  /** In the file, not listed any more (archived or deleted: the listing leaves archived flags out). */
   removed: DriftFlag[];
+  /** Listed, and on or off in the file's environment where the file says the opposite. */
   enabled: DriftFlag[];
   disabled: DriftFlag[];
 }
 
-export interface DriftScope {
+interface DriftScope {
   /** Projects the listing covers; undefined when it lists every project. */
   projects?: ReadonlySet<string>;
   /** Projects whose flags the listing could not read. */

@@ -1,9 +1,7 @@
 /**
- * Reading an export file back (offline mode reads the workspace's, from a cloned repository: hostile input). The
- * bytes are parsed (base/slicedJson.ts) and checked against the export schema in time slices, so that a file of tens
- * of megabytes never blocks the editor; the verdict and its message are those of JSON.parse and zod on the whole file
- * (for a syntax error in a file over 16 MB, JSON.parse's message on the part that fails, and the line it starts at:
- * parsing such a file whole would hold it twice). Nothing here imports 'vscode'.
+ * Reading an export file back (offline mode reads the workspace's, from a cloned repository: hostile input), parsed
+ * and checked against the export schema in time slices so that a large file never blocks the editor. The verdict
+ * and its message are those of JSON.parse and zod on the whole file.
  */
 import * as l10n from '@vscode/l10n';
 import type { z } from 'zod';
@@ -52,6 +50,7 @@ export async function parseExportFile(content: Uint8Array | string, slices = new
         '',
       );
     }
+    // A syntax error in a large file: JSON.parse's message on the part that fails (parsing it whole would hold it twice).
     if (error instanceof JsonPartError) {
       throw new InvalidExportFileError(l10n.t('The export file is not valid JSON from line {0} on: {1}', error.line, error.detail), '');
     }

@@ -1,36 +1,24 @@
 /**
  * Where an export is written: the rules that turn the `unleash.export.path` setting into a file path that is safe
- * on every platform and can never leave the chosen folder. Nothing here imports 'vscode'.
+ * on every platform and can never leave the chosen folder.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { ExportScope } from '../../api/exportQuery';
+import { DEFAULT_EXPORT_PATH_TEMPLATE } from '../../base/constants';
 import { INVISIBLE } from '../../base/invisible';
+import { EXPORT_PATH_SETTING, ExportPathError } from './exportPathError';
 import { formatTag } from '../tags/tagInput';
 
-/** The setting that holds the export path template; named in every path error. */
-export const EXPORT_PATH_SETTING = 'unleash.export.path';
-
-/** Used when the setting is empty. */
-export const DEFAULT_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.json';
 /**
  * Where the default template puts an export of part of an environment (a project, a tag, chosen flags), so that it
  * never replaces the whole environment's file.
  */
-export const PARTIAL_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.${scope}.json';
+const PARTIAL_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.${scope}.json';
 
 /** The longest a substituted value may be, in UTF-8 bytes, before it is shortened (with a hash suffix). */
-export const MAX_FILE_COMPONENT_BYTES = 100;
-
-/** A bad `unleash.export.path`; `setting` is the setting's id, for a "Configure" action. */
-export class ExportPathError extends Error {
-  readonly setting = EXPORT_PATH_SETTING;
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExportPathError';
-  }
-}
+const MAX_FILE_COMPONENT_BYTES = 100;
 
 // Path separators and the characters Windows forbids (invisible characters are replaced too: INVISIBLE).
 const UNSAFE_CHARS = /[/\\<>:"|?*]/g;
@@ -79,7 +67,7 @@ export function sanitizeFileComponent(value: string, maxBytes: number = MAX_FILE
   return name === '' ? '_' : name;
 }
 
-export interface ExportPathOptions {
+interface ExportPathOptions {
   /** The `unleash.export.path` value; empty means `DEFAULT_EXPORT_PATH_TEMPLATE`. */
   template: string;
   /** Absolute path of the workspace folder the file must stay inside. */
@@ -167,4 +155,10 @@ export function scopeNames(scope: ExportScope): { project?: string; scope: strin
     case 'features':
       return { scope: scope.names.length === 1 ? (scope.names[0] ?? 'selected') : 'selected' };
   }
+}
+
+/** The file's path inside the workspace folder, as people read it (else the whole path). */
+export function displayPath(file: string, folder: string): string {
+  const relative = path.relative(folder, file);
+  return relative && !relative.startsWith('..') ? relative.split(path.sep).join('/') : file;
 }

@@ -1,27 +1,14 @@
 /**
- * The segments file beside an export: what offline mode needs beyond the export itself, the definitions of the
- * segments its strategies use (a server's export names segments but leaves their constraints out). They used to be a
- * `segmentDefinitions` section of the export, which Unleash's import refuses (it allows no key it did not write), so
- * the export stays exactly what Unleash's validate and import endpoints accept, and the definitions go beside it.
- *
- * Named `<export file>.segments` (`.unleash/development.json.segments`): it does not end in `.json`, so offline
- * mode's discovery (`.unleash/*.json`) never takes it for an export, whatever the export is named; and each export
- * has exactly one, whose name no export path can be (an export path ending in `.segments` is refused).
- * Written as an export is (canonical, atomic, inside the workspace folder), read within the offline budget.
- *
- * Nothing here imports 'vscode'.
+ * The segments file beside an export (`<export file>.segments`): the definitions of the segments its strategies use,
+ * which a server's export names but leaves out. Not in the export itself: Unleash's import refuses a key it did not
+ * write. Written as an export is (canonical, atomic, inside the workspace folder); read back by exportSegmentsFile.ts.
  */
-import * as l10n from '@vscode/l10n';
+import * as fsp from 'node:fs/promises';
 import type { UnleashClient } from '../../api/client';
-import { type SegmentDefinition } from '../../api/schemas';
-import { segmentsFileSchema } from '../../api/exportSchemas';
-import { validate } from '../../api/validate';
-import { JsonTooDeepError } from '../../base/jsonBytes';
-import { JsonPartError } from '../../base/jsonPartError';
-import { parseJsonSliced } from '../../base/slicedJson';
-import { TimeSlices } from '../../base/timeSlices';
-import { serializeExportBytes } from './exportLayout';
-import { formatIssuePath, InvalidExportFileError, MAX_EXPORT_DEPTH } from './exportFile';
+import type { SegmentDefinition } from '../../api/schemas';
+import { replaceFileAtomic } from '../../base/atomicWrite';
+import { serializeExportBytes } from './exportBytes';
+import { bufferCandidate, compareExisting } from './exportDisk';
 
 /**
  * The definitions of the segments `ids` (name, description, project, constraints), from the server's segment listing
@@ -42,20 +29,18 @@ export function serializeSegments(definitions: readonly SegmentDefinition[]): Bu
   return serializeExportBytes({ segmentDefinitions: definitions });
 }
 
-/** The definitions a segments file holds; throws InvalidExportFileError (naming the first bad field) for anything else. */
-export async function parseSegmentsFile(bytes: Uint8Array, slices = new TimeSlices()): Promise<SegmentDefinition[]> {
-  let data: unknown;
-  try {
-    data = await parseJsonSliced(bytes, { slices, maxDepth: MAX_EXPORT_DEPTH });
-  } catch (error) {
-    const detail = error instanceof JsonTooDeepError ? error.message : error instanceof JsonPartError ? error.detail : (error as Error).message;
-    throw new InvalidExportFileError(l10n.t('The segments file is not valid JSON: {0}', detail), '');
+/**
+ * Writes the segments file (`bytes`), or removes the one there when the export uses no segment (only a regular
+ * file: a link or a folder there is an error, as for the export). True when it changed.
+ */
+export async function updateSegmentsFile(file: string, bytes: Buffer | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+  const before = await compareExisting(file, bufferCandidate(bytes ?? Buffer.alloc(0)), 0, signal);
+  if (bytes) {
+    if (before.same) return false;
+    await replaceFileAtomic(file, bytes, signal);
+    return true;
   }
-  const parsed = validate(segmentsFileSchema, data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const fieldPath = formatIssuePath(issue?.path ?? []);
-    throw new InvalidExportFileError(l10n.t('The segments file is not valid: {0}: {1}', fieldPath || l10n.t('the top level'), issue?.message ?? l10n.t('invalid')), fieldPath);
-  }
-  return parsed.data.segmentDefinitions;
+  if (!before.existed) return false;
+  await fsp.rm(file);
+  return true;
 }

@@ -1,41 +1,27 @@
 /**
- * Exports one environment into a file of the workspace: resolve the path (never outside the folder), stream the
- * server's answer into a temporary file beside the target (checked as it arrives, within the export budget), lay it
- * out canonically from there, and replace the file atomically only when its bytes change. The definitions of the
- * segments the export uses go to a file beside it (exportSegments.ts). No step holds the whole export: memory grows
- * with the number of rows (their place and sort keys), not with their size (exportStream.ts).
- *
- * Data safety: the previous file is only ever replaced by a rename of a complete, flushed temporary file, so a failure
- * or a cancellation at any point (an answer over the budget, a broken connection, a full disk) leaves it
- * byte-identical, and every temporary file is removed; an unchanged export does not write at all. Exports to the
- * same file from this process compare and write one after another, so each sees the file the previous one left and
- * `changed` is accurate. The segments file is replaced just before the export (each atomically).
- *
- * The token never reaches the file: the HTTP layer removes it from the answer as it streams (src/api/http.ts).
- *
- * Nothing here imports 'vscode'.
+ * Exports one environment into a file of the workspace: the server's answer streams into a temporary file beside the
+ * target (checked as it arrives, within the export budget), is laid out canonically from there, and replaces the file
+ * atomically only when its bytes change. No step holds the whole export, so a failure or a cancellation at any point
+ * leaves the previous file byte-identical; exports to one file from this process run one after another.
  */
 import * as l10n from '@vscode/l10n';
-import { pluralForm } from '../text/intl';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { type UnleashClient } from '../../api/client';
+import type { UnleashClient } from '../../api/client';
 import { onlyTagged, type ExportQuery, type ExportScope } from '../../api/exportQuery';
 import type { ExportResult } from '../../api/exportSchemas';
 import { AnswerTooLargeError, CancelledError } from '../../api/errors';
-import { hasCode, replaceFileAtomic, replaceWithTemp, withPathLock } from '../../base/atomicWrite';
-import { DEFAULT_EXPORT_MAX_BYTES, EXPORT_MEASURE_BYTES, exportTooLarge, exportTooManyRows, formatSize, maxExportRows, type ListedFlag } from './exportBudget';
-import { BlockOut, bufferCandidate, compareExisting, fileCandidate, TempFiles } from './exportDisk';
-import { serializeExportBytes } from './exportLayout';
-import { ExportPathError, resolveExportPath, scopeNames } from './exportPath';
-import { displayPath, ExportWriteError } from './exportWriteError';
-import { segmentDefinitionsFor, serializeSegments } from './exportSegments';
+import { replaceWithTemp, withPathLock } from '../../base/atomicWrite';
+import { DEFAULT_EXPORT_MAX_BYTES, EXPORT_MEASURE_BYTES, exportTooLarge, exportTooManyRows, maxExportRows, type ListedFlag } from './exportBudget';
+import { serializeExportBytes } from './exportBytes';
+import { BlockOut, compareExisting, fileCandidate, TempFiles } from './exportDisk';
+import { checkRealPath, onDisk, removeEmptyFolders } from './exportFolder';
+import { EXPORT_REQUEST, ExportIndex, TooManyRowsError } from './exportIndex';
+import { displayPath, resolveExportPath, scopeNames } from './exportPath';
+import { ExportPathError } from './exportPathError';
+import { segmentDefinitionsFor, serializeSegments, updateSegmentsFile } from './exportSegments';
 import { segmentsPathFor, SEGMENTS_SUFFIX } from './exportSegmentsPath';
-import { EXPORT_REQUEST, ExportIndex, TooManyRowsError, writeLaidOut } from './exportStream';
-import { inertText } from '../text/markdown';
-import { formatTag } from '../tags/tagInput';
-
-export { formatSize } from './exportBudget';
+import { writeLaidOut } from './exportStream';
 
 /** What can export: the live client (streams the answer), or anything that answers an export whole (tests). */
 export type ExportClient = (Pick<UnleashClient, 'streamExport'> | Pick<UnleashClient, 'exportFeatures'>) & Partial<Pick<UnleashClient, 'listSegments'>>;
@@ -80,7 +66,6 @@ export interface ExportToFileResult {
   /** Absolute path of the segments file, when the export uses segments (and the client could list them). */
   segmentsPath?: string;
 }
-
 
 /**
  * An export as the file holds it, in memory: the server's answer laid out canonically (exportLayout.ts), without the
@@ -132,6 +117,7 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
       await checkRealPath(file, folder);
       const before = await onDisk(file, folder, () => compareExisting(file, fileCandidate(laidOut.handle, bytes), MAX_DIFF_BYTES, signal));
       await onDisk(file, folder, () => temps.close(laidOut.path));
+      // The segments file is replaced just before the export (each atomically).
       const segmentsChanged = await onDisk(segmentsPath, folder, () => updateSegmentsFile(segmentsPath, segments, signal));
       if (!before.same) {
         throwIfCancelled(signal);
@@ -161,16 +147,8 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   }
 }
 
-/** Removes `from` and its parents up to `upTo` (included) while they are empty. */
-async function removeEmptyFolders(from: string, upTo: string): Promise<void> {
-  for (let dir = from; dir.startsWith(upTo); dir = path.dirname(dir)) {
-    if (!(await fsp.rmdir(dir).then(() => true, () => false))) return;
-    if (dir === upTo) return;
-  }
-}
-
 /** Largest previous file whose text the result carries for a diff (larger ones are compared, not held). */
-export const MAX_DIFF_BYTES = 32 * 1024 * 1024;
+const MAX_DIFF_BYTES = 32 * 1024 * 1024;
 
 /** The server's answer in a temporary file, and what it holds (checked as it arrived). */
 interface Answer {
@@ -196,6 +174,7 @@ async function download(options: ExportToFileOptions, query: ExportQuery, temps:
   return streamOnce(options, { environment: query.environment, scope: { kind: 'features', names } }, temps, file, maxBytes);
 }
 
+/** One answer into a temporary file. The token never reaches it: the HTTP layer removes it as the answer streams. */
 async function streamOnce(options: ExportToFileOptions, query: ExportQuery, temps: TempFiles, file: string, maxBytes: number): Promise<Answer> {
   const { client, signal, folder } = options;
   // The answer as it came: only its owner may read it (it is removed at the end either way).
@@ -221,96 +200,6 @@ async function streamOnce(options: ExportToFileOptions, query: ExportQuery, temp
   return { path: temp.path, handle: temp.handle, index };
 }
 
-/**
- * Writes the segments file (`bytes`), or removes the one there when the export uses no segment (only a regular
- * file: a link or a folder there is an error, as for the export). True when it changed.
- */
-async function updateSegmentsFile(file: string, bytes: Buffer | undefined, signal: AbortSignal | undefined): Promise<boolean> {
-  const before = await compareExisting(file, bufferCandidate(bytes ?? Buffer.alloc(0)), 0, signal);
-  if (bytes) {
-    if (before.same) return false;
-    await replaceFileAtomic(file, bytes, signal);
-    return true;
-  }
-  if (!before.existed) return false;
-  await fsp.rm(file);
-  return true;
-}
-
-/** Runs a step on disk, turning a file-system failure into ExportWriteError (the previous file is left as it was). */
-async function onDisk<T>(file: string, folder: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof ExportWriteError || !hasFsCode(error)) throw error;
-    throw new ExportWriteError(file, folder, error);
-  }
-}
-
-/** An error of the file system (it carries a code such as ENOSPC, EACCES, ELOOP), not of the export itself. */
-function hasFsCode(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
-}
-
-/** `Exported 7 flags of project checkout (12.4 KB) from development to .unleash/development.checkout.json`. */
-function exportedHead(flags: string, scope: ExportScope, size: string, environment: string, shownPath: string): string {
-  switch (scope.kind) {
-    case 'project':
-      return l10n.t('Exported {0} of project {1} ({2}) from {3} to {4}', flags, scope.project, size, environment, shownPath);
-    case 'tag':
-      return l10n.t('Exported {0} tagged {1} ({2}) from {3} to {4}', flags, formatTag(scope), size, environment, shownPath);
-    case 'all':
-    case 'features':
-      return l10n.t('Exported {0} ({1}) from {2} to {3}', flags, size, environment, shownPath);
-  }
-}
-
-/**
- * The result message, e.g. `Exported 7 flags (12.4 KB) from development to .unleash/development.json.`, saying
- * plainly whether the file is new, changed or unchanged. `shownPath` is the path as the user knows it. Names from the
- * server (environment, project, tag) cannot form a link in the notification (see `inertText`).
- */
-export function exportMessage(result: ExportToFileResult, environment: string, scope: ExportScope, shownPath: string): string {
-  const n = result.flags;
-  const flags =
-    scope.kind === 'features'
-      ? pluralForm(n, { one: l10n.t('{0} chosen flag', n), other: l10n.t('{0} chosen flags', n) })
-      : pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) });
-  const head = inertText(exportedHead(flags, scope, formatSize(result.bytes), environment, shownPath));
-  if (!result.changed) return l10n.t('{0}: unchanged since the last export.', head);
-  if (result.existed) return l10n.t('{0}; it changed since the last export.', head);
-  return l10n.t('{0}.', head);
-}
-
-/**
- * The target's folder must be inside `folder` on disk, not only as text: a repository can ship `.unleash` as a link
- * to `../outside`. The nearest existing ancestor of the target is resolved with realpath and compared.
- */
-async function checkRealPath(file: string, folder: string): Promise<void> {
-  let realFolder: string;
-  try {
-    realFolder = await fsp.realpath(folder);
-  } catch (error) {
-    throw new ExportWriteError(file, folder, error);
-  }
-  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    let real: string;
-    try {
-      real = await fsp.realpath(dir);
-    } catch (error) {
-      if (hasCode(error, 'ENOENT', 'ENOTDIR') && path.dirname(dir) !== dir) continue;
-      throw new ExportWriteError(file, folder, error);
-    }
-    const relative = path.relative(realFolder, real);
-    if (relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative))) return;
-    throw new ExportWriteError(file, folder, Object.assign(new Error(`${dir} leads to ${real}`), { code: 'ESCAPE' }));
-  }
-}
-
 function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError();
 }
-
-
-/** The path as the user knows it: relative to the folder, with `/`. */

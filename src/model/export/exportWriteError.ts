@@ -1,28 +1,23 @@
 /**
  * An export that could not be written, in words that say why and what to do. Apart from exportToFile.ts (the
- * pipeline, in the core bundle) so that the error formatter knows it without loading the pipeline.
+ * pipeline, in the core bundle) so that the error formatter knows it without loading the pipeline (and without
+ * Node's path module: the browser build formats errors too).
  */
-import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 
 /** The file could not be written (a read-only folder, a full disk, a parent that is a file…). */
 export class ExportWriteError extends Error {
   readonly path: string;
   readonly code?: string;
-  constructor(file: string, folder: string, cause: unknown) {
+  /** `shown`: the file's path as people read it (exportPath.ts displayPath). */
+  constructor(file: string, shown: string, cause: unknown) {
     const code = (cause as { code?: unknown } | null)?.code;
     const codeText = typeof code === 'string' ? code : undefined;
-    super(l10n.t('Could not write {0}: {1}. The previous file, if any, was left as it was.', displayPath(file, folder), reasonFor(codeText, cause)));
+    super(l10n.t('Could not write {0}: {1}. The previous file, if any, was left as it was.', shown, reasonFor(codeText, cause)));
     this.name = 'ExportWriteError';
     this.path = file;
     this.code = codeText;
   }
-}
-
-/** The file's path inside the workspace folder, as people read it (else the whole path). */
-export function displayPath(file: string, folder: string): string {
-  const relative = path.relative(folder, file);
-  return relative && !relative.startsWith('..') ? relative.split(path.sep).join('/') : file;
 }
 
 function reasonFor(code: string | undefined, cause: unknown): string {

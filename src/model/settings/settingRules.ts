@@ -1,10 +1,8 @@
 /**
- * The rules that keep settings from doing harm, with no 'vscode' (tested in plain Node): which scope a value may come
- * from, the limits numeric settings are clamped to (the manifest declares the same ones; a test checks), and what a
- * server address risks.
- *
- * A cloned repository's `.vscode/settings.json` is untrusted: it never decides how TLS is checked, and a server it
- * names gets no token until the user has allowed that server's address (`serverKey`).
+ * The rules that keep settings from doing harm: which scope a value may come from, the limits numeric settings are
+ * clamped to (the manifest declares the same ones; a test checks), and what a server address risks. A cloned
+ * repository's `.vscode/settings.json` is untrusted: it never decides how TLS is checked, and a server it names gets
+ * no token until the user has allowed that server's address (`serverKey`).
  */
 
 import * as l10n from '@vscode/l10n';
@@ -15,7 +13,7 @@ import { jsonPreview } from '../text/jsonPreview';
 import { clean } from '../text/plainText';
 
 /** What `WorkspaceConfiguration.inspect()` answers, the parts read here. */
-export interface ScopedValues<T> {
+interface ScopedValues<T> {
   defaultValue?: T;
   globalValue?: T;
   workspaceValue?: T;
@@ -28,7 +26,7 @@ export function userValue<T>(values: ScopedValues<T> | undefined, fallback: T): 
 }
 
 /** The server address in effect, and whether a workspace (rather than the user) chose it. */
-export interface ServerChoice {
+interface ServerChoice {
   url: string;
   fromWorkspace: boolean;
 }
@@ -181,18 +179,18 @@ export function validSdkCalls(raw: unknown): string[] | undefined {
 
 /** A document filter, as `vscode.DocumentFilter` has it. */
 export interface LanguageFilter {
-  scheme: 'file' | 'untitled';
+  scheme: string;
   language?: string;
 }
 
-/** The documents `unleash.hover.languages` covers: every file and untitled document, or those of its languages. */
-export function languageFilters(languages: unknown): LanguageFilter[] {
+/**
+ * The documents `unleash.hover.languages` covers: every document of `schemes` (files and untitled documents; a
+ * virtual or browser workspace adds its folders' scheme), or those of its languages.
+ */
+export function languageFilters(languages: unknown, schemes: readonly string[] = ['file', 'untitled']): LanguageFilter[] {
   const ids = Array.isArray(languages) ? languages.filter((id): id is string => typeof id === 'string' && id.trim() !== '').map((id) => id.trim()) : [];
-  if (ids.length === 0 || ids.includes('*')) return [{ scheme: 'file' }, { scheme: 'untitled' }];
-  return [...new Set(ids)].flatMap((language): LanguageFilter[] => [
-    { scheme: 'file', language },
-    { scheme: 'untitled', language },
-  ]);
+  if (ids.length === 0 || ids.includes('*')) return schemes.map((scheme) => ({ scheme }));
+  return [...new Set(ids)].flatMap((language) => schemes.map((scheme) => ({ scheme, language })));
 }
 
 /** The filters of several folders as one selector: every document any folder covers (each folder's own still decides). */

@@ -3,6 +3,7 @@
  * from hovers, the tree and the quick pick. A name can exist in several projects, so lookups by name answer a list.
  */
 import type { FeatureSummary } from '../../api/schemas';
+import { FlagNameIndex } from '../code/flagNameIndex';
 import { isValidFlagName } from '../code/flagNameRule';
 
 export class Catalog {
@@ -11,6 +12,7 @@ export class Catalog {
   readonly flags: readonly FeatureSummary[];
   private readonly index = new Map<string, FeatureSummary[]>();
   private invalidCount: number | undefined;
+  private nameIndexValue: FlagNameIndex | undefined;
   private readonly byKey = new Map<string, FeatureSummary>();
 
   constructor(features: readonly FeatureSummary[]) {
@@ -34,9 +36,15 @@ export class Catalog {
     return this.invalidCount;
   }
 
-  /** Distinct flag names, for the name index of hovers. */
+  /** Distinct flag names. */
   names(): IterableIterator<string> {
     return this.index.keys();
+  }
+
+  /** The names as code recognition looks them up: built once per catalog, shared by every feature that reads code. */
+  get nameIndex(): FlagNameIndex {
+    this.nameIndexValue ??= new FlagNameIndex(this.names());
+    return this.nameIndexValue;
   }
 
   byName(name: string): readonly FeatureSummary[] {

@@ -10,7 +10,7 @@ import type { Feature, FeatureSummary, Segment } from '../../api/schemas';
 import type { FlagSource } from './flagSource';
 
 /** What is known before building: shown by the status bar while the store is idle. */
-export interface KnownBeforeBuilding {
+interface KnownBeforeBuilding {
   kind: FlagSource['kind'];
   /** Made when first shown (a list of file names is formatted with Intl, which costs its first use). */
   label: () => string;

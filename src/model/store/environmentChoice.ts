@@ -1,11 +1,10 @@
-import * as l10n from '@vscode/l10n';
-import { pluralForm } from '../text/intl';
-
 /**
  * `unleash.environments`: the environments a developer cares about, in their order. Every surface that shows a
  * flag's state per environment shows those (empty: all, in the server's order); the others stay one click away, and
  * the surfaces say how many are hidden.
  */
+import * as l10n from '@vscode/l10n';
+import { pluralForm } from '../text/intl';
 
 /** A flag's environments as chosen: the chosen ones it has, in the chosen order, and how many others it has. */
 export function chooseEnvironments<T extends { name: string }>(envs: readonly T[], chosen: readonly string[]): { shown: T[]; hidden: number } {

@@ -6,7 +6,7 @@ import { findLiteralAt } from '../code/codeLine';
 import { MAX_ANALYSED_LINE } from '../code/flagReferences';
 import { sdkCallLiterals, sdkCallSet } from '../code/sdkCalls';
 
-export interface HoverDemandOptions {
+interface HoverDemandOptions {
   /** `unleash.hover.nameTransforms`: identifiers can spell flag names. */
   transforms?: readonly unknown[];
   /** `unleash.hover.matchAnywhere`: any word can be a flag name. */

@@ -2,13 +2,14 @@
  * Where flag data comes from: a live server, or export files in the workspace (offline mode). The store reads one
  * source; the tree and hovers never know which.
  */
+import * as l10n from '@vscode/l10n';
 import type { ListingFailure } from '../../api/listingTypes';
 import type { EventPage } from '../../api/activityReader';
 import type { Feature, FeatureSummary, Segment } from '../../api/schemas';
 import type { FeatureMetricsRow } from '../../api/activitySchemas';
 
 /** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
-export type SourceMode = 'server' | 'offline' | 'none';
+type SourceMode = 'server' | 'offline' | 'none';
 
 /**
  * The mode of a connection's state: a set server stays `server` while it lacks a token, approval or valid settings
@@ -47,4 +48,10 @@ export interface FlagSource {
   flagUsage?(name: string, hours: number, signal?: AbortSignal): Promise<FeatureMetricsRow[]>;
   /** The flag's page in the Unleash web UI, where there is one. */
   webUrl?(project: string, name: string): string | undefined;
+}
+
+/** The source, or the error every read gives when there is none. */
+export function requireSource(source: FlagSource | undefined): FlagSource {
+  if (!source) throw new Error(l10n.t('No Unleash server or export files are configured.'));
+  return source;
 }

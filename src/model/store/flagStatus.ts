@@ -1,12 +1,7 @@
 /**
  * One status per flag (stale, archived, its lifecycle stage with the outcome of a completed flag) and the words
- * every surface shows it with. The store computes it (`FlagStore.status`: the listing row, the details once read,
- * and a stage an earlier read proved); the tree row, its tooltip, the Lifecycle row, the hover, the details document,
- * completion, the diagnostics and the status bar all read it through here, so they never disagree.
- *
- * The details (get-feature) win over the listing row: a real server's search listing picks the stage by timestamp,
- * and a flag completed in the instant it was created is listed as `initial` while get-feature (from the stage list)
- * says `completed`. A flag is archived when either says so (`archived`, `archivedAt`, or the stage `archived`).
+ * every surface shows it with: the store computes it (`FlagStore.status`), and the tree, hover, details, completion,
+ * diagnostics and status bar all read it through here, so they never disagree.
  */
 import * as l10n from '@vscode/l10n';
 import type { Feature, FeatureSummary, Lifecycle } from '../../api/schemas';
@@ -26,8 +21,9 @@ type StatusFields = Pick<FeatureSummary, 'stale' | 'archived' | 'archivedAt' | '
 
 /**
  * The status from the listing row, the details when read, and `proven`: a stage an earlier read of the details
- * proved while the listing still says what it said then (see FlagStore). Details first, then proven, then the row.
- * Also the status of an archived flag found by name (`FlagStore.findArchived`): its search row alone.
+ * proved (provenStages.ts). Details first (a server's listing can lag the stage list they read), then proven, then the
+ * row. A flag is archived when either says so (`archived`, `archivedAt`, or the stage `archived`). Also the status of
+ * an archived flag found by name (`FlagStore.findArchived`): its search row alone.
  */
 export function flagStatus(
   summary: StatusFields | undefined,
@@ -41,6 +37,16 @@ export function flagStatus(
   // is history, not its status.
   const current = lifecycle && (!archived || stageIs(lifecycle, 'archived')) ? lifecycle : undefined;
   return current ? { stale, archived, lifecycle: current } : { stale, archived };
+}
+
+/** Whether two statuses say the same: stale, archived, and the stage with its outcome and date. */
+export function sameStatus(a: FlagStatus, b: FlagStatus): boolean {
+  return a.stale === b.stale && a.archived === b.archived && lifecycleKey(a.lifecycle) === lifecycleKey(b.lifecycle);
+}
+
+/** A lifecycle as one comparable string: stage, outcome and when it was entered ('' for none). */
+export function lifecycleKey(lifecycle: Lifecycle | null | undefined): string {
+  return lifecycle ? `${lifecycle.stage}\u0000${lifecycle.status ?? ''}\u0000${lifecycle.enteredStageAt}` : '';
 }
 
 function isArchived(flag: StatusFields | undefined): boolean {
@@ -61,9 +67,9 @@ export function isCompleted(status: FlagStatus): boolean {
 const ROUTINE_STAGES = new Set(['initial', 'pre-live', 'live']);
 
 /** What the status calls for: archived, completed or stale (in that order), or nothing. */
-export type Attention = 'archived' | 'completed' | 'stale';
+type Attention = 'archived' | 'completed' | 'stale';
 
-export function attentionOf(status: FlagStatus): Attention | undefined {
+function attentionOf(status: FlagStatus): Attention | undefined {
   if (status.archived) return 'archived';
   if (isCompleted(status)) return 'completed';
   return status.stale ? 'stale' : undefined;

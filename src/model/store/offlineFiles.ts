@@ -1,18 +1,15 @@
 /**
  * Which export files the offline mode reads: one budget for all of them together (how many, how large each, how
  * large together), decided from the folder listing and file sizes alone, so that a file beyond it is never read.
- * Each file is read and parsed on its own (exportFile.ts, in slices): one that fails or is left out is named, with
- * why and what to do, and the others still show. A file unchanged since the last reading is not parsed again.
- *
- * The files are reached through `ExportFolder` (the editor's file system in the extension), so nothing here imports
- * 'vscode' or Node built-ins.
+ * Each file is parsed on its own: one that fails or is left out is named, with why and what to do, and the others
+ * still show. Files are reached through `ExportFolder` (the editor's file system in the extension).
  */
 import * as l10n from '@vscode/l10n';
 import { TimeSlices } from '../../base/timeSlices';
 import { compare } from './catalog';
 import type { SegmentDefinition } from '../../api/schemas';
 import { parseExportFile } from '../export/exportFile';
-import { parseSegmentsFile } from '../export/exportSegments';
+import { parseSegmentsFile } from '../export/exportSegmentsFile';
 import type { ExportFile } from './offlineSource';
 import { clean, formatList } from '../text/plainText';
 
@@ -44,9 +41,8 @@ export interface ExportBudget {
 const MIB = 1024 * 1024;
 
 /**
- * The default budget. A 50,000-flag export is about 75 MB, and is read: the largest file admitted, parsed and indexed,
- * keeps the heap well under 256 MB (bench/hostile/offlineLargest). Memory grows with what the files hold together, so
- * the total has the same bound; 32 files is more environments and partial exports than a project keeps.
+ * The default budget: a 50,000-flag export (about 75 MB) fits. Memory grows with what the files hold together, so the
+ * total has the same bound; 32 files is more environments and partial exports than a project keeps.
  */
 export const EXPORT_BUDGET: ExportBudget = { maxFiles: 32, maxFileBytes: 100 * MIB, maxTotalBytes: 100 * MIB };
 
@@ -63,6 +59,8 @@ export interface ExportFiles {
   files: ExportFile[];
   /** The files left out, by path. */
   skipped: SkippedFile[];
+  /** When the newest of the files read last changed (ms since 1970), as the file system says; 0 when it does not. */
+  changedAt: number;
 }
 
 interface Parsed<T = ExportFile['result']> {
@@ -90,6 +88,7 @@ export class ExportFileReader {
     const skipped: SkippedFile[] = [];
     const next = new Map<string, Parsed<unknown>>();
     let total = 0;
+    let changedAt = 0;
     /** One file within the budget: its parse (remembered in `next`), or why it was left out (in `skipped`). */
     const readOne = async <T>(file: ListedFile, parser: Parser<T>): Promise<T | undefined> => {
       const { path } = file;
@@ -112,7 +111,10 @@ export class ExportFileReader {
         return undefined;
       }
       next.set(file.key, entry);
-      if (!(entry.outcome instanceof Error)) return entry.outcome;
+      if (!(entry.outcome instanceof Error)) {
+        changedAt = Math.max(changedAt, entry.mtime);
+        return entry.outcome;
+      }
       skipped.push({ path, why: 'failed', reason: entry.outcome.message });
       return undefined;
     };
@@ -127,7 +129,7 @@ export class ExportFileReader {
       files.push({ path: file.path, result: definitions ? withDefinitions(result, definitions) : result });
     }
     this.parsed = next;
-    return { files, skipped };
+    return { files, skipped, changedAt };
   }
 
   /** One file's content, or why it is not what `parser` reads, parsed once however many readings ask for it. */

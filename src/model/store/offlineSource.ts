@@ -1,13 +1,8 @@
 /**
- * The offline mode: a FlagSource built from export files, so that the tree and hovers work with no server. Several
- * files may hold the same environment (a whole export and partial ones); a flag in two of them shows once, from the
- * file that sorts last. Segments show with their constraints when the file holds their definitions (exports written
- * by this extension); older files name segments only, and that is said where segments show.
- *
- * The files come from a cloned repository: every index is built in one pass over each list, and what a list gives a
- * name (its strategies, tags, parents) is one array shared by every row of that name, so that repeated rows, a name
- * in many projects or one parent of many flags never cost rows × rows. Children and segments are looked up when a
- * flag or strategy is read.
+ * The offline mode: a FlagSource built from export files, so that the tree and hovers work with no server. A flag in
+ * several files shows once, from the file that sorts last. The files come from a cloned repository: every index is
+ * built in one pass over each list, and what a list gives a name is one array shared by every row of that name, so
+ * that repeated rows, a name in many projects or one parent of many flags never cost rows × rows.
  */
 import * as l10n from '@vscode/l10n';
 import { joinValues } from '../text/intl';

@@ -1,7 +1,7 @@
 /**
  * What Check Tag says when the server has the tag: how many flags of the Flags view carry it, checked against what
  * the view could read. A list that failed, that misses projects, that is an earlier refresh's or that could not be
- * proven complete never claims that no flag carries the tag. No 'vscode' here.
+ * proven complete never claims that no flag carries the tag.
  */
 import * as l10n from '@vscode/l10n';
 import { formatError } from '../content/formatError';
@@ -10,7 +10,7 @@ import { pluralForm } from '../text/intl';
 import { clean, formatList, MAX_DETAIL } from '../text/plainText';
 
 /** How complete the Flags view's list is, for a sentence about the flags it holds. */
-export type ListCompleteness =
+type ListCompleteness =
   | { kind: 'complete' }
   /** Nothing could be read: `reason` says why and what to do. */
   | { kind: 'failed'; reason: string }

@@ -1,27 +1,24 @@
 /**
  * The tag a user types, `type:value`: parsing and the validation messages shown inline while typing. The server
- * accepts a tag type and a tag value of 2 to 50 characters each (counted as JavaScript counts them, as its validator
- * does); a value may hold any character, colons and spaces included, so the input is split at its FIRST colon.
- * Surrounding spaces of each part are not part of the tag.
- *
- * Nothing here imports 'vscode'.
+ * accepts a type and a value of 2 to 50 characters each (counted as JavaScript counts them); a value may hold any
+ * character, colons included, so the input is split at its FIRST colon. Surrounding spaces are not part of the tag.
  */
 import * as l10n from '@vscode/l10n';
 import type { UnleashClient } from '../../api/client';
 import type { Call } from '../../api/http';
 import { inertText } from '../text/markdown';
 
-export const TAG_PART_MIN = 2;
-export const TAG_PART_MAX = 50;
+const TAG_PART_MIN = 2;
+const TAG_PART_MAX = 50;
 
 export interface TagRef {
   type: string;
   value: string;
 }
 
-export type TagParse = { ok: true; tag: TagRef; text: string } | { ok: false; message: string };
+type TagParse = { ok: true; tag: TagRef; text: string } | { ok: false; message: string };
 
-export function tagFormatHint(): string {
+function tagFormatHint(): string {
   return l10n.t('Write the tag as type:value, e.g. team:payments.');
 }
 
@@ -96,7 +93,7 @@ export function tagFromArgument(argument: unknown): TagParse {
   return { ok: false, message: tagFormatHint() };
 }
 
-export type TagCheck = { ok: true; tag: TagRef; text: string; exists: boolean } | { ok: false; message: string };
+type TagCheck = { ok: true; tag: TagRef; text: string; exists: boolean } | { ok: false; message: string };
 
 /**
  * Does the tag given as `'type:value'` or `{ type, value }` exist on the server? Invalid input answers the validation

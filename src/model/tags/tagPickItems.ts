@@ -1,11 +1,7 @@
 /**
  * The rows of the tag picker ("Check Tag…", "Export Environment…" by tag) for what the user has typed, and the row
- * Enter takes. No 'vscode' here: src/commands/tagPicker.ts shows these rows, tests read them.
- *
- * What the user typed is what is checked: once the input holds `type:value`, its first row is the typed tag and
- * Enter takes that row; a listed tag is taken only when the user moves to it and picks it. While the typed text is
- * not a valid tag (a value too short), the only row says why, so Enter cannot take a listed tag instead. Tag types and tags come from the server: every label is `clean()`ed (no control or bidi characters,
- * one bounded line) and its `$(` escaped, so a row shows the tag that exists.
+ * Enter takes: the typed tag once the input holds `type:value` (a listed tag only when the user moves to it), or the
+ * one row saying why the input is no tag yet. Labels come from the server: `clean()`ed and their `$(` escaped.
  */
 import * as l10n from '@vscode/l10n';
 import { pickText } from '../text/markdown';
@@ -18,7 +14,7 @@ export type TagPickRow =
   | { pick: 'invalid'; label: string; description?: string; alwaysShow: true }
   | { pick: 'separator'; label: string };
 
-export interface TagPickInput {
+interface TagPickInput {
   /** The server's tag types (sorted by the caller), or those of the known tags. */
   types: ReadonlyArray<{ name: string; description?: string }>;
   /** Tags the Flags view knows. */
@@ -29,7 +25,7 @@ export interface TagPickInput {
   valueAction: string;
 }
 
-export interface TagPickState {
+interface TagPickState {
   rows: TagPickRow[];
   /** The row Enter takes until the user moves (undefined: the first row the editor shows). */
   active?: TagPickRow;

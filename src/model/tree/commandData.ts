@@ -109,7 +109,9 @@ export function viewMessage(store: FlagStore): string | undefined {
   }
   if (store.state === 'ready') {
     const notes = [source?.listingNote, invalidNamesNote(store.catalog.invalidNames)].filter((note) => note !== undefined && note !== '');
-    if (notes.length > 0) return clean(notes.join(' '), MAX_DETAIL);
+    // Each note is bounded on its own (the files left out in about MAX_DETAIL characters, after the browser build's
+    // sentence on the committed exports): together they may take twice that, so that what to do is never cut off.
+    if (notes.length > 0) return clean(notes.join(' '), 2 * MAX_DETAIL);
   }
   return undefined;
 }

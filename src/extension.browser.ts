@@ -1,0 +1,107 @@
+/**
+ * The browser build's composition root (package.json `browser`, dist/web/extension.js): vscode.dev, github.dev and
+ * any editor that runs the extension in its web worker extension host. It reads the export files committed to the
+ * workspace (`.unleash/*.json` and their segments files) through `vscode.workspace.fs`, within the desktop's export
+ * budget, and wires the same views, hovers and code features as src/extension.ts. No server, no token, no export
+ * written: nothing here imports Node's modules or the HTTP client (a unit test builds the bundle and checks).
+ */
+import * as vscode from 'vscode';
+import { flagAtCursor, registerFlagAtCursorContext } from './code/flagAtCursor';
+import { registerFlagCodeActions } from './code/flagCodeActions';
+import { registerFlagCompletion } from './code/flagCompletionProvider';
+import { FlagDiagnosticsPublisher } from './code/flagDiagnosticsPublisher';
+import { registerFlagInlayHints } from './code/flagInlayHints';
+import { registerFlagNavigation } from './code/flagNavigation';
+import { registerCheckTagCommand } from './commands/checkTag';
+import { registerCheckWorkspaceCommand } from './commands/checkWorkspace';
+import { registerCompareEnvironments } from './commands/compareEnvironments';
+import { registerFlagDetails } from './commands/flagDetails';
+import { registerFlagCommands } from './commands/flags';
+import { registerLogAndSettingsCommands } from './commands/logAndSettings';
+import { BUNDLE_TIMES_GLOBAL, ContextKeys, LOG_CHANNEL_NAME } from './base/constants';
+import { registerFlagHovers } from './hovers/flagHoverProvider';
+import { committedExportsNote } from './model/content/committedExports';
+import { FlagStore } from './model/store/flagStore';
+import { bindStoreToConnection } from './services/binding';
+import { CodeFlags } from './services/codeFlags';
+import { FilesConnection } from './services/filesConnection';
+import { HoverSettingsByFolder } from './services/hoverSettingsByFolder';
+import { WorkspaceExports } from './services/workspaceExports';
+import { configureL10n } from './services/l10n';
+import { createLogger } from './services/logger';
+import { registerCleanupView } from './views/cleanupView';
+import { registerFlagsView, type FlagsView } from './views/flagsTree';
+
+/** What activate() returns, for the in-editor tests: the store and the tree as the user sees them. */
+export interface BrowserExtensionApi {
+  store: FlagStore;
+  flagsView: FlagsView;
+  diagnostics: FlagDiagnosticsPublisher;
+  /** `typeof process` where the extension runs: 'undefined' in a web worker extension host. */
+  processType: string;
+  /** Loading the bundle (its first statement to its last) and activate(), as the desktop build counts it. */
+  activationMs: number;
+  bundleLoadMs: number;
+}
+
+/** dist/web/extension.js's first and last statement's `performance.now()` (esbuild.js writes them). */
+function bundleLoadMs(): number {
+  const times = (globalThis as Record<string, { start?: unknown; loaded?: unknown } | undefined>)[BUNDLE_TIMES_GLOBAL];
+  return typeof times?.start === 'number' && typeof times.loaded === 'number' ? times.loaded - times.start : 0;
+}
+
+export function activate(context: vscode.ExtensionContext): BrowserExtensionApi {
+  const started = performance.now();
+  configureL10n();
+  const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
+  const logger = createLogger(channel);
+  const exportFiles = new WorkspaceExports(logger.child('connection'), {
+    load: () => import('./model/store/offlineReading'),
+    lead: (read) => committedExportsNote(read.changedAt, new Date()),
+  });
+  const connection = new FilesConnection(exportFiles);
+  const store = new FlagStore(logger.child('store'));
+  const flagsView = registerFlagsView({ store, logger: logger.child('tree') });
+  const hoverSettings = new HoverSettingsByFolder();
+  const codeFlags = new CodeFlags(store, logger.child('code'), hoverSettings);
+  const diagnostics = new FlagDiagnosticsPublisher(codeFlags, logger.child('diagnostics'));
+  const cleanupView = registerCleanupView({ store, codeFlags, logger: logger.child('cleanup') });
+  void vscode.commands.executeCommand('setContext', ContextKeys.browser, true);
+
+  context.subscriptions.push(
+    channel,
+    connection,
+    store,
+    hoverSettings,
+    bindStoreToConnection(connection, store),
+    registerLogAndSettingsCommands(channel),
+    flagsView.disposable,
+    registerFlagCommands({ store, view: flagsView, logger: logger.child('flags'), flagAtCursor: () => flagAtCursor(codeFlags), codeFlags }),
+    registerFlagDetails({ store, view: flagsView, logger: logger.child('details') }),
+    registerFlagHovers({ store, settings: hoverSettings, logger: logger.child('hovers') }),
+    registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
+    registerCompareEnvironments({ store, view: flagsView, logger: logger.child('compare') }),
+    cleanupView.disposable,
+    codeFlags,
+    diagnostics,
+    registerFlagCompletion(codeFlags),
+    registerFlagCodeActions(codeFlags, diagnostics),
+    registerFlagInlayHints(codeFlags),
+    registerFlagNavigation(codeFlags, logger.child('navigation')),
+    registerFlagAtCursorContext(codeFlags),
+    registerCheckWorkspaceCommand({ flags: codeFlags, publisher: diagnostics, logger: logger.child('check') }),
+  );
+
+  // As on the desktop, the first listing of the files starts once activate() has returned.
+  const firstEvaluation = setTimeout(() => void connection.update(), 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(firstEvaluation) });
+  const loading = bundleLoadMs();
+  const activationMs = loading + performance.now() - started;
+  const processType = typeof process;
+  logger.info(`Activated the browser build in ${activationMs.toFixed(1)} ms (${loading.toFixed(1)} ms of it loading the bundle); typeof process: ${processType}.`);
+  return { store, flagsView, diagnostics, processType, activationMs, bundleLoadMs: loading };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,46 @@
+/**
+ * The set of known flag names that code recognition looks names up in. One per catalog (`Catalog.nameIndex`), shared
+ * by hovers, diagnostics, hints, completion and usages.
+ */
+import { applyTransform, type NameTransform } from './nameTransforms';
+
+/** Names are matched exactly (no case-folding); empty names are ignored. Lookups are Set lookups. */
+export class FlagNameIndex {
+  private readonly set: Set<string>;
+  /** Length of the longest name; candidates longer than this are rejected without hashing. */
+  readonly maxLength: number;
+
+  constructor(names: Iterable<string>) {
+    const set = new Set<string>();
+    let max = 0;
+    for (const name of names) {
+      if (typeof name !== 'string' || name.length === 0) continue;
+      set.add(name);
+      if (name.length > max) max = name.length;
+    }
+    this.set = set;
+    this.maxLength = max;
+  }
+
+  get size(): number {
+    return this.set.size;
+  }
+
+  has(name: string): boolean {
+    return name.length <= this.maxLength && this.set.has(name);
+  }
+
+  names(): IterableIterator<string> {
+    return this.set.values();
+  }
+
+  /** The flag name `text` refers to: the raw text first, then each transform in order. */
+  resolve(text: string, transforms: readonly NameTransform[] = []): string | undefined {
+    if (this.has(text)) return text;
+    for (const t of transforms) {
+      const mapped = applyTransform(text, t);
+      if (mapped !== undefined && mapped !== text && this.has(mapped)) return mapped;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Offline mode's side in the editor: the `.unleash/*.json` export files of every workspace folder, listed and read
+ * through the editor's file system (remote and virtual workspaces, and the browser build's web worker, too) within
+ * the export budget (model/offlineFiles.ts). The desktop connection and the browser build's both use it; they differ
+ * only in where the reader comes from (the core bundle, loaded on first need; or the one browser bundle).
+ */
+import * as vscode from 'vscode';
+import { EXPORT_FOLDER } from '../base/constants';
+import { compare } from '../model/store/catalog';
+import { DeferredSource } from '../model/store/deferredSource';
+import { ExportFilesError } from '../model/export/exportFilesError';
+import { segmentsPathFor } from '../model/export/exportSegmentsPath';
+import type { FlagSource } from '../model/store/flagSource';
+import { joinValues } from '../model/text/intl';
+import type { ExportBudget, ExportFileReader, ExportFiles, ExportFolder, ListedFile, SkippedFile } from '../model/store/offlineFiles';
+import type { Logger } from '../base/logger';
+import type { ConnectionState } from './connectionState';
+import type { Core } from './core';
+
+/** What reading the files takes: the reader, its budget, the note on files left out, the source they make. */
+type OfflineReading = Pick<Core, 'ExportFileReader' | 'EXPORT_BUDGET' | 'skippedNote' | 'OfflineSource'>;
+
+/** The `.unleash` folders of the workspace, through the editor's file system. */
+function workspaceExportFolder(): ExportFolder {
+  const uris = new Map<string, vscode.Uri>();
+  const uriOf = (file: ListedFile) => uris.get(file.key) ?? vscode.Uri.parse(file.key);
+  return {
+    async list() {
+      const files: ListedFile[] = [];
+      for (const folder of vscode.workspace.workspaceFolders ?? []) {
+        const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
+        let entries: [string, vscode.FileType][] = [];
+        try {
+          entries = await vscode.workspace.fs.readDirectory(dir);
+        } catch {
+          continue; // no export folder here
+        }
+        const listed = (name: string): ListedFile => {
+          const uri = vscode.Uri.joinPath(dir, name);
+          uris.set(uri.toString(), uri);
+          return { path: vscode.workspace.asRelativePath(uri), key: uri.toString() };
+        };
+        // A link (even to a file) is left out.
+        const regular = new Set(entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name));
+        for (const name of regular) {
+          if (!name.endsWith('.json')) continue;
+          const segments = regular.has(segmentsPathFor(name)) ? listed(segmentsPathFor(name)) : undefined;
+          files.push({ ...listed(name), ...(segments ? { segments } : {}) });
+        }
+      }
+      return files;
+    },
+    stat: async (file) => vscode.workspace.fs.stat(uriOf(file)),
+    read: async (file) => vscode.workspace.fs.readFile(uriOf(file)),
+  };
+}
+
+/** One log line per file left out (the files past `maxFiles` in one line): the whole reason, in English. */
+function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget): string[] {
+  const megabytes = (bytes: number) => Math.floor(bytes / 2 ** 20);
+  const tooMany = skipped.filter((file) => file.why === 'tooMany');
+  const lines = skipped.flatMap((file) => {
+    switch (file.why) {
+      case 'tooLarge':
+        return [`Skipped ${file.path}: larger than ${megabytes(budget.maxFileBytes)} MB, the most one export file may hold.`];
+      case 'overBudget':
+        return [`Skipped ${file.path}: with it the export files would hold more than ${megabytes(budget.maxTotalBytes)} MB together.`];
+      case 'failed':
+        return [`Skipped ${file.path}: ${file.reason ?? ''}`];
+      default:
+        return [];
+    }
+  });
+  if (tooMany.length > 0) {
+    const names = tooMany.slice(0, 20).map((file) => file.path).join(', ');
+    lines.push(`Skipped ${tooMany.length} export files after the first ${budget.maxFiles} by name: ${names}${tooMany.length > 20 ? ', …' : ''}.`);
+  }
+  return lines;
+}
+
+interface WorkspaceExportsOptions {
+  /** The reader and the source, loaded the first time the files are read. */
+  load: () => Promise<OfflineReading>;
+  /** A sentence the view shows above the files left out (the browser build: that these are the committed exports). */
+  lead?: (read: ExportFiles) => string;
+}
+
+export class WorkspaceExports {
+  /** Reads the export files, and remembers each one's result until it changes. */
+  private reader: ExportFileReader | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly options: WorkspaceExportsOptions,
+  ) {}
+
+  /**
+   * Lists the files: none at all is the welcome state (`noServer`). Else a source that reads them on first need. When
+   * every file fails, `fail` gets the state that names them (the connection announces it while it is current).
+   */
+  async state(fail: (next: ConnectionState) => void): Promise<ConnectionState> {
+    const folder = workspaceExportFolder();
+    const listed = (await folder.list()).map((file) => file.path).sort(compare);
+    if (!listed.length) return { state: 'noServer' };
+    const known = { kind: 'files' as const, label: () => joinValues(listed), fileCount: listed.length };
+    return { state: 'ready', source: new DeferredSource(known, () => this.read(folder, fail)) };
+  }
+
+  /**
+   * Reads the export files within the export budget; a file left out or failing is logged and named in the view, the
+   * others still show. Files that all fail make the state an error that names them.
+   */
+  private async read(folder: ExportFolder, fail: (next: ConnectionState) => void): Promise<FlagSource> {
+    const reading = await this.options.load();
+    this.reader ??= new reading.ExportFileReader();
+    const read = await this.reader.read(folder);
+    for (const line of skippedLog(read.skipped, reading.EXPORT_BUDGET)) this.logger.warn(line);
+    const skipped = reading.skippedNote(read.skipped);
+    if (read.files.length) this.logger.info(`Offline mode: ${read.files.length} export file(s).`);
+    else {
+      const next: ConnectionState = skipped ? { state: 'error', problem: new ExportFilesError(skipped) } : { state: 'noServer' };
+      fail(next);
+      if (next.problem) throw next.problem;
+    }
+    const note = [this.options.lead?.(read), skipped].filter((part) => part !== undefined).join(' ');
+    return reading.OfflineSource.read(read.files, { note: note || undefined });
+  }
+}
