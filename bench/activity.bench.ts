@@ -17,7 +17,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { UnleashClient } from '../src/api/client';
-import type { Feature, FeatureEvent, FeatureMetricsRow, FeatureSummary } from '../src/api/schemas';
+import type { Feature, FeatureSummary } from '../src/api/schemas';
+import type { FeatureEvent, FeatureMetricsRow } from '../src/api/activitySchemas';
 import { Emitter } from '../src/base/emitter';
 import { activityMarkdown } from '../src/model/activity/activityText';
 import { Catalog } from '../src/model/store/catalog';

@@ -121,20 +121,6 @@ export function round(value: number, digits = 2): number {
   return Math.round(value * scale) / scale;
 }
 
-/** Runs `worker` over `items` with at most `limit` in flight, as the client pages the search endpoint. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, worker: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const run = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await worker(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
-  return results;
-}
-
 interface Machine {
   cpu: string;
   cores: number;

@@ -28,8 +28,9 @@ import { activateTime, packageSizes, type ActivateTime, type PackageSizes } from
 import { runCodeBench, type CodeBenchResult } from './code.bench';
 import { runHoverBench, type HoverBenchResult } from './hover.bench';
 import { runHoverContentBench, type HoverContentBenchResult } from './hoverContent.bench';
+import { mapLimited } from '../src/base/mapLimited';
 import { markdownTable, mb, ms, n, times } from './format';
-import { gc, machine, mapLimited, pair, retainedBytes, round, single, stats, type Pair, type Stats } from './measure';
+import { gc, machine, pair, retainedBytes, round, single, stats, type Pair, type Stats } from './measure';
 import { startBenchServers, type BenchServers } from './server';
 import { loadSubject, type Subject } from './subject-build';
 

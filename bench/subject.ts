@@ -11,4 +11,5 @@ export { FlagStore } from '../src/model/store/flagStore';
 export { ServerSource } from '../src/services/serverSource';
 export { writeFileAtomic } from '../src/base/atomicWrite';
 export { rootNodes } from '../src/model/tree/root';
-export { exportResultSchema, featureSearchSchema } from '../src/api/schemas';
+export { featureSearchSchema } from '../src/api/schemas';
+export { exportResultSchema } from '../src/api/exportSchemas';

@@ -25,7 +25,7 @@ import { FlagStore } from './model/store/flagStore';
 import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { FilesConnection } from './services/filesConnection';
-import { HoverSettingsByFolder } from './services/settings';
+import { HoverSettingsByFolder } from './services/hoverSettingsByFolder';
 import { WorkspaceExports } from './services/workspaceExports';
 import { configureL10n } from './services/l10n';
 import { createLogger } from './services/logger';

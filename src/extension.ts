@@ -1,11 +1,8 @@
 /**
  * The composition root: builds each service once, hands it to the features that need it, and registers one
- * Disposable per feature. Nothing else happens here.
- *
- * It runs in every window (`onStartupFinished`: the hover and completion providers must be registered before the
- * first hover in any language), so it sends nothing: the store reads the flags the first time something needs them
- * (the Flags view shown, a flag name in code, a command). README, "When it costs something". What reads them (the
- * client, the export file reader) is the core bundle, dist/core.js, which the connection loads only then.
+ * Disposable per feature. It runs in every window (`onStartupFinished`: providers must be registered before the first
+ * hover), so it sends nothing: the store reads the flags the first time something needs them, and the core bundle
+ * (dist/core.js: the client, the export file reader) is loaded only then.
  */
 import * as vscode from 'vscode';
 import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
@@ -24,17 +21,18 @@ import { registerExportCommand } from './commands/exportEnvironment';
 import { registerFlagDetails } from './commands/flagDetails';
 import { registerLogAndSettingsCommands } from './commands/logAndSettings';
 import { registerFlagCommands } from './commands/flags';
-import { BUNDLE_TIMES_GLOBAL, LOG_CHANNEL_NAME } from './base/constants';
+import { LOG_CHANNEL_NAME } from './base/constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { FlagActivity } from './model/activity/flagActivity';
 import { FlagStore } from './model/store/flagStore';
+import { activationTimes, afterActivation } from './services/activation';
 import { ServerApprovals } from './services/approvals';
 import { KnownProjects } from './services/knownProjects';
 import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { Connection } from './services/connection';
 import { ExportDrift } from './services/exportDrift';
-import { HoverSettingsByFolder } from './services/settings';
+import { HoverSettingsByFolder } from './services/hoverSettingsByFolder';
 import { TokenStore } from './services/tokens';
 import { configureL10n } from './services/l10n';
 import { createLogger } from './services/logger';
@@ -61,12 +59,6 @@ export interface ExtensionApi {
   activationMs: number;
   /** The part of it spent loading the bundle; 0 under tsx (no bundle). */
   bundleLoadMs: number;
-}
-
-/** dist/extension.js's first and last statement's `performance.now()` (esbuild.js writes them); 0 under tsx. */
-function bundleLoadMs(): number {
-  const times = (globalThis as Record<string, { start?: unknown; loaded?: unknown } | undefined>)[BUNDLE_TIMES_GLOBAL];
-  return typeof times?.start === 'number' && typeof times.loaded === 'number' ? times.loaded - times.start : 0;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -126,18 +118,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     registerFlagAtCursorContext(codeFlags),
     registerCheckWorkspaceCommand({ flags: codeFlags, publisher: diagnostics, logger: logger.child('check') }),
     statusBar,
+    // activate() only registers: the first evaluation (settings, token, the export files listed) starts once it has
+    // returned. Commands run meanwhile wait for it (Connection.settled).
+    afterActivation(() => void connection.update()),
   );
-
-  // activate() only registers: the first evaluation (settings, token, the export files listed; a few milliseconds in
-  // the extension host) starts once it has returned. Commands run meanwhile wait for it (Connection.settled).
-  const firstEvaluation = setImmediate(() => void connection.update());
-  context.subscriptions.push({ dispose: () => clearImmediate(firstEvaluation) });
-  const loading = bundleLoadMs();
-  const activationMs = loading + performance.now() - started;
-  logger.info(`Activated in ${activationMs.toFixed(1)} ms (${loading.toFixed(1)} ms of it loading the bundle).`);
-  return { store, flagsView, statusBar, diagnostics, exportDrift, exportsView, exportDiagnostics, cleanupView, activationMs, bundleLoadMs: loading };
-}
-
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+  return { store, flagsView, statusBar, diagnostics, exportDrift, exportsView, exportDiagnostics, cleanupView, ...activationTimes(started, logger) };
 }

@@ -17,7 +17,7 @@ import type { RunningPostgres } from '../../test/contract/harness/postgres';
 import { run } from '../../test/contract/harness/procs';
 import { adminClient } from '../../test/contract/harness/seed';
 import { insertProjects, sqlString } from '../../test/contract/harness/sql';
-import { mapLimited } from '../measure';
+import { mapLimited } from '../../src/base/mapLimited';
 import { ENVIRONMENTS, generateDataset, type Dataset, type ExportBody } from '../data';
 
 /** Bump when what the fill puts in the database changes: old dumps are then ignored. */

@@ -5,7 +5,8 @@
  */
 import type { Pool } from 'undici';
 import type { HttpEvent } from '../../src/api/http';
-import { gc, mapLimited, stats, type Stats } from '../measure';
+import { mapLimited } from '../../src/base/mapLimited';
+import { gc, stats, type Stats } from '../measure';
 import type { Subject } from '../subject-build';
 import { bareGet, benchPool, CALL_TIMEOUT_MS, PAGE, searchRoute } from './bare';
 

@@ -3,7 +3,8 @@
  * any client that keeps the listing holds at least.
  */
 import type { Pool } from 'undici';
-import { mapLimited, retainedBytes } from '../measure';
+import { mapLimited } from '../../src/base/mapLimited';
+import { retainedBytes } from '../measure';
 import type { Subject } from '../subject-build';
 import { bareGet, PAGE, searchRoute } from './bare';
 import { loadedStore, type Client } from './listing';

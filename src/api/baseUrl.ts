@@ -1,3 +1,4 @@
+/** The server URL setting: parsed and checked, as text for requests, and whether it is a loopback address. */
 import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
 

@@ -1,19 +1,7 @@
 /**
- * The connection pool a client sends through: a keep-alive Pool for the server's origin, or a ProxyAgent when a proxy
- * applies (a Socks5ProxyAgent for `socks5://`; proxy.ts decides which, as VS Code does). Extra CA certificates are added to Node's own roots, never
- * instead of them.
- *
- * Why the extension does this itself: VS Code 1.100's extension host (@vscode/proxy-agent 0.32) gives extensions
- * the proxy and the system certificates through the `http`/`https` modules it patches (request/get get a PAC-aware
- * agent and, with `http.systemCertificates`, the OS store) and through the global `fetch` (patched while
- * `http.fetchAdditionalSupport` is on, the default). A bundled undici uses neither: it does not `require('undici')`
- * (which VS Code would patch) and opens sockets with `tls.connect`, which VS Code patches process-wide but only adds
- * the OS store there under `http.experimental.systemCertificatesV2` (off by default) and only when the caller gives no
- * `ca`. So the same settings are read here and applied to undici: `http.proxy` or the environment's proxy,
- * `http.noProxy` / `NO_PROXY`, `http.proxyAuthorization`, `http.proxySupport: off`, `http.proxyStrictSSL`, and the OS
- * store (`http.systemCertificates`, systemCertificates.ts) beside Node's roots and `unleash.network.caCertificates`.
- * What VS Code does beyond that and this does not: the OS / PAC proxy when no proxy is configured, and proxy
- * authentication prompts (Basic, Kerberos) on a 407.
+ * The connection pool a client sends through: a keep-alive Pool, or a ProxyAgent (Socks5 for `socks5://`) when
+ * proxy.ts says so, with extra CA certificates beside Node's roots. A bundled undici gets neither VS Code's proxy nor
+ * its system certificates (those patch `http`/`https`, `fetch` and `tls.connect`): the same settings are applied here.
  */
 import * as tls from 'node:tls';
 import { Pool, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
@@ -71,10 +59,9 @@ let bundledKeys: Set<string> | undefined;
  * The TLS trust for certificates added to Node's bundled roots: undefined when they add nothing new (the system
  * bundle on most Linux systems holds the same Mozilla roots), else `ca` and one secure context built from it.
  *
- * Cost (bench/network.bench.ts): Node parses every `ca` certificate on every handshake when given `ca` alone, about
- * 1 ms per certificate (140 ms for the 144 bundled roots), so one context is built per dispatcher; and only the
- * certificates Node does not already have are added to its default context (`addCACert`, what VS Code's own
- * tls.connect patch uses), ~1 ms for a private CA. Where that method is missing, the context is built from `ca`.
+ * Node parses every `ca` certificate on every handshake when given `ca` alone (bench/network.bench.ts), so one context
+ * is built per dispatcher, and only the certificates Node does not already have are added to its default context
+ * (`addCACert`, what VS Code's own tls.connect patch uses). Where that method is missing, it is built from `ca`.
  * `ca` stays in the options beside the context so that VS Code's tls.connect patch leaves the connection alone.
  */
 export function trustStore(additional: string[]): { ca: string[]; secureContext: tls.SecureContext } | undefined {

@@ -1,8 +1,7 @@
 /**
  * Typed errors of the Admin API client. The client never decides what to tell the user: it throws one of these,
- * carrying what a UI needs to choose a message and a next step (see model/content/formatError.ts).
- *
- * No error text ever holds the API token: server messages are redacted before they get here (see http.ts).
+ * carrying what a UI needs to choose a message and a next step (model/content/formatError.ts). No error text holds
+ * the API token: server messages are redacted before they get here (tokenRedactor.ts).
  */
 import * as l10n from '@vscode/l10n';
 
@@ -30,7 +29,7 @@ export abstract class UnleashApiError extends Error {
 }
 
 /** An HTTP error answer of the server. */
-export abstract class ServerError extends UnleashApiError {
+abstract class ServerError extends UnleashApiError {
   readonly status: number;
   readonly serverMessage?: string;
   readonly serverName?: string;
@@ -102,6 +101,11 @@ export class NotFoundError extends ServerError {
     super(l10n.t('Not found (404): {0}', info.serverMessage ?? info.request), info);
     const match = /but there's a feature with that name in project "([^"]+)"/.exec(info.serverMessage ?? '');
     this.actualProject = match?.[1];
+  }
+
+  /** The 404 answers the question (Unleash's own JSON error), not one of a wrong URL or a proxy. */
+  get answered(): boolean {
+    return Boolean(this.serverMessage) && !/path you were looking for/i.test(this.serverMessage ?? '');
   }
 }
 
@@ -219,24 +223,6 @@ export class SchemaError extends UnleashApiError {
     this.path = path;
     this.request = request;
   }
-}
-
-export type ApiError =
-  | ConfigError
-  | MissingTokenError
-  | InvalidTokenError
-  | AuthError
-  | ForbiddenError
-  | NotFoundError
-  | BadRequestError
-  | HttpError
-  | NetworkError
-  | TimeoutError
-  | CancelledError
-  | SchemaError;
-
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof UnleashApiError;
 }
 
 /** A setting is unusable; raised before any request is made. `setting` is the settings id to point the user at. */

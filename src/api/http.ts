@@ -1,33 +1,16 @@
 /**
- * The HTTP core of the Admin API client: one keep-alive pool per base URL, the token header, timeouts,
- * cancellation, bounded retries for GETs, decompression and the translation of every failure into a typed error.
- * Imports nothing from 'vscode'.
+ * The HTTP core of the Admin API client: the token header, timeouts, cancellation, bounded retries for GETs, bounded
+ * bodies, and every failure as a typed error (httpErrors.ts).
  */
-import * as l10n from '@vscode/l10n';
-import { pipeline } from 'node:stream';
-import { promisify } from 'node:util';
-import * as zlib from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { baseUrlText, isLoopback } from './baseUrl';
-import {
-  AnswerTooLargeError,
-  AuthError,
-  BadRequestError,
-  CancelledError,
-  ForbiddenError,
-  HttpError,
-  InvalidTokenError,
-  MissingTokenError,
-  NetworkError,
-  NotFoundError,
-  SchemaError,
-  TimeoutError,
-  UnleashApiError,
-  type ServerErrorInfo,
-} from './errors';
+import { AnswerTooLargeError, CancelledError, InvalidTokenError, MissingTokenError, TimeoutError, UnleashApiError } from './errors';
+import { errorFor, redirectTarget, toNetworkError } from './httpErrors';
+import { retryDelay, sleep, type RetryPolicy } from './retries';
+import { decompress, discard, headerText, htmlInsteadOfJson, isCompressed, isHtmlPage, parseJson, readBody } from './responseBody';
 import { RowCounter } from './rowCounter';
-import { TokenRedactor } from './tokenRedactor';
-import { errorBodySchema } from './schemas';
+import { streamBody, type StreamOptions } from './streamedBody';
+import { redact } from './tokenRedactor';
 
 export interface HttpEvent {
   kind: 'response' | 'retry';
@@ -66,8 +49,12 @@ export interface HttpOptions {
   onEvent?: (event: HttpEvent) => void;
 }
 
-export interface CallOptions {
+/** What every call of the client takes: a cancellation. */
+export interface Call {
   signal?: AbortSignal;
+}
+
+interface CallOptions extends Call {
   /** Sent as If-None-Match; a 304 answer is returned as `{ status: 304 }`. */
   etag?: string;
   /** A smaller body budget than the client's (`maxResponseBytes`), for answers whose size the request bounds. */
@@ -79,16 +66,6 @@ export interface CallOptions {
   rows?: { max: number; tooMany: () => Error };
 }
 
-export interface StreamOptions {
-  signal?: AbortSignal;
-  /** Most bytes of the answer (after decompression) handed on. */
-  maxBytes: number;
-  /** How far an answer of undeclared length is counted past `maxBytes` (not kept), to say how large it is. */
-  measureUpTo?: number;
-  /** Each piece of the answer in order, the token removed; awaited before the next is read. */
-  onBytes: (bytes: Buffer) => void | Promise<void>;
-}
-
 export interface JsonResponse {
   status: number;
   body: unknown;
@@ -98,20 +75,13 @@ export interface JsonResponse {
 
 /** Largest error answer read (a streamed call's error body is read whole, to say what the server said). */
 const ERROR_BODY_BYTES = 1024 * 1024;
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'EAI_AGAIN']);
-const gunzip = promisify(zlib.gunzip);
-const brotli = promisify(zlib.brotliDecompress);
-const inflate = promisify(zlib.inflate);
 
 export class HttpClient {
   readonly baseUrl: URL;
   private readonly prefix: string;
   private readonly acceptEncoding: string;
   private readonly timeoutMs: number;
-  private readonly retries: number;
-  private readonly retryBaseMs: number;
-  private readonly maxRetryAfterMs: number;
+  private readonly retry: RetryPolicy;
   private readonly maxResponseBytes: number;
 
   constructor(private readonly options: HttpOptions) {
@@ -119,10 +89,12 @@ export class HttpClient {
     this.prefix = baseUrlText(options.baseUrl);
     this.acceptEncoding = acceptEncoding(options.baseUrl);
     this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.retries = options.retries ?? 2;
-    this.retryBaseMs = options.retryBaseMs ?? 400;
-    // Waiting for a retry longer than a request may take would hang the caller past the timeout the user chose.
-    this.maxRetryAfterMs = Math.min(options.maxRetryAfterMs ?? 10_000, this.timeoutMs);
+    this.retry = {
+      retries: options.retries ?? 2,
+      baseMs: options.retryBaseMs ?? 400,
+      // Waiting for a retry longer than a request may take would hang the caller past the timeout the user chose.
+      maxRetryAfterMs: Math.min(options.maxRetryAfterMs ?? 10_000, this.timeoutMs),
+    };
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
   }
 
@@ -140,7 +112,7 @@ export class HttpClient {
       try {
         return await this.once(method, path, undefined, options, attempt);
       } catch (error) {
-        const delayMs = attempt < this.retries ? this.retryDelay(error, attempt) : undefined;
+        const delayMs = retryDelay(error, attempt, this.retry);
         if (delayMs === undefined) throw error;
         this.options.onEvent?.({
           kind: 'retry',
@@ -155,24 +127,10 @@ export class HttpClient {
     }
   }
 
-  /** How long to wait before retrying, or undefined when the failure must not be retried. */
-  private retryDelay(error: unknown, attempt: number): number | undefined {
-    const backoff = this.retryBaseMs * 2 ** attempt + Math.floor(Math.random() * this.retryBaseMs * 0.25);
-    if (error instanceof NetworkError) return error.code && RETRYABLE_CODES.has(error.code) ? backoff : undefined;
-    if (error instanceof HttpError && RETRYABLE_STATUS.has(error.status) && !error.maintenance) {
-      if (error.retryAfterSeconds === undefined) return backoff;
-      const wait = error.retryAfterSeconds * 1000;
-      return wait <= this.maxRetryAfterMs ? Math.max(wait, 0) : undefined;
-    }
-    return undefined;
-  }
-
   /**
-   * POSTs JSON and hands the answer's bytes to `onBytes` as they arrive (decompressed, the token removed), so that an
-   * answer of any size is never held: an export. The wait for the answer to start is bounded by the timeout; then each
-   * piece must come within it, and at most `maxBytes` are handed on. A larger answer is counted on (not kept) up to
-   * `measureUpTo` when its length was not declared, and refused with AnswerTooLargeError saying how large it is.
-   * Never retried (an export stores an audit event each time). Resolves to the answer's size.
+   * POSTs JSON and hands the answer's bytes to `onBytes` as they arrive (streamedBody.ts), so that an answer of any
+   * size is never held: an export. The wait for the answer to start is bounded by the timeout; then each piece must
+   * come within it. Never retried (an export stores an audit event each time). Resolves to the answer's size.
    */
   async postStream(path: string, body: unknown, options: StreamOptions): Promise<number> {
     const label = `POST ${path.split('?')[0]}`;
@@ -180,29 +138,15 @@ export class HttpClient {
     const started = performance.now();
     const waiting = new AbortController();
     const timer = setTimeout(() => waiting.abort(), this.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, waiting.signal]) : waiting.signal;
-    const fail = (error: unknown): never => {
-      if (options.signal?.aborted) throw new CancelledError();
-      if (waiting.signal.aborted) throw new TimeoutError(label, this.timeoutMs);
-      throw toNetworkError(label, error, this.timeoutMs, this.options.proxy, this.options.proxySource);
-    };
-
+    const fail = this.failure(label, options.signal, waiting.signal);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(`${this.prefix}${path}`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        signal,
-        dispatcher: this.options.dispatcher,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
+      response = await this.send('POST', path, headers, JSON.stringify(body), options.signal, waiting.signal);
     } catch (error) {
-      clearTimeout(timer);
       return fail(error);
+    } finally {
+      clearTimeout(timer);
     }
-    clearTimeout(timer);
     const status = response.statusCode;
     this.options.onEvent?.({ kind: 'response', request: label, status, ms: performance.now() - started, attempt: 0 });
 
@@ -214,18 +158,13 @@ export class HttpClient {
         if (error instanceof UnleashApiError) throw error;
         return fail(error);
       }
-      const text = redact((await decompress(raw, response.headers, label, ERROR_BODY_BYTES)).toString('utf8'), token);
-      const location = status < 400 ? redirectTarget(response.headers.location, `${this.prefix}${path}`, path, token) : undefined;
-      throw errorFor(status, text, headerText(response.headers['content-type']) ?? '', label, response.headers, location);
+      throw this.errorAnswer(response, await decompress(raw, response.headers, label, ERROR_BODY_BYTES), path, label, token);
     }
-    const contentType = headerText(response.headers['content-type']) ?? '';
-    const attachment = /attachment/i.test(headerText(response.headers['content-disposition']) ?? '');
-    if (/html/i.test(contentType) && !attachment) {
+    if (isHtmlPage(response.headers)) {
       discard(response);
       throw htmlInsteadOfJson(label);
     }
-    const compressed = isCompressed(response.headers);
-    const declared = compressed ? NaN : Number(headerText(response.headers['content-length']));
+    const declared = isCompressed(response.headers) ? NaN : Number(headerText(response.headers['content-length']));
     if (declared > options.maxBytes) {
       discard(response);
       throw new AnswerTooLargeError(label, declared, true, options.maxBytes);
@@ -260,29 +199,15 @@ export class HttpClient {
   ): Promise<JsonResponse> {
     const label = `${method} ${path.split('?')[0]}`;
     const { token, headers } = await this.prepare(body !== undefined, options);
-
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const started = performance.now();
-    const fail = (error: unknown): never => {
-      if (options.signal?.aborted) throw new CancelledError();
-      if (timeout.aborted) throw new TimeoutError(label, this.timeoutMs);
-      throw toNetworkError(label, error, this.timeoutMs, this.options.proxy, this.options.proxySource);
-    };
+    const fail = this.failure(label, options.signal, timeout);
 
     const maxBytes = Math.min(this.maxResponseBytes, options.maxBytes ?? Infinity);
     let response: Dispatcher.ResponseData;
     let raw: Buffer;
     try {
-      response = await request(`${this.prefix}${path}`, {
-        method,
-        headers,
-        body,
-        signal,
-        dispatcher: this.options.dispatcher,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
+      response = await this.send(method, path, headers, body, options.signal, timeout);
       const counted = options.rows && response.statusCode < 300 ? { ...options.rows, counter: new RowCounter() } : undefined;
       // A compressed body is counted once unpacked (below).
       raw = await readBody(response, maxBytes, label, isCompressed(response.headers) ? undefined : counted);
@@ -299,317 +224,52 @@ export class HttpClient {
 
     const unpacked = await decompress(raw, response.headers, label, maxBytes);
     if (options.rows && status < 300 && isCompressed(response.headers) && new RowCounter().feed(unpacked) > options.rows.max) throw options.rows.tooMany();
+    if (status >= 300) throw this.errorAnswer(response, unpacked, path, label, token);
+    return { status, body: parseJson(redact(unpacked.toString('utf8'), token), response.headers, label), etag, headers: response.headers };
+  }
+
+  /** Sends one request; `timeout` ends it (and each of its waits), as does the caller's `signal`. */
+  private send(
+    method: 'GET' | 'POST',
+    path: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+    timeout: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
+    return request(`${this.prefix}${path}`, {
+      method,
+      headers,
+      body,
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      dispatcher: this.options.dispatcher,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+  }
+
+  /** Turns a transport failure into the client's error: cancelled (by the caller), timed out, or a network error. */
+  private failure(label: string, signal: AbortSignal | undefined, timeout: AbortSignal): (error: unknown) => never {
+    return (error) => {
+      if (signal?.aborted) throw new CancelledError();
+      if (timeout.aborted) throw new TimeoutError(label, this.timeoutMs);
+      throw toNetworkError(label, error, this.timeoutMs, this.options.proxy, this.options.proxySource);
+    };
+  }
+
+  /** The typed error for an answer of status 300 and above, its body (`unpacked`) without the token. */
+  private errorAnswer(response: Dispatcher.ResponseData, unpacked: Buffer, path: string, label: string, token: string): Error {
+    const { statusCode: status, headers } = response;
+    const location = status < 400 ? redirectTarget(headerText(headers.location), `${this.prefix}${path}`, path, token) : undefined;
     const text = redact(unpacked.toString('utf8'), token);
-    const contentType = headerText(response.headers['content-type']) ?? '';
-    if (status >= 300) {
-      const location = status < 400 ? redirectTarget(response.headers.location, `${this.prefix}${path}`, path, token) : undefined;
-      throw errorFor(status, text, contentType, label, response.headers, location);
-    }
-    return { status, body: parseJson(text, contentType, response.headers, label), etag, headers: response.headers };
-  }
-}
-
-function errorFor(
-  status: number,
-  text: string,
-  contentType: string,
-  request: string,
-  headers: Record<string, string | string[] | undefined>,
-  location?: string,
-): Error {
-  const info: ServerErrorInfo = { status, request, ...parseErrorBody(text, contentType) };
-  switch (status) {
-    case 400:
-      return new BadRequestError(info);
-    case 401:
-      return new AuthError(info);
-    case 403:
-      return new ForbiddenError(info);
-    case 404:
-      return new NotFoundError(info);
-    default:
-      return new HttpError({ ...info, retryAfterSeconds: parseRetryAfter(headerText(headers['retry-after'])), location });
+    return errorFor(status, label, { text, contentType: headerText(headers['content-type']) ?? '', retryAfter: headerText(headers['retry-after']), location });
   }
 }
 
 /**
- * Where a redirect points, as origin and path: no credentials, query or fragment (they may carry session state),
- * and without the API path when the redirect kept it, so `http://host/api/admin/x` → `https://host/api/admin/x`
- * reads `https://host`. Undefined when there is no usable http(s) Location.
- */
-function redirectTarget(location: string | string[] | undefined, requested: string, apiPath: string, token: string): string | undefined {
-  const text = headerText(location);
-  if (!text) return undefined;
-  let url: URL;
-  try {
-    url = new URL(text, requested);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  const api = apiPath.split('?')[0] ?? '';
-  const pathname = api && url.pathname.endsWith(api) ? url.pathname.slice(0, -api.length) : url.pathname;
-  return redact(`${url.origin}${pathname.replace(/\/+$/, '')}`, token);
-}
-
-/** Reads the three error body shapes; an HTML or empty body leaves only the status to go on. */
-function parseErrorBody(text: string, contentType: string): Partial<ServerErrorInfo> {
-  if (/html/i.test(contentType) || /^\s*</.test(text)) return {};
-  try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success) {
-      const { id, name, message, details } = parsed.data;
-      return {
-        errorId: id,
-        serverName: name,
-        serverMessage: message && clip(message),
-        // A hostile or broken server could send thousands of details, each of any length.
-        details: details?.slice(0, MAX_DETAILS).map((detail) => ({
-          message: detail.message === undefined ? undefined : clip(detail.message),
-          path: detail.path === undefined ? undefined : clip(detail.path),
-        })),
-      };
-    }
-  } catch {
-    // not JSON: fall through to the text itself
-  }
-  const trimmed = text.trim();
-  return trimmed ? { serverMessage: clip(trimmed) } : {};
-}
-
-/** What a streamed answer's reading needs besides the caller's options. */
-interface BodyStream extends StreamOptions {
-  label: string;
-  token: string;
-  /** Turns a transport failure into the client's error (cancelled, timeout, network). */
-  fail: (error: unknown) => never;
-}
-
-/** An error thrown by the consumer of a streamed answer (not by the transport), passed through as it is. */
-class ConsumerError {
-  constructor(readonly error: unknown) {}
-}
-
-/**
- * Hands a successful answer's bytes to `onBytes` (decompressed, the token removed, at most `maxBytes`); past that,
- * counts on without keeping up to `measureUpTo`, then refuses it with its size.
- */
-async function streamBody(response: Dispatcher.ResponseData, options: BodyStream): Promise<number> {
-  const { maxBytes, label } = options;
-  const measureUpTo = Math.max(maxBytes, options.measureUpTo ?? maxBytes);
-  const encoding = (headerText(response.headers['content-encoding']) ?? '').toLowerCase();
-  const decoder = encoding === 'gzip' ? zlib.createGunzip() : encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : undefined;
-  const source: AsyncIterable<Buffer> = decoder ? pipeline(response.body, decoder, () => undefined) : response.body;
-  const redactor = new TokenRedactor(secretsOf(options.token));
-  let size = 0;
-  const pass = async (bytes: Buffer): Promise<void> => {
-    if (bytes.length === 0) return;
-    try {
-      await options.onBytes(bytes);
-    } catch (error) {
-      throw new ConsumerError(error);
-    }
-  };
-  try {
-    for await (const chunk of source) {
-      size += chunk.length;
-      if (size > measureUpTo) throw new AnswerTooLargeError(label, size, false, maxBytes);
-      if (size <= maxBytes) await pass(redactor.push(chunk));
-    }
-    if (size > maxBytes) throw new AnswerTooLargeError(label, size, true, maxBytes);
-    await pass(redactor.end());
-    return size;
-  } catch (error) {
-    discard(response);
-    decoder?.destroy();
-    if (error instanceof ConsumerError) throw error.error;
-    if (error instanceof UnleashApiError) throw error;
-    if (decoder && /^Z_|^ERR_BROTLI|^ERR_ZLIB/.test(errorCode(error) ?? '')) {
-      throw new SchemaError(label, l10n.t('the answer could not be decompressed ({0})', encoding));
-    }
-    return options.fail(error);
-  }
-}
-
-/** Stops reading an answer given up on: its connection is closed, not reused (the abort it raises is expected). */
-function discard(response: Dispatcher.ResponseData): void {
-  response.body.on('error', () => undefined);
-  response.body.destroy();
-}
-
-function htmlInsteadOfJson(request: string): SchemaError {
-  return new SchemaError(
-    request,
-    l10n.t('the server answered with an HTML page instead of JSON (is the URL your Unleash server, or is a proxy or login page in the way?)'),
-  );
-}
-
-function parseJson(
-  text: string,
-  contentType: string,
-  headers: Record<string, string | string[] | undefined>,
-  request: string,
-): unknown {
-  const attachment = /attachment/i.test(headerText(headers['content-disposition']) ?? '');
-  if (/html/i.test(contentType) && !attachment) throw htmlInsteadOfJson(request);
-  try {
-    // A byte order mark (some proxies and Windows servers add one) is not part of the JSON.
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    throw new SchemaError(request, l10n.t('the answer is not valid JSON ({0})', contentType || l10n.t('no content type')));
-  }
-}
-
-/**
- * What the client asks the server to compress with. Compression trades CPU on both ends for bytes on the wire: a
- * 10,000-flag project listing is 5.3 MB plain and several times smaller compressed, which pays over any network; on this
- * machine (a local Unleash) nothing is saved, and the server's compression and our decompression are pure cost
- * (measured 30 ms + 35–50 ms at 10,000 flags: bench/README.md). A compressed answer is decoded either way.
+ * What the client asks the server to compress with: nothing on loopback, where compressing and decompressing are pure
+ * cost (bench/README.md); `gzip, br` elsewhere, where the bytes saved pay. A compressed answer is decoded either way.
  */
 export function acceptEncoding(baseUrl: URL): string {
   return isLoopback(baseUrl) ? 'identity' : 'gzip, br';
-}
-
-/**
- * Reads the body up to `limit` bytes (and `rows.max` rows, when counted). An answer given up on is destroyed before it
- * is complete, so undici closes its connection instead of returning it to the pool: a declared length over the limit
- * stops before the first byte, a longer stream at the limit.
- */
-async function readBody(
-  response: Dispatcher.ResponseData,
-  limit: number,
-  request: string,
-  rows?: { max: number; tooMany: () => Error; counter: RowCounter },
-): Promise<Buffer> {
-  const { body } = response;
-  const declared = Number(headerText(response.headers['content-length']));
-  if (declared > limit) {
-    body.destroy();
-    throw tooLarge(request, limit);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      body.destroy();
-      throw tooLarge(request, limit);
-    }
-    if (rows && rows.counter.feed(chunk as Buffer) > rows.max) {
-      body.destroy();
-      throw rows.tooMany();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function isCompressed(headers: Record<string, string | string[] | undefined>): boolean {
-  const encoding = (headerText(headers['content-encoding']) ?? '').toLowerCase();
-  return encoding === 'gzip' || encoding === 'br' || encoding === 'deflate';
-}
-
-function tooLarge(request: string, limit: number): SchemaError {
-  return new SchemaError(request, l10n.t('the answer is larger than {0}', formatBytes(limit)));
-}
-
-/** `64 MiB`, `512 KiB`, `300 bytes`. */
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
-  return `${bytes} bytes`;
-}
-
-/** Decompresses up to `limit` bytes: a small compressed answer must not unpack into gigabytes. */
-async function decompress(
-  raw: Buffer,
-  headers: Record<string, string | string[] | undefined>,
-  request: string,
-  limit: number,
-): Promise<Buffer> {
-  const encoding = (headerText(headers['content-encoding']) ?? '').toLowerCase();
-  const options = { maxOutputLength: limit };
-  try {
-    if (encoding === 'gzip') return await gunzip(raw, options);
-    if (encoding === 'br') return await brotli(raw, options);
-    if (encoding === 'deflate') return await inflate(raw, options);
-  } catch (error) {
-    if (errorCode(error) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(request, limit);
-    throw new SchemaError(request, l10n.t('the answer could not be decompressed ({0})', encoding));
-  }
-  return raw;
-}
-
-function toNetworkError(request: string, error: unknown, timeoutMs: number, proxy: string | undefined, proxySource: string | undefined): Error {
-  const code = errorCode(error);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(request, timeoutMs);
-  const message = error instanceof Error ? error.message : String(error);
-  return new NetworkError(request, code, message, proxy, proxySource);
-}
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-/** Seconds to wait from a Retry-After header: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
-}
-
-/**
- * Removes every occurrence of the token, and of its secret part, from text the server sent back. The secret part is
- * what follows the last `.`, `:` or space (`*:*.<secret>`, `user:<secret>`, `Bearer <secret>`): a server may echo it
- * alone, or percent-encode the rest.
- */
-export function redact(text: string, token: string): string {
-  let result = text;
-  for (const secret of secretsOf(token)) result = result.split(secret).join('«token»');
-  return result;
-}
-
-/** What `redact` removes, in order: the token, and its secret part when that is long enough to be one. */
-function secretsOf(token: string): string[] {
-  // A token this short is no real token (the server refuses it), and replacing it would mangle the answer.
-  if (token.length < MIN_REDACTED_LENGTH) return [];
-  const secrets = [token];
-  const secretPart = token.slice(Math.max(token.lastIndexOf('.'), token.lastIndexOf(':'), token.lastIndexOf(' ')) + 1);
-  if (secretPart.length >= 8 && secretPart !== token) secrets.push(secretPart);
-  return secrets;
-}
-
-const MIN_REDACTED_LENGTH = 6;
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** Details of an error answer kept; the rest are dropped. */
-const MAX_DETAILS = 20;
-
-function clip(text: string): string {
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancelledError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

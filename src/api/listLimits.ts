@@ -1,7 +1,4 @@
-/**
- * The bounds of one listing (listing.ts) and the message when a server's flags exceed them. Imports nothing from
- * 'vscode'.
- */
+/** The bounds of one listing (listing.ts) and the message when a server's flags exceed them. */
 import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
 

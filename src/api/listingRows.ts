@@ -1,6 +1,6 @@
 /**
  * The rows of one listing (listing.ts): de-duplicated by project and name, a search row's fields winning (they carry
- * lifecycle, tags, segments, dependency type), handed out in name order. Imports nothing from 'vscode'.
+ * lifecycle, tags, segments, dependency type), handed out in name order.
  */
 import type { FeatureSummary } from './schemas';
 

@@ -1,4 +1,4 @@
-/** PEM certificate text: the blocks in a text, and one copy of each certificate. Imports nothing from 'vscode'. */
+/** PEM certificate text: the blocks in a text, and one copy of each certificate. */
 import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
 

@@ -1,16 +1,7 @@
 /**
  * Which proxy a request to the server goes through, decided the way VS Code's own extension host decides it
- * (@vscode/proxy-agent, `useProxySettings`), from the same settings and environment:
- *
- * 1. `http.proxySupport: off`: no proxy.
- * 2. A loopback server (`localhost`, `127.0.0.1`, `::1`) is reached directly (when `directLoopback`, as in VS Code).
- * 3. `http.noProxy`, or when that is empty `NO_PROXY` / `no_proxy`: a matching host is reached directly.
- * 4. `http.proxy`; when empty, `https_proxy`, `HTTPS_PROXY`, `http_proxy`, `HTTP_PROXY` (in that order, whatever the
- *    server's scheme, as VS Code reads them).
- * 5. Otherwise directly. VS Code would then ask the operating system (system proxy, PAC file); extensions have no API
- *    for that, so it is not done here.
- *
- * Imports nothing from 'vscode': the environment is passed in.
+ * (@vscode/proxy-agent, `useProxySettings`), from the same settings and the environment passed in. VS Code would in
+ * the end ask the operating system (system proxy, PAC file); extensions have no API for that, so it is not done here.
  */
 import * as l10n from '@vscode/l10n';
 import * as net from 'node:net';
@@ -36,7 +27,7 @@ export interface ProxySettings {
   directLoopback?: boolean;
 }
 
-export type ProxyChoice =
+type ProxyChoice =
   | { kind: 'direct'; reason: 'none' | 'off' | 'loopback' | 'noProxy' }
   | {
       kind: 'proxy';
@@ -56,7 +47,7 @@ const ENV_NO_PROXY = ['no_proxy', 'NO_PROXY'] as const;
  * it) means `http://proxy.corp:8080`. Throws a ConfigError naming `source` for anything unusable; the message
  * never repeats the value, which may hold a password.
  */
-export function parseProxyUrl(raw: string | undefined, source = PROXY_SETTING): URL | undefined {
+function parseProxyUrl(raw: string | undefined, source = PROXY_SETTING): URL | undefined {
   const text = (raw ?? '').trim();
   if (!text) return undefined;
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
@@ -75,16 +66,12 @@ export function parseProxyUrl(raw: string | undefined, source = PROXY_SETTING): 
   return url;
 }
 
-/** `host:port` of a proxy, for messages: never its user name or password. */
-export function proxyLabel(raw: string | undefined): string | undefined {
-  try {
-    return parseProxyUrl(raw)?.host;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Decides how requests to `target` travel (see the file's comment for the order). */
+/**
+ * Decides how requests to `target` travel: `http.proxySupport: off`, no proxy; a loopback server directly (when
+ * `directLoopback`, as in VS Code); a host `http.noProxy` (or when that is empty `NO_PROXY`) matches, directly; else
+ * `http.proxy`, or when empty `https_proxy`, `HTTPS_PROXY`, `http_proxy`, `HTTP_PROXY` (in that order, whatever the
+ * server's scheme, as VS Code reads them); otherwise directly.
+ */
 export function chooseProxy(target: URL, settings: ProxySettings = {}): ProxyChoice {
   if (settings.proxySupport === 'off') return { kind: 'direct', reason: 'off' };
   const env = settings.env ?? {};

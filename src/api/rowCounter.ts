@@ -1,15 +1,13 @@
 /**
- * Counts the rows of an answer shaped `{ …, "features": [row, row, …], … }` as its bytes arrive, without parsing
- * it, so that the client can refuse an answer holding more rows than it may take before reading the rest (a search
- * page of 300,000 rows, a project of more flags than the listing's budget). A scan of the bytes: strings (with their
- * escapes) are skipped, nesting is followed, and each value that starts directly inside the `features` array of the
- * top-level object is a row. A key written with escapes (`"feat\u0075res"`) is not recognised: the count taken after
- * parsing still applies to such an answer. Imports nothing from 'vscode'.
+ * Counts the rows of an answer shaped `{ …, "features": [row, row, …], … }` as its bytes arrive, without parsing it,
+ * so that the client refuses an answer of more rows than it may take before reading the rest. A key written with
+ * escapes (`"feat\u0075res"`) is not recognised: the count taken after parsing still applies to such an answer.
  */
+import * as jsonBytes from '../base/jsonBytes';
 
+// Bound once: used through the import, each byte of the scan would read them through the module object.
+const { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = jsonBytes;
 const FEATURES = Buffer.from('features');
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 export class RowCounter {
   /** Rows seen so far. */
@@ -50,27 +48,27 @@ export class RowCounter {
           this.keyMatched = 0;
           this.keyDiffers = false;
           break;
-        case 0x7b: // {
-        case 0x5b: // [
+        case OPEN_OBJECT:
+        case OPEN_ARRAY:
           this.value();
           this.depth++;
-          if (this.depth === 1) this.expectKey = byte === 0x7b;
-          if (this.depth === 2 && byte === 0x5b && this.featuresValue) {
+          if (this.depth === 1) this.expectKey = byte === OPEN_OBJECT;
+          if (this.depth === 2 && byte === OPEN_ARRAY && this.featuresValue) {
             this.inRows = true;
             this.expectRow = true;
           }
           this.featuresValue = false;
           break;
-        case 0x7d: // }
-        case 0x5d: // ]
+        case CLOSE_OBJECT:
+        case CLOSE_ARRAY:
           if (this.depth === 2) this.inRows = false;
           this.depth--;
           break;
-        case 0x2c: // ,
+        case COMMA:
           if (this.depth === 1) this.expectKey = true;
           if (this.depth === 2 && this.inRows) this.expectRow = true;
           break;
-        case 0x3a: // :
+        case COLON:
           if (this.depth === 1) this.expectKey = false;
           break;
         default: // a number, true, false, null

@@ -1,25 +1,14 @@
 /**
- * zod schemas for every payload of the Unleash Admin API that the extension reads.
- *
- * Rules, so that a newer server never breaks the extension:
- * - fields the spec marks required are required; everything else is optional (or nullable where the spec says so);
- * - unknown fields are kept (`looseObject`), so an export written to disk holds whatever the server sent;
- * - nothing is transformed or defaulted: `validate()` (./validate.ts) answers for these schemas without zod's copy,
- *   and leaves a schema that changes its input (or strips fields) to zod;
- * - enumerations (operators, lifecycle stages, payload and flag types) are plain strings: an unknown value is data to
- *   show, not an error.
+ * zod schemas of the flags, strategies, segments and listings the Admin API answers (exports: exportSchemas.ts, history
+ * and usage: activitySchemas.ts). So that a newer server never breaks the extension, only what the spec requires is
+ * required, unknown fields are kept, nothing is transformed (validate.ts relies on it), enumerations are plain strings.
  */
 import { z } from 'zod';
 
-/** The operators the spec lists, plus REGEX (7.4.2+). Others are kept as they come. */
-export const KNOWN_OPERATORS = [
-  'IN', 'NOT_IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT',
-  'NUM_LTE', 'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'REGEX',
-] as const;
-
 export const LIFECYCLE_STAGES = ['initial', 'pre-live', 'live', 'completed', 'archived'] as const;
 
-const dateTime = z.string();
+/** An ISO 8601 date and time, as the server writes it (kept as text). */
+export const dateTime = z.string();
 
 export const payloadSchema = z.looseObject({
   type: z.string(),
@@ -161,40 +150,10 @@ export const segmentsSchema = z.looseObject({
   segments: z.array(segmentSchema),
 });
 
-export const legalValueSchema = z.looseObject({
-  value: z.string(),
-  description: z.string().optional(),
-});
-
-export const contextFieldSchema = z.looseObject({
-  name: z.string(),
-  description: z.string().nullish(),
-  stickiness: z.boolean().optional(),
-  sortOrder: z.number().int().optional(),
-  createdAt: dateTime.nullish(),
-  usedInFeatures: z.number().int().nullish(),
-  usedInProjects: z.number().int().nullish(),
-  legalValues: z.array(legalValueSchema).optional(),
-});
-
-export const featureTagSchema = z.looseObject({
-  featureName: z.string(),
-  tagType: z.string().optional(),
-  tagValue: z.string(),
-  type: z.string().optional(),
-  value: z.string().optional(),
-  createdByUserId: z.number().nullish(),
-});
-
 export const tagTypeSchema = z.looseObject({
   name: z.string(),
   description: z.string().optional(),
   icon: z.string().nullish(),
-});
-
-export const exportedDependencySchema = z.looseObject({
-  feature: z.string(),
-  dependencies: z.array(parentDependencySchema),
 });
 
 /**
@@ -211,33 +170,6 @@ export const segmentDefinitionSchema = z.looseObject({
 
 export const segmentListSchema = z.looseObject({
   segments: z.array(segmentDefinitionSchema),
-});
-
-/** The segments file this extension writes beside an export (`<file>.segments`, src/model/export/exportSegments.ts). */
-export const segmentsFileSchema = z.looseObject({
-  segmentDefinitions: z.array(segmentDefinitionSchema),
-});
-
-export const exportResultSchema = z.looseObject({
-  features: z.array(featureSchema),
-  featureStrategies: z.array(strategySchema),
-  featureEnvironments: z.array(featureEnvironmentSchema).optional(),
-  contextFields: z.array(contextFieldSchema).optional(),
-  featureTags: z.array(featureTagSchema).optional(),
-  segments: z.array(z.looseObject({ id: z.number(), name: z.string() })).optional(),
-  tagTypes: z.array(tagTypeSchema),
-  dependencies: z.array(exportedDependencySchema).optional(),
-  links: z.array(z.looseObject({ feature: z.string(), links: z.array(featureLinkSchema) })).optional(),
-  /** Added by this extension (files written before it have none). */
-  segmentDefinitions: z.array(segmentDefinitionSchema).optional(),
-});
-
-/** The error body: three shapes in the wild ({id,name,message,details}, {name,message,details}, {message}). */
-export const errorBodySchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  message: z.string().optional(),
-  details: z.array(z.looseObject({ message: z.string().optional(), path: z.string().optional() })).optional(),
 });
 
 // ---- Listing endpoints the tree and hovers need (not in the spec; shapes from the reference) ----
@@ -310,55 +242,6 @@ export const uiConfigSchema = z.looseObject({
   versionInfo: z.looseObject({ current: z.looseObject({ oss: z.string().optional(), enterprise: z.unknown().optional() }).optional() }).optional(),
 });
 
-// ---- History and usage (shapes observed on 7.5.1 and 8.2.0: docs/unleash-api-notes.md) ----
-
-/**
- * One event of the event log. `data` / `preData` hold what the change wrote (a strategy, a tag…), of a shape per
- * type; `label` / `summary` are markdown the server writes around user-written names (search endpoint only).
- */
-export const featureEventSchema = z.looseObject({
-  id: z.number().optional(),
-  type: z.string(),
-  createdBy: z.string().nullish(),
-  createdAt: dateTime,
-  featureName: z.string().nullish(),
-  project: z.string().nullish(),
-  environment: z.string().nullish(),
-  data: z.unknown().optional(),
-  preData: z.unknown().optional(),
-  label: z.string().nullish(),
-  summary: z.string().nullish(),
-});
-
-/** `GET /api/admin/search/events`. */
-export const eventSearchSchema = z.looseObject({
-  events: z.array(featureEventSchema),
-  total: z.number().optional(),
-});
-
-/** `GET /api/admin/events/:featureName` (deprecated; its newest 50 events). */
-export const featureEventsSchema = z.looseObject({
-  events: z.array(featureEventSchema),
-  totalEvents: z.number().optional(),
-});
-
-/** One application's evaluations of a flag in one environment and hour. */
-export const featureMetricsRowSchema = z.looseObject({
-  timestamp: dateTime,
-  environment: z.string(),
-  appName: z.string().optional(),
-  yes: z.number(),
-  no: z.number(),
-  /** Variant name → evaluations. The counts are checked where they are summed (usageSummary.ts), not here: a record
-   * of numbers would be checked by zod row by row, too slow for an answer of 25,000 rows. */
-  variants: z.looseObject({}).optional(),
-});
-
-/** `GET /api/admin/client-metrics/features/:name/raw`. */
-export const featureMetricsSchema = z.looseObject({
-  data: z.array(featureMetricsRowSchema),
-});
-
 export type Payload = z.infer<typeof payloadSchema>;
 export type Override = z.infer<typeof overrideSchema>;
 export type Constraint = z.infer<typeof constraintSchema>;
@@ -374,14 +257,7 @@ export type FeatureLink = z.infer<typeof featureLinkSchema>;
 export type Feature = z.infer<typeof featureSchema>;
 export type Segment = z.infer<typeof segmentSchema>;
 export type SegmentDefinition = z.infer<typeof segmentDefinitionSchema>;
-export type ContextField = z.infer<typeof contextFieldSchema>;
-export type FeatureTag = z.infer<typeof featureTagSchema>;
 export type TagType = z.infer<typeof tagTypeSchema>;
-export type ExportResult = z.infer<typeof exportResultSchema>;
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 export type EnvironmentSummary = z.infer<typeof environmentSummarySchema>;
 export type FeatureSummary = z.infer<typeof featureSummarySchema>;
 export type Environment = z.infer<typeof environmentSchema>;
-export type UiConfig = z.infer<typeof uiConfigSchema>;
-export type FeatureEvent = z.infer<typeof featureEventSchema>;
-export type FeatureMetricsRow = z.infer<typeof featureMetricsRowSchema>;

@@ -1,11 +1,14 @@
 /**
  * Paging the search endpoint to the end of one query, for the listing (listing.ts), bounded whatever the server
  * says: pages are asked for one window at a time (never from the server's `total` up front), at most `maxPages` of
- * them, and paging stops on a short, empty or repeated page. Imports nothing from 'vscode'.
+ * them, and paging stops on a short, empty or repeated page.
  */
 import { projectOf } from './listingRows';
 import { tooManyFlags } from './listLimits';
 import type { FeatureSummary } from './schemas';
+
+/** Rows a search page asks for: the most a real server gives (it answers 50 for more). */
+export const SEARCH_PAGE = 100;
 
 /** One page of the search: its rows, and how many rows the query matches in all, as the server says. */
 export interface ListingPage {

@@ -1,22 +1,7 @@
 /**
- * zod's verdict on a parsed JSON payload, without zod's copy of it.
- *
- * zod builds a new object for every object and array it accepts: for a 10,000-flag listing that is a second graph of
- * the whole answer (40 ms, about 80 ms with the garbage collection it causes; bench/README.md), for an export of
- * 14 MB another 14 MB. The schemas here keep every field (`looseObject`) and transform nothing, so what zod returns
- * is the input's content again. So each schema is also compiled, once, into a check that walks the input and answers
- * yes only where zod would accept it and return a copy equal to it: then the input itself is the result; otherwise
- * zod parses as before, and its verdict and error are the ones reported. The check covers only what it can decide
- * exactly: loose objects, arrays, optional, nullable, unknown, strings, finite numbers and booleans itself; refined
- * leaves (`.int()`), literals, and unions and records of primitives are asked of zod (whose copy of a primitive is
- * the primitive). A key is absent as zod sees it (`key in object`): zod accepts that only for a field that is
- * optional on both its input and output side (`optional()`, `nullish()`), whatever the field would say of
- * `undefined` (a required `z.unknown()` must be there). An object holding its own `__proto__` key is left to zod,
- * whose copy leaves that key out. A schema holding anything else (a stripping or strict object, a transform, a
- * default, a refined container) is always parsed by zod. test/unit/validate.test.ts compares both on the recorded
- * payloads of real servers and thousands of mutations; test/unit/validateProperty.test.ts on generated payloads.
- *
- * Imports nothing from 'vscode'.
+ * zod's verdict on a parsed JSON payload, without zod's copy of it: zod builds a new object for every object and array
+ * it accepts, a second graph of a whole listing or export. The schemas keep every field and transform nothing, so
+ * where zod would return a copy equal to the input, the input itself is the result (bench/README.md has the cost).
  */
 import type { z } from 'zod';
 
@@ -40,7 +25,15 @@ interface Def {
 
 const compiled = new WeakMap<z.ZodType, Check | null>();
 
-/** zod's `safeParse`, answered from the input itself when the compiled check accepts it. */
+/**
+ * zod's `safeParse`, answered from the input itself when the schema's compiled check accepts it; otherwise zod parses,
+ * and its verdict and error are the ones reported. The check decides only what it can decide exactly: loose objects,
+ * arrays, optional, nullable, unknown, strings, finite numbers and booleans; refined leaves (`.int()`), literals, and
+ * unions and records of primitives are asked of zod. A key is absent as zod sees it (`key in object`), accepted only
+ * for a field optional on both its input and output side; an object holding its own `__proto__` key is left to zod
+ * (whose copy leaves it out). A schema holding anything else (a stripping or strict object, a transform, a default, a
+ * refined container) is always parsed by zod. validate.test.ts and validateProperty.test.ts compare both.
+ */
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
   if (checkFor(schema)?.(value)) return { success: true, data: value as z.output<S> };
   return schema.safeParse(value);

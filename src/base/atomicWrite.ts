@@ -2,14 +2,12 @@
  * Crash-safe file writes: the data goes to a temporary file in the target's own folder, is flushed to disk and then
  * renamed over the target, so a reader (git, an editor, the offline mode) sees either the old file or the new one,
  * never half of one. Writes to the same path from this process are queued, never interleaved.
- *
- * Nothing here imports 'vscode'.
  */
 import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
-export interface WriteFileAtomicOptions {
+interface WriteFileAtomicOptions {
   /** Aborting before the rename leaves the target untouched and removes the temporary file. */
   signal?: AbortSignal;
 }

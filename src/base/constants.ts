@@ -35,8 +35,6 @@ export const EXPORT_SERVER_SCHEME = 'unleash-export-server';
 /** The two sides of Compare Environments (read-only). */
 export const ENVIRONMENT_SCHEME = 'unleash-environment';
 
-export type CommandId = (typeof Commands)[keyof typeof Commands];
-
 export const Views = {
   container: 'unleash',
   flags: 'unleash.flags',
@@ -116,6 +114,8 @@ export const PROXY_SETTING = 'http.proxy';
 export const EXPORT_FOLDER = '.unleash';
 /** The files offline mode reads: the exports (`*.json`) and their segments files (`*.json.segments`). */
 export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.{json,segments}`;
+/** Where an export goes when `unleash.export.path` is empty (model/export/exportPath.ts). */
+export const DEFAULT_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.json';
 
 export const LOG_CHANNEL_NAME = 'Unleash';
 

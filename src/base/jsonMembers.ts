@@ -1,12 +1,11 @@
 /**
- * The members of a JSON document's top-level object, found as its bytes stream in, chunk by chunk: each member's
- * key, then the bytes of its value, or of each of its elements when the value is an array, with the offset of their
- * first byte in the stream. Only keys are parsed here: the structure around the values is checked (the braces, the
- * commas, the colons), and each value's own syntax is left to whoever parses its bytes (JSON.parse), so a document
- * of any size is read holding one value at a time. Used to lay out an export without holding it (model/export/exportStream.ts).
- *
- * Nothing here imports 'vscode' or Node built-ins.
+ * The members of a JSON document's top-level object, found as its bytes stream in: each member's key, then the bytes
+ * of its value, or of each element when the value is an array, with their offset. Only keys are parsed and the
+ * structure around values checked, so a document of any size is read holding one value at a time (exportStream.ts).
  */
+import { ChunkPieces } from './chunkPieces';
+import * as jsonBytes from './jsonBytes';
+import { JsonTooDeepError } from './jsonBytes';
 
 export interface MemberSink {
   /** A member of the top-level object begins: its key, and whether its value is an array (its elements follow). */
@@ -29,22 +28,8 @@ export class JsonShapeError extends Error {
   }
 }
 
-/** A value nests deeper than allowed (counting the top-level object and a member's array). */
-export class JsonNestingError extends Error {
-  constructor(readonly maxDepth: number) {
-    super(`nested deeper than ${maxDepth} levels`);
-    this.name = 'JsonNestingError';
-  }
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
+// Bound once: used through the import, each byte of the scan would read them through the module object.
+const { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = jsonBytes;
 const BOM = [0xef, 0xbb, 0xbf] as const;
 
 /** Where the scan is, between values. */
@@ -70,19 +55,14 @@ const enum Kind {
   Scalar,
 }
 
-function isSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
-
 export class TopLevelMembers {
   private state = State.Start;
   /** Bytes of the stream before the current chunk. */
   private consumed = 0;
   /** Byte-order mark bytes seen at the very start. */
   private bom = 0;
-  /** Pieces of the key or value that began in an earlier chunk. */
-  private pieces: Uint8Array[] = [];
-  private pieceBytes = 0;
+  /** The key or value that began in an earlier chunk. */
+  private readonly pieces = new ChunkPieces();
   /** Offset of the value being read, and what it is. */
   private valueStart = 0;
   private kind = Kind.Scalar;
@@ -99,7 +79,7 @@ export class TopLevelMembers {
     private readonly maxDepth = 64,
   ) {}
 
-  /** Reads one more chunk of the stream; throws JsonShapeError or JsonNestingError (and whatever the sink throws). */
+  /** Reads one more chunk of the stream; throws JsonShapeError or JsonTooDeepError (and whatever the sink throws). */
   push(chunk: Uint8Array): void {
     const n = chunk.length;
     let i = 0;
@@ -202,7 +182,7 @@ export class TopLevelMembers {
           throw new JsonShapeError('nothing may follow the object', at);
       }
     }
-    if (this.state === State.InValue || this.state === State.Key) this.keep(chunk.subarray(from));
+    if (this.state === State.InValue || this.state === State.Key) this.pieces.keep(chunk.subarray(from));
     this.consumed += n;
   }
 
@@ -260,7 +240,7 @@ export class TopLevelMembers {
         this.inString = true;
         this.escaped = false;
       } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-        if (++depth > maxDepth) throw new JsonNestingError(this.maxDepth);
+        if (++depth > maxDepth) throw new JsonTooDeepError(this.maxDepth);
       } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
         if (--depth === 0) {
           this.depth = 0;
@@ -298,7 +278,7 @@ export class TopLevelMembers {
   }
 
   private keyText(chunk: Uint8Array, from: number, end: number): string {
-    const bytes = this.joined(chunk, from, end);
+    const bytes = this.pieces.join(chunk.subarray(from, end));
     try {
       return JSON.parse(this.decoder.decode(bytes)) as string;
     } catch {
@@ -307,29 +287,6 @@ export class TopLevelMembers {
   }
 
   private emitValue(chunk: Uint8Array, from: number, end: number): void {
-    this.sink.value(this.joined(chunk, from, end), this.valueStart);
-  }
-
-  /** The bytes of the key or value: the pieces of earlier chunks and `chunk[from, end)`. */
-  private joined(chunk: Uint8Array, from: number, end: number): Uint8Array {
-    const last = chunk.subarray(from, end);
-    if (this.pieces.length === 0) return last;
-    const bytes = new Uint8Array(this.pieceBytes + last.length);
-    let at = 0;
-    for (const piece of this.pieces) {
-      bytes.set(piece, at);
-      at += piece.length;
-    }
-    bytes.set(last, at);
-    this.pieces = [];
-    this.pieceBytes = 0;
-    return bytes;
-  }
-
-  /** Keeps the part of a key or value that goes on in the next chunk (a copy: the chunk may be reused). */
-  private keep(part: Uint8Array): void {
-    if (part.length === 0) return;
-    this.pieces.push(part.slice());
-    this.pieceBytes += part.length;
+    this.sink.value(this.pieces.join(chunk.subarray(from, end)), this.valueStart);
   }
 }

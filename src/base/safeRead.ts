@@ -1,7 +1,7 @@
 /**
  * Reads a file that settings or a workspace named, without trusting it: only a regular file is read (never a FIFO,
  * a device such as `/dev/zero`, or a folder), never more than `maxBytes`, asynchronously, and an abort stops the
- * read between chunks. Nothing here imports 'vscode'.
+ * read between chunks.
  */
 import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -25,7 +25,7 @@ export class UnsafeFileError extends Error {
   }
 }
 
-export interface SafeReadOptions {
+interface SafeReadOptions {
   maxBytes: number;
   /** False: a symbolic link is refused (ELOOP) rather than followed. */
   followLinks: boolean;

@@ -1,97 +1,34 @@
 /**
- * JSON.parse of UTF-8 bytes in time slices, so that a large file never blocks the event loop for long: one pass over
- * the bytes finds where values start and end; runs of small complete values are handed to the native JSON.parse a
- * batch at a time, and a container larger than a batch is built here, member by member, so that no single call
- * parses more than about `batchBytes` (a lone string or number is parsed whole: it cannot be split).
- *
- * The result is JSON.parse's: the native parser reads every value (escapes, numbers, `__proto__` as a plain key,
- * the last of two equal keys winning at the first one's place). When the input is not valid JSON, a text of at most
- * `exactBytes` is parsed natively whole, so the error thrown is exactly JSON.parse's; a larger one is not (that would
- * hold the whole text and all it built at once): `JsonPartError` gives JSON.parse's message on the part that fails,
- * and the line that part starts at. Nesting deeper than `maxDepth` is refused.
- *
- * Nothing here imports 'vscode' or Node built-ins (it runs in a browser worker as well).
+ * JSON.parse of UTF-8 bytes in time slices, so that a large file never blocks the event loop for long: runs of small
+ * complete values go to the native JSON.parse a batch at a time; a container larger than a batch is built here,
+ * member by member. The result is JSON.parse's. No Node built-ins: it runs in a browser worker as well.
  */
+import * as jsonBytes from './jsonBytes';
+import { JsonTooDeepError } from './jsonBytes';
+import { NotValid, partError } from './jsonPartError';
+import { SharedStrings } from './sharedStrings';
+import { TimeSlices } from './timeSlices';
 
-export interface SlicedParseOptions {
+interface SlicedParseOptions {
   /** When to yield to the event loop (default: every 20 ms, with a zero timeout). */
   slices?: TimeSlices;
-  /** Most bytes one native JSON.parse call reads (a lone larger string or number excepted). */
+  /** Most bytes one native JSON.parse call reads (a lone larger string or number excepted: it cannot be split). */
   batchBytes?: number;
   /** Most levels of nested arrays and objects. */
   maxDepth?: number;
-  /** Largest text whose syntax error is JSON.parse's own (see the file comment). */
+  /**
+   * Largest text whose syntax error is JSON.parse's own (parsed natively whole); a larger one is not (that would hold
+   * the whole text and all it built at once).
+   */
   exactBytes?: number;
 }
 
-/** A syntax error in a text larger than `exactBytes`: JSON.parse's message on the part that fails, and its line. */
-export class JsonPartError extends SyntaxError {
-  constructor(
-    /** Line (from 1) where the failing part starts. */
-    readonly line: number,
-    /** JSON.parse's message on that part, without its position (which counts from the part, not the text). */
-    readonly detail: string,
-  ) {
-    super(`${detail} (in the part from line ${line})`);
-    this.name = 'JsonPartError';
-  }
-}
+// Bound once: used through the import, each byte of the scan would read them through the module object.
+const { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = jsonBytes;
 
-/** Nesting deeper than `maxDepth`: refused before anything is built. */
-export class JsonTooDeepError extends Error {
-  constructor(readonly maxDepth: number) {
-    super(`nested deeper than ${maxDepth} levels`);
-    this.name = 'JsonTooDeepError';
-  }
-}
-
-const DEFAULTS = { sliceMs: 20, batchBytes: 256 * 1024, maxDepth: 1000, exactBytes: 16 * 1024 * 1024 } as const;
+const DEFAULTS = { batchBytes: 256 * 1024, maxDepth: 1000, exactBytes: 16 * 1024 * 1024 } as const;
 /** How far the scan goes between two looks at the clock. */
 const CHECK_BYTES = 16 * 1024;
-
-/** Work done in slices: `due()` says when the current one is used up, `next()` yields and starts another. */
-export class TimeSlices {
-  private deadline: number;
-
-  constructor(
-    private readonly sliceMs: number = DEFAULTS.sliceMs,
-    private readonly pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
-  ) {
-    this.deadline = performance.now() + sliceMs;
-  }
-
-  due(): boolean {
-    return performance.now() > this.deadline;
-  }
-
-  async next(): Promise<void> {
-    await this.pause();
-    this.deadline = performance.now() + this.sliceMs;
-  }
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-
-/**
- * The bytes are not valid JSON; the first error is in bytes `from`–`to` (where it was found), and `lead` is a text
- * that leaves JSON.parse where the text is at `from` (the container it is in, and a member before it if there is one).
- */
-class NotValid extends Error {
-  constructor(
-    readonly from: number,
-    readonly to: number,
-    readonly lead: string,
-  ) {
-    super('not valid JSON');
-  }
-}
 
 /** A container built here (the others are parts of a batch): what it holds so far and where its unread bytes start. */
 interface Built {
@@ -103,43 +40,6 @@ interface Built {
   /** What `pending` follows: the opening bracket, a separating comma, or a member built here. */
   after: 'open' | 'comma' | 'built';
 }
-
-function isSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
-
-/**
- * One copy of each repeated string value. JSON.parse shares keys and very short values; an export repeats longer
- * ones (each flag's name in five lists, strategy names, descriptions): shared, a large file's values take about a
- * quarter less memory. At most `MAX_SHARED` distinct strings are remembered, so the table stays bounded.
- */
-class SharedStrings {
-  private readonly seen = new Map<string, string>();
-
-  /** The value with its strings (at any depth) replaced by the first equal one seen. */
-  share(value: unknown): unknown {
-    if (typeof value === 'string') return this.one(value);
-    if (typeof value !== 'object' || value === null) return value;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = this.share(value[i]);
-    } else {
-      const record = value as Record<string, unknown>;
-      for (const key of Object.keys(record)) record[key] = this.share(record[key]);
-    }
-    return value;
-  }
-
-  private one(text: string): string {
-    const known = this.seen.get(text);
-    if (known !== undefined) return known;
-    if (this.seen.size < MAX_SHARED && text.length <= MAX_SHARED_LENGTH) this.seen.set(text, text);
-    return text;
-  }
-}
-
-/** Bounds of the shared strings: how many, and how long each may be. */
-const MAX_SHARED = 500_000;
-const MAX_SHARED_LENGTH = 1024;
 
 /** Sets a key even when it is `__proto__` (plain assignment would change the prototype), as JSON.parse does. */
 function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -167,26 +67,6 @@ export async function parseJsonSliced(bytes: Uint8Array, options: SlicedParseOpt
     if (bytes.length - start <= (options.exactBytes ?? DEFAULTS.exactBytes)) return JSON.parse(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(start)));
     throw await partError(bytes, start, error, options.slices ?? new TimeSlices());
   }
-}
-
-/** Bytes after the place an error was found that its part includes (an error is often seen a token late). */
-const PART_TAIL = 64;
-
-/** JSON.parse's error on the part of a large text that fails, with the line it starts at. */
-async function partError(bytes: Uint8Array, start: number, error: NotValid, slices: TimeSlices): Promise<JsonPartError> {
-  const part = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(error.from, Math.min(bytes.length, error.to + PART_TAIL)));
-  let detail = 'not valid JSON';
-  try {
-    JSON.parse(`${error.lead}${part}`);
-  } catch (parseError) {
-    detail = (parseError as Error).message.replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?/, '');
-  }
-  let line = 1;
-  for (let i = start; i < error.from; i++) {
-    if (bytes[i] === 0x0a) line++;
-    if ((i & 0xfffff) === 0 && slices.due()) await slices.next();
-  }
-  return new JsonPartError(line, detail);
 }
 
 class SlicedParser {

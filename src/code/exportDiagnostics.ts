@@ -9,11 +9,12 @@ import { Commands, EXPORT_FOLDER } from '../base/constants';
 import { driftCount, flagLines, type Drift } from '../model/export/exportDrift';
 import { driftFlagMessage, driftMessage } from '../model/export/driftText';
 import { DIAGNOSTIC_SOURCE } from '../model/code/flagDiagnostics';
+import { DisposableStore } from '../services/disposables';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
 import type { Logger } from '../base/logger';
 
-/** The code of these diagnostics (code actions and tests look for it). */
-export const DRIFT_DIAGNOSTIC_CODE = 'export-out-of-date';
+/** The code of these diagnostics (their code actions look for it). */
+const DRIFT_DIAGNOSTIC_CODE = 'export-out-of-date';
 const MAX_FLAG_DIAGNOSTICS = 100;
 const MAX_TEXT_BYTES = 64 * 1024 * 1024;
 
@@ -21,18 +22,20 @@ export class ExportDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('unleash-exports');
   /** What each file's diagnostics were made from, so an unchanged drift is not read and published again. */
   private readonly signatures = new Map<string, string>();
-  private readonly subscription: vscode.Disposable;
-  private readonly actions: vscode.Disposable;
+  private readonly owned: DisposableStore;
   private run = Promise.resolve();
 
   constructor(
     private readonly drift: ExportDrift,
     private readonly logger: Logger,
   ) {
-    this.actions = vscode.languages.registerCodeActionsProvider({ pattern: `**/${EXPORT_FOLDER}/*.json` }, new ExportDriftActions(), ExportDriftActions.metadata);
-    this.subscription = drift.onDidChange(() => {
-      this.run = this.run.then(() => this.update()).catch((error: unknown) => this.logger.warn(`Export diagnostics: ${String(error)}`));
-    });
+    this.owned = new DisposableStore(
+      vscode.languages.registerCodeActionsProvider({ pattern: `**/${EXPORT_FOLDER}/*.json` }, new ExportDriftActions(), ExportDriftActions.metadata),
+      drift.onDidChange(() => {
+        this.run = this.run.then(() => this.update()).catch((error: unknown) => this.logger.warn(`Export diagnostics: ${String(error)}`));
+      }),
+      this.collection,
+    );
   }
 
   /** Resolves once the diagnostics follow the last reports. */
@@ -77,14 +80,12 @@ export class ExportDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.actions.dispose();
-    this.collection.dispose();
+    this.owned.dispose();
   }
 }
 
 /** On an out-of-date export file's diagnostics: Compare Export with Server… and Update Export, for that file. */
-export class ExportDriftActions implements vscode.CodeActionProvider {
+class ExportDriftActions implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {

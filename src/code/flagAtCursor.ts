@@ -7,6 +7,7 @@ import { ContextKeys } from '../base/constants';
 import { flagNameAt, isPlainScalarFile } from '../model/code/flagUsages';
 import type { FlagRef } from '../model/tree/node';
 import type { CodeFlags } from '../services/codeFlags';
+import { DisposableStore } from '../services/disposables';
 
 /** Lines longer than this are not looked at (minified code). */
 const MAX_LINE = 20_000;
@@ -35,7 +36,7 @@ export function registerFlagAtCursorContext(flags: CodeFlags): vscode.Disposable
     last = present;
     void vscode.commands.executeCommand('setContext', ContextKeys.flagAtCursor, present);
   };
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.window.onDidChangeTextEditorSelection(update),
     vscode.window.onDidChangeActiveTextEditor(update),
     flags.store.onDidChange(update),

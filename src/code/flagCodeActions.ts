@@ -4,6 +4,7 @@ import { DIAGNOSTIC_SOURCE } from '../model/code/flagDiagnostics';
 import { flagQuickFixes } from '../model/code/flagQuickFixes';
 import type { CodeFlags } from '../services/codeFlags';
 import type { FlagDiagnosticsPublisher } from './flagDiagnosticsPublisher';
+import { registerForCodeLanguages } from './languageRegistration';
 
 export class FlagCodeActionProvider implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
@@ -41,18 +42,6 @@ export class FlagCodeActionProvider implements vscode.CodeActionProvider {
 }
 
 export function registerFlagCodeActions(flags: CodeFlags, publisher: FlagDiagnosticsPublisher): vscode.Disposable {
-  let registration: vscode.Disposable | undefined;
   const provider = new FlagCodeActionProvider(flags, publisher);
-  const apply = () => {
-    registration?.dispose();
-    registration = vscode.languages.registerCodeActionsProvider(flags.options.selector, provider, FlagCodeActionProvider.metadata);
-  };
-  apply();
-  const subscription = flags.onDidChangeOptions(apply);
-  return {
-    dispose() {
-      subscription.dispose();
-      registration?.dispose();
-    },
-  };
+  return registerForCodeLanguages(flags, (selector) => vscode.languages.registerCodeActionsProvider(selector, provider, FlagCodeActionProvider.metadata));
 }

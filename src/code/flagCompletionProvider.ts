@@ -9,6 +9,7 @@ import { Commands } from '../base/constants';
 import { completionSpotAt, type FlagCompletions } from '../model/code/flagCompletion';
 import { findFlagReferences } from '../model/code/flagReferences';
 import type { CodeFlags } from '../services/codeFlags';
+import { DisposableStore } from '../services/disposables';
 
 /** Lines longer than this get no completion (minified code). */
 const MAX_LINE = 20_000;
@@ -89,7 +90,7 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
  */
 export function registerFlagCompletion(flags: CodeFlags): vscode.Disposable {
   const provider = new FlagCompletionProvider(flags);
-  return vscode.Disposable.from(
+  return new DisposableStore(
     registerForCodeLanguages(flags, (selector) => vscode.languages.registerCompletionItemProvider(selector, provider, '"', "'", '`')),
     vscode.commands.registerCommand(Commands.recordFlagUse, (name: unknown) => flags.recordUse(name)),
   );

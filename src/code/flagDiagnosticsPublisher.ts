@@ -1,11 +1,8 @@
 /**
- * Publishes flag diagnostics for open documents: on open, on a settled edit (debounced), and again when the
- * catalog, a flag's status or the settings change. Never while the catalog is loading or failed (stale verdicts are
- * cleared then, so nothing false is shown). Analysis reads the catalog in memory; until something needed the flags,
- * the first open document that passes a flag name to an SDK call makes the store read the list.
- *
- * A name the listing lacks is looked up among archived flags first (the store asks once per name): its diagnostic
- * waits for that answer, then says archived or unknown, never one and then the other.
+ * Publishes flag diagnostics for open documents: on open, on a settled edit (debounced), and again when the catalog,
+ * a flag's status or the settings change. Never while the catalog is loading or failed (stale verdicts are cleared
+ * then). A name the listing lacks waits for its lookup among archived flags, then says archived or unknown, never one
+ * and then the other.
  */
 import * as vscode from 'vscode';
 import { callsSdk } from '../model/store/flagDemand';
@@ -13,14 +10,15 @@ import { DIAGNOSTIC_SOURCE, type FlagDiagnostic } from '../model/code/flagDiagno
 import type { FlagStore } from '../model/store/flagStore';
 import type { CodeFlags } from '../services/codeFlags';
 import { codeSchemes } from '../services/settings';
+import { DisposableStore } from '../services/disposables';
 import type { Logger } from '../base/logger';
 
 /** Quiet time after the last keystroke before a document is analysed again. */
 export const DIAGNOSTICS_DEBOUNCE_MS = 400;
 /** Documents longer than this (characters) are not analysed. */
-export const MAX_ANALYSED_DOCUMENT = 5_000_000;
+const MAX_ANALYSED_DOCUMENT = 5_000_000;
 /** Names one document (or one file of the workspace check) looks up among archived flags; the rest show as unknown. */
-export const MAX_LOOKUPS_PER_DOCUMENT = 20;
+const MAX_LOOKUPS_PER_DOCUMENT = 20;
 /** Quiet time after a status change (an archived lookup answered) before open documents are analysed again. */
 const STATUS_DEBOUNCE_MS = 50;
 
@@ -47,7 +45,7 @@ const SEVERITY: Record<FlagDiagnostic['severity'], vscode.DiagnosticSeverity> = 
 };
 
 /** A model diagnostic as VS Code shows it. */
-export function toDiagnostic(found: FlagDiagnostic): vscode.Diagnostic {
+function toDiagnostic(found: FlagDiagnostic): vscode.Diagnostic {
   const range = new vscode.Range(found.line, found.start, found.line, found.end);
   const diagnostic = new vscode.Diagnostic(range, found.message, SEVERITY[found.severity]);
   diagnostic.source = DIAGNOSTIC_SOURCE;
@@ -66,13 +64,13 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
   private readonly fromWorkspaceCheck = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private statusTimer: NodeJS.Timeout | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly flags: CodeFlags,
     private readonly logger: Logger,
   ) {
-    this.disposables.push(
+    this.owned = new DisposableStore(
       this.collection,
       flags.store.onDidChange(() => this.refreshAll()),
       flags.store.onDidChangeStatus(() => this.scheduleOpenDocuments()),
@@ -192,6 +190,6 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.statusTimer);
     for (const key of [...this.timers.keys()]) this.cancel(key);
-    for (const disposable of this.disposables) disposable.dispose();
+    this.owned.dispose();
   }
 }

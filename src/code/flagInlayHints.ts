@@ -11,6 +11,7 @@ import { hoverMarkdown } from '../model/content/hoverContent';
 import { escapeMarkdown } from '../model/text/markdown';
 import { Emitter } from '../base/emitter';
 import type { CodeFlags } from '../services/codeFlags';
+import { DisposableStore } from '../services/disposables';
 import { registerForCodeLanguages } from './languageRegistration';
 
 /** Lines a single request covers at most (VS Code asks for the visible range, plus a margin). */
@@ -33,20 +34,21 @@ export class FlagInlayHintsProvider implements vscode.InlayHintsProvider<FlagInl
   private readonly changed = new Emitter<void>();
   readonly onDidChangeInlayHints = this.changed.event;
   private readonly hintsByNaming = new Map<string, FlagHints>();
-  private readonly subscriptions: Array<{ dispose(): void }>;
+  private readonly owned: DisposableStore;
 
   constructor(private readonly flags: CodeFlags) {
     const refresh = () => {
       this.hintsByNaming.clear();
       this.changed.fire(undefined);
     };
-    this.subscriptions = [
+    this.owned = new DisposableStore(
+      this.changed,
       flags.store.onDidChange(refresh),
       flags.onDidChangeOptions(refresh),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SETTINGS_SECTION}.${Settings.inlayHintsEnabled}`)) refresh();
       }),
-    ];
+    );
   }
 
   provideInlayHints(document: vscode.TextDocument, range: vscode.Range, token: vscode.CancellationToken): FlagInlayHint[] {
@@ -95,8 +97,7 @@ export class FlagInlayHintsProvider implements vscode.InlayHintsProvider<FlagInl
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.changed.dispose();
+    this.owned.dispose();
   }
 }
 
@@ -106,6 +107,5 @@ function enabledFor(document: vscode.TextDocument): boolean {
 
 export function registerFlagInlayHints(flags: CodeFlags): vscode.Disposable {
   const provider = new FlagInlayHintsProvider(flags);
-  const registration = registerForCodeLanguages(flags, (selector) => vscode.languages.registerInlayHintsProvider(selector, provider));
-  return { dispose: () => (registration.dispose(), provider.dispose()) };
+  return new DisposableStore(registerForCodeLanguages(flags, (selector) => vscode.languages.registerInlayHintsProvider(selector, provider)), provider);
 }

@@ -10,6 +10,7 @@ import { searchFlagUsages } from '../services/flagUsageSearch';
 import type { Logger } from '../base/logger';
 import { flagAtPosition } from './flagAtCursor';
 import { registerForCodeLanguages } from './languageRegistration';
+import { DisposableStore } from '../services/disposables';
 
 export class FlagNavigationProvider implements vscode.DefinitionProvider, vscode.ReferenceProvider {
   constructor(
@@ -35,6 +36,6 @@ export class FlagNavigationProvider implements vscode.DefinitionProvider, vscode
 export function registerFlagNavigation(flags: CodeFlags, logger: Logger): vscode.Disposable {
   const provider = new FlagNavigationProvider(flags, logger);
   return registerForCodeLanguages(flags, (selector) =>
-    vscode.Disposable.from(vscode.languages.registerDefinitionProvider(selector, provider), vscode.languages.registerReferenceProvider(selector, provider)),
+    new DisposableStore(vscode.languages.registerDefinitionProvider(selector, provider), vscode.languages.registerReferenceProvider(selector, provider)),
   );
 }

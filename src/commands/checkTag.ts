@@ -1,10 +1,6 @@
 /**
  * "Unleash: Check Tag…": does the tag `type:value` exist? Asks the server (get-tag), or, in offline mode, the export
- * files in the workspace (and says so). Also runs programmatically, with no prompt, and returns its answer:
- *
- *   await vscode.commands.executeCommand('unleash.checkTag', 'team:payments')
- *   await vscode.commands.executeCommand('unleash.checkTag', { type: 'simple', value: 'needs review' })
- *
+ * files in the workspace (and says so).
  */
 import * as vscode from 'vscode';
 import type { UnleashClient } from '../api/client';
@@ -27,13 +23,13 @@ import { MAX_DETAIL } from '../model/text/plainText';
 import { failWith, isOffline, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { loadTagTypes, pickTag } from './tagPicker';
 
-export interface CheckTagDeps extends CommandDeps {
+interface CheckTagDeps extends CommandDeps {
   /** Also how complete the list is: an answer counts the flags carrying the tag against what the view could read. */
   store: CommandDeps['store'] & Pick<FlagStore, 'state' | 'error' | 'failures' | 'outOfDate' | 'currentSource'>;
 }
 
 /** The answer, returned to programmatic callers (keybindings, tests). */
-export interface CheckTagAnswer {
+interface CheckTagAnswer {
   exists: boolean;
   /** `type:value`. */
   tag: string;
@@ -48,12 +44,17 @@ export interface CheckTagAnswer {
 }
 
 /** Why there is no answer: invalid input, no server, a failed request, or a cancellation. */
-export interface CheckTagFailure extends CommandFailure {
+interface CheckTagFailure extends CommandFailure {
   tag?: string;
 }
 
-export type CheckTagResult = CheckTagAnswer | CheckTagFailure;
+type CheckTagResult = CheckTagAnswer | CheckTagFailure;
 
+/**
+ * Also runs programmatically, with no prompt, and returns its answer:
+ *   await vscode.commands.executeCommand('unleash.checkTag', 'team:payments')
+ *   await vscode.commands.executeCommand('unleash.checkTag', { type: 'simple', value: 'needs review' })
+ */
 export function registerCheckTagCommand(deps: CheckTagDeps): vscode.Disposable {
   return vscode.commands.registerCommand(Commands.checkTag, (argument?: unknown) => checkTag(deps, argument));
 }

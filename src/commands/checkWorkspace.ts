@@ -10,8 +10,9 @@ import type { CodeFlags } from '../services/codeFlags';
 import type { Logger } from '../base/logger';
 import { pluralForm } from '../model/text/intl';
 import { visitWorkspaceFiles } from '../services/workspaceFiles';
+import { fileCount } from '../views/usageCounts';
 
-export interface WorkspaceCheck {
+interface WorkspaceCheck {
   files: number;
   filesWithProblems: number;
   problems: number;
@@ -62,14 +63,13 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
       result.cancelled = visited.cancelled;
     },
   );
-  const files = (n: number) => pluralForm(n, { one: vscode.l10n.t('{0} file', n), other: vscode.l10n.t('{0} files', n) });
   const problems = pluralForm(result.problems, {
     one: vscode.l10n.t('{0} flag problem', result.problems),
     other: vscode.l10n.t('{0} flag problems', result.problems),
   });
   const summary = result.cancelled
-    ? vscode.l10n.t('Stopped after {0}: {1} in {2}.', files(result.files), problems, files(result.filesWithProblems))
-    : vscode.l10n.t('Checked {0}: {1} in {2}.', files(result.files), problems, files(result.filesWithProblems));
+    ? vscode.l10n.t('Stopped after {0}: {1} in {2}.', fileCount(result.files), problems, fileCount(result.filesWithProblems))
+    : vscode.l10n.t('Checked {0}: {1} in {2}.', fileCount(result.files), problems, fileCount(result.filesWithProblems));
   logger.info(summary);
   // Not awaited: the command answers (for keybindings and tests) while the message stays up.
   const showProblems = vscode.l10n.t('Show Problems');

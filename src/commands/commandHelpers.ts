@@ -22,7 +22,7 @@ export interface CommandDeps {
   logger: Logger;
 }
 
-export type ErrorShown = ErrorContext & { retry?: () => unknown };
+type ErrorShown = ErrorContext & { retry?: () => unknown };
 
 const LABELS: Record<NextStep, () => string> = {
   setToken: () => vscode.l10n.t('Set Token'),

@@ -1,12 +1,7 @@
 /**
- * "Unleash: Compare Environments…": VS Code's diff editor between two environments' configurations of one flag, or
- * of every flag of a project (at most MAX_COMPARED_FLAGS, by name), in the readable layout of the details document
- * (model/content/environmentComparison.ts): state, strategies, constraints, segments, variants. Both sides are read-only
- * virtual documents. Reads through the store (its cache, its source): a server or the export files.
- *
- *   await vscode.commands.executeCommand('unleash.compareEnvironments',
- *     { project: 'default', name: 'new-checkout-flow', environments: ['development', 'production'] })
- *   await vscode.commands.executeCommand('unleash.compareEnvironments', { project: 'checkout', environments: ['development', 'production'] })
+ * "Unleash: Compare Environments…": VS Code's diff editor between two environments' configurations of one flag, or of
+ * every flag of a project (at most MAX_COMPARED_FLAGS, by name), in the readable layout of the details document:
+ * state, strategies, constraints, segments, variants. Reads through the store (its cache, its source).
  */
 import * as vscode from 'vscode';
 import type { Segment } from '../api/schemas';
@@ -21,19 +16,21 @@ import { projectOf, type FlagRef } from '../model/tree/node';
 import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
 import { failWith, withCancellableProgress } from './commandHelpers';
+import { RecentDocuments } from './recentDocuments';
+import { DisposableStore } from '../services/disposables';
 
 /** Flags of a project compared at most (each is read, with the segments of its strategies). */
-export const MAX_COMPARED_FLAGS = 200;
+const MAX_COMPARED_FLAGS = 200;
 /** Details read at once. */
 const CONCURRENCY = 4;
 
-export interface CompareEnvironmentsDeps {
+interface CompareEnvironmentsDeps {
   store: FlagStore;
   view: Pick<FlagsView, 'selected'>;
   logger: Logger;
 }
 
-export interface EnvironmentComparison {
+interface EnvironmentComparison {
   environments: [string, string];
   left: string;
   right: string;
@@ -44,27 +41,19 @@ export interface EnvironmentComparison {
 
 type Target = { flag: FlagRef } | { project: string };
 
-class Sides implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private next = 0;
+/** The two sides of the last few comparisons. */
+type Sides = RecentDocuments<{ text: string }>;
 
-  add(title: string, environment: string, text: string): vscode.Uri {
-    const key = String(++this.next);
-    this.texts.set(key, text);
-    if (this.texts.size > 10) this.texts.delete(this.texts.keys().next().value as string);
-    const name = `${title} · ${environment}`.replace(/[/\\]/g, '∕');
-    return vscode.Uri.from({ scheme: ENVIRONMENT_SCHEME, path: `/${name}.txt`, query: key });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.query) ?? vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Environments…" again.');
-  }
-}
-
+/**
+ * The command takes a tree row, `{ project, name }` or `{ project }`, and `environments` (else it asks):
+ *   await vscode.commands.executeCommand('unleash.compareEnvironments', { project: 'checkout', environments: ['development', 'production'] })
+ */
 export function registerCompareEnvironments(deps: CompareEnvironmentsDeps): vscode.Disposable {
-  const sides = new Sides();
-  return vscode.Disposable.from(
-    vscode.workspace.registerTextDocumentContentProvider(ENVIRONMENT_SCHEME, sides),
+  const sides: Sides = new RecentDocuments(ENVIRONMENT_SCHEME, 10, () =>
+    vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Environments…" again.'),
+  );
+  return new DisposableStore(
+    sides.register(),
     vscode.commands.registerCommand(Commands.compareEnvironments, (arg?: unknown) => compareEnvironments(deps, sides, arg)),
   );
 }
@@ -141,7 +130,7 @@ async function compareEnvironments(deps: CompareEnvironmentsDeps, sides: Sides, 
       vscode.l10n.t('Comparing the first {0} of the {1} flags of project {2} (by name).', compared.length, flags.length, pickText('project' in target ? target.project : '')),
     );
   }
-  await vscode.commands.executeCommand('vscode.diff', sides.add(title, a, left), sides.add(title, b, right), vscode.l10n.t('{0}: {1} ↔ {2}', pickText(title, 100), a, b), { preview: true });
+  await vscode.commands.executeCommand('vscode.diff', sides.add(`${title} · ${a}.txt`, { text: left }), sides.add(`${title} · ${b}.txt`, { text: right }), vscode.l10n.t('{0}: {1} ↔ {2}', pickText(title, 100), a, b), { preview: true });
   return { environments, left, right, flags: compared.length, of: flags.length };
 }
 

@@ -1,12 +1,8 @@
 /**
  * "Unleash: Compare Export with Server…": VS Code's diff editor between an export file of the workspace and a fresh
- * export of the same flags from the server, in the same canonical layout (`exportContent`, what Export Environment
- * writes). The server's side is a read-only virtual document; its editor's title bar offers "Update Export", which
- * runs Export Environment into the same file. Each comparison asks the server for an export (which stores an audit
- * event there): only when the user asks, never on a timer.
- *
- *   await vscode.commands.executeCommand('unleash.compareExport', vscode.Uri.file('/ws/.unleash/development.json'))
- *   await vscode.commands.executeCommand('unleash.updateExport', vscode.Uri.file('/ws/.unleash/development.json'))
+ * export of the same flags from the server, in the canonical layout Export Environment writes; "Update Export" on the
+ * server's side runs Export Environment into the same file. Each comparison asks the server for an export (which
+ * stores an audit event there): only when the user asks, never on a timer.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -18,13 +14,15 @@ import { pickText } from '../model/text/markdown';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import type { ExportArguments, ExportCommandResult } from './exportEnvironment';
+import { RecentDocuments } from './recentDocuments';
+import { DisposableStore } from '../services/disposables';
 
-export interface CompareExportDeps extends CommandDeps {
+interface CompareExportDeps extends CommandDeps {
   drift: ExportDrift;
 }
 
 /** What Compare Export with Server answers (for keybindings and tests). */
-export interface CompareResult {
+interface CompareResult {
   /** The export file (the diff's left side). */
   file: string;
   /** The server's side: its address, and its text. */
@@ -32,32 +30,19 @@ export interface CompareResult {
   serverText: string;
 }
 
-/** The server's side of the last few comparisons, by the key in their address, with the file each stands for. */
-class ServerExports implements vscode.TextDocumentContentProvider {
-  private readonly entries = new Map<string, { text: string; report: ExportFileReport }>();
-  private next = 0;
+/** The server's side of the last few comparisons, with the export file each stands for. */
+type ServerExports = RecentDocuments<{ text: string; report: ExportFileReport }>;
 
-  add(report: ExportFileReport, text: string, server: string): vscode.Uri {
-    const key = String(++this.next);
-    this.entries.set(key, { text, report });
-    if (this.entries.size > 5) this.entries.delete(this.entries.keys().next().value as string);
-    const name = `${path.basename(report.uri.fsPath, '.json')} (${server.replace(/[/\\]/g, '∕')}).json`;
-    return vscode.Uri.from({ scheme: EXPORT_SERVER_SCHEME, path: `/${name}`, query: key });
-  }
-
-  reportOf(uri: vscode.Uri): ExportFileReport | undefined {
-    return this.entries.get(uri.query)?.report;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.entries.get(uri.query)?.text ?? vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Export with Server…" again.');
-  }
-}
-
+/**
+ * Compare Export with Server… and Update Export, each on the file given (a URI, an Export Files row) or picked:
+ *   await vscode.commands.executeCommand('unleash.compareExport', vscode.Uri.file('/ws/.unleash/development.json'))
+ */
 export function registerCompareExport(deps: CompareExportDeps): vscode.Disposable {
-  const exports = new ServerExports();
-  return vscode.Disposable.from(
-    vscode.workspace.registerTextDocumentContentProvider(EXPORT_SERVER_SCHEME, exports),
+  const exports: ServerExports = new RecentDocuments(EXPORT_SERVER_SCHEME, 5, () =>
+    vscode.l10n.t('This comparison is closed. Run "Unleash: Compare Export with Server…" again.'),
+  );
+  return new DisposableStore(
+    exports.register(),
     vscode.commands.registerCommand(Commands.compareExport, (arg?: unknown) => compareExport(deps, exports, arg)),
     vscode.commands.registerCommand(Commands.updateExport, (arg?: unknown) => updateExport(deps, exports, arg)),
   );
@@ -68,7 +53,7 @@ async function reportOf(deps: CompareExportDeps, exports: ServerExports, arg: un
   await deps.store.load();
   await deps.drift.check();
   const uri = arg instanceof vscode.Uri ? arg : (arg as { uri?: unknown } | undefined)?.uri instanceof vscode.Uri ? (arg as { uri: vscode.Uri }).uri : undefined;
-  if (uri?.scheme === EXPORT_SERVER_SCHEME) return exports.reportOf(uri);
+  if (uri?.scheme === EXPORT_SERVER_SCHEME) return exports.get(uri)?.report;
   const reports = deps.drift.reports;
   if (uri) return reports.find((report) => report.uri.toString() === uri.toString());
   if (reports.length === 0) {
@@ -104,7 +89,7 @@ async function compareExport(deps: CompareExportDeps, exports: ServerExports, ar
   } catch (error) {
     return failWith(error, deps.logger, { action: vscode.l10n.t('export {0} to compare', report.environment), server, retry: () => compareExport(deps, exports, report.uri) });
   }
-  const right = exports.add(report, text, server);
+  const right = exports.add(`${path.basename(report.uri.fsPath, '.json')} (${server}).json`, { text, report });
   const changes = report.drift && driftCount(report.drift) > 0 ? ` · ${driftDescription(report.drift)}` : '';
   await vscode.commands.executeCommand('vscode.diff', report.uri, right, vscode.l10n.t('{0} ↔ {1} now{2}', report.path, server, changes), { preview: true });
   deps.logger.info(`Compared ${report.path} with a fresh export of ${report.environment} from ${server}.`);

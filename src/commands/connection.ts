@@ -14,8 +14,9 @@ import { readServerUrl, readSettings, readUserServerUrl } from '../services/sett
 import type { TokenStore } from '../services/tokens';
 import type { Logger } from '../base/logger';
 import { failWith, requireServer, withCancellableProgress } from './commandHelpers';
+import { DisposableStore } from '../services/disposables';
 
-export interface ConnectionCommandDeps {
+interface ConnectionCommandDeps {
   connection: Connection;
   tokens: TokenStore;
   approvals: ServerApprovals;
@@ -25,13 +26,13 @@ export interface ConnectionCommandDeps {
 }
 
 /** What "Test Connection" found, returned for keybindings and tests. */
-export interface ConnectionReport {
+interface ConnectionReport {
   ok: boolean;
   message: string;
 }
 
 export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.Disposable {
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.commands.registerCommand(Commands.connect, () => connect(deps)),
     vscode.commands.registerCommand(Commands.setToken, (token?: string) => setToken(deps, token)),
     vscode.commands.registerCommand(Commands.forgetToken, () => forgetToken(deps)),
@@ -41,7 +42,7 @@ export function registerConnectionCommands(deps: ConnectionCommandDeps): vscode.
 }
 
 /** Validation for the URL input box: undefined when fine, else what to fix. */
-export function validateServerUrl(value: string): string | undefined {
+function validateServerUrl(value: string): string | undefined {
   try {
     parseBaseUrl(value);
     return undefined;
@@ -91,7 +92,7 @@ async function connect(deps: ConnectionCommandDeps): Promise<void> {
 }
 
 /** Said when the user's choice is saved but a workspace setting wins (both addresses as requests would use them). */
-export function overriddenMessage(typed: string, workspaceUrl: string): string {
+function overriddenMessage(typed: string, workspaceUrl: string): string {
   return vscode.l10n.t(
     "Saved {0} in your user settings, but this workspace's {1} ({2}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use {0}.",
     shownAddress(typed),

@@ -2,16 +2,11 @@
  * "Unleash: Export Environment…": environment → scope (all, a project, a tag, chosen flags) → workspace folder →
  * a cancellable progress over the request and the write → a result naming the file, with Open, Reveal and, when the
  * file changed, Show Changes (a diff of the previous and the new content).
- *
- * From the Flags view: on an environment node, that environment (the scope is asked); on a feature node, that flag
- * (the environment is asked). Programmatically, with no prompt, returning the result:
- *
- *   await vscode.commands.executeCommand('unleash.exportEnvironment',
- *     { environment: 'development', scope: { kind: 'tag', type: 'team', value: 'payments' }, folder: '/abs/path' })
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExportScope, UnleashClient } from '../api/client';
+import type { UnleashClient } from '../api/client';
+import type { ExportScope } from '../api/exportQuery';
 import { Commands } from '../base/constants';
 import { ExportTooLargeError } from '../model/export/exportBudget';
 import type { ExportToFileResult } from '../model/export/exportToFile';
@@ -23,6 +18,8 @@ import { formatTag, tagFromArgument } from '../model/tags/tagInput';
 import { readExportMaxBytes, readExportPath } from '../services/settings';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { fileFolders, pickEnvironment, pickFolder, pickScope, relativeTo } from './exportPickers';
+import { RecentDocuments } from './recentDocuments';
+import { DisposableStore } from '../services/disposables';
 
 /** The programmatic arguments. `scope` may be `'all'`; a tag scope may give `tag: 'type:value'`. */
 export interface ExportArguments {
@@ -45,10 +42,19 @@ interface NodeArgument {
 
 const PREVIOUS_SCHEME = 'unleash-export-previous';
 
+/** The previous content of exported files, for the left side of "Show Changes". */
+type PreviousContents = RecentDocuments<{ text: string }>;
+
+/**
+ * From the Flags view: on an environment node, that environment (the scope is asked); on a feature node, that flag
+ * (the environment is asked). Programmatically, with no prompt, returning the result:
+ *   await vscode.commands.executeCommand('unleash.exportEnvironment',
+ *     { environment: 'development', scope: { kind: 'tag', type: 'team', value: 'payments' }, folder: '/abs/path' })
+ */
 export function registerExportCommand(deps: CommandDeps): vscode.Disposable {
-  const previous = new PreviousContents();
-  return vscode.Disposable.from(
-    vscode.workspace.registerTextDocumentContentProvider(PREVIOUS_SCHEME, previous),
+  const previous: PreviousContents = new RecentDocuments(PREVIOUS_SCHEME, 10, () => '');
+  return new DisposableStore(
+    previous.register(),
     vscode.commands.registerCommand(Commands.exportEnvironment, async (argument?: unknown) => {
       await deps.connection.settled();
       return isExportArguments(argument) ? exportWithArguments(deps, previous, argument) : exportInteractively(deps, previous, argument);
@@ -221,7 +227,7 @@ async function run(deps: CommandDeps, previous: PreviousContents, client: Unleas
     if (picked === open) await vscode.window.showTextDocument(uri);
     if (picked === reveal) await vscode.commands.executeCommand('revealInExplorer', uri);
     if (picked === showChanges && before !== undefined) {
-      const left = previous.add(result.path, before);
+      const left = previous.add(path.basename(result.path), { text: before });
       await vscode.commands.executeCommand('vscode.diff', left, uri, vscode.l10n.t('{0} (before ↔ after export)', path.basename(result.path)));
     }
   });
@@ -264,22 +270,4 @@ function shownPath(folder: string, file: string): string {
   const uri = vscode.Uri.file(file);
   if (vscode.workspace.getWorkspaceFolder(uri)) return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
   return relativeTo(folder, file);
-}
-
-
-/** The previous content of exported files, for the left side of "Show Changes"; the last few are kept. */
-class PreviousContents implements vscode.TextDocumentContentProvider {
-  private readonly contents = new Map<string, string>();
-  private next = 0;
-
-  add(file: string, content: string): vscode.Uri {
-    const key = String(++this.next);
-    this.contents.set(key, content);
-    if (this.contents.size > 10) this.contents.delete(this.contents.keys().next().value as string);
-    return vscode.Uri.from({ scheme: PREVIOUS_SCHEME, path: `/${path.basename(file)}`, query: key });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.query) ?? '';
-  }
 }

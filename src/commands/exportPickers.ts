@@ -4,15 +4,16 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExportScope, UnleashClient } from '../api/client';
+import type { UnleashClient } from '../api/client';
+import type { ExportScope } from '../api/exportQuery';
 import { Commands } from '../base/constants';
-import { resolveExportPath } from '../model/export/exportPath';
+import { resolveExportPath, scopeNames } from '../model/export/exportPath';
 import { joinValues, pluralForm } from '../model/text/intl';
 import { pickText } from '../model/text/markdown';
-import { scopeNames } from '../model/export/exportPath';
 import { distinctTags } from '../model/tags/tagInput';
 import { formatError } from '../model/content/formatError';
 import { showError, type CommandDeps } from './commandHelpers';
+import { answerOf } from './quickPickAnswer';
 import { loadTagTypes, pickTag } from './tagPicker';
 
 /** `3 flags in the Flags view`. */
@@ -171,23 +172,11 @@ async function chooseFlags(deps: CommandDeps, environment: string, preselected?:
   quickPick.ignoreFocusOut = true;
   quickPick.items = [...byName].map(([name, projects]) => ({ name, label: pickText(name), description: pickText(joinValues(projects)) }));
   quickPick.selectedItems = quickPick.items.filter((item) => item.name === preselected);
-  const chosen = await new Promise<string[] | undefined>((resolve) => {
-    const subscriptions: vscode.Disposable[] = [];
-    const finish = (names: string[] | undefined): void => {
-      for (const subscription of subscriptions) subscription.dispose();
-      resolve(names);
-      quickPick.hide();
-    };
-    subscriptions.push(
-      quickPick.onDidAccept(() => {
-        if (quickPick.selectedItems.length) finish(quickPick.selectedItems.map((item) => item.name));
-        else quickPick.placeholder = vscode.l10n.t('Select at least one flag (Space selects), then press Enter');
-      }),
-      quickPick.onDidHide(() => finish(undefined)),
-    );
-    quickPick.show();
+  const chosen = await answerOf(quickPick, () => {
+    if (quickPick.selectedItems.length) return quickPick.selectedItems.map((item) => item.name);
+    quickPick.placeholder = vscode.l10n.t('Select at least one flag (Space selects), then press Enter');
+    return undefined;
   });
-  quickPick.dispose();
   return chosen;
 }
 
@@ -230,25 +219,9 @@ export function fileFolders(): readonly vscode.WorkspaceFolder[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
 }
 
-async function pickOne<T extends vscode.QuickPickItem>(quickPick: vscode.QuickPick<T>): Promise<T | undefined> {
-  const picked = await new Promise<T | undefined>((resolve) => {
-    const subscriptions: vscode.Disposable[] = [];
-    const finish = (item: T | undefined): void => {
-      for (const subscription of subscriptions) subscription.dispose();
-      resolve(item);
-      quickPick.hide();
-    };
-    subscriptions.push(
-      quickPick.onDidAccept(() => {
-        const item = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
-        if (item) finish(item);
-      }),
-      quickPick.onDidHide(() => finish(undefined)),
-    );
-    quickPick.show();
-  });
-  quickPick.dispose();
-  return picked;
+/** The one item picked (the selected one, else the one Enter was pressed on). */
+function pickOne<T extends vscode.QuickPickItem>(quickPick: vscode.QuickPick<T>): Promise<T | undefined> {
+  return answerOf(quickPick, () => quickPick.selectedItems[0] ?? quickPick.activeItems[0]);
 }
 
 /** `file` relative to `folder`, with `/`. */

@@ -1,9 +1,7 @@
 /**
- * "Unleash: Show Flag Details": the whole flag, read-only, in an editor tab (a virtual document of the
- * `unleash-flag` scheme, written by `flagDocument`), so every value can be read, searched and copied in full. Also
- * "Copy Value" on variant payloads and constraint values in the tree.
- *
- *   await vscode.commands.executeCommand('unleash.showFlagDetails', { project: 'default', name: 'new-checkout-flow' })
+ * "Unleash: Show Flag Details": the whole flag, read-only, in an editor tab (a virtual document of the `unleash-flag`
+ * scheme, written by `flagDocument`), so every value can be read, searched and copied in full. Also "Copy Value" on
+ * variant payloads and constraint values in the tree.
  */
 import * as vscode from 'vscode';
 import { NotFoundError } from '../api/errors';
@@ -20,8 +18,9 @@ import { formatError } from '../model/content/formatError';
 import { flagDetailsUri, flagOfUri } from '../services/flagDetailsAddress';
 import type { Logger } from '../base/logger';
 import type { FlagsView } from '../views/flagsTree';
+import { DisposableStore } from '../services/disposables';
 
-export interface FlagDetailsDeps {
+interface FlagDetailsDeps {
   store: FlagStore;
   view: Pick<FlagsView, 'selected'>;
   logger: Logger;
@@ -30,21 +29,24 @@ export interface FlagDetailsDeps {
 }
 
 /** Writes the documents; they are read again when the store reloads (Refresh). */
-export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
-  private readonly subscription: { dispose(): void };
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly store: FlagStore,
     private readonly activity?: FlagActivity,
   ) {
-    this.subscription = store.onDidChange(() => {
-      if (store.state !== 'ready') return;
-      for (const document of vscode.workspace.textDocuments) {
-        if (document.uri.scheme === FLAG_DETAILS_SCHEME) this.changed.fire(document.uri);
-      }
-    });
+    this.owned = new DisposableStore(
+      this.changed,
+      store.onDidChange(() => {
+        if (store.state !== 'ready') return;
+        for (const document of vscode.workspace.textDocuments) {
+          if (document.uri.scheme === FLAG_DETAILS_SCHEME) this.changed.fire(document.uri);
+        }
+      }),
+    );
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -103,14 +105,13 @@ export class FlagDetailsProvider implements vscode.TextDocumentContentProvider, 
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    this.owned.dispose();
   }
 }
 
 export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
   const provider = new FlagDetailsProvider(deps.store, deps.activity);
-  return vscode.Disposable.from(
+  return new DisposableStore(
     provider,
     vscode.workspace.registerTextDocumentContentProvider(FLAG_DETAILS_SCHEME, provider),
     vscode.commands.registerCommand(Commands.showFlagDetails, (arg?: unknown, name?: unknown) => showFlagDetails(deps, arg, name)),
@@ -118,7 +119,10 @@ export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
   );
 }
 
-/** Opens the flag's details document; returns its URI (as a string), or undefined when no flag was given. */
+/**
+ * Opens the flag's details document; returns its URI (as a string), or undefined when no flag was given:
+ *   await vscode.commands.executeCommand('unleash.showFlagDetails', { project: 'default', name: 'new-checkout-flow' })
+ */
 async function showFlagDetails(deps: FlagDetailsDeps, arg: unknown, name: unknown): Promise<string | undefined> {
   await deps.store.load();
   let flag = arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);

@@ -11,14 +11,15 @@ import { inertText, openableUrl } from '../model/text/markdown';
 import { flagName } from '../model/text/flagText';
 import { flagPickItems, flagRefOf, isTreeNode } from '../model/tree/commandData';
 import type { FlagRef } from '../model/tree/node';
-import { pluralForm } from '../model/text/intl';
 import type { CodeFlags } from '../services/codeFlags';
 import { searchFlagUsages, type UsageSearch } from '../services/flagUsageSearch';
 import type { Logger } from '../base/logger';
+import { fileCount } from '../views/usageCounts';
 import { showUsages } from '../views/usagesView';
 import type { FlagsView } from '../views/flagsTree';
+import { DisposableStore } from '../services/disposables';
 
-export interface FlagCommandDeps {
+interface FlagCommandDeps {
   store: FlagStore;
   view: FlagsView;
   logger: Logger;
@@ -29,7 +30,7 @@ export interface FlagCommandDeps {
 }
 
 export function registerFlagCommands(deps: FlagCommandDeps): vscode.Disposable {
-  return vscode.Disposable.from(
+  return new DisposableStore(
     vscode.commands.registerCommand(Commands.refresh, (arg?: unknown) => refresh(deps, arg)),
     vscode.commands.registerCommand(Commands.copyFlagName, (arg?: unknown, name?: unknown) => copyFlagName(deps, arg, name)),
     vscode.commands.registerCommand(Commands.openInWebUi, (arg?: unknown, name?: unknown) => openInWebUi(deps, arg, name)),
@@ -45,9 +46,15 @@ function flagOf(deps: FlagCommandDeps, arg: unknown, name: unknown): FlagRef | u
   return arg === undefined ? flagRefOf(deps.store, deps.view.selected()) : flagRefOf(deps.store, arg, name);
 }
 
-/** What to do when no flag was given: depends on where the command was run. */
-function noFlagMessage(arg: unknown): string {
-  return isUriLike(arg) ? vscode.l10n.t('Put the cursor on a flag name first.') : vscode.l10n.t('Select a flag in the Unleash view first.');
+/** The flag of the arguments (flagOf); without one, says what to do, which depends on where the command was run. */
+function flagOrSay(deps: FlagCommandDeps, arg: unknown, name: unknown): FlagRef | undefined {
+  const flag = flagOf(deps, arg, name);
+  if (!flag) {
+    void vscode.window.showInformationMessage(
+      isUriLike(arg) ? vscode.l10n.t('Put the cursor on a flag name first.') : vscode.l10n.t('Select a flag in the Unleash view first.'),
+    );
+  }
+  return flag;
 }
 
 /** Flag data shown in a notification or the status bar: bounded, no icons, no links. */
@@ -86,11 +93,8 @@ async function refresh(deps: FlagCommandDeps, arg: unknown): Promise<StoreState>
 
 /** Copies the flag's name; returns it. */
 async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<string | undefined> {
-  const flag = flagOf(deps, arg, name);
-  if (!flag) {
-    void vscode.window.showInformationMessage(noFlagMessage(arg));
-    return undefined;
-  }
+  const flag = flagOrSay(deps, arg, name);
+  if (!flag) return undefined;
   if (!usableName(flag.name, vscode.l10n.t('Not copied'))) return undefined;
   await vscode.env.clipboard.writeText(flag.name);
   vscode.window.setStatusBarMessage(vscode.l10n.t('Copied flag name "{0}"', shown(flag.name)), 3000);
@@ -99,11 +103,8 @@ async function copyFlagName(deps: FlagCommandDeps, arg: unknown, name: unknown):
 
 /** Opens the flag's page in the Unleash web UI (only an http or https address); returns the address opened. */
 async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<string | undefined> {
-  const flag = flagOf(deps, arg, name);
-  if (!flag) {
-    void vscode.window.showInformationMessage(noFlagMessage(arg));
-    return undefined;
-  }
+  const flag = flagOrSay(deps, arg, name);
+  if (!flag) return undefined;
   const source = deps.store.currentSource;
   if (!source?.webUrl) {
     void vscode.window.showInformationMessage(
@@ -136,11 +137,8 @@ async function openInWebUi(deps: FlagCommandDeps, arg: unknown, name: unknown): 
  * Answers what was found (for keybindings and tests).
  */
 async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): Promise<UsageSearch | undefined> {
-  const flag = flagOf(deps, arg, name);
-  if (!flag) {
-    void vscode.window.showInformationMessage(noFlagMessage(arg));
-    return undefined;
-  }
+  const flag = flagOrSay(deps, arg, name);
+  if (!flag) return undefined;
   if (!usableName(flag.name, vscode.l10n.t('Not searched'))) return undefined;
   const { codeFlags } = deps;
   if (!codeFlags) return undefined;
@@ -156,8 +154,7 @@ async function findUsages(deps: FlagCommandDeps, arg: unknown, name: unknown): P
   );
   if (search.cancelled) return search;
   if (!search.files.length) {
-    const files = pluralForm(search.searched, { one: vscode.l10n.t('{0} file', search.searched), other: vscode.l10n.t('{0} files', search.searched) });
-    void vscode.window.showInformationMessage(vscode.l10n.t('No use of the flag "{0}" in {1} of the workspace.', shown(flag.name), files));
+    void vscode.window.showInformationMessage(vscode.l10n.t('No use of the flag "{0}" in {1} of the workspace.', shown(flag.name), fileCount(search.searched)));
     return search;
   }
   await showUsages(vscode.l10n.t('Uses of the flag {0}', shown(flag.name)), search.files);

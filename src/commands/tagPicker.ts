@@ -10,6 +10,7 @@ import { pickText } from '../model/text/markdown';
 import { tagPickState, type TagPickRow } from '../model/tags/tagPickItems';
 import { formatError } from '../model/content/formatError';
 import type { Logger } from '../base/logger';
+import { answerOf } from './quickPickAnswer';
 
 /** The server's tag types; a failure leaves the picker with what the Flags view knows (and is logged). */
 export async function loadTagTypes(client: UnleashClient | Promise<UnleashClient | undefined>, logger: Logger): Promise<TagType[]> {
@@ -21,7 +22,7 @@ export async function loadTagTypes(client: UnleashClient | Promise<UnleashClient
   }
 }
 
-export interface PickTagOptions {
+interface PickTagOptions {
   title: string;
   /** The server's tag types, arriving while the picker is open (undefined: none to offer). */
   tagTypes?: Promise<TagType[]>;
@@ -74,24 +75,12 @@ export async function pickTag(options: PickTagOptions): Promise<TagRef | undefin
   }
   refresh();
 
-  const chosen = await new Promise<TagPickItem | undefined>((resolve) => {
-    const subscriptions: vscode.Disposable[] = [];
-    const finish = (item: TagPickItem | undefined): void => {
-      for (const subscription of subscriptions) subscription.dispose();
-      resolve(item);
-      quickPick.hide();
-    };
-    subscriptions.push(
-      quickPick.onDidChangeValue(refresh),
-      quickPick.onDidAccept(() => {
-        const item = quickPick.activeItems[0] ?? quickPick.selectedItems[0];
-        if (item && (item.pick === 'type' || item.pick === 'tag')) finish(item);
-      }),
-      quickPick.onDidHide(() => finish(undefined)),
-    );
-    quickPick.show();
+  const typing = quickPick.onDidChangeValue(refresh);
+  const chosen = await answerOf(quickPick, () => {
+    const item = quickPick.activeItems[0] ?? quickPick.selectedItems[0];
+    return item && (item.pick === 'type' || item.pick === 'tag') ? item : undefined;
   });
-  quickPick.dispose();
+  typing.dispose();
 
   if (!chosen) return undefined;
   if (chosen.pick === 'tag') return chosen.tag;

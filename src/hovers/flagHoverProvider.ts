@@ -1,20 +1,8 @@
 /**
- * Hovers on flag names in code. The provider only reads the store: it recognises the name under the cursor with
- * `findFlagAt` against an index of the catalog, and renders what the store knows with `hoverMarkdown`.
- *
- * Nothing is read for a window that never hovers a flag: the first hover that can be on a flag name (a string literal,
- * or any word when the settings match names outside literals) starts reading the flag list and waits for it.
- *
- * Never waiting on the network once the list is read: for a known name the catalog's summary always answers. When
- * a project's details are not cached yet, the read is started with the hover's cancellation token (the store aborts
- * the request once every waiter cancelled) and the hover waits one event-loop turn only, so a source that answers
- * from memory (the offline mode's export files) shows details at once, while a server read finishes in the background
- * and the next hover shows its details. A read that failed is not retried until the catalog changes (a refresh), so
- * a broken flag cannot make every hover hit the server.
- *
- * A name an SDK call reads that the listing lacks is looked up among archived flags (once per name, by the store)
- * before the hover answers, waiting at most LOOKUP_WAIT_MS: it says archived or unknown, never unknown first. A lookup
- * still out then says so (the next hover has the answer).
+ * Hovers on flag names in code. The provider only reads the store: it recognises the name under the cursor against an
+ * index of the catalog and renders what the store knows (`hoverMarkdown`). The first hover that can be on a flag name
+ * starts reading the flag list; then a known name's hover never waits on the network (readDetails), and an unknown
+ * one in an SDK call waits at most LOOKUP_WAIT_MS for the lookup among archived flags (archivedFlag).
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
@@ -33,7 +21,8 @@ import { HOVER_LIMITS } from '../model/content/hoverLimits';
 import { archivedFlagMarkdown, lookupPendingMarkdown, unknownFlagMarkdown } from '../model/content/unlistedFlagContent';
 import { activityMarkdown } from '../model/activity/activityText';
 import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
-import type { HoverSettingsByFolder } from '../services/settings';
+import { DisposableStore, registerAgainOn } from '../services/disposables';
+import type { HoverSettingsByFolder } from '../services/hoverSettingsByFolder';
 import type { Logger } from '../base/logger';
 
 /** Lines longer than this (minified bundles) get no hover: recognition scans the line up to the cursor. */
@@ -45,7 +34,7 @@ export const LOOKUP_WAIT_MS = 2_000;
 /** Configuration languages whose strings need no quotes: a whole value there is a literal too. */
 const PLAIN_SCALAR_LANGUAGES = new Set(['yaml', 'dockercompose', 'properties', 'ini', 'dotenv', 'env', 'toml']);
 
-export interface HoverOptions {
+interface HoverOptions {
   transforms: NameTransform[];
   /** undefined: the built-in list of SDK calls. */
   sdkCalls: string[] | undefined;
@@ -56,17 +45,17 @@ export interface HoverOptions {
 }
 
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
-export type HoverStore = Pick<
+type HoverStore = Pick<
   FlagStore,
   | 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived' | 'load'
   | 'status' | 'findsArchived' | 'archivedLookupFailed'
 >;
 
 /** The part of FlagActivity the provider reads: the last change and usage of a flag, known or to read. */
-export type HoverActivity = Pick<FlagActivity, 'peekLatest' | 'peekUsage' | 'latest' | 'usage'>;
+type HoverActivity = Pick<FlagActivity, 'peekLatest' | 'peekUsage' | 'latest' | 'usage'>;
 
 /** The options for one document (its folder's settings); undefined where hovers are off or its language is not listed. */
-export type HoverOptionsOf = (document: vscode.TextDocument) => HoverOptions | undefined;
+type HoverOptionsOf = (document: vscode.TextDocument) => HoverOptions | undefined;
 
 export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposable {
   private index: FlagNameIndex | undefined;
@@ -223,7 +212,11 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     return text === '' ? undefined : text;
   }
 
-  /** Starts (or joins) the store's read of one flag's details; never rejects. */
+  /**
+   * Starts (or joins) the store's read of one flag's details with the hover's token (the store aborts it once every
+   * waiter cancelled); never rejects. The hover waits one event-loop turn for it: a source answering from memory shows
+   * the details at once, a server's show on the next hover. A failed read is not retried until the catalog changes.
+   */
   private async readDetails(project: string, name: string, token: vscode.CancellationToken): Promise<void> {
     try {
       await this.store.feature(project, name, token);
@@ -264,32 +257,18 @@ export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSett
     return { transforms: own.nameTransforms, sdkCalls: own.sdkCalls, matchAnywhere: own.matchAnywhere, environments: own.environments };
   };
   const provider = new FlagHoverProvider(store, logger, optionsOf, deps.activity);
-  let registration: vscode.Disposable | undefined;
-
-  const apply = () => {
-    registration?.dispose();
-    registration = undefined;
+  const register = (): vscode.Disposable | undefined => {
     const { languages, enabled, problems } = settings.registration();
     for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
     if (!enabled) {
       logger.info('Hovers are off (unleash.hover.enabled).');
-      return;
+      return undefined;
     }
-    registration = vscode.languages.registerHoverProvider(languages, provider);
     const named = languages.some((filter) => filter.language !== undefined)
       ? [...new Set(languages.map((filter) => filter.language))].join(', ')
       : 'all languages';
     logger.debug(`Hovers registered for ${named}.`);
+    return vscode.languages.registerHoverProvider(languages, provider);
   };
-
-  apply();
-  const watcher = settings.onDidChange(apply);
-  return {
-    dispose() {
-      watcher.dispose();
-      registration?.dispose();
-      provider.dispose();
-      registration = undefined;
-    },
-  };
+  return new DisposableStore(registerAgainOn(settings.onDidChange, register), provider);
 }

@@ -8,6 +8,7 @@ import { sourceMode } from '../model/store/flagSource';
 import type { FlagStore } from '../model/store/flagStore';
 import type { AnnouncedState } from './connectionState';
 import { onDidChangeSettings, readHoverSettings, readRefreshIntervalMinutes } from './settings';
+import { DisposableStore } from './disposables';
 
 export function bindStoreToConnection(connection: AnnouncedState, store: FlagStore): vscode.Disposable {
   const showState = () => void vscode.commands.executeCommand('setContext', ContextKeys.state, store.state);
@@ -21,7 +22,7 @@ export function bindStoreToConnection(connection: AnnouncedState, store: FlagSto
   showMode();
   applyInterval();
   applyEnvironments();
-  return vscode.Disposable.from(
+  return new DisposableStore(
     connection.onDidChange((state) => {
       showMode();
       void store.setSource(state.source, state.state, state.problem);

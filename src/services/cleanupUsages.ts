@@ -13,7 +13,7 @@ import type { CodeFlags } from './codeFlags';
 import { visitWorkspaceFiles } from './workspaceFiles';
 
 /** Places kept per flag (the count is exact). */
-export const MAX_KEPT_USES = 50;
+const MAX_KEPT_USES = 50;
 
 /** One use: where, and the line around it (cleaned and cut when shown). */
 export interface UsePlace {
@@ -34,7 +34,7 @@ export interface FlagUses {
 
 const PREVIEW = 40;
 
-export interface UsageCount {
+interface UsageCount {
   uses: Map<string, FlagUses>;
   /** Files read. */
   searched: number;

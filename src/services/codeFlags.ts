@@ -13,9 +13,11 @@ import type { NameTransform } from '../model/code/nameTransforms';
 import type { FlagStore } from '../model/store/flagStore';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../base/logger';
-import { readCodeSettings, readHoverSettings, type HoverSettingsByFolder } from './settings';
+import type { HoverSettingsByFolder } from './hoverSettingsByFolder';
+import { readCodeSettings, readHoverSettings } from './settings';
+import { DisposableStore } from './disposables';
 
-export interface CodeOptions {
+interface CodeOptions {
   /** The window's (no folder's) SDK calls and transforms; a document's own are `naming(document)`. */
   sdkCalls: string[] | undefined;
   transforms: NameTransform[];
@@ -39,7 +41,7 @@ export class CodeFlags implements vscode.Disposable {
   private readonly optionsChanged = new Emitter<void>();
   /** A `unleash.hover.*`, `completion.*` or `diagnostics.*` setting changed. */
   readonly onDidChangeOptions = this.optionsChanged.event;
-  private readonly watcher: vscode.Disposable;
+  private readonly owned: DisposableStore;
 
   constructor(
     readonly store: FlagStore,
@@ -51,7 +53,8 @@ export class CodeFlags implements vscode.Disposable {
       this.optionsValue = this.read();
       this.optionsChanged.fire(undefined);
     };
-    this.watcher = vscode.Disposable.from(
+    this.owned = new DisposableStore(
+      this.optionsChanged,
       // The hover settings' own cache is reset first: it fires after it did.
       hoverSettings.onDidChange(reread),
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -165,7 +168,6 @@ export class CodeFlags implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.watcher.dispose();
-    this.optionsChanged.dispose();
+    this.owned.dispose();
   }
 }

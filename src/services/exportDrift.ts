@@ -1,23 +1,23 @@
 /**
- * Whether each export file of the workspace (`.unleash/*.json`) still says what the server has: checked at every
- * refresh of the store against the catalog it already holds (model/export/exportDrift.ts: no request), while the flags
- * come from a server. A file is read and parsed once per version (its size and modification time), when something
- * first needs the check and when it changes on disk; what the check keeps of it is a snapshot of its flags' states.
- *
- * In offline mode the export files are the source: nothing to compare, no report. Reads files only.
+ * Whether each export file of the workspace (`.unleash/*.json`) still says what the server has, checked at every
+ * refresh of the store against the catalog it holds (no request). A file is read once per version (size and
+ * modification time), kept as a snapshot of its flags' states. In offline mode the export files are the source:
+ * nothing to compare, no report.
  */
 import * as vscode from 'vscode';
-import type { ExportScope } from '../api/client';
+import type { ExportScope } from '../api/exportQuery';
 import { compare } from '../model/store/catalog';
-import { EXPORT_FOLDER, EXPORT_GLOB } from '../base/constants';
+import { EXPORT_FOLDER } from '../base/constants';
 import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/export/exportDrift';
 import type { FlagStore } from '../model/store/flagStore';
 import { environmentOf } from '../model/store/offlineSource';
 import type { Logger } from '../base/logger';
 import { loadCore } from './core';
+import { DisposableStore } from './disposables';
+import { watchExportFiles } from './exportFilesWatch';
 import { readSettings } from './settings';
 
-/** Largest export file read (an export of 10,000 flags is about 23 MB). */
+/** Largest export file read. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Export files of one folder looked at; a folder of thousands of JSON files is not an export folder. */
 const MAX_FILES = 100;
@@ -62,24 +62,19 @@ export class ExportDrift implements vscode.Disposable {
   private stale = true;
   private reading: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly store: FlagStore,
     private readonly logger: Logger,
   ) {
-    const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
-    const onFiles = () => {
-      this.stale = true;
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.check(), SETTLE_MS);
-    };
-    this.disposables.push(
-      watcher,
-      watcher.onDidCreate(onFiles),
-      watcher.onDidChange(onFiles),
-      watcher.onDidDelete(onFiles),
-      vscode.workspace.onDidChangeWorkspaceFolders(onFiles),
+    this.owned = new DisposableStore(
+      this.changed,
+      watchExportFiles(() => {
+        this.stale = true;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.check(), SETTLE_MS);
+      }),
       store.onDidChange(() => void this.check()),
     );
   }
@@ -184,7 +179,6 @@ export class ExportDrift implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.changed.dispose();
-    for (const disposable of this.disposables) disposable.dispose();
+    this.owned.dispose();
   }
 }

@@ -4,27 +4,20 @@
  * (services/connection.ts), so the store, the views and the commands work unchanged.
  */
 import * as vscode from 'vscode';
-import { EXPORT_GLOB } from '../base/constants';
 import { settledState, type ConnectionState } from './connectionState';
+import { DisposableStore } from './disposables';
+import { watchExportFiles } from './exportFilesWatch';
 import type { WorkspaceExports } from './workspaceExports';
 
 export class FilesConnection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ConnectionState>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[];
+  private readonly owned: DisposableStore;
   private current: ConnectionState = { state: 'loading' };
   private generation = 0;
 
   constructor(private readonly exportFiles: WorkspaceExports) {
-    const watcher = vscode.workspace.createFileSystemWatcher(EXPORT_GLOB);
-    const onFiles = () => void this.update();
-    this.disposables = [
-      watcher,
-      watcher.onDidCreate(onFiles),
-      watcher.onDidChange(onFiles),
-      watcher.onDidDelete(onFiles),
-      vscode.workspace.onDidChangeWorkspaceFolders(onFiles),
-    ];
+    this.owned = new DisposableStore(this.changed, watchExportFiles(() => void this.update()));
   }
 
   get state(): ConnectionState {
@@ -54,7 +47,6 @@ export class FilesConnection implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.changed.dispose();
-    for (const disposable of this.disposables) disposable.dispose();
+    this.owned.dispose();
   }
 }

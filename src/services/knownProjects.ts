@@ -1,9 +1,8 @@
 /**
  * The projects each server's last listing found, kept in the extension's global state, so that the first listing in
- * a new window is read like a refresh: every project listed at once, no project list asked (src/api/listing.ts;
- * unleash-server 8 spends ~120 ms of a 10,000-flag first load computing the project list). Only a hint: a project
- * removed since is refused or empty, and the listing's search finds the flags of one created since. Kept per server
- * URL, for the last MAX_SERVERS servers, at most MAX_PROJECTS names each; anything else stored there is ignored.
+ * a new window is read like a refresh: every project listed at once, no project list asked (src/api/listing.ts). Only
+ * a hint: a project removed since is refused or empty, and the listing's search finds the flags of one created since.
+ * Kept per server URL, for the last MAX_SERVERS servers, at most MAX_PROJECTS names each; anything else is ignored.
  */
 import { StateKeys } from '../base/constants';
 import type { StateMemento } from './stateMemento';

@@ -7,7 +7,7 @@ import type { Logger } from '../base/logger';
 import { clean } from '../model/text/plainText';
 
 /** Longest log line: server text quoted in a line is bounded too. */
-export const MAX_LOG_LINE = 4_000;
+const MAX_LOG_LINE = 4_000;
 
 /** A log line: flag data and server text in it cannot break the line, reorder it or hide in control characters. */
 export function logLine(component: string, message: string): string {

@@ -1,6 +1,6 @@
 /**
  * What a connection's network settings mean before any request: the PEM files of extra CAs (read safely), and the
- * warnings a user must see. Imports nothing from 'vscode' (tested in plain Node).
+ * warnings a user must see.
  */
 import * as l10n from '@vscode/l10n';
 import { ConfigError } from '../api/errors';

@@ -4,9 +4,11 @@
  */
 import * as l10n from '@vscode/l10n';
 import { baseUrlText } from '../api/baseUrl';
-import type { EventPage, UnleashClient } from '../api/client';
-import type { ListingFailure } from '../api/listing';
-import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../api/schemas';
+import type { UnleashClient } from '../api/client';
+import type { EventPage } from '../api/activityReader';
+import type { ListingFailure } from '../api/listingTypes';
+import type { Feature, FeatureSummary, Segment } from '../api/schemas';
+import type { FeatureMetricsRow } from '../api/activitySchemas';
 import type { FlagSource } from '../model/store/flagSource';
 import type { KnownProjects } from './knownProjects';
 

@@ -6,16 +6,13 @@
  */
 import { environmentSetting } from '../model/store/environmentChoice';
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION, Settings } from '../base/constants';
+import { DEFAULT_EXPORT_PATH_TEMPLATE, SETTINGS_SECTION, Settings } from '../base/constants';
 import type { ProxySupport } from '../api/proxy';
 import type { NameTransform } from '../model/code/nameTransforms';
 import {
-  capProjects, chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfFilters, unionOfProjects, userValue, validSdkCalls, validTransforms,
+  capProjects, chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfProjects, userValue, validSdkCalls, validTransforms,
   workspaceValue, type LanguageFilter,
 } from '../model/settings/settingRules';
-
-/** The export path when no setting names one. */
-export const DEFAULT_EXPORT_PATH = '.unleash/${environment}.json';
 
 export interface ExtensionSettings {
   serverUrl: string;
@@ -94,24 +91,14 @@ export function readHoverSettings(scope?: vscode.ConfigurationScope): HoverSetti
 }
 
 /** The scopes whose resource settings count: each workspace folder, or the window when no folder is open. */
-function folderScopes(): Array<vscode.Uri | undefined> {
+export function folderScopes(): Array<vscode.Uri | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   return folders.length ? folders.map((folder) => folder.uri) : [undefined];
 }
 
-/**
- * What providers are registered for: the documents any folder's `unleash.hover.languages` covers, and whether any
- * folder has hovers on. Each document then follows its own folder's settings.
- */
-export interface HoverRegistration {
-  languages: LanguageFilter[];
-  enabled: boolean;
-  problems: string[];
-}
-
 /** `unleash.export.path` of the folder the export goes to (each folder of a multi-root workspace may have its own). */
 export function readExportPath(folder: vscode.Uri | undefined): string {
-  return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH);
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH_TEMPLATE);
 }
 
 /**
@@ -158,10 +145,7 @@ export function readSettings(): ExtensionSettings {
   };
 }
 
-/*
- * Parts of readSettings() for callers that need only them, so that they do not read (and inspect) every setting:
- * activate() wires four such callers, and the whole read costs a few milliseconds in the extension host.
- */
+/* Parts of readSettings() for callers that need only them, so that they do not read (and inspect) every setting. */
 
 /** The server address in the user's own settings (what Connect to Server… edits): never a workspace's. */
 export function readUserServerUrl(): string {
@@ -236,72 +220,5 @@ export function serverHost(): string | undefined {
     return new URL(url).host || url;
   } catch {
     return url;
-  }
-}
-
-/**
- * `unleash.hover.*` of each document's folder, read once per folder until a hover setting or the folders change.
- * Hovers, completion, diagnostics and the flag at the cursor read a document's values here.
- */
-export class HoverSettingsByFolder implements vscode.Disposable {
-  private readonly cache = new Map<string, HoverSettings>();
-  private registrationValue: HoverRegistration | undefined;
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** A `unleash.hover.*` setting or the workspace folders changed. */
-  readonly onDidChange = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[];
-
-  constructor() {
-    const reset = () => {
-      this.cache.clear();
-      this.registrationValue = undefined;
-      this.changed.fire();
-    };
-    this.subscriptions = [
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${SETTINGS_SECTION}.hover`) || event.affectsConfiguration(`${SETTINGS_SECTION}.${Settings.environments}`)) reset();
-      }),
-      vscode.workspace.onDidChangeWorkspaceFolders(reset),
-    ];
-  }
-
-  /** The settings that apply to `document` (its folder's; the window's for a document outside every folder). */
-  of(document: { readonly uri: vscode.Uri }): HoverSettings {
-    return this.read(vscode.workspace.getWorkspaceFolder(document.uri)?.uri);
-  }
-
-  /** What the providers are registered for, from every folder's settings (read once until they change). */
-  registration(): HoverRegistration {
-    if (!this.registrationValue) {
-      const all = folderScopes().map((folder) => this.read(folder));
-      this.registrationValue = {
-        languages: unionOfFilters(all.map((settings) => settings.languages)),
-        enabled: all.some((settings) => settings.enabled),
-        problems: [...new Set(all.flatMap((settings) => settings.problems))],
-      };
-    }
-    return this.registrationValue;
-  }
-
-  /** The settings of `folder` (undefined: the window's), cached until a hover setting or the folders change. */
-  private read(folder: vscode.Uri | undefined): HoverSettings {
-    const key = folder?.toString() ?? '';
-    let settings = this.cache.get(key);
-    if (!settings) {
-      settings = readHoverSettings(folder);
-      this.cache.set(key, settings);
-    }
-    return settings;
-  }
-
-  /** Does `document`'s own `unleash.hover.languages` list its language? */
-  covers(document: vscode.TextDocument): boolean {
-    const settings = this.of(document);
-    return vscode.languages.match(settings.languages, document) > 0;
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.changed.dispose();
   }
 }

@@ -5,21 +5,25 @@
 import * as vscode from 'vscode';
 import { TOKEN_ENV_VAR, tokenSecretKey } from '../base/constants';
 import { serverKey } from '../model/settings/settingRules';
+import { DisposableStore } from './disposables';
 
-export type TokenSource = 'secret' | 'env' | 'none';
+type TokenSource = 'secret' | 'env' | 'none';
 
 export class TokenStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.subscription = secrets.onDidChange((event) => {
-      if (event.key.startsWith(tokenSecretKey(''))) this.changed.fire();
-    });
+    this.owned = new DisposableStore(
+      this.changed,
+      secrets.onDidChange((event) => {
+        if (event.key.startsWith(tokenSecretKey(''))) this.changed.fire();
+      }),
+    );
   }
 
   async get(serverUrl: string): Promise<string | undefined> {
@@ -40,8 +44,7 @@ export class TokenStore implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    this.owned.dispose();
   }
 }
 

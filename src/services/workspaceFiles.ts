@@ -6,14 +6,14 @@ import * as vscode from 'vscode';
 import { SOURCE_FILES_EXCLUDE } from '../base/constants';
 import type { Logger } from '../base/logger';
 
-export interface WorkspaceFileLimits {
+interface WorkspaceFileLimits {
   /** At most this many files are read. */
   maxFiles: number;
   /** Larger files are skipped. */
   maxFileBytes: number;
 }
 
-export const WORKSPACE_FILE_LIMITS: WorkspaceFileLimits = { maxFiles: 20_000, maxFileBytes: 2_000_000 };
+const WORKSPACE_FILE_LIMITS: WorkspaceFileLimits = { maxFiles: 20_000, maxFileBytes: 2_000_000 };
 
 /**
  * Calls `visit` with each file matching `glob` (less SOURCE_FILES_EXCLUDE and `files.exclude`) and its text, in the

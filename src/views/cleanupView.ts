@@ -17,9 +17,11 @@ import type { CodeFlags } from '../services/codeFlags';
 import { countFlagUsages, type FlagUses, type UsePlace } from '../services/cleanupUsages';
 import type { Logger } from '../base/logger';
 import { untrustedMarkdown } from './treeItem';
+import { useCount } from './usageCounts';
+import { DisposableStore } from '../services/disposables';
 
 /** Flags listed at most (and whose uses are counted); the rest are counted in a last row. */
-export const MAX_CLEANUP_ROWS = 500;
+const MAX_CLEANUP_ROWS = 500;
 
 export type CleanupRow =
   | { kind: 'flag'; project: string; name: string; candidate: CleanupCandidate }
@@ -33,9 +35,7 @@ function unusedDays(): number {
 
 function usesText(uses: FlagUses | undefined, counting: boolean): string {
   if (uses === undefined) return counting ? vscode.l10n.t('counting uses…') : '';
-  if (uses.count === 0) return vscode.l10n.t('no use in the workspace');
-  const files = pluralForm(uses.files, { one: vscode.l10n.t('in {0} file', uses.files), other: vscode.l10n.t('in {0} files', uses.files) });
-  return pluralForm(uses.count, { one: vscode.l10n.t('{0} use {1}', uses.count, files), other: vscode.l10n.t('{0} uses {1}', uses.count, files) });
+  return uses.count === 0 ? vscode.l10n.t('no use in the workspace') : useCount(uses.count, uses.files);
 }
 
 export class CleanupTreeProvider implements vscode.TreeDataProvider<CleanupRow>, vscode.Disposable {
@@ -46,7 +46,7 @@ export class CleanupTreeProvider implements vscode.TreeDataProvider<CleanupRow>,
   private counting: vscode.CancellationTokenSource | undefined;
   /** The catalog the candidates and uses were made from. */
   private basis: unknown;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly store: FlagStore,
@@ -54,7 +54,8 @@ export class CleanupTreeProvider implements vscode.TreeDataProvider<CleanupRow>,
     private readonly logger: Logger,
     private readonly visible: () => boolean,
   ) {
-    this.disposables.push(
+    this.owned = new DisposableStore(
+      this.changed,
       store.onDidChange(() => this.follow()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(settingId(Settings.cleanupUnusedDays))) this.recount();
@@ -174,8 +175,7 @@ export class CleanupTreeProvider implements vscode.TreeDataProvider<CleanupRow>,
 
   dispose(): void {
     this.counting?.cancel();
-    this.changed.dispose();
-    for (const disposable of this.disposables) disposable.dispose();
+    this.owned.dispose();
   }
 }
 
@@ -186,10 +186,11 @@ export interface CleanupView {
 }
 
 export function registerCleanupView(deps: { store: FlagStore; codeFlags: CodeFlags; logger: Logger }): CleanupView {
-  let treeView: vscode.TreeView<CleanupRow> | undefined;
-  const provider = new CleanupTreeProvider(deps.store, deps.codeFlags, deps.logger, () => treeView?.visible === true);
-  treeView = vscode.window.createTreeView(Views.cleanup, { treeDataProvider: provider });
-  const view = treeView;
+  // The provider asks whether the view is shown; the view needs the provider: it is read once made.
+  const shown = { view: undefined as vscode.TreeView<CleanupRow> | undefined };
+  const provider = new CleanupTreeProvider(deps.store, deps.codeFlags, deps.logger, () => shown.view?.visible === true);
+  const view = vscode.window.createTreeView(Views.cleanup, { treeDataProvider: provider });
+  shown.view = view;
   const message = () => {
     view.message =
       deps.store.state === 'ready' && provider.listed.length === 0
@@ -202,14 +203,14 @@ export function registerCleanupView(deps: { store: FlagStore; codeFlags: CodeFla
       provider.follow();
     }
   };
-  const disposables = [
+  const disposable = new DisposableStore(
     provider,
     view,
     view.onDidChangeVisibility(onVisible),
     provider.onDidChangeTreeData(message),
     vscode.commands.registerCommand(Commands.refreshCleanup, () => provider.recount()),
-  ];
+  );
   onVisible();
   message();
-  return { disposable: vscode.Disposable.from(...disposables), provider, treeView: view };
+  return { disposable, provider, treeView: view };
 }

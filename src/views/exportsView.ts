@@ -12,11 +12,12 @@ import { inertText } from '../model/text/markdown';
 import { pluralForm } from '../model/text/intl';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
 import { untrustedMarkdown } from './treeItem';
+import { DisposableStore } from '../services/disposables';
 
 /** Changes listed under a file's row; the rest are counted in a last row. */
 const MAX_CHANGE_ROWS = 200;
 
-export type ExportRow = { report: ExportFileReport } | { report: ExportFileReport; kind: DriftKind; flag: DriftFlag } | { report: ExportFileReport; more: number };
+type ExportRow = { report: ExportFileReport } | { report: ExportFileReport; kind: DriftKind; flag: DriftFlag } | { report: ExportFileReport; more: number };
 
 function changeText(kind: DriftKind, environment: string): string {
   switch (kind) {
@@ -34,10 +35,13 @@ function changeText(kind: DriftKind, environment: string): string {
 export class ExportsTreeProvider implements vscode.TreeDataProvider<ExportRow>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ExportRow | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly owned: DisposableStore;
 
   constructor(private readonly drift: ExportDrift) {
-    this.subscription = drift.onDidChange(() => this.changed.fire(undefined));
+    this.owned = new DisposableStore(
+      this.changed,
+      drift.onDidChange(() => this.changed.fire(undefined)),
+    );
   }
 
   getChildren(row?: ExportRow): ExportRow[] {
@@ -82,8 +86,7 @@ export class ExportsTreeProvider implements vscode.TreeDataProvider<ExportRow>, 
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    this.owned.dispose();
   }
 }
 
@@ -122,9 +125,8 @@ export function registerExportsView(drift: ExportDrift): ExportsView {
     item.show();
   };
   update();
-  const subscription = drift.onDidChange(update);
   return {
-    disposable: vscode.Disposable.from(provider, treeView, item, subscription),
+    disposable: new DisposableStore(provider, treeView, item, drift.onDidChange(update)),
     provider,
     statusText: () => shown,
   };

@@ -13,6 +13,7 @@ import type { TreeNode, TreeOptions } from '../model/tree/node';
 import { rootNodes } from '../model/tree/root';
 import type { Logger } from '../base/logger';
 import { toTreeItem, untrustedMarkdown, withTooltip } from './treeItem';
+import { DisposableStore } from '../services/disposables';
 
 /** What a flag's tooltip reads of FlagActivity. */
 type TooltipActivity = Pick<FlagActivity, 'latest' | 'usage' | 'peekLatest' | 'peekUsage'>;
@@ -26,8 +27,7 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private roots: TreeNode[] | undefined;
   /** Cancelled whenever the store changes: loads started for the previous tree stop waiting. */
   private loads = new vscode.CancellationTokenSource();
-  private readonly subscription: vscode.Disposable;
-  private readonly detailsSubscription: vscode.Disposable;
+  private readonly owned: DisposableStore;
 
   constructor(
     private readonly store: FlagStore,
@@ -35,9 +35,12 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     private readonly options: TreeOptions = {},
     private readonly activity?: TooltipActivity,
   ) {
-    this.subscription = store.onDidChange(() => this.reset());
-    // A flag's row follows its details (lifecycle, stale, archived) once the store has read them.
-    this.detailsSubscription = store.onDidLoadDetails((ref) => void this.redrawFlag(ref.project, ref.name));
+    this.owned = new DisposableStore(
+      this.changed,
+      store.onDidChange(() => this.reset()),
+      // A flag's row follows its details (lifecycle, stale, archived) once the store has read them.
+      store.onDidLoadDetails((ref) => void this.redrawFlag(ref.project, ref.name)),
+    );
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -109,11 +112,9 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.detailsSubscription.dispose();
+    this.owned.dispose();
     this.loads.cancel();
     this.loads.dispose();
-    this.changed.dispose();
   }
 
   /** Redraws a flag's row when the tree already shows it. */
@@ -143,7 +144,7 @@ export interface FlagsView {
   selected(): TreeNode | undefined;
 }
 
-export interface FlagsViewDeps {
+interface FlagsViewDeps {
   store: FlagStore;
   logger: Logger;
   options?: TreeOptions;
@@ -173,16 +174,16 @@ export function registerFlagsView(deps: FlagsViewDeps): FlagsView {
     }
   };
   update();
-  const subscription = store.onDidChange(update);
   // The flags are read when the view is first shown, not when the window opens.
   const loadWhenShown = () => {
     if (treeView.visible) void store.load();
   };
-  const visibility = treeView.onDidChangeVisibility(loadWhenShown);
+  const disposable = new DisposableStore(provider, treeView, store.onDidChange(update), treeView.onDidChangeVisibility(loadWhenShown));
+  disposable.add(() => endProgress?.());
   loadWhenShown();
 
   return {
-    disposable: vscode.Disposable.from(provider, treeView, subscription, visibility, { dispose: () => endProgress?.() }),
+    disposable,
     provider,
     treeView,
     async reveal(project, name) {

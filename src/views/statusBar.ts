@@ -9,6 +9,7 @@ import { attentionCounts } from '../model/store/flagStatus';
 import { statusContent, type StatusContent } from '../model/content/statusBarContent';
 import { readServerUrl } from '../services/settings';
 import { formatError } from '../model/content/formatError';
+import { DisposableStore } from '../services/disposables';
 
 export interface StatusBar extends vscode.Disposable {
   /** What the item shows now (for the in-editor tests). */
@@ -54,16 +55,16 @@ export function registerStatusBar(store: FlagStore): StatusBar {
     else item.hide();
   };
 
-  const disposables = [
+  const owned = new DisposableStore(
     item,
     store.onDidChange(update),
     store.onDidChangeStatus(update),
     vscode.commands.registerCommand(Commands.statusActions, () => showActions()),
-  ];
+  );
   update();
   return {
     content: () => current,
-    dispose: () => disposables.forEach((disposable) => disposable.dispose()),
+    dispose: () => owned.dispose(),
   };
 }
 

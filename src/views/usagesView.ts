@@ -4,9 +4,9 @@
  * disabled, the editor's peek of the same locations.
  */
 import * as vscode from 'vscode';
-import { pluralForm } from '../model/text/intl';
 import { clean, MAX_LABEL } from '../model/text/plainText';
 import type { FileUsages } from '../services/flagUsageSearch';
+import { useCount } from './usageCounts';
 
 /** The shape of the References view's input (the references-view extension's API, as VS Code documents it). */
 interface SymbolTreeInput {
@@ -60,19 +60,14 @@ function usagesInput(title: string, files: FileUsages[], location: vscode.Locati
     contextValue: 'unleash.usages',
     title,
     location,
-    resolve: async () => ({ message: usageCount(count, files.length), provider: usagesTree(files) }),
+    resolve: async () => ({ message: useCount(count, files.length), provider: usagesTree(files) }),
     with: () => input,
   };
   return input;
 }
 
-function usageCount(uses: number, files: number): string {
-  const inFiles = pluralForm(files, { one: vscode.l10n.t('in {0} file', files), other: vscode.l10n.t('in {0} files', files) });
-  return pluralForm(uses, { one: vscode.l10n.t('{0} use {1}', uses, inFiles), other: vscode.l10n.t('{0} uses {1}', uses, inFiles) });
-}
-
-/** The rows the References view shows (exported for the tests, which read what a user sees). */
-export function usagesTree(files: FileUsages[]): vscode.TreeDataProvider<UsageNode> {
+/** The rows the References view shows. */
+function usagesTree(files: FileUsages[]): vscode.TreeDataProvider<UsageNode> {
   return {
     getChildren: (node?: UsageNode) => (!node ? files.map((file) => ({ file })) : 'use' in node ? [] : node.file.ranges.map((use) => ({ file: node.file, use }))),
     getTreeItem: (node: UsageNode) => ('use' in node ? useItem(node.file, node.use) : fileItem(node.file)),

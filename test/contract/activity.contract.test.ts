@@ -9,8 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ForbiddenError, UnleashClient } from '../../src/api';
-import { featureEventsSchema } from '../../src/api/schemas';
+import { UnleashClient } from '../../src/api/client';
+import { ForbiddenError } from '../../src/api/errors';
+import { featureEventsSchema } from '../../src/api/activitySchemas';
 import { activityMarkdown, activitySections } from '../../src/model/activity/activityText';
 import { FlagActivity, USAGE_HOURS } from '../../src/model/activity/flagActivity';
 import { flagDocument } from '../../src/model/content/flagDocument';

@@ -4,16 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  AuthError,
-  ForbiddenError,
-  MissingTokenError,
-  NotFoundError,
-  UnleashClient,
-  type Constraint,
-  type Strategy,
-  type ExportResult,
-} from '../../src/api';
+import { UnleashClient } from '../../src/api/client';
+import { AuthError, ForbiddenError, MissingTokenError, NotFoundError } from '../../src/api/errors';
+import type { ExportResult } from '../../src/api/exportSchemas';
+import type { Constraint, Strategy } from '../../src/api/schemas';
 import { useRealUnleash } from './env';
 import { SEED, type SeedConstraint, type SeedFlag } from './harness';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { UnleashClient } from '../../src/api';
+import { UnleashClient } from '../../src/api/client';
 import { ServerSource } from '../../src/services/serverSource';
 import { startForwardingProxy, type ForwardingProxy, type ProxyRule } from '../support/forwardingProxy';
 import { useRealUnleash } from './env';

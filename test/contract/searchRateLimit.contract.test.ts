@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpError, UnleashClient } from '../../src/api';
+import { UnleashClient } from '../../src/api/client';
+import { HttpError } from '../../src/api/errors';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { viewMessage } from '../../src/model/tree/commandData';
 import { ServerSource } from '../../src/services/serverSource';

@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { UnleashClient } from '../../src/api';
+import { UnleashClient } from '../../src/api/client';
 import type { FeatureSummary } from '../../src/api/schemas';
 import { FlagAnalyzer } from '../../src/model/code/flagDiagnostics';
 import { FlagCompletions } from '../../src/model/code/flagCompletion';

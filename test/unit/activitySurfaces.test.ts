@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { EventPage } from '../../src/api';
-import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { EventPage } from '../../src/api/activityReader';
+import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { FeatureMetricsRow } from '../../src/api/activitySchemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import type { TreeNode } from '../../src/model/tree/node';
 import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type Hover, type TreeItem } from '../support/fakeVscode';

@@ -18,12 +18,12 @@ writeFileSync(path.join(folder, 'src', 'b.py'), "client.is_enabled('old-banner')
 const fake = installFakeVscode(folder);
 
 let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
-let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+let HoverSettingsByFolder: typeof import('../../src/services/hoverSettingsByFolder').HoverSettingsByFolder;
 let registerCleanupView: typeof import('../../src/views/cleanupView').registerCleanupView;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
   CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
-  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
+  HoverSettingsByFolder = (await import('../../src/services/hoverSettingsByFolder')).HoverSettingsByFolder;
   registerCleanupView = (await import('../../src/views/cleanupView')).registerCleanupView;
 });
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { UnleashClient, type ClientOptions } from '../../src/api/client';
 import {
   ArchivedLookupError,
   AuthError,
@@ -16,9 +17,7 @@ import {
   NotFoundError,
   SchemaError,
   TimeoutError,
-  UnleashClient,
-  type ClientOptions,
-} from '../../src/api';
+} from '../../src/api/errors';
 import { routes, startFaultServer, type FaultServer, type Reply } from '../support/faultServer';
 import { acceptEncoding } from '../../src/api/http';
 
@@ -408,7 +407,7 @@ describe('listing', () => {
     server.script({ kind: 'huge', bytes: 64 * 1024 * 1024, chunked: true });
     const error = await client().findArchivedFeature('x').catch((e: unknown) => e);
     assert.ok(error instanceof SchemaError, String(error));
-    assert.equal(error.message, 'Unexpected answer from the server: the answer is larger than 3.1 MiB.');
+    assert.equal(error.message, 'Unexpected answer from the server: the answer is larger than 3.1 MB.');
     assert.deepEqual(server.requests.map((request) => request.path), ['/api/admin/search/features']);
     await server.waitForClientClose(0);
   });

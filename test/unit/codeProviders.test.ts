@@ -32,7 +32,7 @@ class FakeDocument {
 }
 
 let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
-let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+let HoverSettingsByFolder: typeof import('../../src/services/hoverSettingsByFolder').HoverSettingsByFolder;
 let FlagDiagnosticsPublisher: typeof import('../../src/code/flagDiagnosticsPublisher').FlagDiagnosticsPublisher;
 let DIAGNOSTICS_DEBOUNCE_MS: typeof import('../../src/code/flagDiagnosticsPublisher').DIAGNOSTICS_DEBOUNCE_MS;
 let FlagCompletionProvider: typeof import('../../src/code/flagCompletionProvider').FlagCompletionProvider;
@@ -41,7 +41,7 @@ let registerStatusBar: typeof import('../../src/views/statusBar').registerStatus
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
   CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
-  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
+  HoverSettingsByFolder = (await import('../../src/services/hoverSettingsByFolder')).HoverSettingsByFolder;
   FlagDiagnosticsPublisher = (await import('../../src/code/flagDiagnosticsPublisher')).FlagDiagnosticsPublisher;
   DIAGNOSTICS_DEBOUNCE_MS = (await import('../../src/code/flagDiagnosticsPublisher')).DIAGNOSTICS_DEBOUNCE_MS;
   FlagCompletionProvider = (await import('../../src/code/flagCompletionProvider')).FlagCompletionProvider;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { generateDataset, mulberry32 } from '../../bench/data';
-import { exportResultSchema } from '../../src/api/schemas';
+import { exportResultSchema } from '../../src/api/exportSchemas';
 import { serializeExport, serializeExportBytes } from '../../src/model/export/exportBytes';
 import { canonicalExport } from '../../src/model/export/exportLayout';
 import { shuffle } from '../support/shuffle';

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ExportResult, FeatureSummary } from '../../src/api/schemas';
+import type { FeatureSummary } from '../../src/api/schemas';
+import type { ExportResult } from '../../src/api/exportSchemas';
 import { Catalog } from '../../src/model/store/catalog';
 import { driftDescription, driftFlagMessage, driftMessage, driftSummary, driftTooltip } from '../../src/model/export/driftText';
 import { exportDrift, exportSnapshot, flagLines } from '../../src/model/export/exportDrift';

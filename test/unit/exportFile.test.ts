@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { mulberry32 } from '../../bench/data';
-import { exportResultSchema } from '../../src/api/schemas';
+import { exportResultSchema } from '../../src/api/exportSchemas';
 import { validate } from '../../src/api/validate';
-import { TimeSlices } from '../../src/base/slicedJson';
+import { TimeSlices } from '../../src/base/timeSlices';
 import { InvalidExportFileError, MAX_EXPORT_DEPTH, parseExportFile } from '../../src/model/export/exportFile';
 import { serializeExport } from '../../src/model/export/exportBytes';
 

@@ -9,8 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { UnleashClient } from '../../src/api';
-import type { ExportResult, Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { UnleashClient } from '../../src/api/client';
+import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
+import type { ExportResult } from '../../src/api/exportSchemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { serializeExport } from '../../src/model/export/exportBytes';
 import { installFakeVscode, Uri, type TreeItem } from '../support/fakeVscode';

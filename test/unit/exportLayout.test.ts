@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { exportResultSchema } from '../../src/api/schemas';
+import { exportResultSchema } from '../../src/api/exportSchemas';
 import { parseExportFile } from '../../src/model/export/exportFile';
 import { serializeExport } from '../../src/model/export/exportBytes';
 import { canonicalExport } from '../../src/model/export/exportLayout';
-import { DEFAULT_EXPORT_PATH_TEMPLATE, resolveExportPath, sanitizeFileComponent } from '../../src/model/export/exportPath';
+import { DEFAULT_EXPORT_PATH_TEMPLATE } from '../../src/base/constants';
+import { resolveExportPath, sanitizeFileComponent } from '../../src/model/export/exportPath';
 import { EXPORT_PATH_SETTING, ExportPathError } from '../../src/model/export/exportPathError';
 import { shuffle } from '../support/shuffle';
 

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { generateDataset, mulberry32 } from '../../bench/data';
 import { SchemaError } from '../../src/api/errors';
 import { serializeExportBytes } from '../../src/model/export/exportBytes';
-import { TimeSlices } from '../../src/base/slicedJson';
+import { TimeSlices } from '../../src/base/timeSlices';
 import { ExportIndex, TooManyRowsError } from '../../src/model/export/exportIndex';
 import { writeLaidOut } from '../../src/model/export/exportStream';
 import { sortInSlices } from '../../src/model/export/sortInSlices';

@@ -21,13 +21,13 @@ const fake = installFakeVscode(folder);
 let registerFlagsView: typeof import('../../src/views/flagsTree').registerFlagsView;
 let registerFlagCommands: typeof import('../../src/commands/flags').registerFlagCommands;
 let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
-let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+let HoverSettingsByFolder: typeof import('../../src/services/hoverSettingsByFolder').HoverSettingsByFolder;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
   registerFlagsView = (await import('../../src/views/flagsTree')).registerFlagsView;
   registerFlagCommands = (await import('../../src/commands/flags')).registerFlagCommands;
   CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
-  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
+  HoverSettingsByFolder = (await import('../../src/services/hoverSettingsByFolder')).HoverSettingsByFolder;
 });
 
 const files: Record<string, string> = {

@@ -5,8 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { ForbiddenError, SchemaError, UnleashClient, type EventPage } from '../../src/api';
-import type { FeatureEvent, FeatureMetricsRow, FeatureSummary } from '../../src/api/schemas';
+import type { EventPage } from '../../src/api/activityReader';
+import { UnleashClient } from '../../src/api/client';
+import { ForbiddenError, SchemaError } from '../../src/api/errors';
+import type { FeatureSummary } from '../../src/api/schemas';
+import type { FeatureEvent, FeatureMetricsRow } from '../../src/api/activitySchemas';
 import { Emitter } from '../../src/base/emitter';
 import { Catalog } from '../../src/model/store/catalog';
 import { FlagActivity, MAX_HISTORY_EVENTS } from '../../src/model/activity/flagActivity';

@@ -19,14 +19,14 @@ let FlagHoverProvider: typeof import('../../src/hovers/flagHoverProvider').FlagH
 let registerFlagHovers: typeof import('../../src/hovers/flagHoverProvider').registerFlagHovers;
 let MAX_HOVER_LINE: number;
 let LOOKUP_WAIT_MS: number;
-let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+let HoverSettingsByFolder: typeof import('../../src/services/hoverSettingsByFolder').HoverSettingsByFolder;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
   FlagHoverProvider = (await import('../../src/hovers/flagHoverProvider')).FlagHoverProvider;
   registerFlagHovers = (await import('../../src/hovers/flagHoverProvider')).registerFlagHovers;
   MAX_HOVER_LINE = (await import('../../src/hovers/flagHoverProvider')).MAX_HOVER_LINE;
   LOOKUP_WAIT_MS = (await import('../../src/hovers/flagHoverProvider')).LOOKUP_WAIT_MS;
-  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
+  HoverSettingsByFolder = (await import('../../src/services/hoverSettingsByFolder')).HoverSettingsByFolder;
 });
 
 // ---- Data and a scripted source -------------------------------------------------

@@ -19,13 +19,13 @@ const fake = installFakeVscode(folder);
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
-let HoverSettingsByFolder: typeof import('../../src/services/settings').HoverSettingsByFolder;
+let HoverSettingsByFolder: typeof import('../../src/services/hoverSettingsByFolder').HoverSettingsByFolder;
 let FlagInlayHintsProvider: typeof import('../../src/code/flagInlayHints').FlagInlayHintsProvider;
 let FlagNavigationProvider: typeof import('../../src/code/flagNavigation').FlagNavigationProvider;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
   CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
-  HoverSettingsByFolder = (await import('../../src/services/settings')).HoverSettingsByFolder;
+  HoverSettingsByFolder = (await import('../../src/services/hoverSettingsByFolder')).HoverSettingsByFolder;
   FlagInlayHintsProvider = (await import('../../src/code/flagInlayHints')).FlagInlayHintsProvider;
   FlagNavigationProvider = (await import('../../src/code/flagNavigation')).FlagNavigationProvider;
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CancelledError, HttpError } from '../../src/api/errors';
-import type { ListingFailure } from '../../src/api/listing';
+import type { ListingFailure } from '../../src/api/listingTypes';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { MAX_LOOKUPS_PER_LISTING } from '../../src/model/store/archivedLookups';

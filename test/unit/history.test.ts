@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FeatureEvent } from '../../src/api/schemas';
+import type { FeatureEvent } from '../../src/api/activitySchemas';
 import { describeEvent } from '../../src/model/activity/eventWording';
 import { historySection, latestChangeMarkdown } from '../../src/model/activity/historyText';
 

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { JsonNestingError, JsonShapeError, TopLevelMembers } from '../../src/base/jsonMembers';
+import { JsonTooDeepError } from '../../src/base/jsonBytes';
+import { JsonShapeError, TopLevelMembers } from '../../src/base/jsonMembers';
 
 /** Reads `text` cut into pieces of `size` bytes (or at `cuts`), rebuilding the object from what the scanner reports. */
 function read(text: string | Uint8Array, size = 1 << 20, maxDepth?: number): { value: Record<string, unknown>; events: string[] } {
@@ -99,7 +100,7 @@ describe('TopLevelMembers', () => {
   it('refuses nesting deeper than allowed, counting the object and the list', () => {
     const deep = (levels: number) => `{"a":[${'['.repeat(levels)}${']'.repeat(levels)}]}`;
     assert.doesNotThrow(() => read(deep(62), 1 << 20, 64));
-    assert.throws(() => read(deep(63), 1 << 20, 64), JsonNestingError);
-    assert.throws(() => read(`{"a":${'{"b":'.repeat(100)}1${'}'.repeat(100)}}`, 3, 64), JsonNestingError);
+    assert.throws(() => read(deep(63), 1 << 20, 64), JsonTooDeepError);
+    assert.throws(() => read(`{"a":${'{"b":'.repeat(100)}1${'}'.repeat(100)}}`, 3, 64), JsonTooDeepError);
   });
 });

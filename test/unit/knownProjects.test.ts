@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { UnleashClient } from '../../src/api';
+import { UnleashClient } from '../../src/api/client';
 import { StateKeys } from '../../src/base/constants';
 import { KnownProjects } from '../../src/services/knownProjects';
 import { ServerSource } from '../../src/services/serverSource';

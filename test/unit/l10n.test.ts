@@ -248,21 +248,21 @@ const PHRASES_ALLOWED = new Set([
   // What an open-source server's ui-config says it is (`environment`), compared, never shown.
   "api/client.ts: 'Open Source'",
   // Why no system certificate was added (and the runner's reasons inside it): only logged (services/connection.ts).
-  "api/systemCertificates.ts: `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`",
-  "api/systemCertificates.ts: 'no system certificate bundle found'",
-  "api/systemCertificates.ts: 'node:tls system store'",
-  "api/systemCertificates.ts: `security find-certificate failed (${failures.join('; ')})`",
-  "api/systemCertificates.ts: 'no certificate in the macOS keychains'",
-  'api/systemCertificates.ts: `powershell.exe failed (${reasonOf(error)})`',
-  "api/systemCertificates.ts: 'no certificate in the Windows certificate store'",
-  'api/systemCertificates.ts: `${name} printed more than ${maxBytes} bytes`',
-  'api/systemCertificates.ts: `${file} not found`',
-  'api/systemCertificates.ts: `${name} did not finish within ${timeoutMs} ms (killed)`',
-  'api/systemCertificates.ts: `${name} was ended by ${failure.signal}`',
-  "api/systemCertificates.ts: `${name} exited with code ${failure.code}${detail ? `: ${detail}` : ''}`",
+  "api/certificateBundles.ts: `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`",
+  "api/certificateBundles.ts: 'no system certificate bundle found'",
+  "api/certificateStores.ts: 'node:tls system store'",
+  "api/certificateStores.ts: `security find-certificate failed (${failures.join('; ')})`",
+  "api/certificateStores.ts: 'no certificate in the macOS keychains'",
+  'api/certificateStores.ts: `powershell.exe failed (${reasonOf(error)})`',
+  "api/certificateStores.ts: 'no certificate in the Windows certificate store'",
+  'api/commandRunner.ts: `${name} printed more than ${maxBytes} bytes`',
+  'api/commandRunner.ts: `${file} not found`',
+  'api/commandRunner.ts: `${name} did not finish within ${timeoutMs} ms (killed)`',
+  'api/commandRunner.ts: `${name} was ended by ${failure.signal}`',
+  "api/commandRunner.ts: `${name} exited with code ${failure.code}${detail ? `: ${detail}` : ''}`",
   // Not sentences: the PowerShell script that lists the Windows stores, and a PEM block's frame.
-  "api/systemCertificates.ts: `foreach ($store in @(${stores})) { '${STORE_MARK}' + $store; Get-ChildItem -Path $store | ForEach-Object { [Convert]::ToBase64String($_.RawData) } }`",
-  'api/systemCertificates.ts: `-----BEGIN CERTIFICATE-----\\n${body}\\n-----END CERTIFICATE-----`',
+  "api/certificateStores.ts: `foreach ($store in @(${stores})) { '${STORE_MARK}' + $store; Get-ChildItem -Path $store | ForEach-Object { [Convert]::ToBase64String($_.RawData) } }`",
+  'api/certificateStores.ts: `-----BEGIN CERTIFICATE-----\\n${body}\\n-----END CERTIFICATE-----`',
 ]);
 
 function untranslatedPhrases(file: string, text: string): string[] {

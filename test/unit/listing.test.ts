@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ForbiddenError, NotFoundError } from '../../src/api/errors';
 import { AuthError, ConfigError, HttpError } from '../../src/api/errors';
-import { listAllFeatures, type ListingRequests } from '../../src/api/listing';
+import { listAllFeatures } from '../../src/api/listing';
+import type { ListingRequests } from '../../src/api/listingTypes';
 import type { ListingPage } from '../../src/api/searchPaging';
 import type { FeatureSummary } from '../../src/api/schemas';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { exportResultSchema, type ExportResult } from '../../src/api/schemas';
+import { exportResultSchema, type ExportResult } from '../../src/api/exportSchemas';
 import { Catalog } from '../../src/model/store/catalog';
 import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/store/offlineSource';
 import { distinctTags } from '../../src/model/tags/tagInput';

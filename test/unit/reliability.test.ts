@@ -15,6 +15,7 @@ import { HOSTILE_END, HOSTILE_START } from '../../bench/hostile/run';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { UnleashClient, type ClientOptions } from '../../src/api/client';
 import {
   AuthError,
   BadRequestError,
@@ -27,13 +28,9 @@ import {
   NetworkError,
   SchemaError,
   TimeoutError,
-  UnleashClient,
-  type ClientOptions,
-  type Feature,
-  type FeatureSummary,
-  type HttpEvent,
-  type Segment,
-} from '../../src/api';
+} from '../../src/api/errors';
+import type { HttpEvent } from '../../src/api/http';
+import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import { serializeExport } from '../../src/model/export/exportBytes';
 import { resolveExportPath } from '../../src/model/export/exportPath';
 import { exportToFile } from '../../src/model/export/exportToFile';
@@ -423,7 +420,7 @@ group('Bad servers (a GET: listing the environments)', () => {
       const error = await rejection(client(server.url).listEnvironments());
       assert.ok(error instanceof SchemaError);
       const { message, steps } = shown(error, LOAD);
-      assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64 KiB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
+      assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64.0 KB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
       assert.equal(server.requests.length, 1);
       await server.waitForClientClose(0);
       return { result, message, steps };
@@ -445,7 +442,7 @@ group('Bad servers (a GET: listing the environments)', () => {
     const error = await rejection(client(server.url).listEnvironments());
     assert.ok(error instanceof SchemaError);
     const { message, steps } = shown(error, LOAD);
-    assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64 KiB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
+    assert.equal(message, 'Could not load the environments. Unexpected answer from the server: the answer is larger than 64.0 KB. Check that unleash.serverUrl points at an Unleash server; the log has details.');
     return { result: 'SchemaError (unpacking stops at the limit)', message, steps };
   });
 

@@ -18,7 +18,7 @@ const uri = (file: string) => fake.vscode.Uri.file(file) as never;
 
 describe('per-folder settings', () => {
   it("the export path is the folder's own, else the user's, else the default", () => {
-    assert.equal(settings.readExportPath(uri('/ws/api')), settings.DEFAULT_EXPORT_PATH);
+    assert.equal(settings.readExportPath(uri('/ws/api')), '.unleash/${environment}.json');
     fake.set('user', 'unleash.export.path', 'flags/${environment}.json');
     fake.setInFolder('/ws/api', 'unleash.export.path', 'config/unleash-${environment}.json');
     assert.equal(settings.readExportPath(uri('/ws/api')), 'config/unleash-${environment}.json');

@@ -9,7 +9,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { mulberry32 } from '../../bench/data';
-import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../src/base/slicedJson';
+import { JsonTooDeepError } from '../../src/base/jsonBytes';
+import { JsonPartError } from '../../src/base/jsonPartError';
+import { parseJsonSliced } from '../../src/base/slicedJson';
+import { TimeSlices } from '../../src/base/timeSlices';
 
 const fixtures = path.join(__dirname, '..', 'fixtures');
 const encode = (text: string) => new TextEncoder().encode(text);

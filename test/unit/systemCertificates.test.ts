@@ -6,16 +6,9 @@
 import assert from 'node:assert/strict';
 import * as tls from 'node:tls';
 import { beforeEach, describe, it } from 'node:test';
-import {
-  clearSystemCertificateCache,
-  loadSystemCertificates,
-  MACOS_KEYCHAINS,
-  MACOS_SECURITY,
-  runCommand,
-  toPem,
-  WINDOWS_STORES,
-  type CommandRunner,
-} from '../../src/api/systemCertificates';
+import { clearSystemCertificateCache, loadSystemCertificates } from '../../src/api/systemCertificates';
+import { MACOS_KEYCHAINS, MACOS_SECURITY, toPem, WINDOWS_STORES } from '../../src/api/certificateStores';
+import { runCommand, type CommandRunner } from '../../src/api/commandRunner';
 
 const pems = tls.rootCertificates.slice(0, 4);
 const base64 = (pem: string): string => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');

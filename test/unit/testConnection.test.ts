@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HttpError } from '../../src/api/errors';
-import type { ListingFailure } from '../../src/api/listing';
+import type { ListingFailure } from '../../src/api/listingTypes';
 import { editorConnection } from '../support/editorConnection';
 import { installFakeVscode } from '../support/fakeVscode';
 import { routes, startFaultServer, type FaultServer } from '../support/faultServer';

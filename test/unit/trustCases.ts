@@ -12,7 +12,10 @@ import { promises as fsp, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before } from 'node:test';
-import { ConfigError, LIST_LIMITS, TimeoutError, UnleashClient, type ClientOptions, type ExportResult } from '../../src/api';
+import { UnleashClient, type ClientOptions } from '../../src/api/client';
+import { ConfigError, TimeoutError } from '../../src/api/errors';
+import type { ExportResult } from '../../src/api/exportSchemas';
+import { LIST_LIMITS } from '../../src/api/listLimits';
 import { tokenSecretKey } from '../../src/base/constants';
 import { exportToFile } from '../../src/model/export/exportToFile';
 import { ExportWriteError } from '../../src/model/export/exportWriteError';
@@ -74,14 +77,16 @@ export function trustRows(h: TrustHarness): void {
   let dir: string;
   let fake: FakeVscode;
   /** Loaded after the 'vscode' stand-in is in place. */
-  let services: typeof import('../../src/commands/connection') & typeof import('../../src/services/settings');
+  let registerConnectionCommands: typeof import('../../src/commands/connection').registerConnectionCommands;
+  let readSettings: typeof import('../../src/services/settings').readSettings;
   const disposables: Array<{ dispose(): unknown }> = [];
   const { logger } = recordingLogger();
 
   before(async () => {
     dir = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-trust-'));
     installFakeVscode(dir);
-    services = { ...(await import('../../src/commands/connection')), ...(await import('../../src/services/settings')) };
+    registerConnectionCommands = (await import('../../src/commands/connection')).registerConnectionCommands;
+    readSettings = (await import('../../src/services/settings')).readSettings;
   });
   after(async () => {
     for (const item of disposables) item.dispose();
@@ -94,7 +99,7 @@ export function trustRows(h: TrustHarness): void {
     fake = installFakeVscode(folder);
     const globalState = options.globalState ?? fake.globalState;
     const { tokens, approvals, connection } = await editorConnection(fake, logger, { env: options.env, globalState });
-    const commands = services.registerConnectionCommands({ connection, tokens, approvals, logger });
+    const commands = registerConnectionCommands({ connection, tokens, approvals, logger });
     disposables.push(connection, tokens, commands);
     return { folder, fake, connection, tokens, approvals, globalState };
   }
@@ -253,7 +258,11 @@ export function trustRows(h: TrustHarness): void {
       assert.equal(fake.secrets.get(tokenSecretKey(typedServer.url)), h.token, 'the token is kept for the typed address');
       assert.equal(fake.secrets.size, 1);
       const warning = fake.messages.find((message) => message.kind === 'warning');
-      assert.equal(warning?.message, services.overriddenMessage(typedServer.url, workspaceServer.url));
+      const [typedHost, workspaceHost] = [typedServer.url, workspaceServer.url].map((url) => new URL(url).host);
+      assert.equal(
+        warning?.message,
+        `Saved http://${typedHost} in your user settings, but this workspace's unleash.serverUrl (http://${workspaceHost}) takes precedence, so the Flags view keeps using that one. Remove it from the workspace settings to use http://${typedHost}.`,
+      );
       assert.equal(workspaceServer.requests.length + typedServer.requests.length, 0);
       return { result: 'token stored for the typed address only', message: warning?.message, steps: 'Open Workspace Settings', requests: 'none' };
     });
@@ -276,7 +285,7 @@ export function trustRows(h: TrustHarness): void {
       fake.set('user', 'unleash.serverUrl', server.url);
       fake.set('workspace', 'unleash.network.rejectUnauthorized', false);
       fake.set('workspace', 'unleash.network.caCertificates', ['/dev/zero']);
-      const settings = services.readSettings();
+      const settings = readSettings();
       assert.deepEqual([settings.network.rejectUnauthorized, settings.network.caCertificates], [true, []]);
       assert.equal((await connection.update()).state, 'ready');
       assert.deepEqual(fake.messages, []);
@@ -412,7 +421,7 @@ export function trustRows(h: TrustHarness): void {
       const { fake } = await editor();
       fake.set('user', 'unleash.refreshIntervalMinutes', 0.0001);
       fake.set('user', 'unleash.requestTimeoutSeconds', 5e6);
-      const settings = services.readSettings();
+      const settings = readSettings();
       assert.deepEqual([settings.refreshIntervalMinutes, settings.requestTimeoutMs], [1, 300_000]);
       return { result: `clamped to the manifest: every ${settings.refreshIntervalMinutes} min, ${settings.requestTimeoutMs / 1000} s`, requests: 'none' };
     });

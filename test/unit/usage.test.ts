@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FeatureMetricsRow } from '../../src/api/schemas';
+import type { FeatureMetricsRow } from '../../src/api/activitySchemas';
 import { MAX_USAGE_ENVIRONMENTS, summarizeUsage } from '../../src/model/activity/usageSummary';
 import { sparkline, usageMarkdown, usageSection } from '../../src/model/activity/usageText';
 

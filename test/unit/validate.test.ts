@@ -9,13 +9,14 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { mulberry32 } from '../../bench/data';
+import { exportResultSchema } from '../../src/api/exportSchemas';
 import * as schemas from '../../src/api/schemas';
 import { validate } from '../../src/api/validate';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', name), 'utf8'));
 
 const cases: Array<[string, z.ZodType, unknown]> = [
-  ['an export of 7.5.1', schemas.exportResultSchema, fixture('export-development.json')],
+  ['an export of 7.5.1', exportResultSchema, fixture('export-development.json')],
   ['a feature of 7.5.1', schemas.featureSchema, fixture('feature-7.5.1.json')],
   ['a feature of 8.2.0', schemas.featureSchema, fixture('feature-8.2.0.json')],
   ['a search page', schemas.featureSearchSchema, fixture('search-page.json')],

@@ -4,7 +4,7 @@
  * says why).
  */
 import * as l10n from '@vscode/l10n';
-import type { FeatureEvent, FeatureMetricsRow } from '../../api/schemas';
+import type { FeatureEvent, FeatureMetricsRow } from '../../api/activitySchemas';
 import type { History, Known } from './flagActivity';
 import { historySection, latestChangeMarkdown } from './historyText';
 import { usageMarkdown, usageSection } from './usageText';

@@ -4,7 +4,7 @@
  * user-written names). Every piece is `clean()`ed and bounded; callers escape for markdown.
  */
 import * as l10n from '@vscode/l10n';
-import type { FeatureEvent } from '../../api/schemas';
+import type { FeatureEvent } from '../../api/activitySchemas';
 import { joinValues } from '../text/intl';
 import { clean, oneDecimal, parseIsoUtc } from '../text/plainText';
 import { strategyDisplayName } from '../text/strategyText';

@@ -5,9 +5,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../base/logger';
-import type { EventPage } from '../../api/client';
+import type { EventPage } from '../../api/activityReader';
 import { CancelledError, ForbiddenError } from '../../api/errors';
-import type { FeatureEvent, FeatureMetricsRow } from '../../api/schemas';
+import type { FeatureEvent, FeatureMetricsRow } from '../../api/activitySchemas';
 import type { CancellationLike, Disposable, Event } from '../../base/emitter';
 import { nextTurn } from '../../base/nextTurn';
 import type { Catalog } from '../store/catalog';

@@ -4,7 +4,7 @@
  * bounded) and are escaped here for markdown.
  */
 import * as l10n from '@vscode/l10n';
-import type { FeatureEvent } from '../../api/schemas';
+import type { FeatureEvent } from '../../api/activitySchemas';
 import type { History, Known } from './flagActivity';
 import { pluralForm } from '../text/intl';
 import { plainMarkdown } from '../text/markdown';

@@ -3,7 +3,7 @@
  * evaluations, the yes/no split, the variants counted, and the evaluations of each hour of the window. Counts from the
  * server are untrusted: a negative, fractional or non-finite count counts as 0, and the kept lists are bounded.
  */
-import type { FeatureMetricsRow } from '../../api/schemas';
+import type { FeatureMetricsRow } from '../../api/activitySchemas';
 import { compare } from '../store/catalog';
 import { parseIsoUtc } from '../text/plainText';
 

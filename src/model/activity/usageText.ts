@@ -4,7 +4,7 @@
  * and variant names are untrusted: cleaned, bounded, escaped.
  */
 import * as l10n from '@vscode/l10n';
-import type { FeatureMetricsRow } from '../../api/schemas';
+import type { FeatureMetricsRow } from '../../api/activitySchemas';
 import type { Known } from './flagActivity';
 import { pluralForm } from '../text/intl';
 import { plainMarkdown } from '../text/markdown';

@@ -4,10 +4,12 @@
  * budget, estimated from the flags the Flags view lists), and how far to raise the setting.
  */
 import * as l10n from '@vscode/l10n';
-import type { ExportScope } from '../../api/client';
+import type { ExportScope } from '../../api/exportQuery';
 import type { AnswerTooLargeError } from '../../api/errors';
+import { formatByteSize } from '../../base/byteSize';
 import { SETTING_LIMITS } from '../settings/settingRules';
 import { formatTag } from '../tags/tagInput';
+import { currentLocale } from '../text/intl';
 import { formatList } from '../text/plainText';
 
 const EXPORT_BUDGET_SETTING = 'unleash.export.maxMegabytes';
@@ -29,11 +31,9 @@ export function maxExportRows(maxBytes: number): number {
   return Math.max(10_000, Math.floor(maxBytes / 150));
 }
 
-/** `812 B`, `12.4 KB`, `3.1 MB` (binary units, one decimal). */
+/** `812 B`, `12.4 KB`, `3.1 MB`, the number written in the editor's language. */
 export function formatSize(bytes: number): string {
-  if (bytes < 1024) return l10n.t('{0} B', bytes);
-  if (bytes < 1024 * 1024) return l10n.t('{0} KB', (bytes / 1024).toFixed(1));
-  return l10n.t('{0} MB', (bytes / 1024 / 1024).toFixed(1));
+  return formatByteSize(bytes, currentLocale());
 }
 
 /** A flag as the Flags view lists it: enough to estimate each scope's share of an export. */

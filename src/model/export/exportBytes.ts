@@ -3,7 +3,7 @@
  * two-space indentation, `\n` line ends and a final newline. The same environment exported twice gives the same bytes,
  * whatever order the server used.
  */
-import type { ExportResult } from '../../api/schemas';
+import type { ExportResult } from '../../api/exportSchemas';
 import { compareKeyLists, compareStrings, type JsonObject } from './canonicalJson';
 import { BLOCK_BYTES } from './exportDisk';
 import { canonicalExport, isSortedList, memberOrder, sortKeysOf } from './exportLayout';

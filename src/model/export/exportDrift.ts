@@ -3,7 +3,8 @@
  * each file kept as a small snapshot, compared with the catalog of the last refresh a map lookup per flag. Flags of
  * projects the listing does not cover are left out: the catalog cannot speak for them.
  */
-import type { ExportResult, FeatureSummary } from '../../api/schemas';
+import type { FeatureSummary } from '../../api/schemas';
+import type { ExportResult } from '../../api/exportSchemas';
 import type { Catalog } from '../store/catalog';
 import { compare } from '../store/catalog';
 

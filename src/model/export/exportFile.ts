@@ -5,9 +5,12 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { z } from 'zod';
-import { exportResultSchema, type ExportResult } from '../../api/schemas';
+import { exportResultSchema, type ExportResult } from '../../api/exportSchemas';
 import { validate } from '../../api/validate';
-import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../base/slicedJson';
+import { JsonTooDeepError } from '../../base/jsonBytes';
+import { JsonPartError } from '../../base/jsonPartError';
+import { parseJsonSliced } from '../../base/slicedJson';
+import { TimeSlices } from '../../base/timeSlices';
 
 /** Levels of nested arrays and objects a file may hold: an export needs about ten. */
 export const MAX_EXPORT_DEPTH = 64;

@@ -5,11 +5,12 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { z } from 'zod';
-import { schemaIssueError } from '../../api/client';
+import { schemaIssueError } from '../../api/answers';
 import { SchemaError } from '../../api/errors';
-import { exportResultSchema } from '../../api/schemas';
+import { exportResultSchema } from '../../api/exportSchemas';
 import { validate } from '../../api/validate';
-import { JsonNestingError, JsonShapeError, TopLevelMembers, type MemberSink } from '../../base/jsonMembers';
+import { JsonShapeError, TopLevelMembers, type MemberSink } from '../../base/jsonMembers';
+import { JsonTooDeepError } from '../../base/jsonBytes';
 import { listElement, MAX_EXPORT_DEPTH } from './exportFile';
 import { isSortedList, memberOrder, sortKeysOf } from './exportLayout';
 
@@ -154,6 +155,6 @@ export class ExportIndex implements MemberSink {
 /** A scan failure as the client reports an answer that is not JSON. */
 function asAnswerError(error: unknown): unknown {
   if (error instanceof JsonShapeError) return new SchemaError(EXPORT_REQUEST, l10n.t('the answer is not valid JSON ({0})', error.message));
-  if (error instanceof JsonNestingError) return new SchemaError(EXPORT_REQUEST, l10n.t('the answer nests lists and objects more than {0} levels deep', MAX_EXPORT_DEPTH));
+  if (error instanceof JsonTooDeepError) return new SchemaError(EXPORT_REQUEST, l10n.t('the answer nests lists and objects more than {0} levels deep', MAX_EXPORT_DEPTH));
   return error;
 }

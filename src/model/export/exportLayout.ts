@@ -3,7 +3,7 @@
  * export result (no wrapper), so that shuffled input always gives the same bytes (canonicalJson.ts). Lists whose
  * order means something (constraints, their values, variants, overrides, legal values) keep the server's order.
  */
-import type { ExportResult } from '../../api/schemas';
+import type { ExportResult } from '../../api/exportSchemas';
 import { canonicalValue, compareStrings, isPlainObject, listKeepingOrder, listSortedBy, objectWith, rank, setKey, sortedIds, type Json, type JsonObject } from './canonicalJson';
 
 /** Top-level keys in this order; unknown top-level keys after them, sorted by name. */

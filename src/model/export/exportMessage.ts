@@ -1,6 +1,6 @@
 /** The message an export ends with: how many flags went to which file, and whether the file is new, changed or not. */
 import * as l10n from '@vscode/l10n';
-import type { ExportScope } from '../../api/client';
+import type { ExportScope } from '../../api/exportQuery';
 import { formatTag } from '../tags/tagInput';
 import { pluralForm } from '../text/intl';
 import { inertText } from '../text/markdown';

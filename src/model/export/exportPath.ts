@@ -5,13 +5,12 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import type { ExportScope } from '../../api/client';
+import type { ExportScope } from '../../api/exportQuery';
+import { DEFAULT_EXPORT_PATH_TEMPLATE } from '../../base/constants';
 import { INVISIBLE } from '../../base/invisible';
 import { EXPORT_PATH_SETTING, ExportPathError } from './exportPathError';
 import { formatTag } from '../tags/tagInput';
 
-/** Used when the setting is empty. */
-export const DEFAULT_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.json';
 /**
  * Where the default template puts an export of part of an environment (a project, a tag, chosen flags), so that it
  * never replaces the whole environment's file.

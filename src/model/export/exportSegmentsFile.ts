@@ -4,9 +4,13 @@
  * build reads it too.
  */
 import * as l10n from '@vscode/l10n';
-import { segmentsFileSchema, type SegmentDefinition } from '../../api/schemas';
+import type { SegmentDefinition } from '../../api/schemas';
+import { segmentsFileSchema } from '../../api/exportSchemas';
 import { validate } from '../../api/validate';
-import { JsonPartError, JsonTooDeepError, parseJsonSliced, TimeSlices } from '../../base/slicedJson';
+import { parseJsonSliced } from '../../base/slicedJson';
+import { JsonTooDeepError } from '../../base/jsonBytes';
+import { JsonPartError } from '../../base/jsonPartError';
+import { TimeSlices } from '../../base/timeSlices';
 import { formatIssuePath, InvalidExportFileError, MAX_EXPORT_DEPTH } from './exportFile';
 
 /** The definitions a segments file holds; throws InvalidExportFileError (naming the first bad field) for anything else. */

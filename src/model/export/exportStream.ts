@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { FileHandle } from 'node:fs/promises';
-import { TimeSlices } from '../../base/slicedJson';
+import { TimeSlices } from '../../base/timeSlices';
 import { compareKeyLists, compareStrings } from './canonicalJson';
 import { BLOCK_BYTES, BlockOut, readFully } from './exportDisk';
 import type { ExportIndex, ListMember } from './exportIndex';

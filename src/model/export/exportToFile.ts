@@ -7,8 +7,9 @@
 import * as l10n from '@vscode/l10n';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { onlyTagged, type ExportQuery, type ExportScope, type UnleashClient } from '../../api/client';
-import type { ExportResult } from '../../api/schemas';
+import type { UnleashClient } from '../../api/client';
+import { onlyTagged, type ExportQuery, type ExportScope } from '../../api/exportQuery';
+import type { ExportResult } from '../../api/exportSchemas';
 import { AnswerTooLargeError, CancelledError } from '../../api/errors';
 import { replaceWithTemp, withPathLock } from '../../base/atomicWrite';
 import { DEFAULT_EXPORT_MAX_BYTES, EXPORT_MEASURE_BYTES, exportTooLarge, exportTooManyRows, maxExportRows, type ListedFlag } from './exportBudget';

@@ -5,7 +5,7 @@
  * never needs the flags builds nothing. Once built, every answer is the built source's.
  */
 import * as l10n from '@vscode/l10n';
-import type { ListingFailure } from '../../api/listing';
+import type { ListingFailure } from '../../api/listingTypes';
 import type { Feature, FeatureSummary, Segment } from '../../api/schemas';
 import type { FlagSource } from './flagSource';
 

@@ -3,9 +3,10 @@
  * source; the tree and hovers never know which.
  */
 import * as l10n from '@vscode/l10n';
-import type { ListingFailure } from '../../api/listing';
-import type { EventPage } from '../../api/client';
-import type { Feature, FeatureMetricsRow, FeatureSummary, Segment } from '../../api/schemas';
+import type { ListingFailure } from '../../api/listingTypes';
+import type { EventPage } from '../../api/activityReader';
+import type { Feature, FeatureSummary, Segment } from '../../api/schemas';
+import type { FeatureMetricsRow } from '../../api/activitySchemas';
 
 /** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
 type SourceMode = 'server' | 'offline' | 'none';

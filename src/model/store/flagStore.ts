@@ -4,7 +4,7 @@
  * read before something needs the flags (`load()`), and nothing re-reads on a timer unless the user set an interval.
  */
 import type { Logger } from '../../base/logger';
-import type { ListingFailure } from '../../api/listing';
+import type { ListingFailure } from '../../api/listingTypes';
 import type { Feature, FeatureSummary, Segment } from '../../api/schemas';
 import { Emitter, type CancellationLike } from '../../base/emitter';
 import type { Catalog } from './catalog';

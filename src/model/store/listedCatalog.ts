@@ -2,7 +2,7 @@
  * The catalog the store shows, and how current it is: a first load's rows as they arrive, the last complete listing,
  * or after a failed refresh the one the same source loaded before, marked out of date with the reason.
  */
-import type { ListingFailure } from '../../api/listing';
+import type { ListingFailure } from '../../api/listingTypes';
 import type { FeatureSummary } from '../../api/schemas';
 import { Catalog } from './catalog';
 import type { FlagSource } from './flagSource';

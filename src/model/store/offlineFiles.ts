@@ -5,7 +5,7 @@
  * still show. Files are reached through `ExportFolder` (the editor's file system in the extension).
  */
 import * as l10n from '@vscode/l10n';
-import { TimeSlices } from '../../base/slicedJson';
+import { TimeSlices } from '../../base/timeSlices';
 import { compare } from './catalog';
 import type { SegmentDefinition } from '../../api/schemas';
 import { parseExportFile } from '../export/exportFile';

@@ -7,9 +7,16 @@
 import * as l10n from '@vscode/l10n';
 import { joinValues } from '../text/intl';
 import type {
-  ExportResult, Feature, FeatureEnvironment, FeatureSummary, ParentDependency, Segment, Strategy, Tag,
+  Feature,
+  FeatureEnvironment,
+  FeatureSummary,
+  ParentDependency,
+  Segment,
+  Strategy,
+  Tag,
 } from '../../api/schemas';
-import { TimeSlices } from '../../base/slicedJson';
+import type { ExportResult } from '../../api/exportSchemas';
+import { TimeSlices } from '../../base/timeSlices';
 import { compare, flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
 

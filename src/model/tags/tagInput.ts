@@ -4,7 +4,8 @@
  * character, colons included, so the input is split at its FIRST colon. Surrounding spaces are not part of the tag.
  */
 import * as l10n from '@vscode/l10n';
-import type { Call, UnleashClient } from '../../api/client';
+import type { UnleashClient } from '../../api/client';
+import type { Call } from '../../api/http';
 import { inertText } from '../text/markdown';
 
 const TAG_PART_MIN = 2;

@@ -4,7 +4,7 @@
  * reads the flag list again.
  */
 import * as l10n from '@vscode/l10n';
-import type { ListingFailure } from '../../api/listing';
+import type { ListingFailure } from '../../api/listingTypes';
 import { formatError } from '../content/formatError';
 import { escapeMarkdown } from '../text/markdown';
 import { clean, MAX_DETAIL } from '../text/plainText';
