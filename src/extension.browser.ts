@@ -6,22 +6,20 @@
  * written: nothing here imports Node's modules or the HTTP client (a unit test builds the bundle and checks).
  */
 import * as vscode from 'vscode';
-import { flagAtCursor, registerFlagAtCursorContext } from './code/flagAtCursor';
-import { registerFlagCodeActions } from './code/flagCodeActions';
-import { registerFlagCompletion } from './code/flagCompletionProvider';
+import { flagAtCursor } from './code/flagAtCursor';
+import { registerCodeFeatures } from './code/codeFeatures';
 import { FlagDiagnosticsPublisher } from './code/flagDiagnosticsPublisher';
-import { registerFlagInlayHints } from './code/flagInlayHints';
-import { registerFlagNavigation } from './code/flagNavigation';
 import { registerCheckTagCommand } from './commands/checkTag';
 import { registerCheckWorkspaceCommand } from './commands/checkWorkspace';
 import { registerCompareEnvironments } from './commands/compareEnvironments';
 import { registerFlagDetails } from './commands/flagDetails';
 import { registerFlagCommands } from './commands/flags';
 import { registerLogAndSettingsCommands } from './commands/logAndSettings';
-import { BUNDLE_TIMES_GLOBAL, ContextKeys, LOG_CHANNEL_NAME } from './base/constants';
+import { ContextKeys, LOG_CHANNEL_NAME } from './base/constants';
 import { registerFlagHovers } from './hovers/flagHoverProvider';
 import { committedExportsNote } from './model/content/committedExports';
 import { FlagStore } from './model/store/flagStore';
+import { activationTimes, afterActivation } from './services/activation';
 import { bindStoreToConnection } from './services/binding';
 import { CodeFlags } from './services/codeFlags';
 import { FilesConnection } from './services/filesConnection';
@@ -42,12 +40,6 @@ export interface BrowserExtensionApi {
   /** Loading the bundle (its first statement to its last) and activate(), as the desktop build counts it. */
   activationMs: number;
   bundleLoadMs: number;
-}
-
-/** dist/web/extension.js's first and last statement's `performance.now()` (esbuild.js writes them). */
-function bundleLoadMs(): number {
-  const times = (globalThis as Record<string, { start?: unknown; loaded?: unknown } | undefined>)[BUNDLE_TIMES_GLOBAL];
-  return typeof times?.start === 'number' && typeof times.loaded === 'number' ? times.loaded - times.start : 0;
 }
 
 export function activate(context: vscode.ExtensionContext): BrowserExtensionApi {
@@ -82,24 +74,15 @@ export function activate(context: vscode.ExtensionContext): BrowserExtensionApi 
     registerCheckTagCommand({ connection, store, logger: logger.child('checkTag') }),
     registerCompareEnvironments({ store, view: flagsView, logger: logger.child('compare') }),
     cleanupView.disposable,
-    codeFlags,
-    diagnostics,
-    registerFlagCompletion(codeFlags),
-    registerFlagCodeActions(codeFlags, diagnostics),
-    registerFlagInlayHints(codeFlags),
-    registerFlagNavigation(codeFlags, logger.child('navigation')),
-    registerFlagAtCursorContext(codeFlags),
+    registerCodeFeatures(codeFlags, diagnostics, logger),
     registerCheckWorkspaceCommand({ flags: codeFlags, publisher: diagnostics, logger: logger.child('check') }),
+    // As on the desktop, the first listing of the files starts once activate() has returned.
+    afterActivation(() => void connection.update()),
   );
 
-  // As on the desktop, the first listing of the files starts once activate() has returned.
-  const firstEvaluation = setTimeout(() => void connection.update(), 0);
-  context.subscriptions.push({ dispose: () => clearTimeout(firstEvaluation) });
-  const loading = bundleLoadMs();
-  const activationMs = loading + performance.now() - started;
   const processType = typeof process;
-  logger.info(`Activated the browser build in ${activationMs.toFixed(1)} ms (${loading.toFixed(1)} ms of it loading the bundle); typeof process: ${processType}.`);
-  return { store, flagsView, diagnostics, processType, activationMs, bundleLoadMs: loading };
+  logger.info(`Browser build; typeof process: ${processType}.`);
+  return { store, flagsView, diagnostics, processType, ...activationTimes(started, logger) };
 }
 
 export function deactivate(): void {

@@ -5,13 +5,10 @@
  * (dist/core.js: the client, the export file reader) is loaded only then.
  */
 import * as vscode from 'vscode';
-import { registerFlagAtCursorContext, flagAtCursor } from './code/flagAtCursor';
-import { registerFlagCodeActions } from './code/flagCodeActions';
-import { registerFlagCompletion } from './code/flagCompletionProvider';
+import { flagAtCursor } from './code/flagAtCursor';
+import { registerCodeFeatures } from './code/codeFeatures';
 import { ExportDiagnostics } from './code/exportDiagnostics';
 import { FlagDiagnosticsPublisher } from './code/flagDiagnosticsPublisher';
-import { registerFlagInlayHints } from './code/flagInlayHints';
-import { registerFlagNavigation } from './code/flagNavigation';
 import { registerCheckTagCommand } from './commands/checkTag';
 import { registerCheckWorkspaceCommand } from './commands/checkWorkspace';
 import { registerCompareEnvironments } from './commands/compareEnvironments';
@@ -109,13 +106,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     registerCompareExport({ connection, store, drift: exportDrift, logger: logger.child('export') }),
     registerCompareEnvironments({ store, view: flagsView, logger: logger.child('compare') }),
     cleanupView.disposable,
-    codeFlags,
-    diagnostics,
-    registerFlagCompletion(codeFlags),
-    registerFlagCodeActions(codeFlags, diagnostics),
-    registerFlagInlayHints(codeFlags),
-    registerFlagNavigation(codeFlags, logger.child('navigation')),
-    registerFlagAtCursorContext(codeFlags),
+    registerCodeFeatures(codeFlags, diagnostics, logger),
     registerCheckWorkspaceCommand({ flags: codeFlags, publisher: diagnostics, logger: logger.child('check') }),
     statusBar,
     // activate() only registers: the first evaluation (settings, token, the export files listed) starts once it has

@@ -6,7 +6,7 @@ import { BUNDLE_TIMES_GLOBAL } from '../base/constants';
 import type { Disposable } from '../base/emitter';
 import type { Logger } from '../base/logger';
 
-/** dist/extension.js's first and last statement's `performance.now()` (esbuild.js writes them); 0 under tsx. */
+/** The bundle's (dist/extension.js, dist/web/extension.js) first and last statement's `performance.now()` (esbuild.js writes them); 0 under tsx. */
 function bundleLoadMs(): number {
   const times = (globalThis as Record<string, { start?: unknown; loaded?: unknown } | undefined>)[BUNDLE_TIMES_GLOBAL];
   return typeof times?.start === 'number' && typeof times.loaded === 'number' ? times.loaded - times.start : 0;
@@ -23,8 +23,8 @@ export function activationTimes(started: number, logger: Logger): { activationMs
   return { activationMs, bundleLoadMs: loading };
 }
 
-/** Runs `work` once activate() has returned; disposing first cancels it. */
+/** Runs `work` once activate() has returned (a zero timeout: there is no setImmediate in a web worker); disposing first cancels it. */
 export function afterActivation(work: () => void): Disposable {
-  const scheduled = setImmediate(work);
-  return { dispose: () => clearImmediate(scheduled) };
+  const scheduled = setTimeout(work, 0);
+  return { dispose: () => clearTimeout(scheduled) };
 }
