@@ -18,6 +18,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
@@ -81,7 +82,7 @@ after(() => {
   staged?.remove();
   if (activation.length) {
     const file = recordActivation(activation);
-    console.log(`activation: ${activation.map((a) => `${a.ms.toFixed(1)} ms (${a.phase}; ${a.bundleLoadMs?.toFixed(1) ?? '?'} ms loading)`).join(', ')} → ${file}`);
+    console.log(`activation: ${activation.map((a) => `${a.ms.toFixed(1)} ms (${a.phase}; ${a.bundleLoadMs?.toFixed(1) ?? '?'} ms loading; load ${a.loadAverage})`).join(', ')} → ${file}`);
   }
 });
 
@@ -128,7 +129,7 @@ async function runPhase(
       const passed = suiteLines.filter((l) => l.startsWith('[suite] ✓')).length;
       for (const line of suiteLines) if (/^\[suite\] [✓✗]/.test(line)) t.diagnostic(line.split('\n')[0] ?? line);
       const activate = activationFromLogs(result.logs);
-      if (activate !== undefined) activation.push({ phase, ...activate });
+      if (activate !== undefined) activation.push({ phase, ...activate, loadAverage: Number(os.loadavg()[0].toFixed(2)) });
       t.diagnostic(
         `phase ${phase}: exit ${result.exitCode}, ${passed} checks passed, code-server up ${seconds(result.timings.serverReadyMs)}, ` +
           `suite done ${seconds(result.timings.exitMs)}, whole run ${seconds(result.ms)}, activation ${activate?.ms ?? '?'} ms (${activate?.bundleLoadMs ?? '?'} ms loading the bundle)`,

@@ -227,6 +227,8 @@ export interface ActivationRun {
   ms: number;
   /** The part of it spent loading the bundle (from its first statement to activate()). */
   bundleLoadMs?: number;
+  /** The machine's 1-minute load average when the phase's editor had activated. */
+  loadAverage?: number;
 }
 
 /** Writes bench/results/activate.json (read by bench/artifacts.ts activateTime: the median of `runs[].ms`). */
