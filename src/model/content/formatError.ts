@@ -1,6 +1,6 @@
 /**
  * The one error formatter: turns any error into the sentence a user reads and the next steps offered as buttons
- * (showError in commands/commandHelpers.ts turns the steps into buttons). Network failures are worded in formatNetworkError.ts.
+ * (showError in commands/commandHelpers.ts makes the buttons). Network failures are worded in formatNetworkError.ts.
  */
 import * as l10n from '@vscode/l10n';
 import {
