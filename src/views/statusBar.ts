@@ -9,6 +9,7 @@ import { attentionCounts } from '../model/store/flagStatus';
 import { statusContent, type StatusContent } from '../model/content/statusBarContent';
 import { readServerUrl } from '../services/settings';
 import { formatError } from '../model/content/formatError';
+import { afterActivation } from '../services/activation';
 import { DisposableStore } from '../services/disposables';
 
 export interface StatusBar extends vscode.Disposable {
@@ -20,7 +21,7 @@ export function registerStatusBar(store: FlagStore): StatusBar {
   const item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
   item.name = vscode.l10n.t('Unleash');
   item.command = Commands.statusActions;
-  let current: StatusContent;
+  let current: StatusContent | undefined;
   // The counts by status, once per catalog and status version (a read of the details can change a flag's status).
   let counted: { catalog: unknown; version: number; text: string } | undefined;
   const attention = (): string => {
@@ -31,7 +32,7 @@ export function registerStatusBar(store: FlagStore): StatusBar {
     return counted.text;
   };
 
-  const update = () => {
+  const update = (): StatusContent => {
     const failed = store.state === 'error' || store.state === 'invalidSettings';
     const outOfDate = store.state === 'ready' && store.outOfDate !== undefined;
     current = statusContent({
@@ -53,6 +54,7 @@ export function registerStatusBar(store: FlagStore): StatusBar {
       : undefined;
     if (current.visible) item.show();
     else item.hide();
+    return current;
   };
 
   const owned = new DisposableStore(
@@ -60,10 +62,11 @@ export function registerStatusBar(store: FlagStore): StatusBar {
     store.onDidChange(update),
     store.onDidChangeStatus(update),
     vscode.commands.registerCommand(Commands.statusActions, () => showActions()),
+    // Shown once activate() has returned: composing the first text (Intl's plural rules and dates) costs milliseconds.
+    afterActivation(() => current ?? update()),
   );
-  update();
   return {
-    content: () => current,
+    content: () => current ?? update(),
     dispose: () => owned.dispose(),
   };
 }
