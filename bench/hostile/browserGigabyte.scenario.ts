@@ -1,28 +1,14 @@
-import { truncateSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import type { HostileScenario } from './scenario';
-import { browserStore, realExport, writeExport } from './offline';
+import { browserStore } from './offline';
+import { GIGABYTE_OF_EXPORTS, writeGigabyteOfExports } from './offlineGigabyte.scenario';
 import { viewMessage } from '../../src/model/tree/commandData';
 import { rootNodes } from '../../src/model/tree/root';
-
-const MB = 1024 * 1024;
-const REAL = 4;
-const SPARSE = 6;
 
 /** offlineGigabyte's files, read by the browser build's connection: the same budget, the committed exports' note first. */
 export const scenario: HostileScenario = {
   finding: 3,
-  input: `the browser build: 1 GB of committed export files, ${REAL} real exports of 59 MB (30,000 flags each), then ${SPARSE} files of 128 MB`,
-  async prepare(dir) {
-    const real = realExport(59 * MB);
-    for (let i = 1; i <= REAL; i++) writeExport(dir, `production-${i}.json`, real);
-    for (let i = 1; i <= SPARSE; i++) {
-      const file = path.join(dir, '.unleash', `zz-sparse-${i}.json`);
-      writeFileSync(file, '');
-      truncateSync(file, 128 * MB);
-    }
-    return {};
-  },
+  input: `the browser build: 1 GB of committed export files, ${GIGABYTE_OF_EXPORTS}`,
+  prepare: writeGigabyteOfExports,
   async run(dir) {
     const store = await browserStore(dir);
     return `${store.state}: ${rootNodes(store).length} rows at the root, ${store.catalog.size} flags from ${store.currentSource?.label}; message: ${viewMessage(store) ?? 'none'}`;
