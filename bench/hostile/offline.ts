@@ -24,7 +24,11 @@ import { FlagStore } from '../../src/model/store/flagStore';
 export async function offlineStore(folder: string): Promise<FlagStore> {
   const fake = installFakeVscode(folder);
   const { logger } = recordingLogger();
-  const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger);
+  return storeOf(new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger), logger);
+}
+
+/** A store fed by `connection`'s first evaluation, loading (as the Flags view would make it). */
+async function storeOf(connection: Connection | FilesConnection, logger: ReturnType<typeof recordingLogger>['logger']): Promise<FlagStore> {
   const state = await connection.update();
   const store = new FlagStore(logger);
   void store.load();
@@ -41,13 +45,7 @@ export async function browserStore(folder: string): Promise<FlagStore> {
     load: () => import('../../src/model/store/offlineReading'),
     lead: (read) => committedExportsNote(read.changedAt, new Date()),
   });
-  const connection = new FilesConnection(exportFiles);
-  const state = await connection.update();
-  const store = new FlagStore(logger);
-  void store.load();
-  await store.setSource(state.source, state.state, state.problem);
-  connection.dispose();
-  return store;
+  return storeOf(new FilesConnection(exportFiles), logger);
 }
 
 /** Writes `.unleash/<name>` under the workspace `folder`. */

@@ -35,7 +35,7 @@ import { SEED } from '../contract/harness/seed-data';
 import { startFaultServer } from '../support/faultServer';
 import * as host from './host/index';
 import type { CodeServer, EditorSession as Session } from './host/index';
-import { expand, hoverFlag, logger, noTooltip, openFlagsView, paletteCommand, quickOpen, shot, treeRow, treeRows, visibleRows, waitUntil } from './page';
+import { expand, hoverFlag, logger, noTooltip, openFlagsView, paletteCommand, quickOpen, shot, treeRow, treeRows, typoProblem, visibleRows, waitUntil } from './page';
 import { copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
 
 type Page = Session['page'];
@@ -403,13 +403,7 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
     const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'Unleash: offline: 2 export files' }).first();
     await status.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match((await status.innerText()).trim(), /^Unleash: offline: 2 export files · \d+ flags$/);
-    await page.locator('.editor-instance .squiggly-warning').first().waitFor({ state: 'attached', timeout: 30_000 });
-    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
-    await page.keyboard.press('Control+Shift+M');
-    const typo = page.locator('.markers-panel .monaco-list-row', { hasText: 'No flag named "new-chekout-flow"' }).first();
-    await typo.waitFor({ state: 'visible', timeout: 30_000 });
-    const problem = (await typo.innerText()).replace(/\s+/g, ' ');
-    assert.ok(problem.includes('Did you mean "new-checkout-flow"?'), problem);
+    const problem = await typoProblem(page);
     assert.ok(problem.includes('unknown-flag'), problem);
     // The side bar closed, so that the whole message (and its "Did you mean") shows in the panel's row.
     await page.keyboard.press('Control+B');

@@ -185,3 +185,18 @@ export async function shot(page: Page, name: string): Promise<string> {
 export function logger(): ((line: string) => void) | undefined {
   return verbose ? (line) => console.log(line) : undefined;
 }
+
+/**
+ * The demo's typo (`new-chekout-flow` in src/checkout.ts), once squiggled, in the Problems panel: its row's text,
+ * which suggests the right name.
+ */
+export async function typoProblem(page: Page): Promise<string> {
+  await page.locator('.editor-instance .squiggly-warning').first().waitFor({ state: 'attached', timeout: 30_000 });
+  await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+  await page.keyboard.press('Control+Shift+M');
+  const typo = page.locator('.markers-panel .monaco-list-row', { hasText: 'No flag named "new-chekout-flow"' }).first();
+  await typo.waitFor({ state: 'visible', timeout: 30_000 });
+  const problem = (await typo.innerText()).replace(/\s+/g, ' ');
+  assert.ok(problem.includes('Did you mean "new-checkout-flow"?'), problem);
+  return problem;
+}

@@ -16,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { SEED } from '../contract/harness/seed-data';
-import { expand, hoverFlag, logger, openFlagsView, paletteCommand, quickOpen, shot, treeRow, visibleRows } from './page';
+import { expand, hoverFlag, logger, openFlagsView, paletteCommand, quickOpen, shot, treeRow, typoProblem, visibleRows } from './page';
 import * as host from './host/index';
 import type { EditorSession as Session } from './host/index';
 import { EXTENSION_ID, copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
@@ -71,13 +71,7 @@ test('the browser build in the web worker extension host: the committed exports\
     // The typo in src/checkout.ts, squiggled and in the Problems panel.
     await page.mouse.move(5, 5);
     await page.keyboard.press('Escape');
-    await page.locator('.editor-instance .squiggly-warning').first().waitFor({ state: 'attached', timeout: 30_000 });
-    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
-    await page.keyboard.press('Control+Shift+M');
-    const typo = page.locator('.markers-panel .monaco-list-row', { hasText: 'No flag named "new-chekout-flow"' }).first();
-    await typo.waitFor({ state: 'visible', timeout: 30_000 });
-    const problem = (await typo.innerText()).replace(/\s+/g, ' ');
-    assert.ok(problem.includes('Did you mean "new-checkout-flow"?'), problem);
+    const problem = await typoProblem(page);
 
     // A completion: a flag name begun in an SDK call at the end of src/checkout.ts.
     await page.locator('.editor-instance .view-lines').first().click();
