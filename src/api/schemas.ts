@@ -5,8 +5,6 @@
  */
 import { z } from 'zod';
 
-export const LIFECYCLE_STAGES = ['initial', 'pre-live', 'live', 'completed', 'archived'] as const;
-
 /** An ISO 8601 date and time, as the server writes it (kept as text). */
 export const dateTime = z.string();
 

@@ -32,7 +32,7 @@ const everyConstruct = z.looseObject({
   ratio: z.number(),
   on: z.boolean(),
   kind: z.literal('release'),
-  stage: z.enum(schemas.LIFECYCLE_STAGES),
+  stage: z.enum(['initial', 'pre-live', 'live', 'completed', 'archived']),
   nothing: z.null(),
   either: z.union([z.string(), z.number()]),
   parameters: z.record(z.string(), z.union([z.string(), z.boolean()])),
