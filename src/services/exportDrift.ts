@@ -7,7 +7,6 @@
 import * as vscode from 'vscode';
 import type { ExportScope } from '../api/exportQuery';
 import { compare } from '../model/store/catalog';
-import { EXPORT_FOLDER } from '../base/constants';
 import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/export/exportDrift';
 import type { FlagStore } from '../model/store/flagStore';
 import { environmentOf } from '../model/store/offlineSource';
@@ -15,6 +14,7 @@ import type { Logger } from '../base/logger';
 import { loadCore } from './core';
 import { DisposableStore } from './disposables';
 import { watchExportFiles } from './exportFilesWatch';
+import { exportFolders } from './exportFolders';
 import { readSettings } from './settings';
 
 /** Largest export file read. */
@@ -138,15 +138,8 @@ export class ExportDrift implements vscode.Disposable {
   /** Reads `.unleash/*.json` of every folder: unchanged files from memory, the others parsed again. */
   private async readFiles(): Promise<void> {
     const next = new Map<string, ReadFile>();
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
-      let entries: Array<[string, vscode.FileType]>;
-      try {
-        entries = await vscode.workspace.fs.readDirectory(dir);
-      } catch {
-        continue;
-      }
-      const names = entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith('.json')).map(([name]) => name).sort();
+    for (const { folder, dir, files } of await exportFolders()) {
+      const names = [...files].filter((name) => name.endsWith('.json')).sort();
       for (const name of names.slice(0, MAX_FILES)) {
         const uri = vscode.Uri.joinPath(dir, name);
         const key = uri.toString();
@@ -162,7 +155,7 @@ export class ExportDrift implements vscode.Disposable {
           // The reader is in the core bundle, loaded by the listing this check follows.
           const result = await (await loadCore()).parseExportFile(await vscode.workspace.fs.readFile(uri));
           const environment = environmentOf({ path: name, result });
-          next.set(key, { size, mtime, uri, folder: folder.uri, path, snapshot: exportSnapshot(result, environment, name === `${environment}.json`) });
+          next.set(key, { size, mtime, uri, folder, path, snapshot: exportSnapshot(result, environment, name === `${environment}.json`) });
         } catch (error) {
           this.logger.debug(`Not compared with the server: ${path} (${error instanceof Error ? error.message : String(error)})`);
         }

@@ -5,7 +5,6 @@
  * only in where the reader comes from (the core bundle, loaded on first need; or the one browser bundle).
  */
 import * as vscode from 'vscode';
-import { EXPORT_FOLDER } from '../base/constants';
 import { compare } from '../model/store/catalog';
 import { DeferredSource } from '../model/store/deferredSource';
 import { ExportFilesError } from '../model/export/exportFilesError';
@@ -16,6 +15,7 @@ import type { ExportBudget, ExportFileReader, ExportFiles, ExportFolder, ListedF
 import type { Logger } from '../base/logger';
 import type { ConnectionState } from './connectionState';
 import type { Core } from './core';
+import { exportFolders } from './exportFolders';
 
 /** What reading the files takes: the reader, its budget, the note on files left out, the source they make. */
 type OfflineReading = Pick<Core, 'ExportFileReader' | 'EXPORT_BUDGET' | 'skippedNote' | 'OfflineSource'>;
@@ -27,24 +27,15 @@ function workspaceExportFolder(): ExportFolder {
   return {
     async list() {
       const files: ListedFile[] = [];
-      for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
-        let entries: [string, vscode.FileType][] = [];
-        try {
-          entries = await vscode.workspace.fs.readDirectory(dir);
-        } catch {
-          continue; // no export folder here
-        }
+      for (const { dir, files: names } of await exportFolders()) {
         const listed = (name: string): ListedFile => {
           const uri = vscode.Uri.joinPath(dir, name);
           uris.set(uri.toString(), uri);
           return { path: vscode.workspace.asRelativePath(uri), key: uri.toString() };
         };
-        // A link (even to a file) is left out.
-        const regular = new Set(entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name));
-        for (const name of regular) {
+        for (const name of names) {
           if (!name.endsWith('.json')) continue;
-          const segments = regular.has(segmentsPathFor(name)) ? listed(segmentsPathFor(name)) : undefined;
+          const segments = names.has(segmentsPathFor(name)) ? listed(segmentsPathFor(name)) : undefined;
           files.push({ ...listed(name), ...(segments ? { segments } : {}) });
         }
       }

@@ -1,0 +1,28 @@
+/** The `.unleash` folder of each workspace folder, listed through the editor's file system (remote and virtual too). */
+import * as vscode from 'vscode';
+import { EXPORT_FOLDER } from '../base/constants';
+
+interface ExportFolderListing {
+  /** The workspace folder. */
+  folder: vscode.Uri;
+  /** Its `.unleash` folder. */
+  dir: vscode.Uri;
+  /** The names of the regular files in it (a link, even to a file, is left out). */
+  files: Set<string>;
+}
+
+/** Every workspace folder that has a `.unleash` folder, with its regular files. */
+export async function exportFolders(): Promise<ExportFolderListing[]> {
+  const listings: ExportFolderListing[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const dir = vscode.Uri.joinPath(folder.uri, EXPORT_FOLDER);
+    let entries: [string, vscode.FileType][];
+    try {
+      entries = await vscode.workspace.fs.readDirectory(dir);
+    } catch {
+      continue; // no export folder here
+    }
+    listings.push({ folder: folder.uri, dir, files: new Set(entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name)) });
+  }
+  return listings;
+}
