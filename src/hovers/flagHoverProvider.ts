@@ -21,7 +21,7 @@ import { HOVER_LIMITS } from '../model/content/hoverLimits';
 import { archivedFlagMarkdown, lookupPendingMarkdown, unknownFlagMarkdown } from '../model/content/unlistedFlagContent';
 import { activityMarkdown } from '../model/activity/activityText';
 import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
-import { DisposableStore, registerAgainOn } from '../services/disposables';
+import { registerAgainOn } from '../services/disposables';
 import type { HoverSettingsByFolder } from '../services/hoverSettingsByFolder';
 import type { Logger } from '../base/logger';
 
@@ -47,7 +47,7 @@ interface HoverOptions {
 /** The part of the store the provider reads (a FlagStore; narrowed so tests can pass a stand-in). */
 type HoverStore = Pick<
   FlagStore,
-  | 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'onDidChange' | 'peekArchived' | 'findArchived' | 'load'
+  | 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'peekArchived' | 'findArchived' | 'load'
   | 'status' | 'findsArchived' | 'archivedLookupFailed'
 >;
 
@@ -57,12 +57,11 @@ type HoverActivity = Pick<FlagActivity, 'peekLatest' | 'peekUsage' | 'latest' | 
 /** The options for one document (its folder's settings); undefined where hovers are off or its language is not listed. */
 type HoverOptionsOf = (document: vscode.TextDocument) => HoverOptions | undefined;
 
-export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposable {
-  private index: FlagNameIndex | undefined;
+export class FlagHoverProvider implements vscode.HoverProvider {
+  /** Details reads that failed (by flagKey), per catalog: a new catalog tries them again. */
+  private readonly failed = new WeakMap<Catalog, Set<string>>();
+  /** The catalog whose name index was last logged. */
   private indexedCatalog: Catalog | undefined;
-  /** Details reads that failed (by flagKey); cleared when the catalog is replaced. */
-  private readonly failed = new Set<string>();
-  private readonly subscription: { dispose(): void };
 
   constructor(
     private readonly store: HoverStore,
@@ -70,31 +69,22 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     private options: HoverOptions | HoverOptionsOf,
     private readonly activity?: HoverActivity,
   ) {
-    this.subscription = store.onDidChange(() => {
-      if (store.catalog !== this.indexedCatalog) {
-        // Rebuilt on the next hover, once per catalog.
-        this.index = undefined;
-        this.indexedCatalog = undefined;
-        this.failed.clear();
-      }
-    });
   }
 
   setOptions(options: HoverOptions | HoverOptionsOf): void {
     this.options = options;
   }
 
-  /** The name index of the current catalog, built at most once per catalog. */
+  /** The name index of the current catalog (built once per catalog, shared with diagnostics and hints), logged once. */
   nameIndex(): FlagNameIndex {
     const catalog = this.store.catalog;
-    if (this.index === undefined || this.indexedCatalog !== catalog) {
+    if (this.indexedCatalog !== catalog) {
       const started = performance.now();
-      this.index = catalog.nameIndex;
+      const { size } = catalog.nameIndex;
       this.indexedCatalog = catalog;
-      this.failed.clear();
-      this.logger.debug(`Indexed ${this.index.size} flag names in ${(performance.now() - started).toFixed(1)} ms.`);
+      this.logger.debug(`Indexed ${size} flag names in ${(performance.now() - started).toFixed(1)} ms.`);
     }
-    return this.index;
+    return catalog.nameIndex;
   }
 
   async provideHover(
@@ -147,7 +137,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
     // Only the projects the hover shows: a name held by thousands of projects is read a handful at a time.
     for (const summary of summaries.slice(0, HOVER_LIMITS.projects)) {
       const project = summary.project ?? '';
-      if (this.store.peekFeature(project, summary.name) || this.failed.has(flagKey(project, summary.name))) continue;
+      if (this.store.peekFeature(project, summary.name) || this.hasFailed(project, summary.name)) continue;
       reads.push(this.readDetails(project, summary.name, token));
     }
     for (const read of this.activityReads(summaries, token)) reads.push(read);
@@ -164,7 +154,7 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
       const status = this.store.status(summary, project);
       const activity = this.activityOf(project, summary.name, now);
       if (details) return { summary, details, status, activity };
-      return { summary, status, detailsState: this.failed.has(flagKey(project, summary.name)) ? 'unavailable' : 'loading', activity };
+      return { summary, status, detailsState: this.hasFailed(project, summary.name) ? 'unavailable' : 'loading', activity };
     });
     const webUrl = source.webUrl?.bind(source);
     return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now, environments: settings.environments }), range);
@@ -218,20 +208,23 @@ export class FlagHoverProvider implements vscode.HoverProvider, vscode.Disposabl
    * the details at once, a server's show on the next hover. A failed read is not retried until the catalog changes.
    */
   private async readDetails(project: string, name: string, token: vscode.CancellationToken): Promise<void> {
+    const catalog = this.store.catalog;
     try {
       await this.store.feature(project, name, token);
     } catch (error) {
       if (error instanceof CancelledError || token.isCancellationRequested) return;
       // Details of a catalog that has since been replaced are no one's concern.
-      if (this.store.catalog !== this.indexedCatalog) return;
-      this.failed.add(flagKey(project, name));
+      if (this.store.catalog !== catalog) return;
+      const failed = this.failed.get(catalog) ?? new Set<string>();
+      this.failed.set(catalog, failed.add(flagKey(project, name)));
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.warn(`Reading the details of ${JSON.stringify(name)} (project ${JSON.stringify(project)}) for a hover failed: ${reason}`);
     }
   }
 
-  dispose(): void {
-    this.subscription.dispose();
+  /** Whether reading the details of `name` failed for the current catalog. */
+  private hasFailed(project: string, name: string): boolean {
+    return this.failed.get(this.store.catalog)?.has(flagKey(project, name)) === true;
   }
 }
 
@@ -270,5 +263,5 @@ export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSett
     logger.debug(`Hovers registered for ${named}.`);
     return vscode.languages.registerHoverProvider(languages, provider);
   };
-  return new DisposableStore(registerAgainOn(settings.onDidChange, register), provider);
+  return registerAgainOn(settings.onDidChange, register);
 }
