@@ -52,7 +52,7 @@ export class FlagInlayHintsProvider implements vscode.InlayHintsProvider<FlagInl
   }
 
   provideInlayHints(document: vscode.TextDocument, range: vscode.Range, token: vscode.CancellationToken): FlagInlayHint[] {
-    if (!this.flags.ready || !enabledFor(document)) return [];
+    if (!this.flags.ready || !hintsEnabled()) return [];
     const hints = this.hintsFor(document);
     const found: FlagInlayHint[] = [];
     const last = Math.min(range.end.line, range.start.line + MAX_LINES, document.lineCount - 1);
@@ -101,8 +101,9 @@ export class FlagInlayHintsProvider implements vscode.InlayHintsProvider<FlagInl
   }
 }
 
-function enabledFor(document: vscode.TextDocument): boolean {
-  return vscode.workspace.getConfiguration(SETTINGS_SECTION, document.uri).get<boolean>(Settings.inlayHintsEnabled, true) !== false;
+/** `unleash.inlayHints.enabled` is the window's (no folder's): VS Code logs a warning when one is read for a document. */
+function hintsEnabled(): boolean {
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION).get<boolean>(Settings.inlayHintsEnabled, true) !== false;
 }
 
 export function registerFlagInlayHints(flags: CodeFlags): vscode.Disposable {

@@ -49,7 +49,7 @@ export class HoverSettingsByFolder implements vscode.Disposable {
   /** What the providers are registered for, from every folder's settings (read once until they change). */
   registration(): HoverRegistration {
     if (!this.registrationValue) {
-      const all = folderScopes().map((folder) => this.read(folder));
+      const all = folderScopes().map((folder) => this.read(folder ?? undefined));
       this.registrationValue = {
         languages: unionOfFilters(all.map((settings) => settings.languages)),
         enabled: all.some((settings) => settings.enabled),

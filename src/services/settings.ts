@@ -2,7 +2,8 @@
  * Reads the extension's settings, typed, in one place. Most are the window's; `unleash.projects`, `unleash.export.path`
  * and `unleash.hover.*` have `resource` scope, so each folder of a multi-root workspace may set its own: the hover
  * settings are read for the document (`readHoverSettings(document.uri)`), the export path for the folder exported to
- * (`readExportPath`), and the projects as the union of the folders' lists (`unionOfProjects`).
+ * (`readExportPath`), and the projects as the union of the folders' lists (`unionOfProjects`). Without a folder they
+ * are read with the scope `null` ("any resource"): VS Code logs a warning for each one read with no scope at all.
  */
 import { environmentSetting } from '../model/store/environmentChoice';
 import * as vscode from 'vscode';
@@ -76,8 +77,8 @@ export function codeSchemes(): string[] {
 }
 
 /** `unleash.hover.*` as they apply to `scope` (a document's URI: its folder's values), else the window's. */
-export function readHoverSettings(scope?: vscode.ConfigurationScope): HoverSettings {
-  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, scope);
+export function readHoverSettings(scope?: vscode.Uri): HoverSettings {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, scope ?? null);
   const problems: string[] = [];
   return {
     enabled: config.get<boolean>(Settings.hoverEnabled, true) !== false,
@@ -91,14 +92,14 @@ export function readHoverSettings(scope?: vscode.ConfigurationScope): HoverSetti
 }
 
 /** The scopes whose resource settings count: each workspace folder, or the window when no folder is open. */
-export function folderScopes(): Array<vscode.Uri | undefined> {
+export function folderScopes(): Array<vscode.Uri | null> {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  return folders.length ? folders.map((folder) => folder.uri) : [undefined];
+  return folders.length ? folders.map((folder) => folder.uri) : [null];
 }
 
 /** `unleash.export.path` of the folder the export goes to (each folder of a multi-root workspace may have its own). */
 export function readExportPath(folder: vscode.Uri | undefined): string {
-  return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH_TEMPLATE);
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder ?? null).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH_TEMPLATE);
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   activationFromLogs,
   copyDemoWorkspace,
   ensureHost,
+  EXTENSION_ID,
   ensureVsix,
   recordActivation,
   seconds,
@@ -51,18 +52,33 @@ const prepared: string[] = [];
 // token; this process removes it afterwards.
 process.env.E2E_KEEP_TMP = '1';
 
-/** Files under `dir` (the editor run's user data and logs) whose text holds `secret`. */
+/** Every file under `dir` (the editor run's user data and logs) smaller than 20 MB, with its bytes. */
+function* filesUnder(dir: string): Generator<{ file: string; bytes: Buffer }> {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(file);
+    else if (entry.isFile() && fs.statSync(file).size < 20 * 1024 * 1024) yield { file, bytes: fs.readFileSync(file) };
+  }
+}
+
+/** Files under `dir` whose text holds `secret`. */
 function filesHolding(dir: string, secret: string): string[] {
-  const found: string[] = [];
-  const walk = (folder: string): void => {
-    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
-      const file = path.join(folder, entry.name);
-      if (entry.isDirectory()) walk(file);
-      else if (entry.isFile() && fs.statSync(file).size < 20 * 1024 * 1024 && fs.readFileSync(file).includes(secret)) found.push(file);
-    }
-  };
-  walk(dir);
-  return found;
+  return [...filesUnder(dir)].filter(({ bytes }) => bytes.includes(secret)).map(({ file }) => file);
+}
+
+/**
+ * The warnings VS Code's extension host logs when this extension reads a setting in the wrong scope (a `resource`
+ * setting with no resource, a `window` setting for one): `[publisher.name] Accessing a … scoped configuration …`.
+ */
+function configurationWarnings(dir: string): string[] {
+  const marker = `[${EXTENSION_ID.toLowerCase()}] accessing a `;
+  return [...filesUnder(dir)].flatMap(({ file, bytes }) =>
+    bytes
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.toLowerCase().includes(marker))
+      .map((line) => `${path.basename(file)}: ${line.trim()}`),
+  );
 }
 
 before(async () => {
@@ -145,6 +161,8 @@ async function runPhase(
         assert.deepEqual(filesHolding(workspace.dir, secret), [], 'nor in the workspace (export files)');
       }
       t.diagnostic(`token searched in ${logs.length} Unleash log file(s) and every file of the run: absent`);
+      const warned = configurationWarnings(result.tmp);
+      assert.deepEqual(warned, [], 'VS Code logged no warning about how the extension reads its settings');
     } finally {
       fs.rmSync(result.tmp, { recursive: true, force: true });
     }

@@ -13,10 +13,26 @@ import { promises as fsp } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
+import { contributes } from '../../package.json';
 import * as classes from './vscodeClasses';
 import { Diagnostic, DisposableStub as Disposable, EventEmitter, Uri } from './vscodeClasses';
 
 export * from './vscodeClasses';
+
+/** Each `unleash.*` setting's scope, as the manifest declares it (VS Code's default is `window`). */
+const SETTING_SCOPES = new Map<string, string>(
+  Object.entries(contributes.configuration.properties).map(([id, property]) => [id, 'scope' in property ? property.scope : 'window']),
+);
+
+/**
+ * What VS Code's `WorkspaceConfiguration.get` logs a warning for, thrown here so that a test fails: a `resource`
+ * setting read with no scope at all (`null` is "any resource"), a `window` setting read for a resource.
+ */
+function checkScope(id: string, scope: Uri | null | undefined): void {
+  const declared = SETTING_SCOPES.get(id);
+  if (declared === 'resource' && scope === undefined) throw new Error(`${id} (resource scoped) read without a resource: VS Code warns; pass a URI or null`);
+  if (declared === 'window' && scope) throw new Error(`${id} (window scoped) read for ${scope.toString()}: VS Code warns; read it without a scope`);
+}
 
 interface ShownMessage {
   kind: 'info' | 'warning' | 'error';
@@ -220,13 +236,14 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       getWorkspaceFolder(uri: Uri) {
         return vscode.workspace.workspaceFolders?.find((folder) => uri.fsPath === folder.uri.fsPath || uri.fsPath.startsWith(folder.uri.fsPath + path.sep));
       },
-      getConfiguration(section: string, scope?: Uri) {
+      getConfiguration(section: string, scope?: Uri | null) {
         const id = (key: string) => `${section}.${key}`;
         const folder = scope && vscode.workspace.getWorkspaceFolder(scope);
         const own = folder && folderScopes.get(folder.uri.fsPath);
         return {
           get<T>(key: string, fallback?: T): T | undefined {
             const full = id(key);
+            checkScope(full, scope);
             if (vscode.workspace.isTrusted && own?.has(full)) return own.get(full) as T;
             if (vscode.workspace.isTrusted && workspaceScope.has(full)) return workspaceScope.get(full) as T;
             return user.has(full) ? (user.get(full) as T) : fallback;
