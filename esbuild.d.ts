@@ -3,7 +3,7 @@ import type { BuildOptions } from 'esbuild';
 
 /** The options every bundle of this repository uses; `minified` is the shipped form. */
 export function bundleOptions(minified: boolean): BuildOptions;
-/** The extension's build (extension.js, core.js and shared.js) into `outdir`. */
+/** The extension's build (extension.js, and core.js loaded on first need) into `outdir`. */
 export function extensionBuild(minified: boolean, outdir?: string): BuildOptions;
 /** The browser build (one extension.js for a web worker's extension host) into `outdir`. */
 export function webBuild(minified: boolean, outdir?: string): BuildOptions;

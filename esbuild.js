@@ -1,15 +1,15 @@
 // Bundles the extension the way the official esbuild sample does (CommonJS, `vscode` external, minified with
-// --production, source maps in development, --watch to rebuild), in three files:
-//   dist/extension.js  what every window loads: activate() and what registering the providers needs;
+// --production, source maps in development, --watch to rebuild), in two files:
+//   dist/extension.js  what every window loads: activate(), what registering the providers needs, and the modules
+//                      core.js uses too (one ConfigError class, one translation bundle), exported to it as `shared`;
 //   dist/core.js       src/model/core.ts, what talks to servers and reads export files (undici, zod), loaded with
 //                      `import()` the first time something needs the flags (services/connection.ts);
-//   dist/shared.js     the modules both use, loaded once, so that both see one copy (one ConfigError class, one
-//                      translation bundle);
 // and one for the browser (package.json `browser`: vscode.dev, github.dev, web worker extension hosts):
 //   dist/web/extension.js  src/extension.browser.ts, offline mode from the workspace's export files, one file with
 //                      platform 'browser', so that a Node built-in anywhere in its graph fails the build.
-// esbuild splits code only for ESM output, so the bundles are built as ESM with splitting, then each output file is
-// turned into CommonJS (esbuild's transform, `import()` becoming a `require` on first need), which VS Code loads.
+// esbuild splits code only for ESM output, so the desktop bundles are built as ESM with splitting (extension, core and
+// the chunk both use), then bundled again as CommonJS, which VS Code loads (commonJsOutput below). A window reads and
+// compiles one file at start-up: a second one (the shared chunk on its own) cost about 2 ms of every activation.
 // bundleOptions() is shared with the benchmark's copy of the extension and the e2e suite's bundle (one file each).
 // Legal comments are left out of the bundles; dist/THIRD-PARTY-NOTICES.md, written beside them at every build from
 // the metafile (scripts/thirdPartyNotices.js), carries the licence texts and notices of every bundled package instead.
@@ -45,10 +45,18 @@ const bundleOptions = (minified) => ({
   legalComments: 'none',
 });
 
+/** The bundles of the ESM build that are written (the shared chunk goes into extension.js). */
+const ENTRIES = ['extension.js', 'core.js'];
+
 /**
- * Writes each output of an ESM build as CommonJS: `import()` of a sibling becomes `require` (run on first need),
- * source maps carried through (the ESM build's inline map is the transform's input). The entry `extension` gets a
- * first and a last statement that record when it started and finished loading.
+ * Writes the ESM build as two CommonJS files, with a second esbuild pass over its outputs in memory:
+ *   extension.js  the `extension` chunk with the shared chunk bundled into it (one file to read and compile at
+ *                 start-up, not two), exporting the shared chunk's namespace as `shared`;
+ *   core.js       the `core` chunk, whose imports of the shared chunk read that namespace
+ *                 (`require('./extension.js').shared`, the module VS Code already loaded), so both see one copy.
+ * `import()` of core.js becomes a `require` run on first need; source maps are carried through (the ESM outputs'
+ * inline maps are the second pass's input maps). extension.js gets a first and a last statement that record when it
+ * started and finished loading.
  * @param {boolean} minified
  * @returns {import('esbuild').Plugin}
  */
@@ -57,28 +65,57 @@ const commonJsOutput = (minified) => ({
   setup(build) {
     build.onEnd(async (result) => {
       if (result.errors.length || !result.outputFiles) return;
-      for (const file of result.outputFiles) {
-        const name = path.basename(file.path);
-        const converted = await esbuild.transform(file.text, {
-          format: 'cjs',
-          platform: 'node',
-          target: 'node20',
+      const outdir = path.dirname(result.outputFiles[0]?.path ?? '.');
+      const esm = new Map(result.outputFiles.map((file) => [path.basename(file.path), file.text]));
+      const names = [...esm.keys()].sort().join(', ');
+      if (names !== 'core.js, extension.js, shared.js') throw new Error(`esbuild.js expects core.js, extension.js and shared.js from the ESM build, not ${names}`);
+      for (const name of ENTRIES) {
+        const out = path.join(outdir, name);
+        const second = await esbuild.build({
+          ...bundleOptions(minified),
+          stdin: {
+            contents: name === 'extension.js' ? "export * from './extension.js'; export * as shared from './shared.js';" : "export * from './core.js';",
+            resolveDir: outdir,
+            sourcefile: `${name} (CommonJS)`,
+          },
+          outfile: out,
+          sourcemap: minified ? false : 'linked',
           supported: { 'dynamic-import': false },
-          minify: minified,
-          sourcemap: minified ? false : 'external',
-          sourcesContent: false,
-          sourcefile: name,
-          legalComments: 'none',
-          banner: name === 'extension.js' ? `globalThis.${BUNDLE_TIMES}={start:performance.now()};` : undefined,
-          footer: name === 'extension.js' ? `globalThis.${BUNDLE_TIMES}.loaded=performance.now();` : undefined,
-          logLevel: 'warning',
+          write: false,
+          banner: name === 'extension.js' ? { js: `globalThis.${BUNDLE_TIMES}={start:performance.now()};` } : undefined,
+          footer: name === 'extension.js' ? { js: `globalThis.${BUNDLE_TIMES}.loaded=performance.now();` } : undefined,
+          plugins: [fromEsmOutputs(esm, name)],
         });
-        fs.mkdirSync(path.dirname(file.path), { recursive: true });
-        const map = `${name}.map`;
-        fs.writeFileSync(file.path, converted.code + (converted.map ? `//# sourceMappingURL=${map}\n` : ''));
-        if (converted.map) fs.writeFileSync(path.join(path.dirname(file.path), map), converted.map);
+        fs.mkdirSync(outdir, { recursive: true });
+        for (const file of second.outputFiles) fs.writeFileSync(file.path, file.contents);
+      }
+      // What an earlier layout of this build wrote (dist/shared.js) would otherwise be packaged.
+      for (const name of ['shared.js', 'shared.js.map', ...(minified ? ENTRIES.map((entry) => `${entry}.map`) : [])]) {
+        fs.rmSync(path.join(outdir, name), { force: true });
       }
     });
+  },
+});
+
+/**
+ * Resolves the second pass's imports of the ESM outputs: the shared chunk from core.js to extension.js's `shared`
+ * export, core.js from extension.js to the file beside it (external), everything else to the ESM output in memory.
+ * @param {Map<string, string>} esm
+ * @param {string} bundling
+ * @returns {import('esbuild').Plugin}
+ */
+const fromEsmOutputs = (esm, bundling) => ({
+  name: 'from-esm-outputs',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (args) => {
+      const name = args.path.slice(2);
+      if (name === 'extension.js' && args.namespace === 'shared-of-extension') return { path: args.path, external: true };
+      if (name === 'shared.js' && bundling === 'core.js') return { path: name, namespace: 'shared-of-extension' };
+      if (name !== bundling && name !== 'shared.js') return { path: args.path, external: true };
+      return { path: name, namespace: 'esm-output' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'esm-output' }, (args) => ({ contents: esm.get(args.path), loader: 'js', resolveDir: build.initialOptions.stdin?.resolveDir }));
+    build.onLoad({ filter: /.*/, namespace: 'shared-of-extension' }, () => ({ contents: "module.exports = require('./extension.js').shared;", loader: 'js' }));
   },
 });
 

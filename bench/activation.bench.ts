@@ -1,6 +1,6 @@
 /**
  * Activation and the first need of the flags, as windows meet them: the production bundles (esbuild.js: extension.js,
- * shared.js, and core.js loaded on first need) in fresh Node processes over the 'vscode' stand-in
+ * and core.js loaded on first need) in fresh Node processes over the 'vscode' stand-in
  * (bench/activation.child.ts), one process per window, so every window starts with an empty module cache:
  *   activation   loading the bundle (its first statement to its last) and activate() (ExtensionApi.activationMs), the
  *                figure VS Code counts, and whether core.js (undici, zod) was loaded before anything needed the flags;

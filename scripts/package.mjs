@@ -1,8 +1,8 @@
 // Type-checks, then packages the .vsix with @vscode/vsce into dist/; prints where it is and its size.
 // Everything that decides what the package holds lives in package.json and .vscodeignore, so a plain
 // `npx vsce package` on a fresh clone makes the same package (test/unit/vsix.test.ts checks one made that way):
-// - `vscode:prepublish` builds the production bundles (dist/extension.js, dist/core.js loaded on first need, and
-//   dist/shared.js; minified, no source maps; see esbuild.js) and, beside them, dist/THIRD-PARTY-NOTICES.md: the
+// - `vscode:prepublish` builds the production bundles (dist/extension.js, and dist/core.js loaded on first need;
+//   minified, no source maps; see esbuild.js) and, beside them, dist/THIRD-PARTY-NOTICES.md: the
 //   licences of the packages bundled into them (undici, zod, @vscode/l10n);
 // - `"vsce": { "dependencies": false }`: the bundles hold undici and zod, so the package ships no node_modules;
 // - `.vscodeignore` lets in only the bundles, their notices, the icons, the manifest, README, CHANGELOG and LICENSE.
@@ -21,5 +21,5 @@ const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' })
 run('npx', ['tsc', '--noEmit', '-p', '.']);
 run('npx', ['vsce', 'package', '--out', out]);
 const kb = (file) => `${(statSync(file).size / 1024).toFixed(1)} KB`;
-const bundles = ['dist/extension.js', 'dist/shared.js', 'dist/core.js'].map((file) => `${file} ${kb(file)}`).join(', ');
+const bundles = ['dist/extension.js', 'dist/core.js'].map((file) => `${file} ${kb(file)}`).join(', ');
 console.log(`vsix: ${out} ${kb(out)} (${bundles})`);

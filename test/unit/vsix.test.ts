@@ -3,7 +3,7 @@
  * ignored) copied to a temporary folder with no dist/, node_modules linked, then `vsce package` with no option but
  * `--out` (its vscode:prepublish builds the bundle), bounded by PACK_TIMEOUT_MS. `npm run package` runs the same
  * command after a type check. The package is then read as the zip it is:
- *   - the files: the bundle named by `main` with the two it loads (core.js on first need, shared.js), the browser
+ *   - the files: the bundle named by `main` with the one it loads on first need (core.js), the browser
  *     build named by `browser`, the manifest, README, CHANGELOG, LICENSE, the third-party notices and the icon; no
  *     sources, tests, node_modules, source maps or TypeScript; bundles that need no node_modules;
  *   - every image of its README and CHANGELOG resolves: to a file in the package, or an https URL (one into this
@@ -141,7 +141,6 @@ describe('the .vsix a fresh clone packs', () => {
       main,
       browser,
       'extension/dist/core.js',
-      'extension/dist/shared.js',
       `extension/${path.posix.normalize(manifest.icon)}`,
       'extension/package.json',
       'extension/package.nls.json',
@@ -167,13 +166,13 @@ describe('the .vsix a fresh clone packs', () => {
     assert.deepEqual(unexpected, []);
     assert.deepEqual(
       [...entries.keys()].filter((name) => name.startsWith('extension/dist/')).sort(),
-      ['extension/dist/THIRD-PARTY-NOTICES.md', 'extension/dist/core.js', 'extension/dist/extension.js', 'extension/dist/shared.js', 'extension/dist/web/extension.js'],
+      ['extension/dist/THIRD-PARTY-NOTICES.md', 'extension/dist/core.js', 'extension/dist/extension.js', 'extension/dist/web/extension.js'],
     );
     assert.ok(vsixSize < SIZE_BUDGET, `the package is ${(vsixSize / 1024).toFixed(1)} KB, over its budget of ${SIZE_BUDGET / 1024} KB`);
   });
 
   it('ships the production bundles, which need nothing but each other, vscode and Node', async () => {
-    for (const name of ['extension.js', 'core.js', 'shared.js', 'web/extension.js']) {
+    for (const name of ['extension.js', 'core.js', 'web/extension.js']) {
       const bundle = text(`extension/dist/${name}`);
       assert.doesNotMatch(bundle, /sourceMappingURL/, `a development build of ${name} (with a source map link) was packaged`);
       const siblings = [...bundle.matchAll(/\brequire\(\s*["'](\.[^"']+)["']\s*\)/g)].map((m) => path.posix.join('extension/dist', path.posix.dirname(name), m[1] as string));

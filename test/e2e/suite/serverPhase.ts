@@ -27,7 +27,7 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
     await waitForState(api, 'ready');
     assert.equal(api.flagsView.treeView.description, host, 'the view names the server');
     assert.equal(api.flagsView.treeView.message, undefined, 'no message above the tree');
-    assert.deepEqual(loadedBundles(), ['core.js', 'extension.js', 'shared.js'], 'the Flags view needed the flags: the core bundle is loaded');
+    assert.deepEqual(loadedBundles(), ['core.js', 'extension.js'], 'the Flags view needed the flags: the core bundle is loaded');
   });
 
   await treeWalk(api, steps);

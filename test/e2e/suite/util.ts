@@ -55,8 +55,8 @@ export async function extensionApi(): Promise<ExtensionApi> {
 }
 
 /**
- * The files of the extension's dist/ in the extension host's module cache, sorted: extension.js and shared.js from the
- * start, core.js (undici, zod) once something needed the flags.
+ * The files of the extension's dist/ in the extension host's module cache, sorted: extension.js from the start,
+ * core.js (undici, zod) once something needed the flags.
  */
 export function loadedBundles(): string[] {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
