@@ -62,20 +62,26 @@ export class ExportDrift implements vscode.Disposable {
   private stale = true;
   private reading: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Watching the files, from their first read on (a window that never compares them never watches them). */
+  private watching = false;
   private readonly owned: DisposableStore;
 
   constructor(
     private readonly store: FlagStore,
     private readonly logger: Logger,
   ) {
-    this.owned = new DisposableStore(
-      this.changed,
+    this.owned = new DisposableStore(this.changed, store.onDidChange(() => void this.check()));
+  }
+
+  private watchFiles(): void {
+    if (this.watching) return;
+    this.watching = true;
+    this.owned.add(
       watchExportFiles(() => {
         this.stale = true;
         clearTimeout(this.timer);
         this.timer = setTimeout(() => void this.check(), SETTLE_MS);
       }),
-      store.onDidChange(() => void this.check()),
     );
   }
 
@@ -108,6 +114,7 @@ export class ExportDrift implements vscode.Disposable {
     }
     if (this.store.state !== 'ready' || this.store.partial) return;
     if (this.stale) {
+      this.watchFiles();
       this.stale = false;
       this.reading = this.readFiles();
     }

@@ -192,10 +192,12 @@ export function registerCleanupView(deps: { store: FlagStore; codeFlags: CodeFla
   const view = vscode.window.createTreeView(Views.cleanup, { treeDataProvider: provider });
   shown.view = view;
   const message = () => {
-    view.message =
+    const text =
       deps.store.state === 'ready' && provider.listed.length === 0
         ? inertText(vscode.l10n.t('No flag is {0}. The setting {1} sets the days.', provider.rule, settingId(Settings.cleanupUnusedDays)))
         : undefined;
+    // Each assignment is a message to the window: only a change is sent.
+    if (view.message !== text) view.message = text;
   };
   const onVisible = () => {
     if (view.visible) {

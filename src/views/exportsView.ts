@@ -107,7 +107,10 @@ export function registerExportsView(drift: ExportDrift): ExportsView {
   let shown: string | undefined;
   const update = () => {
     const outOfDate = drift.outOfDateFiles;
-    treeView.badge = outOfDate.length > 0 ? { value: outOfDate.length, tooltip: vscode.l10n.t('Export files out of date') } : undefined;
+    // Each assignment is a message to the window: only a change is sent.
+    if ((treeView.badge?.value ?? 0) !== outOfDate.length) {
+      treeView.badge = outOfDate.length > 0 ? { value: outOfDate.length, tooltip: vscode.l10n.t('Export files out of date') } : undefined;
+    }
     if (outOfDate.length === 0) {
       shown = undefined;
       item.hide();

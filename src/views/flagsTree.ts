@@ -161,8 +161,11 @@ export function registerFlagsView(deps: FlagsViewDeps): FlagsView {
   });
   let endProgress: (() => void) | undefined;
   const update = () => {
-    treeView.description = viewDescription(store);
-    treeView.message = viewMessage(store);
+    // Each assignment is a message to the window: only a change is sent.
+    const description = viewDescription(store);
+    const message = viewMessage(store);
+    if (treeView.description !== description) treeView.description = description;
+    if (treeView.message !== message) treeView.message = message;
     if (store.state === 'loading' && !endProgress) {
       void vscode.window.withProgress(
         { location: { viewId: Views.flags } },

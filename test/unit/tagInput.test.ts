@@ -9,11 +9,13 @@ import {
   parseTag,
   tagForMessage,
   tagFromArgument,
-  TAG_FORMAT_HINT,
   validateTagInput,
   validateTagType,
   validateTagValue,
 } from '../../src/model/tags/tagInput';
+
+/** What Check Tag says of input that is not `type:value`. */
+const TAG_FORMAT_HINT = 'Write the tag as type:value, e.g. team:payments.';
 
 describe('parseTag', () => {
   it('splits type:value', () => {

@@ -18,7 +18,6 @@ import { childrenOf, findFlagNode } from '../../src/model/tree/children';
 import { viewDescription, viewMessage } from '../../src/model/tree/commandData';
 import { MAX_TOOLTIP, type TreeNode } from '../../src/model/tree/node';
 import { rootNodes } from '../../src/model/tree/root';
-import { OFFLINE_SEGMENT_NOTE } from '../../src/model/tree/strategy';
 import { STRIP_BUDGET } from '../../src/model/text/environmentText';
 import { clean, MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
 import { ServerSource } from '../../src/services/serverSource';
@@ -38,6 +37,10 @@ import {
 } from '../support/flagCatalog';
 import { startFaultServer } from '../support/faultServer';
 import { assertClean, CONTROL, EVIL, EVIL_SHORT, hostileSource, UNSAFE_LINKS } from '../support/hostileFlags';
+
+/** What a segment of an export file without its segments file shows. */
+const OFFLINE_SEGMENT_NOTE =
+  'This export file does not include segment constraints: export the environment again, or connect to a server, to see them.';
 
 // ------------------------------------------------------------------------------------------------ helpers
 

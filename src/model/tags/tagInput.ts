@@ -22,9 +22,6 @@ function tagFormatHint(): string {
   return l10n.t('Write the tag as type:value, e.g. team:payments.');
 }
 
-/** The hint in English (as the tests read it). */
-export const TAG_FORMAT_HINT = tagFormatHint();
-
 /** `type:value`, as the answers and "Copy" show it. */
 export function formatTag(tag: TagRef): string {
   return `${tag.type}:${tag.value}`;

@@ -134,9 +134,6 @@ function offlineSegmentNote(): string {
   return l10n.t('This export file does not include segment constraints: export the environment again, or connect to a server, to see them.');
 }
 
-/** The note in English (as the tests read it). */
-export const OFFLINE_SEGMENT_NOTE = offlineSegmentNote();
-
 function segmentNode(segment: Segment, parent: TreeNode, ids: Ids, offline: boolean): TreeNode {
   const text = describeSegment(segment);
   const description = offline ? l10n.t('constraints not in this export file') : text.detail;
