@@ -14,7 +14,7 @@ import type { FlagStore } from '../model/store/flagStore';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../base/logger';
 import type { HoverSettingsByFolder } from './hoverSettingsByFolder';
-import { readCodeSettings, readHoverSettings } from './settings';
+import { readCodeSettings } from './settings';
 import { DisposableStore } from './disposables';
 
 interface CodeOptions {
@@ -72,7 +72,7 @@ export class CodeFlags implements vscode.Disposable {
 
   /** `unleash.environments` of the document's folder (the window's without a document): which states to show. */
   environments(document?: { readonly uri: vscode.Uri }): string[] {
-    return document ? this.hoverSettings.of(document).environments : readHoverSettings().environments;
+    return (document ? this.hoverSettings.of(document) : this.hoverSettings.window()).environments;
   }
 
   /** How Find Usages reads a file: its folder's naming, and whether its hovers match names anywhere. */
@@ -154,15 +154,16 @@ export class CodeFlags implements vscode.Disposable {
 
   private read(): CodeOptions {
     const settings = readCodeSettings();
+    const hover = this.hoverSettings.window();
     const severityProblems: string[] = [];
-    const severities = severitiesFrom(settings.diagnostics.severity, severityProblems);
+    const severities = severitiesFrom(settings.severity, severityProblems);
     for (const problem of severityProblems) this.logger.warn(`Setting ${SETTINGS_SECTION}.diagnostics.severity: ${problem}; ignored.`);
     return {
-      sdkCalls: settings.hover.sdkCalls,
-      transforms: settings.hover.nameTransforms,
+      sdkCalls: hover.sdkCalls,
+      transforms: hover.nameTransforms,
       selector: this.hoverSettings.registration().languages,
-      completion: settings.completion.enabled,
-      diagnostics: settings.diagnostics.enabled,
+      completion: settings.completion,
+      diagnostics: settings.diagnostics,
       severities,
     };
   }

@@ -46,6 +46,11 @@ export class HoverSettingsByFolder implements vscode.Disposable {
     return this.read(vscode.workspace.getWorkspaceFolder(document.uri)?.uri);
   }
 
+  /** The window's settings (no folder's), for what has no document: read once until they change. */
+  window(): HoverSettings {
+    return this.read(undefined);
+  }
+
   /** What the providers are registered for, from every folder's settings (read once until they change). */
   registration(): HoverRegistration {
     if (!this.registrationValue) {

@@ -28,14 +28,6 @@ export interface ExtensionSettings {
   projectsNote?: string;
   requestTimeoutMs: number;
   refreshIntervalMinutes: number;
-  /** The window's (no folder's) hover settings; a document's are `readHoverSettings(document.uri)`. */
-  hover: HoverSettings;
-  completion: { enabled: boolean };
-  diagnostics: {
-    enabled: boolean;
-    /** As written in the settings; `severitiesFrom` checks it. */
-    severity: unknown;
-  };
   network: {
     caCertificates: string[];
     rejectUnauthorized: boolean;
@@ -120,7 +112,6 @@ export function readSettings(): ExtensionSettings {
     unionOfProjects(folderScopes().map((scope) => vscode.workspace.getConfiguration(SETTINGS_SECTION, scope).get<unknown>(Settings.projects, []))),
   );
   return {
-    ...readCodeSettings(),
     serverUrl: server.url,
     serverUrlFromWorkspace: server.fromWorkspace,
     // The web UI address goes with the server: the user's beside the user's server, the workspace's beside the
@@ -162,16 +153,14 @@ export function readRefreshIntervalMinutes(): number {
   return clampSetting(vscode.workspace.getConfiguration(SETTINGS_SECTION).get<number>(Settings.refreshIntervalMinutes), SETTING_LIMITS.refreshIntervalMinutes);
 }
 
-/** What code features read: the window's hover settings, completion and diagnostics. */
-export function readCodeSettings(): Pick<ExtensionSettings, 'hover' | 'completion' | 'diagnostics'> {
+/** What completion and diagnostics read (the window's); the hover settings are each folder's (HoverSettingsByFolder). */
+export function readCodeSettings(): { completion: boolean; diagnostics: boolean; severity: unknown } {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   return {
-    hover: readHoverSettings(),
-    completion: { enabled: config.get<boolean>(Settings.completionEnabled, true) },
-    diagnostics: {
-      enabled: config.get<boolean>(Settings.diagnosticsEnabled, true),
-      severity: config.get<unknown>(Settings.diagnosticsSeverity, {}),
-    },
+    completion: config.get<boolean>(Settings.completionEnabled, true),
+    diagnostics: config.get<boolean>(Settings.diagnosticsEnabled, true),
+    // As written in the settings; `severitiesFrom` checks it.
+    severity: config.get<unknown>(Settings.diagnosticsSeverity, {}),
   };
 }
 
