@@ -10,6 +10,8 @@
 // esbuild splits code only for ESM output, so the desktop bundles are built as ESM with splitting (extension, core and
 // the chunk both use), then bundled again as CommonJS, which VS Code loads (commonJsOutput below). A window reads and
 // compiles one file at start-up: a second one (the shared chunk on its own) cost about 2 ms of every activation.
+// Modules imported as namespaces are imported once (oneNamespace), and vscode and Node's modules are then read as they
+// are: the copies of their members that ESM-to-CommonJS output makes cost another 1.7 ms (externalsThemselves).
 // bundleOptions() is shared with the benchmark's copy of the extension and the e2e suite's bundle (one file each).
 // Legal comments are left out of the bundles; dist/THIRD-PARTY-NOTICES.md, written beside them at every build from
 // the metafile (scripts/thirdPartyNotices.js), carries the licence texts and notices of every bundled package instead.
@@ -99,7 +101,8 @@ const commonJsOutput = (minified) => ({
 
 /**
  * Resolves the second pass's imports of the ESM outputs: the shared chunk from core.js to extension.js's `shared`
- * export, core.js from extension.js to the file beside it (external), everything else to the ESM output in memory.
+ * export, core.js from extension.js to the file beside it (external), everything else to the ESM output in memory,
+ * whose namespaces of vscode and Node's modules become the modules themselves (externalsThemselves).
  * @param {Map<string, string>} esm
  * @param {string} bundling
  * @returns {import('esbuild').Plugin}
@@ -114,26 +117,63 @@ const fromEsmOutputs = (esm, bundling) => ({
       if (name !== bundling && name !== 'shared.js') return { path: args.path, external: true };
       return { path: name, namespace: 'esm-output' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'esm-output' }, (args) => ({ contents: esm.get(args.path), loader: 'js', resolveDir: build.initialOptions.stdin?.resolveDir }));
+    build.onLoad({ filter: /.*/, namespace: 'esm-output' }, (args) => {
+      const text = esm.get(args.path) ?? '';
+      return { contents: externalsThemselves(text), loader: 'js', resolveDir: build.initialOptions.stdin?.resolveDir };
+    });
     build.onLoad({ filter: /.*/, namespace: 'shared-of-extension' }, () => ({ contents: "module.exports = require('./extension.js').shared;", loader: 'js' }));
   },
 });
 
 /**
- * One `vscode` for the whole bundle: every `import * as vscode from 'vscode'` resolves to one module that re-exports
- * it, so the CommonJS form copies the API's few hundred members into a namespace object once, not once per module
- * that imports it (31 copies took about 10 ms of every window's start-up).
+ * The modules imported as a namespace (`import * as vscode from 'vscode'`) in many files: each file's import would be
+ * a copy of the module's members (one getter each), made at start-up, so every import of one of them resolves to one
+ * module that re-exports it (oneNamespace below): 67 imports of @vscode/l10n made 52 copies, 31 of vscode about 10 ms.
+ */
+const ONE_NAMESPACE = ['vscode', '@vscode/l10n', 'node:fs/promises', 'node:net', 'node:path', 'node:tls', 'node:zlib'];
+
+/**
+ * One namespace per module of ONE_NAMESPACE for the whole build: the files' imports of it resolve to one module that
+ * re-exports it (what the module's own files, and undici's `require` calls, import is left alone).
  * @type {import('esbuild').Plugin}
  */
-const oneVscode = {
-  name: 'one-vscode',
+const oneNamespace = {
+  name: 'one-namespace',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'one-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'one-vscode' },
+    const filter = new RegExp(`^(${ONE_NAMESPACE.map((name) => name.replace(/[/@.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) =>
+      args.namespace === 'one-namespace' || args.kind !== 'import-statement' || args.importer.includes('node_modules')
+        ? undefined
+        : { path: args.path, namespace: 'one-namespace' },
     );
-    build.onLoad({ filter: /.*/, namespace: 'one-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'one-namespace' }, (args) => ({
+      contents: `export * from '${args.path}';`,
+      loader: 'js',
+      resolveDir: build.initialOptions.absWorkingDir ?? process.cwd(),
+    }));
   },
 };
+
+/**
+ * The one namespace of an external module (vscode, node:path…) made the module itself in the second pass: as ESM it
+ * is a copy (`var ns = {}; __reExport(ns, mod)`), which CommonJS output would copy once more
+ * (`__toESM(require('vscode'))`): two copies of the vscode API's 300 members, made in every window at start-up. The
+ * extension only reads them.
+ * @param {string} text an output of the ESM build
+ */
+function externalsThemselves(text) {
+  let out = text;
+  const externals = ONE_NAMESPACE.filter((name) => name === 'vscode' || name.startsWith('node:'));
+  for (const [, name] of text.matchAll(/\bfrom\s*"([^"]+)"/g)) {
+    if (!externals.includes(name)) continue;
+    const quoted = JSON.stringify(name).replace(/[/$.]/g, '\\$&');
+    const shim = new RegExp(`var ([\\w$]+)\\s*=\\s*\\{\\};\\s*([\\w$]+)\\(\\1,\\s*([\\w$]+)\\);\\s*import\\s*\\*\\s*as\\s+\\3\\s+from\\s*${quoted};`);
+    const found = shim.exec(out);
+    if (!found) throw new Error(`esbuild.js: ${name} is imported other than through oneNamespace's one module`);
+    out = out.replace(found[0], () => `var ${found[1]} = require(${JSON.stringify(name)});`);
+  }
+  return out;
+}
 
 /**
  * The extension's build: the options of bundleOptions() as ESM with code splitting (see above), into `outdir`.
@@ -151,7 +191,7 @@ const extensionBuild = (minified, outdir = 'dist') => ({
   sourcemap: minified ? false : 'inline',
   write: false,
   metafile: true,
-  plugins: [oneVscode, commonJsOutput(minified), thirdPartyNoticesPlugin],
+  plugins: [oneNamespace, commonJsOutput(minified), thirdPartyNoticesPlugin],
 });
 
 /**
@@ -171,7 +211,7 @@ const webBuild = (minified, outdir = 'dist/web') => ({
   metafile: true,
   banner: { js: `globalThis.${BUNDLE_TIMES}={start:performance.now()};` },
   footer: { js: `globalThis.${BUNDLE_TIMES}.loaded=performance.now();` },
-  plugins: [oneVscode],
+  plugins: [oneNamespace],
 });
 
 async function main() {

@@ -60,6 +60,14 @@ describe('the bundles: what every window loads, and the core loaded on first nee
     assert.deepEqual(ownRequires('core.js'), ['./extension.js'], 'core.js takes the modules both use from extension.js');
   });
 
+  it('reads vscode and Node\'s modules as they are: no copy of their members made at start-up', () => {
+    const bundle = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
+    const modules = [...bundle.matchAll(/([\w$]+\()?require\("((?:vscode|node:[^"]+))"\)/g)];
+    assert.ok(modules.some((m) => m[2] === 'vscode'), 'extension.js requires vscode');
+    assert.deepEqual(modules.filter((m) => m[1] !== undefined).map((m) => `${m[1]}require("${m[2]}")`), [], 'wrapped in a helper that copies it');
+    assert.equal(modules.filter((m) => m[2] === 'vscode').length, 1, 'vscode is required once');
+  });
+
   it('records when loading started and ended in its first and last statements, where activate() reads them', () => {
     assert.equal(BUNDLE_TIMES, BUNDLE_TIMES_GLOBAL);
     const bundle = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
