@@ -64,7 +64,7 @@ describe('the bundles: what every window loads, and the core loaded on first nee
     const bundle = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
     const modules = [...bundle.matchAll(/([\w$]+\()?require\("((?:vscode|node:[^"]+))"\)/g)];
     assert.ok(modules.some((m) => m[2] === 'vscode'), 'extension.js requires vscode');
-    assert.deepEqual(modules.filter((m) => m[1] !== undefined).map((m) => `${m[1]}require("${m[2]}")`), [], 'wrapped in a helper that copies it');
+    assert.deepEqual(modules.filter((m) => m[1] !== undefined).map((m) => `${m[1]}require("${m[2]}")`), [], 'wrapped in a helper that copies it: add the module to ONE_NAMESPACE in esbuild.js');
     assert.equal(modules.filter((m) => m[2] === 'vscode').length, 1, 'vscode is required once');
   });
 
