@@ -128,7 +128,7 @@ export async function runCodeBench(options: { quick?: boolean; log?: boolean; fl
     let items = 0;
     for (let i = 0; i < requests + 50; i++) {
       const typed = prefixes[i % prefixes.length]!;
-      const spent = time(() => (items = completions.items({ typed, quote: "'" }, { preferredProjects: new Set(['default']), recent }).length));
+      const spent = time(() => (items = completions.list({ typed, quote: "'" }, { preferredProjects: new Set(['default']), recent }).items.length));
       if (i >= 50) samples.push(spent);
     }
     completion.push({ flags, items, build: percentiles(samples), catalogSetupMs: round(percentiles(setups).median, 2) });

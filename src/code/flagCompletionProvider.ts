@@ -41,19 +41,19 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
     this.shown = completions;
     const inserting = new vscode.Range(position.line, spot.start, position.line, position.character);
     const replacing = new vscode.Range(position.line, spot.start, position.line, spot.end);
-    const items = completions
-      .items(spot, { preferredProjects: this.projectsOf(document), recent: this.flags.recent })
-      .map((data) => {
-        const item = new vscode.CompletionItem(data.label, vscode.CompletionItemKind.Constant);
-        item.detail = data.detail;
-        item.sortText = data.sortText;
-        item.filterText = data.label;
-        item.insertText = data.insertText;
-        item.range = { inserting, replacing };
-        item.command = { command: Commands.recordFlagUse, title: vscode.l10n.t('Remember flag'), arguments: [data.label] };
-        return item;
-      });
-    return new vscode.CompletionList(items, false);
+    // A large catalog offers its best-ranked names only, as an incomplete list: VS Code asks again as typing goes on.
+    const offered = completions.list(spot, { preferredProjects: this.projectsOf(document), recent: this.flags.recent });
+    const items = offered.items.map((data) => {
+      const item = new vscode.CompletionItem(data.label, vscode.CompletionItemKind.Constant);
+      item.detail = data.detail;
+      item.sortText = data.sortText;
+      item.filterText = data.label;
+      item.insertText = data.insertText;
+      item.range = { inserting, replacing };
+      item.command = { command: Commands.recordFlagUse, title: vscode.l10n.t('Remember flag'), arguments: [data.label] };
+      return item;
+    });
+    return new vscode.CompletionList(items, offered.incomplete);
   }
 
   resolveCompletionItem(item: vscode.CompletionItem): vscode.CompletionItem {

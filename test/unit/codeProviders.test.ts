@@ -249,6 +249,31 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     dispose();
   });
 
+  it('a large catalog: 500 names at a time, as an incomplete list that narrows as typing goes on', async () => {
+    const { store, flags, dispose } = codeSide();
+    void store.load(); // needed from the start: setSource reads the list
+    const source = new CountingSource();
+    const many = Array.from({ length: 1_200 }, (_, i) => ({ name: `flag-${String(i).padStart(4, '0')}`, project: 'default' }));
+    source.next = Promise.resolve([...many, ...summaries]);
+    await store.setSource(source, 'ready');
+    const completion = new FlagCompletionProvider(flags);
+    const at = async (text: string) => {
+      const list = await completion.provideCompletionItems(new FakeDocument('/work/src/new.ts', text) as never, new Position(0, text.length) as never);
+      return { incomplete: list?.isIncomplete, labels: list?.items.map((item) => item.label) ?? [] };
+    };
+    const opened = await at('unleash.isEnabled("');
+    assert.deepEqual([opened.incomplete, opened.labels.length, opened.labels[0], opened.labels.at(-1)], [true, 500, 'flag-0000', 'flag-0499']);
+    flags.recordUse('flag-1199');
+    const ranked = await at('unleash.isEnabled("');
+    assert.deepEqual([ranked.labels.length, ranked.labels.includes('flag-1199'), ranked.labels.at(-2)], [500, true, 'flag-0498'], 'a name used lately is among them');
+    const narrowed = await at('unleash.isEnabled("flag-11');
+    assert.equal(narrowed.incomplete, true, 'still a part of a large catalog: asked again at the next key');
+    assert.deepEqual(narrowed.labels.filter((name) => !/f.*l.*a.*g.*-.*1.*1/.test(name)), [], 'only names that hold what is typed, in order');
+    assert.deepEqual(many.slice(1_100).filter((flag) => !narrowed.labels.includes(flag.name)), [], 'the 100 names that start with it among them');
+    assert.equal(narrowed.labels.length, 147);
+    dispose();
+  });
+
   it("names that break Unleash's naming rule are neither completed nor offered as a fix", async () => {
     const { store, flags, publisher, dispose } = codeSide();
     void store.load(); // needed from the start: setSource reads the list

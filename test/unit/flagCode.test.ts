@@ -256,6 +256,19 @@ describe('flag completion', () => {
     assert.deepEqual(order, ['new-checkout-flow', 'sunset-page', 'dark-mode', 'pay-v2', "it's", 'legacy-search', 'old-banner']);
   });
 
+  it('past its limit, offers the best-ranked names that hold what is typed in order, and says the list is incomplete', () => {
+    const spot = completionSpotAt('if (isEnabled("ne', 17)!;
+    const ranking = { preferredProjects: new Set(['web']), recent: ['pay-v2', 'sunset-page'] };
+    const labels = (limit: number) => {
+      const { items, incomplete } = completions.list(spot, ranking, limit);
+      return { labels: items.map((item) => item.label), incomplete };
+    };
+    // Of the seven names, three hold n then e: new-checkout-flow (starts with it), sunset-page (web, used lately), old-banner.
+    assert.deepEqual(labels(2), { labels: ['new-checkout-flow', 'sunset-page'], incomplete: true });
+    assert.deepEqual(labels(3), { labels: ['new-checkout-flow', 'old-banner', 'sunset-page'], incomplete: true });
+    assert.deepEqual(labels(7), { labels: completions.items(spot, ranking).map((item) => item.label), incomplete: false }, 'within the limit: every name');
+  });
+
   it("leaves out names that break Unleash's naming rule (any quote), and names holding the literal's quote", () => {
     const labels = (line: string) => list(line)?.map((item) => item.label);
     const valid = ['dark-mode', "it's", 'legacy-search', 'new-checkout-flow', 'old-banner', 'pay-v2', 'sunset-page'];

@@ -101,29 +101,89 @@ export class FlagCompletions {
     return this.entries.length;
   }
 
-  /** The items for one spot, ranked. Names that cannot be written between the spot's quotes are left out. */
+  /** The items for one spot, ranked: every name that can be written between the spot's quotes. */
   items(spot: Pick<CompletionSpot, 'typed' | 'quote'>, ranking: RankingContext = {}): FlagCompletionItem[] {
+    return this.list(spot, ranking, Number.POSITIVE_INFINITY).items;
+  }
+
+  /**
+   * At most `limit` items for one spot. When more names could be offered, only those that can still match what is
+   * typed (its letters in order) count, the best-ranked `limit` of them are offered, and the list is `incomplete`: the
+   * editor asks again as typing goes on. Only the offered items' text is built.
+   */
+  list(spot: Pick<CompletionSpot, 'typed' | 'quote'>, ranking: RankingContext = {}, limit = MAX_ITEMS): { items: FlagCompletionItem[]; incomplete: boolean } {
     const typed = spot.typed.toLowerCase();
     const recent = new Map<string, number>();
     (ranking.recent ?? []).slice(0, 99).forEach((name, i) => recent.has(name) || recent.set(name, i));
     const preferred = ranking.preferredProjects;
+    // A rank per entry (what sortText spells, as a number: prefix, project, recency); -1: left out.
+    const ranks = new Int16Array(this.entries.length).fill(-1);
+    let offered = 0;
+    this.entries.forEach((entry, i) => {
+      if (entry.unsafeIn.includes(spot.quote)) return;
+      let rank = typed === '' || entry.lower.startsWith(typed) ? 0 : RANK_NOT_PREFIX;
+      if (!preferred?.size || !readsAny(entry.projects, preferred)) rank += RANK_OTHER_PROJECT;
+      ranks[i] = rank + (recent.get(entry.name) ?? NOT_RECENT);
+      offered++;
+    });
+    const incomplete = offered > limit;
+    if (incomplete) keepBest(ranks, this.entries, typed, limit);
     const items: FlagCompletionItem[] = [];
-    for (const entry of this.entries) {
-      if (entry.unsafeIn.includes(spot.quote)) continue;
-      const prefix = typed === '' || entry.lower.startsWith(typed) ? '0' : '1';
-      let project = '1';
-      if (preferred && preferred.size > 0) for (const p of entry.projects) if (preferred.has(p)) project = '0';
-      const used = recent.get(entry.name);
-      const recency = used === undefined ? '99' : String(used).padStart(2, '0');
-      items.push({ label: entry.name, detail: entry.detail, sortText: `${prefix}${project}${recency}${entry.name}`, insertText: entry.name });
-    }
-    return items;
+    this.entries.forEach((entry, i) => {
+      const rank = ranks[i] as number;
+      if (rank < 0) return;
+      const sortText = `${rank >= RANK_NOT_PREFIX ? 1 : 0}${rank % RANK_NOT_PREFIX >= RANK_OTHER_PROJECT ? 1 : 0}${String(rank % RANK_OTHER_PROJECT).padStart(2, '0')}${entry.name}`;
+      items.push({ label: entry.name, detail: entry.detail, sortText, insertText: entry.name });
+    });
+    return { items, incomplete };
   }
 
   /** The markdown documentation of one name (built on demand: VS Code asks for the focused item only). */
   documentation(name: string): string {
     return completionDocumentation(this.catalog.byName(name), this.statusOf, this.environments);
   }
+}
+
+/** The most items one completion list offers (VS Code shows a dozen; the rest come as typing narrows the list). */
+const MAX_ITEMS = 500;
+/** A rank is NOT_PREFIX + OTHER_PROJECT + the recency 0–99 (NOT_RECENT: not used lately), as sortText spells it. */
+const NOT_RECENT = 99;
+const RANK_OTHER_PROJECT = 100;
+const RANK_NOT_PREFIX = 200;
+
+function readsAny(projects: ReadonlySet<string>, preferred: ReadonlySet<string>): boolean {
+  for (const project of projects) if (preferred.has(project)) return true;
+  return false;
+}
+
+/** Does `name` hold the letters of `typed` in order (what any match of the editor's filter needs)? */
+function holdsInOrder(name: string, typed: string): boolean {
+  let at = 0;
+  for (let i = 0; i < name.length && at < typed.length; i++) if (name.charCodeAt(i) === typed.charCodeAt(at)) at++;
+  return at === typed.length;
+}
+
+/**
+ * Leaves in `ranks` the `limit` best-ranked entries that can match `typed` (by rank, then name: the entries are in
+ * name order), -1 elsewhere.
+ */
+function keepBest(ranks: Int16Array, entries: readonly Entry[], typed: string, limit: number): void {
+  const perRank = new Int32Array(RANK_NOT_PREFIX * 2);
+  entries.forEach((entry, i) => {
+    const rank = ranks[i] as number;
+    if (rank < 0) return;
+    if (holdsInOrder(entry.lower, typed)) perRank[rank] = (perRank[rank] as number) + 1;
+    else ranks[i] = -1;
+  });
+  // The worst rank offered, and how many of that rank fit.
+  let worst = 0;
+  let room = limit;
+  while (worst < perRank.length - 1 && room > (perRank[worst] as number)) room -= perRank[worst++] as number;
+  ranks.forEach((rank, i) => {
+    if (rank < 0 || rank < worst) return;
+    if (rank === worst && room > 0) room--;
+    else ranks[i] = -1;
+  });
 }
 
 /**
