@@ -259,7 +259,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const completion = new FlagCompletionProvider(flags);
     const at = async (text: string) => {
       const list = await completion.provideCompletionItems(new FakeDocument('/work/src/new.ts', text) as never, new Position(0, text.length) as never);
-      return { incomplete: list?.isIncomplete, labels: list?.items.map((item) => item.label) ?? [] };
+      return { incomplete: list?.isIncomplete, labels: list?.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label)) ?? [] };
     };
     const opened = await at('unleash.isEnabled("');
     assert.deepEqual([opened.incomplete, opened.labels.length, opened.labels[0], opened.labels.at(-1)], [true, 500, 'flag-0000', 'flag-0499']);

@@ -146,7 +146,10 @@ export class FlagCompletions {
 
 /** The most items one completion list offers (VS Code shows a dozen; the rest come as typing narrows the list). */
 const MAX_ITEMS = 500;
-/** A rank is NOT_PREFIX + OTHER_PROJECT + the recency 0–99 (NOT_RECENT: not used lately), as sortText spells it. */
+/**
+ * A name's rank, lower first, as its sortText spells it: RANK_NOT_PREFIX when it does not start with what is typed,
+ * plus RANK_OTHER_PROJECT when it is in none of the file's projects, plus its recency 0–98 (NOT_RECENT: not used lately).
+ */
 const NOT_RECENT = 99;
 const RANK_OTHER_PROJECT = 100;
 const RANK_NOT_PREFIX = 200;
