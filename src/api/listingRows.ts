@@ -3,6 +3,7 @@
  * lifecycle, tags, segments, dependency type), handed out in name order.
  */
 import type { FeatureSummary } from './schemas';
+import { compare } from '../base/compare';
 
 export class ListingRows {
   private readonly rows = new Map<string, FeatureSummary>();
@@ -61,8 +62,4 @@ export class ListingRows {
 
 export function projectOf(row: FeatureSummary): string {
   return row.project ?? '';
-}
-
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -5,11 +5,12 @@
 import { mapLimited } from '../base/mapLimited';
 import { ForbiddenError, NotFoundError } from './errors';
 import { endsListing } from './listingFailures';
-import { compare, ListingRows } from './listingRows';
+import { ListingRows } from './listingRows';
 import type { ListingFailure, ListingOptions, ListingRequests, ListingResult } from './listingTypes';
 import { tooManyFlags, type ListLimits } from './listLimits';
 import type { FeatureSummary } from './schemas';
 import { anyOf, pageSearch, SEARCH_PAGE, type Pager } from './searchPaging';
+import { compare } from '../base/compare';
 
 /** Requests in flight at once. */
 const CONCURRENCY = 4;

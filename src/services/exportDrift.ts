@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import type { ExportScope } from '../api/exportQuery';
-import { compare } from '../model/store/catalog';
 import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/export/exportDrift';
 import type { FlagStore } from '../model/store/flagStore';
 import { environmentOf } from '../model/store/offlineSource';
@@ -16,6 +15,7 @@ import { DisposableStore } from './disposables';
 import { watchExportFiles } from './exportFilesWatch';
 import { exportFolders } from './exportFolders';
 import { readSettings } from './settings';
+import { compare } from '../base/compare';
 
 /** Largest export file read. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;

@@ -5,7 +5,6 @@
  * only in where the reader comes from (the core bundle, loaded on first need; or the one browser bundle).
  */
 import * as vscode from 'vscode';
-import { compare } from '../model/store/catalog';
 import { DeferredSource } from '../model/store/deferredSource';
 import { ExportFilesError } from '../model/export/exportFilesError';
 import { segmentsPathFor } from '../model/export/exportSegmentsPath';
@@ -16,6 +15,7 @@ import type { Logger } from '../base/logger';
 import type { ConnectionState } from './connectionState';
 import type { Core } from './core';
 import { exportFolders } from './exportFolders';
+import { compare } from '../base/compare';
 
 /** What reading the files takes: the reader, its budget, the note on files left out, the source they make. */
 type OfflineReading = Pick<Core, 'ExportFileReader' | 'EXPORT_BUDGET' | 'skippedNote' | 'OfflineSource'>;

@@ -8,6 +8,7 @@ import type { FeatureEvent } from '../../api/activitySchemas';
 import { joinValues } from '../text/intl';
 import { clean, oneDecimal, parseIsoUtc } from '../text/plainText';
 import { strategyDisplayName } from '../text/strategyText';
+import { compare } from '../../base/compare';
 
 interface EventText {
   /** Who made the change (the event's `createdBy`), or `someone`. */
@@ -62,7 +63,7 @@ function strategyChanges(before: Json | undefined, after: Json | undefined): str
   if (!same(was.rollout, is.rollout)) {
     parts.push(l10n.t('the rollout ({0} → {1})', percent(was.rollout), percent(is.rollout)));
   }
-  const otherParameters = (p: Json) => Object.fromEntries(Object.entries(p).filter(([key]) => key !== 'rollout').sort(([a], [b]) => (a < b ? -1 : 1)));
+  const otherParameters = (p: Json) => Object.fromEntries(Object.entries(p).filter(([key]) => key !== 'rollout').sort(([a], [b]) => compare(a, b)));
   if (!same(otherParameters(was), otherParameters(is))) parts.push(l10n.t('the parameters'));
   if (!same(before.segments, after.segments)) parts.push(l10n.t('the segments'));
   if (!same(before.variants, after.variants)) parts.push(l10n.t('the variants'));

@@ -4,8 +4,8 @@
  * server are untrusted: a negative, fractional or non-finite count counts as 0, and the kept lists are bounded.
  */
 import type { FeatureMetricsRow } from '../../api/activitySchemas';
-import { compare } from '../store/catalog';
 import { parseIsoUtc } from '../text/plainText';
+import { compare } from '../../base/compare';
 
 /** Environments summed up one by one; the rest are added together in `others`. */
 export const MAX_USAGE_ENVIRONMENTS = 20;

@@ -3,9 +3,9 @@
  * first, of those that keep Unleash's naming rule. Answers are cached per name, so a typo
  * repeated a thousand times costs one search.
  */
-import { compare } from '../store/catalog';
 import { isValidFlagName } from './flagNameRule';
 import { editDistance } from '../tags/tagInput';
+import { compare } from '../../base/compare';
 
 /** At most this many suggestions per name. */
 const MAX_SUGGESTIONS = 3;

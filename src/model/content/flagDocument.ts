@@ -16,6 +16,7 @@ import { prettyJson } from '../text/jsonText';
 import { MAX_LABEL, parseIsoUtc, truncate, utcDateTime, visibleText } from '../text/plainText';
 import { describeStrategy } from '../text/strategyText';
 import { weightPercent } from '../text/variantText';
+import { compare } from '../../base/compare';
 
 interface FlagDocumentInput {
   /** The flag's row in the listing (tags and lifecycle when the details leave them out). */
@@ -168,7 +169,7 @@ export function strategyLines(strategy: Strategy, index: number, input: Pick<Fla
   const parameters = Object.entries(strategy.parameters ?? {});
   if (parameters.length > 0) {
     lines.push(`${inner}${l10n.t('Parameters')}`);
-    for (const [key, value] of parameters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [key, value] of parameters.sort(([a], [b]) => compare(a, b))) {
       lines.push(`${inner}${INDENT}${one(key)}: ${one(String(value))}`);
     }
   }

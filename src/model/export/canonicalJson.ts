@@ -3,6 +3,7 @@
  * unit, so a field a newer server adds lands in a predictable place and is never dropped), lists kept in order or
  * sorted by their natural keys with the element's JSON as the last tie-breaker. The export's layouts use it.
  */
+import { compare } from '../../base/compare';
 
 export type Json = unknown;
 export type JsonObject = Record<string, unknown>;
@@ -18,11 +19,6 @@ export function isPlainObject(value: unknown): value is JsonObject {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
-}
-
-/** Locale-independent string order (UTF-16 code units), the same on every machine. */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The class of a sort key: missing, number, string, anything else. */
@@ -41,8 +37,8 @@ function compareValues(a: unknown, b: unknown): number {
     const nb = b as number;
     return na < nb ? -1 : na > nb ? 1 : 0;
   }
-  if (ra === 2) return compareStrings(a as string, b as string);
-  return compareStrings(JSON.stringify(a) ?? '', JSON.stringify(b) ?? '');
+  if (ra === 2) return compare(a as string, b as string);
+  return compare(JSON.stringify(a) ?? '', JSON.stringify(b) ?? '');
 }
 
 /** Orders two lists of sort keys, key by key (`compareValues`); 0 when every key ties. */
@@ -95,7 +91,7 @@ function keyOrder(layout: Layout, own: readonly string[]): readonly string[] {
   const { lead, omit = [] } = layout;
   const order = lead.filter((key) => own.includes(key));
   const rest = lead.length === 0 && omit.length === 0 ? [...own] : own.filter((key) => !lead.includes(key) && !omit.includes(key));
-  rest.sort(compareStrings);
+  rest.sort(compare);
   for (const key of rest) order.push(key);
   lastOrder.set(layout, { own, order });
   return order;
@@ -149,7 +145,7 @@ export function listSortedBy(element: (value: Json) => Json, keys: ReadonlyArray
     });
     entries.sort(
       (a, b) =>
-        compareKeyLists(a.keys, b.keys) || compareStrings((a.json ??= JSON.stringify(a.laidOut) ?? ''), (b.json ??= JSON.stringify(b.laidOut) ?? '')),
+        compareKeyLists(a.keys, b.keys) || compare((a.json ??= JSON.stringify(a.laidOut) ?? ''), (b.json ??= JSON.stringify(b.laidOut) ?? '')),
     );
     return entries.map((entry) => entry.laidOut);
   };

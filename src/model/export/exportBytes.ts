@@ -4,10 +4,11 @@
  * whatever order the server used.
  */
 import type { ExportResult } from '../../api/exportSchemas';
-import { compareKeyLists, compareStrings, type JsonObject } from './canonicalJson';
+import { compareKeyLists, type JsonObject } from './canonicalJson';
 import { BLOCK_BYTES } from './exportDisk';
 import { canonicalExport, isSortedList, memberOrder, sortKeysOf } from './exportLayout';
 import { elementText, FileText, tieText, valueText } from './exportText';
+import { compare } from '../../base/compare';
 
 /** The file content for an export, as a string (the reference that `serializeExportBytes` matches byte for byte). */
 export function serializeExport(result: ExportResult | Record<string, unknown>): string {
@@ -53,11 +54,11 @@ class BlockWriter {
 function inListOrder(items: readonly unknown[], key: string): unknown[] {
   const entries = items.map((item) => ({ item, keys: sortKeysOf(key, item), json: undefined as string | undefined }));
   const jsonOf = (entry: (typeof entries)[number]): string => (entry.json ??= tieText(key, entry.item));
-  const compare = (a: (typeof entries)[number], b: (typeof entries)[number]): number =>
-    compareKeyLists(a.keys, b.keys) || compareStrings(jsonOf(a), jsonOf(b));
+  const byKeys = (a: (typeof entries)[number], b: (typeof entries)[number]): number =>
+    compareKeyLists(a.keys, b.keys) || compare(jsonOf(a), jsonOf(b));
   let sorted = true;
-  for (let i = 1; i < entries.length && sorted; i++) sorted = compare(entries[i - 1]!, entries[i]!) <= 0;
-  if (!sorted) entries.sort(compare);
+  for (let i = 1; i < entries.length && sorted; i++) sorted = byKeys(entries[i - 1]!, entries[i]!) <= 0;
+  if (!sorted) entries.sort(byKeys);
   return entries.map((entry) => entry.item);
 }
 

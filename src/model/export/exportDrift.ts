@@ -6,7 +6,7 @@
 import type { FeatureSummary } from '../../api/schemas';
 import type { ExportResult } from '../../api/exportSchemas';
 import type { Catalog } from '../store/catalog';
-import { compare } from '../store/catalog';
+import { compare } from '../../base/compare';
 
 export interface ExportedFlag {
   project: string;

@@ -4,7 +4,8 @@
  * order means something (constraints, their values, variants, overrides, legal values) keep the server's order.
  */
 import type { ExportResult } from '../../api/exportSchemas';
-import { canonicalValue, compareStrings, isPlainObject, listKeepingOrder, listSortedBy, objectWith, rank, setKey, sortedIds, type Json, type JsonObject } from './canonicalJson';
+import { canonicalValue, isPlainObject, listKeepingOrder, listSortedBy, objectWith, rank, setKey, sortedIds, type Json, type JsonObject } from './canonicalJson';
+import { compare } from '../../base/compare';
 
 /** Top-level keys in this order; unknown top-level keys after them, sorted by name. */
 const TOP_LEVEL_ORDER = [
@@ -117,7 +118,7 @@ export function memberOrder(keys: readonly string[]): string[] {
   const order: JsonObject = {};
   for (const key of TOP_LEVEL_ORDER) if (present.has(key)) setKey(order, key, true);
   const known = new Set<string>(TOP_LEVEL_ORDER);
-  for (const key of [...present].filter((k) => !known.has(k)).sort(compareStrings)) setKey(order, key, true);
+  for (const key of [...present].filter((k) => !known.has(k)).sort(compare)) setKey(order, key, true);
   return Object.keys(order);
 }
 

@@ -6,11 +6,12 @@
 import * as l10n from '@vscode/l10n';
 import type { FileHandle } from 'node:fs/promises';
 import { TimeSlices } from '../../base/timeSlices';
-import { compareKeyLists, compareStrings } from './canonicalJson';
+import { compareKeyLists } from './canonicalJson';
 import { BLOCK_BYTES, BlockOut, readFully } from './exportDisk';
 import type { ExportIndex, ListMember } from './exportIndex';
 import { elementText, FileText, tieText, valueText } from './exportText';
 import { sortInSlices } from './sortInSlices';
+import { compare } from '../../base/compare';
 
 /**
  * Reads byte ranges of the answer file, through a window that serves neighbouring elements from one read. What
@@ -84,19 +85,19 @@ async function listOrder(key: string, member: ListMember, parse: (start: number,
   const order = member.starts.map((_start, i) => i);
   const keys = member.keys;
   if (!keys) return order;
-  const compare = (a: number, b: number): number => compareKeyLists(keys[a] as readonly unknown[], keys[b] as readonly unknown[]);
-  const sorted = await sortInSlices(order, compare, slices);
+  const byKeys = (a: number, b: number): number => compareKeyLists(keys[a] as readonly unknown[], keys[b] as readonly unknown[]);
+  const sorted = await sortInSlices(order, byKeys, slices);
   for (let from = 0; from < sorted.length; ) {
     if (slices.due()) await slices.next();
     let to = from + 1;
-    while (to < sorted.length && compare(sorted[from] as number, sorted[to] as number) === 0) to++;
+    while (to < sorted.length && byKeys(sorted[from] as number, sorted[to] as number) === 0) to++;
     if (to - from > 1) {
       const tied: Array<{ element: number; json: string }> = [];
       for (const element of sorted.slice(from, to)) {
         if (slices.due()) await slices.next();
         tied.push({ element, json: tieText(key, await parse(member.starts[element] as number, member.ends[element] as number)) });
       }
-      tied.sort((a, b) => compareStrings(a.json, b.json));
+      tied.sort((a, b) => compare(a.json, b.json));
       tied.forEach((entry, i) => (sorted[from + i] = entry.element));
     }
     from = to;

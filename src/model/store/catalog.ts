@@ -5,6 +5,7 @@
 import type { FeatureSummary } from '../../api/schemas';
 import { FlagNameIndex } from '../code/flagNameIndex';
 import { isValidFlagName } from '../code/flagNameRule';
+import { compare } from '../../base/compare';
 
 export class Catalog {
   static readonly empty = new Catalog([]);
@@ -83,10 +84,6 @@ export class Catalog {
       return has;
     });
   }
-}
-
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Key of one flag across the store's maps. */

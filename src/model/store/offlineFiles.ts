@@ -6,12 +6,12 @@
  */
 import * as l10n from '@vscode/l10n';
 import { TimeSlices } from '../../base/timeSlices';
-import { compare } from './catalog';
 import type { SegmentDefinition } from '../../api/schemas';
 import { parseExportFile } from '../export/exportFile';
 import { parseSegmentsFile } from '../export/exportSegmentsFile';
 import type { ExportFile } from './offlineSource';
 import { clean, formatList } from '../text/plainText';
+import { compare } from '../../base/compare';
 
 /** An export file the folder lists: its workspace-relative path (shown to people) and a key that names it (a URI). */
 export interface ListedFile {

@@ -17,8 +17,9 @@ import type {
 } from '../../api/schemas';
 import type { ExportResult } from '../../api/exportSchemas';
 import { TimeSlices } from '../../base/timeSlices';
-import { compare, flagKey } from './catalog';
+import { flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
+import { compare } from '../../base/compare';
 
 /** Marks a segment that an export file names without its definition (files written before `segmentDefinitions`). */
 const DEFINITION_MISSING = 'definitionNotInFile';

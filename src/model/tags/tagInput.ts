@@ -7,6 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { UnleashClient } from '../../api/client';
 import type { Call } from '../../api/http';
 import { inertText } from '../text/markdown';
+import { compare } from '../../base/compare';
 
 const TAG_PART_MIN = 2;
 const TAG_PART_MAX = 50;
@@ -163,8 +164,4 @@ export function distinctTags(flags: Iterable<{ tags?: readonly TagRef[] | null }
     for (const tag of flag.tags) seen.set(`${tag.type}\u0000${tag.value}`, { type: tag.type, value: tag.value });
   }
   return [...seen.values()].sort((a, b) => compare(a.type, b.type) || compare(a.value, b.value));
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { EnvironmentSummary, Feature, FeatureSummary } from '../../api/schemas';
-import { compare, type Catalog } from '../store/catalog';
+import type { Catalog } from '../store/catalog';
 import { chooseEnvironments, hiddenEnvironments } from '../store/environmentChoice';
 import type { FlagStore } from '../store/flagStore';
 import { escapeMarkdown, openableUrl, plainMarkdown } from '../text/markdown';
@@ -31,6 +31,7 @@ import {
   type TreeNode,
   type TreeOptions,
 } from './node';
+import { compare } from '../../base/compare';
 
 const TYPE_ICONS: Readonly<Record<string, string>> = {
   release: 'rocket',
