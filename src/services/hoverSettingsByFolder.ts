@@ -54,7 +54,7 @@ export class HoverSettingsByFolder implements vscode.Disposable {
   /** What the providers are registered for, from every folder's settings (read once until they change). */
   registration(): HoverRegistration {
     if (!this.registrationValue) {
-      const all = folderScopes().map((folder) => this.read(folder ?? undefined));
+      const all = folderScopes().map((folder) => this.read(folder));
       this.registrationValue = {
         languages: unionOfFilters(all.map((settings) => settings.languages)),
         enabled: all.some((settings) => settings.enabled),

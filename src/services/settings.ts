@@ -2,8 +2,8 @@
  * Reads the extension's settings, typed, in one place. Most are the window's; `unleash.projects`, `unleash.export.path`
  * and `unleash.hover.*` have `resource` scope, so each folder of a multi-root workspace may set its own: the hover
  * settings are read for the document (`readHoverSettings(document.uri)`), the export path for the folder exported to
- * (`readExportPath`), and the projects as the union of the folders' lists (`unionOfProjects`). Without a folder they
- * are read with the scope `null` ("any resource"): VS Code logs a warning for each one read with no scope at all.
+ * (`readExportPath`), and the projects as the union of the folders' lists (`unionOfProjects`); all through
+ * `resourceSettings`.
  */
 import { environmentSetting } from '../model/store/environmentChoice';
 import * as vscode from 'vscode';
@@ -68,9 +68,17 @@ export function codeSchemes(): string[] {
   return [...new Set(['file', ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.scheme), 'untitled'])];
 }
 
+/**
+ * The `unleash.*` settings as they apply to `scope` (a folder, or a document: its folder's values); without one, the
+ * window's, read with the scope `null` ("any resource"): VS Code logs a warning for a resource setting read with none.
+ */
+function resourceSettings(scope: vscode.Uri | undefined): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION, scope ?? null);
+}
+
 /** `unleash.hover.*` as they apply to `scope` (a document's URI: its folder's values), else the window's. */
 export function readHoverSettings(scope?: vscode.Uri): HoverSettings {
-  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, scope ?? null);
+  const config = resourceSettings(scope);
   const problems: string[] = [];
   return {
     enabled: config.get<boolean>(Settings.hoverEnabled, true) !== false,
@@ -84,14 +92,14 @@ export function readHoverSettings(scope?: vscode.Uri): HoverSettings {
 }
 
 /** The scopes whose resource settings count: each workspace folder, or the window when no folder is open. */
-export function folderScopes(): Array<vscode.Uri | null> {
+export function folderScopes(): Array<vscode.Uri | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  return folders.length ? folders.map((folder) => folder.uri) : [null];
+  return folders.length ? folders.map((folder) => folder.uri) : [undefined];
 }
 
 /** `unleash.export.path` of the folder the export goes to (each folder of a multi-root workspace may have its own). */
 export function readExportPath(folder: vscode.Uri | undefined): string {
-  return vscode.workspace.getConfiguration(SETTINGS_SECTION, folder ?? null).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH_TEMPLATE);
+  return resourceSettings(folder).get<string>(Settings.exportPath, DEFAULT_EXPORT_PATH_TEMPLATE);
 }
 
 /**
@@ -109,7 +117,7 @@ export function readSettings(): ExtensionSettings {
   const server = chooseServer(config.inspect<string>(Settings.serverUrl), vscode.workspace.isTrusted);
   // One Flags view for the window: the union of the folders' project lists (see unionOfProjects), capped.
   const projects = capProjects(
-    unionOfProjects(folderScopes().map((scope) => vscode.workspace.getConfiguration(SETTINGS_SECTION, scope).get<unknown>(Settings.projects, []))),
+    unionOfProjects(folderScopes().map((scope) => resourceSettings(scope).get<unknown>(Settings.projects, []))),
   );
   return {
     serverUrl: server.url,
