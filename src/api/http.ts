@@ -11,6 +11,7 @@ import { decompress, discard, headerText, htmlInsteadOfJson, isCompressed, isHtm
 import { RowCounter } from './rowCounter';
 import { streamBody, type StreamOptions } from './streamedBody';
 import { redact } from './tokenRedactor';
+import { INTAKE_BUDGET } from '../base/intakeBudget';
 
 export interface HttpEvent {
   kind: 'response' | 'retry';
@@ -95,7 +96,7 @@ export class HttpClient {
       // Waiting for a retry longer than a request may take would hang the caller past the timeout the user chose.
       maxRetryAfterMs: Math.min(options.maxRetryAfterMs ?? 10_000, this.timeoutMs),
     };
-    this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+    this.maxResponseBytes = options.maxResponseBytes ?? INTAKE_BUDGET.answerBytes;
   }
 
   get(path: string, options: CallOptions = {}): Promise<JsonResponse> {

@@ -1,6 +1,7 @@
 /** The bounds of one listing (listing.ts) and the message when a server's flags exceed them. */
 import * as l10n from '@vscode/l10n';
 import { ConfigError } from './errors';
+import { INTAKE_BUDGET } from '../base/intakeBudget';
 
 /**
  * Bounds of one listing: at most `pages` search pages for one query, at most `rows` flags in all (however they
@@ -12,7 +13,7 @@ export interface ListLimits {
   ms: number;
 }
 
-export const LIST_LIMITS: ListLimits = { pages: 1_000, rows: 100_000, ms: 120_000 };
+export const LIST_LIMITS: ListLimits = { pages: 1_000, rows: INTAKE_BUDGET.flags, ms: 120_000 };
 
 /** The setting that narrows the listing; named when a listing is too long. */
 const PROJECTS_SETTING = 'unleash.projects';

@@ -11,9 +11,10 @@ import { JsonTooDeepError } from '../../base/jsonBytes';
 import { JsonPartError } from '../../base/jsonPartError';
 import { parseJsonSliced } from '../../base/slicedJson';
 import { TimeSlices } from '../../base/timeSlices';
+import { INTAKE_BUDGET } from '../../base/intakeBudget';
 
 /** Levels of nested arrays and objects a file may hold: an export needs about ten. */
-export const MAX_EXPORT_DEPTH = 64;
+export const MAX_EXPORT_DEPTH = INTAKE_BUDGET.depth;
 
 /** A file that is not a valid export result; `fieldPath` names the first bad field (empty for bad JSON). */
 export class InvalidExportFileError extends Error {

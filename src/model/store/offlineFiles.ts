@@ -12,6 +12,7 @@ import { parseSegmentsFile } from '../export/exportSegmentsFile';
 import type { ExportFile } from './offlineSource';
 import { clean, formatList } from '../text/plainText';
 import { compare } from '../../base/compare';
+import { INTAKE_BUDGET } from '../../base/intakeBudget';
 
 /** An export file the folder lists: its workspace-relative path (shown to people) and a key that names it (a URI). */
 export interface ListedFile {
@@ -44,7 +45,7 @@ const MIB = 1024 * 1024;
  * The default budget: a 50,000-flag export (about 75 MB) fits. Memory grows with what the files hold together, so the
  * total has the same bound; 32 files is more environments and partial exports than a project keeps.
  */
-export const EXPORT_BUDGET: ExportBudget = { maxFiles: 32, maxFileBytes: 100 * MIB, maxTotalBytes: 100 * MIB };
+export const EXPORT_BUDGET: ExportBudget = { maxFiles: INTAKE_BUDGET.files, maxFileBytes: INTAKE_BUDGET.fileBytes, maxTotalBytes: INTAKE_BUDGET.totalFileBytes };
 
 /** A file that was not read, or failed: why, in words. */
 export interface SkippedFile {

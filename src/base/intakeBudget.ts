@@ -1,0 +1,28 @@
+/**
+ * The one budget of everything that comes in: server answers, export and segments files, workspace settings. Each
+ * input passes it once, where it enters (docs/architecture.md, "Intake"); what is past it is cut there and named
+ * where the user looks, so no consumer ever sees more. A repository can never ship what a server would be refused.
+ */
+
+const MIB = 1024 * 1024;
+
+export const INTAKE_BUDGET = {
+  /** Flags of one listing, or of the export files together (a server listing past it is refused; files are cut). */
+  flags: 100_000,
+  /** Projects one flag name is in (rows past it are cut). */
+  projectsPerName: 1_000,
+  /** Entries of any list an input holds beside its flags (strategies, environments, tags, links, dependencies). */
+  rowsPerList: 300_000,
+  /** Levels of nested lists and objects in one input (an export needs about ten). */
+  depth: 64,
+  /** Bytes of one server answer once decompressed. */
+  answerBytes: 64 * MIB,
+  /** Export files read (the first ones by path), the largest one, and all of them together. */
+  files: 32,
+  fileBytes: 100 * MIB,
+  totalFileBytes: 100 * MIB,
+  /** Entries of a list setting a workspace can write (`unleash.hover.sdkCalls`, …); the rest are left out and named. */
+  settingItems: 100,
+  /** Characters of one entry of such a list. */
+  settingItemChars: 200,
+} as const;
