@@ -3,6 +3,8 @@
  * for long: at most `SLICE_MS` at a time on the extension host's thread, and, when a total is given, at most that in all.
  */
 
+import { nextTurn } from './nextTurn';
+
 /** The longest the extension host's thread runs one slice of work before it lets others run. */
 export const SLICE_MS = 10;
 
@@ -21,7 +23,7 @@ export class TimeSlices {
 
   constructor(
     private readonly sliceMs: number = SLICE_MS,
-    private readonly pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+    private readonly pause: () => Promise<void> = nextTurn,
     /** The whole work's budget (ms); past it, `next()` throws WorkTooLongError. */
     private readonly totalMs = Number.POSITIVE_INFINITY,
   ) {
