@@ -12,14 +12,16 @@ import { TimeSlices } from '../base/timeSlices';
 import { driftCount, exportDrift, type Drift, type ExportSnapshot } from '../model/export/exportDrift';
 import type { ExportSnapshotIntake } from '../model/export/exportIntake';
 import type { JobRunner } from '../model/jobs/jobTypes';
-import type { ExportFileReader } from '../model/store/offlineFiles';
+import { EXPORT_BUDGET, type ExportFileReader, type SkippedFile } from '../model/store/offlineFiles';
+import { exportEnvironment } from '../model/export/exportEnvironment';
+import { clean } from '../model/text/plainText';
 import type { FlagStore } from '../model/store/flagStore';
 import type { Logger } from '../base/logger';
 import { loadCore } from './core';
 import { DisposableStore } from './disposables';
 import { watchExportFiles } from './exportFilesWatch';
 import { readSettings } from './settings';
-import { workspaceExportFolder } from './workspaceExports';
+import { linkedNote, workspaceExportFolder } from './workspaceExports';
 
 /** Changes on disk within this time are read together. */
 const SETTLE_MS = 300;
@@ -56,6 +58,8 @@ export class ExportDrift implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private reportsValue: readonly ExportFileReport[] = [];
   private files: ReadFile[] = [];
+  /** The files the budget left out or that failed: each shows as not compared, with why. */
+  private skipped: readonly SkippedFile[] = [];
   /** Reads each file once per version (size and time), within the intake budget, by the snapshot job. */
   private reader: ExportFileReader<ExportSnapshotIntake> | undefined;
   /** The files must be read again before the next check (none read yet, or one changed on disk). */
@@ -143,6 +147,12 @@ export class ExportDrift implements vscode.Disposable {
       if (outOfDate) reports.push({ ...base, problem: vscode.l10n.t('not checked: the last refresh of the flags failed') });
       else reports.push({ ...base, drift: await exportDrift(snapshot, catalog, covered, slices) });
     }
+    for (const file of this.skipped) {
+      const uri = vscode.Uri.parse(file.key ?? '');
+      const environment = exportEnvironment({ features: [], featureStrategies: [], tagTypes: [] }, file.path);
+      const base = { uri, folder: vscode.workspace.getWorkspaceFolder(uri)?.uri ?? uri, path: file.path, environment, whole: false };
+      reports.push({ ...base, scope: { kind: 'features', names: [] }, problem: notComparedWhy(file) });
+    }
     this.logger.debug(`Compared ${reports.length} export file(s) with ${catalog.size} flags in ${(performance.now() - started).toFixed(1)} ms.`);
     return reports;
   }
@@ -157,7 +167,9 @@ export class ExportDrift implements vscode.Disposable {
     });
     const folder = workspaceExportFolder();
     const read = await this.reader.read(folder);
+    if (folder.links.length > 0) this.logger.warn(linkedNote(folder.links));
     for (const file of read.skipped) this.logger.debug(`Not compared with the server: ${file.path} (${file.reason ?? file.why})`);
+    this.skipped = read.skipped;
     const cuts = core.cutsNote(read.files.map((file) => ({ path: file.path, cuts: file.value.cuts, cutCount: file.value.cutCount })));
     if (cuts) this.logger.warn(`Compared with the server in part: ${cuts}`);
     this.files = read.files.map(({ path, key, value }) => {
@@ -186,4 +198,19 @@ async function namesOf(snapshot: ExportSnapshot, slices: TimeSlices): Promise<st
     names.add(flag.name);
   }
   return sortInSlices([...names], compare, slices);
+}
+
+/** Why a file the budget left out, or that failed, is not compared: what the Export Files view says. */
+function notComparedWhy(file: SkippedFile): string {
+  const megabytes = (bytes: number) => Math.floor(bytes / 2 ** 20);
+  switch (file.why) {
+    case 'tooLarge':
+      return vscode.l10n.t('not compared: larger than {0} MB, the most one export file may hold', megabytes(EXPORT_BUDGET.maxFileBytes));
+    case 'overBudget':
+      return vscode.l10n.t('not compared: past {0} MB for all export files together', megabytes(EXPORT_BUDGET.maxTotalBytes));
+    case 'tooMany':
+      return vscode.l10n.t('not compared: only the first {0} export files are read', EXPORT_BUDGET.maxFiles);
+    case 'failed':
+      return vscode.l10n.t('not compared: {0}', clean(file.reason ?? '', 300));
+  }
 }

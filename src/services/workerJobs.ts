@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { INTAKE_BUDGET } from '../base/intakeBudget';
 import type { JobName, JobRunner, Jobs } from '../model/jobs/jobTypes';
-import { decodeReply, JobFailedError, transferable, type JobReply, type JobRequest } from '../model/jobs/jobWire';
+import { decodeReply, JobFailedError, transferable, type JobCost, type JobReply, type JobRequest } from '../model/jobs/jobWire';
 
 /** How long a worker with nothing to do is kept. */
 const IDLE_MS = 30_000;
@@ -32,6 +32,8 @@ export class WorkerJobs implements JobRunner {
   constructor(
     private readonly start: (resourceLimits: { maxOldGenerationSizeMb: number }) => Worker,
     private readonly limits = { ms: INTAKE_BUDGET.jobSeconds * 1000, megabytes: INTAKE_BUDGET.workerMegabytes },
+    /** Told what each job cost the worker (the hostile-input bench reports it). */
+    private readonly onCost?: (name: JobName, cost: JobCost) => void,
   ) {}
 
   async run<N extends JobName>(name: N, input: Jobs[N]['input']): Promise<Jobs[N]['output']> {
@@ -66,6 +68,7 @@ export class WorkerJobs implements JobRunner {
       if (!running || running.job.request.id !== reply.id) return;
       clearTimeout(running.timer);
       this.running = undefined;
+      if (reply.cost) this.onCost?.(running.job.request.name, reply.cost);
       running.job.resolve(reply);
       this.next();
     });

@@ -10,6 +10,7 @@ import { ExportFilesError } from '../model/export/exportFilesError';
 import { segmentsPathFor } from '../model/export/exportSegmentsPath';
 import type { FlagSource } from '../model/store/flagSource';
 import { joinValues } from '../model/text/intl';
+import { clean } from '../model/text/plainText';
 import type { ExportIntake } from '../model/export/exportIntake';
 import type { JobRunner } from '../model/jobs/jobTypes';
 import type { ExportBudget, ExportFileReader, ExportFiles, ExportFolder, ListedFile, SkippedFile } from '../model/store/offlineFiles';
@@ -22,14 +23,21 @@ import { compare } from '../base/compare';
 /** What reading the files takes: the reader, its budget, the notes on files left out or cut, the source they make. */
 type OfflineReading = Pick<Core, 'ExportFileReader' | 'EXPORT_BUDGET' | 'skippedNote' | 'cutsNote' | 'OfflineSource' | 'offlineExports' | 'InThreadJobs'>;
 
-/** The `.unleash` folders of the workspace, through the editor's file system (`uriOf` finds a listed file's URI). */
-export function workspaceExportFolder(): ExportFolder & { uriOf(file: ListedFile): vscode.Uri } {
+/**
+ * The `.unleash` folders of the workspace, through the editor's file system (`uriOf` finds a listed file's URI;
+ * `links` names the `.unleash` folders of the last listing that are links, and so were not read).
+ */
+export function workspaceExportFolder(): ExportFolder & { uriOf(file: ListedFile): vscode.Uri; links: string[] } {
   const uris = new Map<string, vscode.Uri>();
   const uriOf = (file: ListedFile) => uris.get(file.key) ?? vscode.Uri.parse(file.key);
+  const links: string[] = [];
   return {
+    links,
     async list() {
       const files: ListedFile[] = [];
-      for (const { dir, files: names } of await exportFolders()) {
+      links.length = 0;
+      for (const { dir, files: names, link } of await exportFolders()) {
+        if (link) links.push(vscode.workspace.asRelativePath(dir));
         const listed = (name: string): ListedFile => {
           const uri = vscode.Uri.joinPath(dir, name);
           uris.set(uri.toString(), uri);
@@ -72,6 +80,14 @@ function skippedLog(skipped: readonly SkippedFile[], budget: ExportBudget): stri
   return lines;
 }
 
+/** Why export files behind a `.unleash` link are not read, and what to do. */
+export function linkedNote(links: readonly string[]): string {
+  return vscode.l10n.t(
+    'Not read: {0} is a symbolic link, which a cloned repository could point anywhere. Move the export files into a real .unleash folder of the workspace.',
+    joinValues(links.map((link) => clean(link, 80))),
+  );
+}
+
 interface WorkspaceExportsOptions {
   /** The reader and the source, loaded the first time the files are read. */
   load: () => Promise<OfflineReading>;
@@ -97,7 +113,9 @@ export class WorkspaceExports {
   async state(fail: (next: ConnectionState) => void): Promise<ConnectionState> {
     const folder = workspaceExportFolder();
     const listed = (await folder.list()).map((file) => file.path).sort(compare);
-    if (!listed.length) return { state: 'noServer' };
+    const linked = folder.links.length > 0 ? linkedNote(folder.links) : undefined;
+    if (linked) this.logger.warn(linked);
+    if (!listed.length) return linked ? { state: 'error', problem: new ExportFilesError(linked) } : { state: 'noServer' };
     const known = { kind: 'files' as const, label: () => joinValues(listed), fileCount: listed.length };
     return { state: 'ready', source: new DeferredSource(known, () => this.read(folder, fail)) };
   }
@@ -106,7 +124,7 @@ export class WorkspaceExports {
    * Reads the export files within the export budget; a file left out or failing is logged and named in the view, the
    * others still show. Files that all fail make the state an error that names them.
    */
-  private async read(folder: ExportFolder, fail: (next: ConnectionState) => void): Promise<FlagSource> {
+  private async read(folder: ReturnType<typeof workspaceExportFolder>, fail: (next: ConnectionState) => void): Promise<FlagSource> {
     const reading = await this.options.load();
     if (!this.reader) {
       const jobs = this.options.jobs ?? new reading.InThreadJobs();
@@ -123,7 +141,8 @@ export class WorkspaceExports {
       ...(file.segments ? [{ path: `${file.path}.segments`, cuts: file.segments.cuts, cutCount: file.segments.cutCount }] : []),
     ]));
     if (cuts) this.logger.warn(cuts);
-    const skipped = [reading.skippedNote(read.skipped), cuts].filter((part) => part !== undefined).join(' ') || undefined;
+    const linked = folder.links.length > 0 ? linkedNote(folder.links) : undefined;
+    const skipped = [reading.skippedNote(read.skipped), cuts, linked].filter((part) => part !== undefined).join(' ') || undefined;
     if (read.files.length) this.logger.info(`Offline mode: ${read.files.length} export file(s).`);
     else {
       const next: ConnectionState = skipped ? { state: 'error', problem: new ExportFilesError(skipped) } : { state: 'noServer' };

@@ -242,6 +242,30 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     dispose();
   });
 
+  it('offline (export files): every unknown name shows at once; none waits for a lookup among archived flags', async () => {
+    class FilesSource extends CountingSource {
+      override readonly kind = 'files' as unknown as 'server';
+      override readonly label = '.unleash/production.json';
+      readonly lookups: string[] = [];
+      // As DeferredSource offers it for every source: the files cannot tell, and answer nothing.
+      async findArchived(name: string): Promise<FeatureSummary | undefined> {
+        this.lookups.push(name);
+        return undefined;
+      }
+    }
+    const { store, publisher, dispose } = codeSide();
+    void store.load();
+    const document = new FakeDocument('/work/src/many.ts', Array.from({ length: 25 }, (_, i) => `isEnabled('missing-${i}');`).join('\n'));
+    fake.textDocuments.splice(0, fake.textDocuments.length, document);
+    const source = new FilesSource();
+    await store.setSource(source, 'ready');
+    await publisher.settled();
+    assert.equal(fake.diagnostics(document.uri.toString()).length, 25);
+    assert.equal(fake.diagnostics(document.uri.toString())[0]?.message, 'No flag named "missing-0" in .unleash/production.json. Check the spelling; the flag may also be archived or in a project this workspace does not read.');
+    assert.deepEqual(source.lookups, []);
+    dispose();
+  });
+
   it('the typo quick fix replaces the name in place', async () => {
     const { store, flags, publisher, dispose } = codeSide();
     void store.load(); // needed from the start: setSource reads the list

@@ -15,7 +15,7 @@ import { flagSpellings } from '../../src/model/code/flagSpellings';
 import { findFlagUsages } from '../../src/model/code/flagUsages';
 import { FlagNameIndex } from '../../src/model/code/flagNameIndex';
 import { TimeSlices } from '../../src/base/timeSlices';
-import { FlagSuggester } from '../../src/model/code/flagSuggestions';
+import { FlagSuggester, MAX_SUGGESTED_PER_DOCUMENT } from '../../src/model/code/flagSuggestions';
 import { statusContent } from '../../src/model/content/statusBarContent';
 
 const env = (development: boolean, production: boolean) => [
@@ -152,6 +152,21 @@ describe('flag diagnostics', () => {
       { name: 'shared', project: 'b' },
     ]));
     assert.deepEqual(await two.analyse(`isEnabled('shared')`, server), []);
+  });
+
+  it('a file of 300 near-typos: "Did you mean" for the first 20 names, the others reported without (issue 39)', async () => {
+    const names = Array.from({ length: 10_000 }, (_, i) => `checkout-variant-${String(i).padStart(5, '0')}`);
+    const similar = new FlagAnalyzer(new Catalog(names.map((name) => ({ name, project: 'default' }))));
+    const text = Array.from({ length: 300 }, (_, i) => `isEnabled('checkout-variamt-${String(i * 7).padStart(5, '0')}');`).join('\n');
+    const found = await similar.analyse(text, server);
+    assert.equal(found.length, 300);
+    assert.deepEqual(found.map((d) => d.suggestions.length > 0).lastIndexOf(true), MAX_SUGGESTED_PER_DOCUMENT - 1);
+    assert.equal(found[0]?.message, 'No flag named "checkout-variamt-00000" on unleash.example.com. Did you mean "checkout-variant-00000", "checkout-variant-00010", or "checkout-variant-00020"?');
+    assert.equal(found[19]?.message, 'No flag named "checkout-variamt-00133" on unleash.example.com. Did you mean "checkout-variant-00133", "checkout-variant-00033", or "checkout-variant-00103"?');
+    assert.equal(found[20]?.message, 'No flag named "checkout-variamt-00140" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.');
+    // The same name again, later in the file, keeps the suggestions it got.
+    const again = await similar.analyse(`${text}\nisEnabled('checkout-variamt-00000');`, server);
+    assert.match(again.at(-1)?.message ?? '', /Did you mean "checkout-variant-00000"/);
   });
 
   it('a name held by 3,000 projects and read 3,000 times: each use gets its own place, the message its projects', async () => {

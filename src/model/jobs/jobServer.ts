@@ -2,7 +2,13 @@
 import * as l10n from '@vscode/l10n';
 import { TimeSlices } from '../../base/timeSlices';
 import { JOBS } from './jobs';
-import { errorToWire, type JobReply, type JobRequest, type WorkerSetup } from './jobWire';
+import { errorToWire, type JobCost, type JobReply, type JobRequest, type WorkerSetup } from './jobWire';
+
+/** The worker's heap (Node's workers say; a browser worker reports 0). */
+function heapUsed(): number {
+  const node = (globalThis as { process?: { memoryUsage?: () => { heapUsed: number } } }).process;
+  return node?.memoryUsage?.().heapUsed ?? 0;
+}
 
 /** Applies the host's set-up (the translations), sent with the worker's start. */
 export function setUpWorker(setup: WorkerSetup | undefined): void {
@@ -17,6 +23,8 @@ export async function serveJob(
   request: JobRequest,
   readLocal?: (file: string, maxBytes: number) => Promise<Uint8Array>,
 ): Promise<{ reply: JobReply; transfer: ArrayBuffer[] }> {
+  const started = performance.now();
+  const cost = (): JobCost => ({ ms: performance.now() - started, heapMb: heapUsed() / 2 ** 20 });
   try {
     const job = JOBS[request.name] as (input: unknown, slices: TimeSlices) => Promise<unknown>;
     const input = request.input as { file?: string; maxBytes?: number };
@@ -26,9 +34,10 @@ export async function serveJob(
       request.input = { ...rest, bytes: await readLocal(file, maxBytes ?? 0) };
     }
     const output = await job(request.input, TimeSlices.unsliced());
+    const spent = cost();
     const json = new TextEncoder().encode(JSON.stringify(output));
-    return { reply: { id: request.id, ok: true, json }, transfer: [json.buffer as ArrayBuffer] };
+    return { reply: { id: request.id, ok: true, json, cost: spent }, transfer: [json.buffer as ArrayBuffer] };
   } catch (error) {
-    return { reply: { id: request.id, ok: false, error: errorToWire(error) }, transfer: [] };
+    return { reply: { id: request.id, ok: false, error: errorToWire(error), cost: cost() }, transfer: [] };
   }
 }

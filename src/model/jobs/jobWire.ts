@@ -36,7 +36,13 @@ export class JobFailedError extends Error {
   }
 }
 
-export type JobReply = { id: number; ok: true; json: Uint8Array } | { id: number; ok: false; error: WireError };
+/** What a job cost its worker: its time, and the worker's heap when it ended (before its output was written). */
+export interface JobCost {
+  ms: number;
+  heapMb: number;
+}
+
+export type JobReply = { id: number; ok: true; json: Uint8Array; cost?: JobCost } | { id: number; ok: false; error: WireError; cost?: JobCost };
 
 /** The message the worker's first message carries: the translations of the editor's language. */
 export interface WorkerSetup {

@@ -236,7 +236,7 @@ export class FlagStore {
 
   /** Whether the source can look names up among archived flags (a server; export files list archived flags). */
   get findsArchived(): boolean {
-    return this.source?.findArchived !== undefined;
+    return this.source?.kind === 'server' && this.source.findArchived !== undefined;
   }
 
   /**

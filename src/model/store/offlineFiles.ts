@@ -44,6 +44,8 @@ export const EXPORT_BUDGET: ExportBudget = { maxFiles: INTAKE_BUDGET.files, maxF
 /** A file that was not read, or failed: why, in words. */
 export interface SkippedFile {
   path: string;
+  /** The listed file's key (its URI). */
+  key?: string;
   why: 'tooMany' | 'tooLarge' | 'overBudget' | 'failed';
   /** For `failed`: the reason (the parse or validation error, or why the file could not be read). */
   reason?: string;
@@ -122,18 +124,18 @@ export class ExportFileReader<T extends Taken> {
       try {
         const { size, mtime } = await folder.stat(file);
         if (size > maxFileBytes) {
-          skipped.push({ path, why: 'tooLarge' });
+          skipped.push({ path, key: file.key, why: 'tooLarge' });
           return undefined;
         }
         if (total + size > maxTotalBytes) {
-          skipped.push({ path, why: 'overBudget' });
+          skipped.push({ path, key: file.key, why: 'overBudget' });
           return undefined;
         }
         total += size;
         const known = this.parsed.get(file.key) as Parsed<V> | undefined;
         entry = known && known.size === size && known.mtime === mtime ? known : await this.parse(folder, file, { size, mtime }, take);
       } catch (error) {
-        skipped.push({ path, why: 'failed', reason: error instanceof Error ? error.message : String(error) });
+        skipped.push({ path, key: file.key, why: 'failed', reason: error instanceof Error ? error.message : String(error) });
         return undefined;
       }
       next.set(file.key, entry);
@@ -141,12 +143,12 @@ export class ExportFileReader<T extends Taken> {
         changedAt = Math.max(changedAt, entry.mtime);
         return entry.outcome;
       }
-      skipped.push({ path, why: 'failed', reason: entry.outcome.message });
+      skipped.push({ path, key: file.key, why: 'failed', reason: entry.outcome.message });
       return undefined;
     };
     for (const [index, file] of listed.entries()) {
       if (index >= maxFiles) {
-        skipped.push({ path: file.path, why: 'tooMany' });
+        skipped.push({ path: file.path, key: file.key, why: 'tooMany' });
         continue;
       }
       const value = await readOne(file, (input) => this.taker.take(input, file));

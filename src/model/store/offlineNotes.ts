@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import type { IntakeCut } from '../../base/intakeCuts';
 import { clean, formatList } from '../text/plainText';
+import { pluralForm } from '../text/intl';
 import { quotedFlagName } from '../text/flagText';
 import { INTAKE_BUDGET } from '../../base/intakeBudget';
 import { EXPORT_BUDGET, type ExportBudget, type SkippedFile } from './offlineFiles';
@@ -51,6 +52,11 @@ interface FileCuts {
   cutCount: number;
 }
 
+/** Which cuts a note names first: the flags, then a name's projects, then other lists, then texts. */
+function weight(cut: IntakeCut): number {
+  return cut.kind === 'characters' ? 3 : cut.kind === 'projects' ? 1 : cut.at === 'features' ? 0 : 2;
+}
+
 /** One cut in words: `the first 100,000 of 1,000,000 flags`, `"checkout" in 1,000 of its 320,000 projects`. */
 function cutText(cut: IntakeCut): string {
   const kept = count(cut.kept);
@@ -69,9 +75,9 @@ export function cutsNote(files: readonly FileCuts[]): string | undefined {
   const cut = files.filter((file) => file.cutCount > 0);
   if (cut.length === 0) return undefined;
   const perFile = cut.map((file) => {
-    const shown = file.cuts.slice(0, 2).map(cutText);
+    const shown = [...file.cuts].sort((a, b) => weight(a) - weight(b)).slice(0, 2).map(cutText);
     const more = file.cutCount - shown.length;
-    const parts = more > 0 ? [...shown, l10n.t('{0} more cuts', more)] : shown;
+    const parts = more > 0 ? [...shown, pluralForm(more, { one: l10n.t('{0} more cut', more), other: l10n.t('{0} more cuts', more) })] : shown;
     return l10n.t('{0}: {1}', clean(file.path, 80), formatList(parts, { maxItems: 3, maxItem: 120, budget: 260 }));
   });
   return [
