@@ -31,7 +31,7 @@ export class WorkerJobs implements JobRunner {
   /** `start` makes a worker running src/worker.ts (dist/worker.js in the extension), with the resource limits given. */
   constructor(
     private readonly start: (resourceLimits: { maxOldGenerationSizeMb: number }) => Worker,
-    private readonly limits = { ms: INTAKE_BUDGET.jobSeconds * 1000, megabytes: INTAKE_BUDGET.workerMegabytes },
+    private readonly limits: { ms: number; megabytes: number } = { ms: INTAKE_BUDGET.jobSeconds * 1000, megabytes: INTAKE_BUDGET.workerMegabytes },
     /** Told what each job cost the worker (the hostile-input bench reports it). */
     private readonly onCost?: (name: JobName, cost: JobCost) => void,
   ) {}

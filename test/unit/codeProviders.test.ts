@@ -61,8 +61,8 @@ const summaries: FeatureSummary[] = [
 ];
 
 class CountingSource implements FlagSource {
-  readonly kind = 'server' as const;
-  readonly label = 'unleash.example.com';
+  readonly kind: 'server' | 'files' = 'server';
+  readonly label: string = 'unleash.example.com';
   requests = 0;
   next: Promise<FeatureSummary[]> | undefined;
   listFeatures(): Promise<FeatureSummary[]> {
@@ -244,7 +244,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
 
   it('offline (export files): every unknown name shows at once; none waits for a lookup among archived flags', async () => {
     class FilesSource extends CountingSource {
-      override readonly kind = 'files' as unknown as 'server';
+      override readonly kind = 'files';
       override readonly label = '.unleash/production.json';
       readonly lookups: string[] = [];
       // As DeferredSource offers it for every source: the files cannot tell, and answer nothing.

@@ -163,7 +163,7 @@ describe('tree: the root', () => {
 
   it('shows a list of more than 1,000 flags in pages, each expanded on its own, and still finds every flag', async () => {
     const names = Array.from({ length: 2_500 }, (_, i) => `flag-${String(i).padStart(4, '0')}`);
-    const store = await storeOver(new FakeSource(names.map((name) => summary(name)).reverse()));
+    const store = await storeOver(new FakeSource(names.map((name) => summary(name)).reverse(), new Map(), new Map()));
     const pages = await expand(undefined, store);
     assert.deepEqual(brief(pages), [
       ['flag-0000 … flag-0999', 'flags 1–1,000 of 2,500'],
