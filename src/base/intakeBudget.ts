@@ -25,4 +25,6 @@ export const INTAKE_BUDGET = {
   settingItems: 100,
   /** Characters of one entry of such a list. */
   settingItemChars: 200,
+  /** Projects `unleash.projects` may name (each is one request on every listing and refresh; the rest are named). */
+  settingProjects: 200,
 } as const;
