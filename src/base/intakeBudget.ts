@@ -17,6 +17,12 @@ export const INTAKE_BUDGET = {
   depth: 64,
   /** Bytes of one server answer once decompressed. */
   answerBytes: 64 * MIB,
+  /**
+   * Time one export may take, from its request to the answer's last byte, however steadily the bytes come (each
+   * wait is also bounded by `unleash.requestTimeoutSeconds`). A real server's 50,000-flag export takes 26 to 42 s
+   * before its first byte, then streams 74 MB: ten minutes leave room for that on a slow network.
+   */
+  exportMs: 10 * 60_000,
   /** Export files read (the first ones by path), the largest one, and all of them together. */
   files: 32,
   fileBytes: 100 * MIB,
