@@ -27,6 +27,11 @@ export const INTAKE_BUDGET = {
   files: 32,
   fileBytes: 100 * MIB,
   totalFileBytes: 100 * MIB,
+  /**
+   * Flag names one export request may name (Update Export sends those a file of part of an environment lists): the
+   * server keeps each request whole as an audit event. A file listing more is not updated.
+   */
+  exportNames: 10_000,
   /** Entries of a list setting a workspace can write (`unleash.hover.sdkCalls`, …); the rest are left out and named. */
   settingItems: 100,
   /** Characters of one entry of such a list. */

@@ -23,6 +23,7 @@ import { exportMessage } from '../../src/model/export/exportMessage';
 import { exportToFile, type ExportToFileOptions } from '../../src/model/export/exportToFile';
 import { ExportWriteError } from '../../src/model/export/exportWriteError';
 import { scopeNames } from '../../src/model/export/exportPath';
+import { updatePlan } from '../../src/model/export/exportUpdate';
 import { formatError } from '../../src/model/content/formatError';
 import { startFaultServer, type FaultRequest, type FaultServer } from '../support/faultServer';
 
@@ -196,6 +197,23 @@ describe('exportToFile: what is written', () => {
     assert.deepEqual(scopeNames({ kind: 'tag', type: 'simple', value: 'needs review' }), { scope: 'simple:needs review' });
     assert.deepEqual(scopeNames({ kind: 'features', names: ['one-flag'] }), { scope: 'one-flag' });
     assert.deepEqual(scopeNames({ kind: 'features', names: ['a', 'b'] }), { scope: 'selected' });
+  });
+
+  it("Update Export's plan: a file is written again where its name says the environment it declares, else asked or refused", () => {
+    const ws = path.resolve('/ws');
+    const plan = (file: string, environment: string, scope: ExportScope = { kind: 'features', names: ['a', 'b'] }) =>
+      updatePlan({ folder: ws, file: path.join(ws, file), environment, scope });
+    assert.deepEqual(plan('.unleash/production.json', 'production', { kind: 'all' }), { kind: 'update', template: '' });
+    assert.deepEqual(plan('.unleash/production.selected.json', 'production'), { kind: 'update', template: '' });
+    // A project's file, listing the flags it holds: its own path, which names it exactly.
+    assert.deepEqual(plan('.unleash/production.checkout.json', 'production'), { kind: 'update', template: '.unleash/production.checkout.json' });
+    // An environment named with ${: the default path names its file exactly.
+    assert.deepEqual(plan('.unleash/${x}.json', '${x}', { kind: 'all' }), { kind: 'update', template: '' });
+    assert.equal(plan('.unleash/notes.json', 'production').kind, 'ask');
+    assert.equal(plan('.unleash/staging.json', 'production').kind, 'ask');
+    assert.equal(plan('.unleash/staging.production.json', 'production').kind, 'ask');
+    assert.equal(plan('.unleash/${scope}.json', 'production').kind, 'refuse');
+    assert.equal(plan('.unleash/production.${scope}.json', 'production').kind, 'refuse');
   });
 
   it('keeps a hostile project name inside the folder', async () => {
