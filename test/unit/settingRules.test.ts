@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  chooseServer, clampSetting, isLoopbackHost, languageFilters, approvalQuestion, boundedObject, MAX_PROJECTS, projectsOf, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms, type SettingProblem,
+  chooseServer, clampSetting, languageFilters, approvalQuestion, boundedObject, MAX_PROJECTS, projectsOf, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms, type SettingProblem,
 } from '../../src/model/settings/settingRules';
 import { readRegularFile } from '../../src/base/safeRead';
+import { isLoopback } from '../../src/api/baseUrl';
+import { acceptEncoding } from '../../src/api/http';
 import { INTAKE_BUDGET } from '../../src/base/intakeBudget';
 
 describe('chooseServer', () => {
@@ -47,9 +49,21 @@ describe('numeric settings', () => {
 
 describe('addresses', () => {
   it('knows loopback hosts and warns for plain http elsewhere', () => {
-    assert.deepEqual(['localhost', '127.0.0.1', '127.9.8.7', '[::1]', 'app.localhost'].map(isLoopbackHost), [true, true, true, true, true]);
-    assert.deepEqual(['10.0.0.1', 'unleash.example.com', '127.0.0.1.evil.example'].map(isLoopbackHost), [false, false, false]);
+    const loopback = (host: string) => isLoopback(new URL(`http://${host}:4242`));
+    assert.deepEqual(['localhost', 'LOCALHOST', '127.0.0.1', '127.9.8.7', '127.1', '[::1]', '[::ffff:127.0.0.1]'].map(loopback), [true, true, true, true, true, true, true]);
+    assert.deepEqual(
+      ['10.0.0.1', 'unleash.example.com', '127.0.0.1.evil.example', 'evil.localhost', 'localhost.', '[::2]', '[::ffff:10.0.0.1]'].map(loopback),
+      [false, false, false, false, false, false, false],
+    );
     assert.equal(plainHttpWarning(new URL('http://127.0.0.1:4242')), undefined);
+    assert.equal(plainHttpWarning(new URL('http://localhost:4242')), undefined);
+    // A name under localhost may resolve through DNS to another machine: the token would cross the network.
+    assert.equal(
+      plainHttpWarning(new URL('http://evil.localhost:4242')),
+      "The API token goes to evil.localhost:4242 over plain http://, unencrypted: anyone on the network between you can read it. Use the server's https:// address if it has one.",
+    );
+    // The client agrees: it asks such a server to compress (loopback is not asked); the proxy too (network.test.ts).
+    assert.deepEqual(['http://evil.localhost', 'http://localhost', 'http://[::1]'].map((url) => acceptEncoding(new URL(url))), ['gzip, br', 'identity', 'identity']);
     assert.equal(plainHttpWarning(new URL('https://unleash.example.com')), undefined);
     assert.equal(
       plainHttpWarning(new URL('http://unleash.example.com')),

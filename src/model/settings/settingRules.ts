@@ -6,7 +6,7 @@
  */
 
 import * as l10n from '@vscode/l10n';
-import { baseUrlText, parseBaseUrl } from '../../api/baseUrl';
+import { baseUrlText, isLoopback, parseBaseUrl } from '../../api/baseUrl';
 import { settingId, Settings } from '../../base/constants';
 import { INTAKE_BUDGET } from '../../base/intakeBudget';
 import type { NameTransform } from '../code/nameTransforms';
@@ -81,15 +81,12 @@ export function clampSetting(value: unknown, limits: { minimum: number; maximum:
   return Math.round(clamped);
 }
 
-/** localhost, 127.0.0.0/8, ::1: a token sent there over plain HTTP does not cross a network. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/** The warning for a token about to go over plain `http://` to another machine; undefined when there is no risk. */
+/**
+ * The warning for a token about to go over plain `http://` to another machine; undefined when there is no risk
+ * (a loopback host, as `isLoopback` defines it: a token sent there does not cross a network).
+ */
 export function plainHttpWarning(url: URL): string | undefined {
-  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  if (url.protocol !== 'http:' || isLoopback(url)) return undefined;
   return l10n.t(
     "The API token goes to {0} over plain http://, unencrypted: anyone on the network between you can read it. Use the server's https:// address if it has one.",
     url.host,
