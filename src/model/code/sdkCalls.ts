@@ -157,14 +157,19 @@ function calleeIndex(calls: Set<string>): CalleeIndex {
   let index = calleeIndexCache.get(calls);
   if (index === undefined) {
     const names = new Set<string>();
+    const hashes = new Set<number>();
+    let maxLength = 0;
     for (const call of calls) {
       const name = call.endsWith('?') || call.endsWith('!') ? call.slice(0, -1) : call;
       // Only identifier characters can be a callee (calleeBefore): any other name never matches.
       let identifier = name.length > 0;
       for (let i = 0; i < name.length && identifier; i++) identifier = isIdentCode(name.charCodeAt(i));
-      if (identifier) names.add(name);
+      if (!identifier) continue;
+      names.add(name);
+      hashes.add(identifierHash(name));
+      maxLength = Math.max(maxLength, name.length);
     }
-    index = { names, hashes: new Set([...names].map(identifierHash)), maxLength: Math.max(0, ...[...names].map((name) => name.length)) };
+    index = { names, hashes, maxLength };
     calleeIndexCache.set(calls, index);
   }
   return index;
