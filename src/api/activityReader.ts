@@ -43,7 +43,7 @@ export class ActivityReader {
     const query = `feature=${encodeURIComponent(`IS:${name}`)}${project}&limit=${limit}&offset=${offset}`;
     if (!this.legacyEvents) {
       try {
-        const response = await this.http.get(`/api/admin/search/events?${query}`, { ...call, maxBytes: limit * EVENT_BYTES });
+        const response = await this.http.get(`/api/admin/search/events?${query}`, { ...call, maxBytes: limit * EVENT_BYTES, schema: 'eventSearch' });
         const result = parseAnswer(eventSearchSchema, response, request);
         if (result.events.length > limit) throw new SchemaError(request, l10n.t('the server answered more than the {0} rows asked', limit));
         return { events: result.events, total: result.total };
@@ -53,7 +53,7 @@ export class ActivityReader {
       }
     }
     const path = `/api/admin/events/${encodeURIComponent(name)}`;
-    const response = await this.http.get(path, { ...call, maxBytes: MAX_EVENT_PAGE * EVENT_BYTES });
+    const response = await this.http.get(path, { ...call, maxBytes: MAX_EVENT_PAGE * EVENT_BYTES, schema: 'featureEvents' });
     const all = parseAnswer(featureEventsSchema, response, `GET ${path}`).events.filter(
       (event) => page.project === undefined || event.project === undefined || event.project === null || event.project === page.project,
     );
@@ -67,7 +67,7 @@ export class ActivityReader {
   async featureUsage(name: string, hoursBack: number, call: Call = {}): Promise<FeatureMetricsRow[]> {
     const hours = Math.max(1, Math.min(MAX_USAGE_HOURS, Math.floor(hoursBack)));
     const path = `/api/admin/client-metrics/features/${encodeURIComponent(name)}/raw`;
-    const response = await this.http.get(`${path}?hoursBack=${hours}`, { ...call, maxBytes: USAGE_BYTES });
+    const response = await this.http.get(`${path}?hoursBack=${hours}`, { ...call, maxBytes: USAGE_BYTES, schema: 'featureMetrics' });
     const rows = parseAnswer(featureMetricsSchema, response, `GET ${path}`).data;
     if (rows.length > MAX_USAGE_ROWS) throw new SchemaError(`GET ${path}`, l10n.t('the server answered more than {0} rows', MAX_USAGE_ROWS));
     return rows;

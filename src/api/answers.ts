@@ -1,12 +1,19 @@
 /** An answer checked against its zod schema (validate.ts): the typed value, or a SchemaError naming the first field that did not match. */
 import * as l10n from '@vscode/l10n';
 import type { z } from 'zod';
+import { ANSWER_SCHEMAS } from './answerSchemas';
 import { SchemaError } from './errors';
 import type { JsonResponse } from './http';
 import { validate } from './validate';
 
 /** The answer's body as `schema` types it; a mismatch is a SchemaError. */
 export function parseAnswer<S extends z.ZodType>(schema: S, response: JsonResponse, request: string): z.infer<S> {
+  const checked = response.checked;
+  // A large answer was checked where it was parsed (a worker): its verdict stands.
+  if (checked && (ANSWER_SCHEMAS[checked.schema] as z.ZodType) === schema) {
+    if (checked.issue) throw schemaIssueError(request, checked.issue as z.core.$ZodIssue);
+    return response.body as z.infer<S>;
+  }
   const result = validate(schema, response.body);
   if (result.success) return result.data;
   throw schemaIssueError(request, result.error.issues[0]);

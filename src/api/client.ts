@@ -83,7 +83,7 @@ export class UnleashClient {
   async getFeature(project: string, name: string, call: Call = {}): Promise<Feature> {
     const path = `/api/admin/projects/${seg(project)}/features/${seg(name)}?variantEnvironments=true`;
     const cached = this.featureCache.get(path);
-    const response = await this.http.get(path, { signal: call.signal, etag: cached?.etag });
+    const response = await this.http.get(path, { signal: call.signal, etag: cached?.etag, schema: 'feature' });
     if (response.status === 304 && cached) {
       this.remember(path, cached.etag, cached.feature);
       return cached.feature;
@@ -106,7 +106,7 @@ export class UnleashClient {
 
   /** GET the segments a strategy uses; an unknown strategy id gives an empty list, as the server does. */
   async getStrategySegments(strategyId: string, call: Call = {}): Promise<Segment[]> {
-    const response = await this.http.get(`/api/admin/segments/strategies/${seg(strategyId)}`, call);
+    const response = await this.http.get(`/api/admin/segments/strategies/${seg(strategyId)}`, { ...call, schema: 'strategySegments' });
     return parseAnswer(segmentsSchema, response, 'GET strategy segments').segments;
   }
 
@@ -164,7 +164,7 @@ export class UnleashClient {
         projectFeatures: async (project, signal, maxRows) => {
           const path = `/api/admin/projects/${seg(project)}/features`;
           const rows = maxRows === undefined ? undefined : { max: maxRows, tooMany: () => tooManyFlags(maxRows) };
-          const response = await this.http.get(path, { signal, rows });
+          const response = await this.http.get(path, { signal, rows, schema: 'projectFeatures' });
           // Refused before its rows are checked one by one: the count alone says the project is too large.
           if (rows && rowCount(response.body) > rows.max) throw rows.tooMany();
           return parseAnswer(projectFeaturesSchema, response, `GET ${path}`).features;
@@ -196,7 +196,7 @@ export class UnleashClient {
 
   /** Every segment with its constraints (one request; what the web UI reads to show segments). */
   async listSegments(call: Call = {}): Promise<SegmentDefinition[]> {
-    const response = await this.http.get('/api/admin/segments', call);
+    const response = await this.http.get('/api/admin/segments', { ...call, schema: 'segmentList' });
     return parseAnswer(segmentListSchema, response, 'GET segments').segments;
   }
 

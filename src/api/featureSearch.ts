@@ -26,7 +26,7 @@ const SEARCH_ROW_BYTES = 32 * 1024;
 export async function searchPage(http: HttpClient, query: string, limit: number, call: Call): Promise<ListingPage> {
   const request = `GET ${SEARCH_PATH}`;
   const tooMany = () => new SchemaError(request, l10n.t('the server answered more than the {0} rows asked', limit));
-  const response = await http.get(`${SEARCH_PATH}?${query}`, { ...call, maxBytes: limit * SEARCH_ROW_BYTES, rows: { max: limit, tooMany } });
+  const response = await http.get(`${SEARCH_PATH}?${query}`, { ...call, maxBytes: limit * SEARCH_ROW_BYTES, rows: { max: limit, tooMany }, schema: 'featureSearch' });
   if (rowCount(response.body) > limit) throw tooMany();
   return parseAnswer(featureSearchSchema, response, request);
 }

@@ -8,6 +8,7 @@ import { AnswerTooLargeError, CancelledError, DeadlineError, InvalidTokenError, 
 import { errorFor, redirectTarget, toNetworkError } from './httpErrors';
 import { retryDelay, sleep, type RetryPolicy } from './retries';
 import { decompress, discard, headerText, htmlInsteadOfJson, isCompressed, isHtmlPage, parseJson, readBody } from './responseBody';
+import type { AnswerSchemaName } from './answerSchemas';
 import { RowCounter } from './rowCounter';
 import { streamBody, type StreamOptions } from './streamedBody';
 import { redact } from './tokenRedactor';
@@ -48,6 +49,12 @@ export interface HttpOptions {
    */
   streamDeadlineMs?: number;
   userAgent?: string;
+  /**
+   * Parses a large answer's bytes (responseBody.ts SMALL_ANSWER) away from this thread, and checks it against the
+   * call's schema there (a worker's `answer` job); without it they are parsed here in time slices, and checked by the
+   * caller. Throws SyntaxError or JsonTooDeepError as parseJsonWithin does.
+   */
+  parseLarge?: (bytes: Uint8Array, schema: AnswerSchemaName | undefined) => Promise<LargeAnswer>;
   /** `host:port` of the proxy the dispatcher goes through, for error messages (never with credentials). */
   proxy?: string;
   /** What named that proxy: `http.proxy` or an environment variable such as `HTTPS_PROXY`. */
@@ -61,6 +68,8 @@ export interface Call {
 }
 
 interface CallOptions extends Call {
+  /** The schema the answer is checked against (by the caller, or where a large one is parsed: parseLarge). */
+  schema?: AnswerSchemaName;
   /** Sent as If-None-Match; a 304 answer is returned as `{ status: 304 }`. */
   etag?: string;
   /** A smaller body budget than the client's (`maxResponseBytes`), for answers whose size the request bounds. */
@@ -77,6 +86,20 @@ export interface JsonResponse {
   body: unknown;
   etag?: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The schema the body was already checked against where it was parsed (a large answer), and zod's first issue. */
+  checked?: { schema: AnswerSchemaName; issue?: AnswerIssue };
+}
+
+/** A large answer as parsed away from this thread: its body (checked, when a schema was named) or the first issue. */
+export interface LargeAnswer {
+  body: unknown;
+  issue?: AnswerIssue;
+}
+
+/** Where an answer does not match its schema, and why (zod's first issue). */
+export interface AnswerIssue {
+  path: PropertyKey[];
+  message: string;
 }
 
 /** Largest error answer read (a streamed call's error body is read whole, to say what the server said). */
@@ -257,7 +280,8 @@ export class HttpClient {
     const unpacked = await decompress(raw, response.headers, label, maxBytes);
     if (options.rows && status < 300 && isCompressed(response.headers) && new RowCounter().feed(unpacked) > options.rows.max) throw options.rows.tooMany();
     if (status >= 300) throw this.errorAnswer(response, unpacked, path, label, token);
-    return { status, body: parseJson(redact(unpacked.toString('utf8'), token), response.headers, label), etag, headers: response.headers };
+    const parsed = await parseJson(unpacked, token, response.headers, label, this.options.parseLarge, options.schema);
+    return { status, ...parsed, etag, headers: response.headers };
   }
 
   /** Sends one request; `timeout` ends it (and each of its waits), as does the caller's `signal`. */

@@ -1,13 +1,21 @@
 /**
  * Reading an answer's body whole, within bounds: at most so many bytes as they arrive and once decompressed (a small
  * compressed answer must not unpack into gigabytes), at most so many rows when counted, and parsed as JSON only
- * when it is not an HTML page.
+ * when it is not an HTML page, within the intake's depth, a large answer in time slices.
  */
 import * as l10n from '@vscode/l10n';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { formatByteSize } from '../base/byteSize';
+import { INTAKE_BUDGET } from '../base/intakeBudget';
+import { JsonTooDeepError } from '../base/jsonBytes';
+import { JsonPartError } from '../base/jsonPartError';
+import { parseJsonSliced } from '../base/slicedJson';
+import { TimeSlices } from '../base/timeSlices';
+import { redact, secretsOf, TokenRedactor } from './tokenRedactor';
+import type { AnswerSchemaName } from './answerSchemas';
+import type { JsonResponse, LargeAnswer } from './http';
 import { SchemaError } from './errors';
 import { errorCode } from './httpErrors';
 import type { RowCounter } from './rowCounter';
@@ -100,12 +108,49 @@ export function htmlInsteadOfJson(request: string): SchemaError {
   );
 }
 
-export function parseJson(text: string, headers: AnswerHeaders, request: string): unknown {
+/** Answers up to this size are read at once; a larger one in time slices (a 64 MB answer would block the editor). */
+const SMALL_ANSWER = 256 * 1024;
+/** The part of a large answer the token is removed from at a time. */
+const REDACT_CHUNK = 1024 * 1024;
+
+/**
+ * The answer's JSON, the token removed from it first (a server may echo it), nested at most `INTAKE_BUDGET.depth`
+ * levels deep; a large answer is read in time slices. An HTML page, bad JSON or deeper nesting is a SchemaError.
+ */
+export async function parseJson(
+  body: Buffer,
+  token: string,
+  headers: AnswerHeaders,
+  request: string,
+  parseLarge?: (bytes: Uint8Array, schema: AnswerSchemaName | undefined) => Promise<LargeAnswer>,
+  schema?: AnswerSchemaName,
+): Promise<Pick<JsonResponse, 'body' | 'checked'>> {
   if (isHtmlPage(headers)) throw htmlInsteadOfJson(request);
+  const slices = new TimeSlices();
+  let bytes: Uint8Array;
+  if (body.length <= SMALL_ANSWER) bytes = Buffer.from(redact(body.toString('utf8'), token), 'utf8');
+  else {
+    const redactor = new TokenRedactor(secretsOf(token));
+    const parts: Buffer[] = [];
+    for (let at = 0; at < body.length; at += REDACT_CHUNK) {
+      if (slices.due()) await slices.next();
+      parts.push(redactor.push(body.subarray(at, at + REDACT_CHUNK)));
+    }
+    parts.push(redactor.end());
+    bytes = Buffer.concat(parts);
+  }
   try {
-    // A byte order mark (some proxies and Windows servers add one) is not part of the JSON.
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
+    // A byte order mark (some proxies and Windows servers add one) is not part of the JSON: both parsers skip it.
+    if (parseLarge && body.length > SMALL_ANSWER) {
+      const large = await parseLarge(bytes, schema);
+      return { body: large.body, ...(schema ? { checked: { schema, ...(large.issue ? { issue: large.issue } : {}) } } : {}) };
+    }
+    return { body: await parseJsonSliced(bytes, { slices, maxDepth: INTAKE_BUDGET.depth }) };
+  } catch (error) {
+    if (error instanceof JsonTooDeepError) {
+      throw new SchemaError(request, l10n.t('the answer nests lists and objects more than {0} levels deep', INTAKE_BUDGET.depth));
+    }
+    if (!(error instanceof SyntaxError) && !(error instanceof JsonPartError)) throw new SchemaError(request, error instanceof Error ? error.message : String(error));
     const contentType = headerText(headers['content-type']) ?? '';
     throw new SchemaError(request, l10n.t('the answer is not valid JSON ({0})', contentType || l10n.t('no content type')));
   }

@@ -33,7 +33,7 @@ export class Connection implements vscode.Disposable {
     private readonly approvals: ServerApprovals,
     private readonly logger: Logger,
     private readonly knownProjects?: KnownProjects,
-    jobs?: JobRunner,
+    private readonly jobs?: JobRunner,
   ) {
     this.exportFiles = new WorkspaceExports(logger, { load: loadCore, jobs });
     this.owned = new DisposableStore(
@@ -92,7 +92,7 @@ export class Connection implements vscode.Disposable {
       return { next: await this.offline() };
     }
     if (!settings.serverUrl) return { next: await this.offline() };
-    return evaluateServer(settings, { tokens: this.tokens, approvals: this.approvals, logger: this.logger, knownProjects: this.knownProjects });
+    return evaluateServer(settings, { tokens: this.tokens, approvals: this.approvals, logger: this.logger, knownProjects: this.knownProjects, jobs: this.jobs });
   }
 
   /** Shows a warning once per session (evaluations repeat on every settings or file change). */

@@ -10,6 +10,8 @@ import { CancelledError, ConfigError } from '../api/errors';
 import { requirePemCertificates } from '../api/pem';
 import { chooseProxy } from '../api/proxy';
 import type { Logger } from '../base/logger';
+import type { JobRunner } from '../model/jobs/jobTypes';
+import type { AnswerSchemaName } from '../api/answerSchemas';
 import { DeferredSource } from '../model/store/deferredSource';
 import type { ServerApprovals } from './approvals';
 import type { ConnectionState } from './connectionState';
@@ -55,6 +57,8 @@ interface ServerDeps {
   approvals: ServerApprovals;
   logger: Logger;
   knownProjects?: KnownProjects;
+  /** Where large answers are parsed (the worker thread); without it, on this thread in time slices. */
+  jobs?: JobRunner;
 }
 
 /** Why a server that the workspace's settings name gets nothing yet, and what to do; `address` as serverKey gives it. */
@@ -92,6 +96,7 @@ export async function evaluateServer(settings: ExtensionSettings, deps: ServerDe
     // What building the client would refuse (a CA file that is not PEM, a proxy that is no address), refused now.
     requirePemCertificates(extraCaCertificates);
     chooseProxy(baseUrl, network);
+    const jobs = deps.jobs;
     const client = new ClientOnNeed(async () => {
       const core = await loadCore();
       const systemCaCertificates = settings.network.systemCertificates ? await systemCertificates(core, logger) : undefined;
@@ -100,6 +105,8 @@ export async function evaluateServer(settings: ExtensionSettings, deps: ServerDe
         getToken: () => tokens.get(settings.serverUrl),
         timeoutMs: settings.requestTimeoutMs,
         network: { ...network, systemCaCertificates },
+        // Large answers are parsed and checked in the worker thread.
+        ...(jobs?.offThread ? { parseLarge: (bytes: Uint8Array, schema: AnswerSchemaName | undefined) => jobs.run('answer', { bytes, ...(schema ? { schema } : {}) }) } : {}),
         onEvent: (event) =>
           event.kind === 'retry'
             ? logger.warn(`${event.request}: retry ${event.attempt} in ${event.delayMs} ms (${event.reason})`)

@@ -20,7 +20,7 @@ interface Queued {
 }
 
 export class WorkerJobs implements JobRunner {
-  readonly readsLocalFiles = true;
+  readonly offThread = true;
   private worker: Worker | undefined;
   private readonly queue: Queued[] = [];
   private running: { job: Queued; timer: ReturnType<typeof setTimeout> } | undefined;

@@ -38,7 +38,7 @@ export function sourceWorkerJobs(limits?: ConstructorParameters<typeof WorkerJob
 /** Offline mode's reader of export files (and their segments files), by `jobs`. */
 export function offlineReader(budget?: ExportBudget, jobs: JobRunner = new InThreadJobs()): ExportFileReader<ExportIntake> {
   return new ExportFileReader<ExportIntake>(
-    { take: (input) => jobs.run('exportFile', input), segments: (input) => jobs.run('segmentsFile', input), byPath: jobs.readsLocalFiles },
+    { take: (input) => jobs.run('exportFile', input), segments: (input) => jobs.run('segmentsFile', input), byPath: jobs.offThread },
     budget,
   );
 }

@@ -12,6 +12,8 @@ import { after, describe, it } from 'node:test';
 import { InvalidExportFileError } from '../../src/model/export/invalidExportFileError';
 import { InThreadJobs } from '../../src/model/jobs/inThreadJobs';
 import { sourceWorkerJobs } from '../support/jobs';
+import { UnleashClient } from '../../src/api/client';
+import { startFaultServer, type FaultServer } from '../support/faultServer';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'unleash-jobs-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -58,6 +60,57 @@ describe('jobs in the worker thread', () => {
       assert.deepEqual((await small.run('exportFile', { bytes: encode(EXPORT) })).result, EXPORT);
     } finally {
       small.dispose();
+    }
+  });
+});
+
+describe("a server's large answer, parsed and checked in the worker", () => {
+  const jobs = sourceWorkerJobs();
+  after(() => jobs.dispose());
+  const servers: FaultServer[] = [];
+  const rows = Array.from({ length: 5_000 }, (_, i) => ({ name: `flag-${String(i).padStart(4, '0')}`, project: 'default', type: 'release', environments: [] }));
+  after(() => Promise.all(servers.map((server) => server.close())));
+
+  /** A client of a server answering `routes`, large answers parsed by the worker's `answer` job, as serverEvaluation.ts builds it. */
+  async function client(answers: Record<string, unknown>): Promise<UnleashClient> {
+    const server = await startFaultServer({ handler: (request) => ({ body: (answers[request.path] ?? { features: [], total: 0 }) as object }) });
+    servers.push(server);
+    return new UnleashClient({
+      baseUrl: server.url,
+      getToken: () => '*:*.token0123456789',
+      parseLarge: (bytes, schema) => jobs.run('answer', { bytes, ...(schema ? { schema } : {}) }),
+    });
+  }
+
+  // Past the size parsed in the worker (256 KB), within every budget (each text well under its length).
+  const padding = Array.from({ length: 40_000 }, (_, i) => `padding-${i}`);
+  const flag = { name: 'flag-0000', project: 'default', description: 'A flag', padding };
+
+  it('lists and reads what the host thread would', async () => {
+    const api = await client({
+      '/api/admin/ui-config': { version: '7.5.1', environment: 'Open Source' },
+      '/api/admin/projects/default/features': { version: 2, features: rows },
+      '/api/admin/projects/default/features/flag-0000': flag,
+    });
+    try {
+      assert.deepEqual((await api.listFeatures()).map((row) => row.name), rows.map((row) => row.name));
+      assert.deepEqual(await api.getFeature('default', 'flag-0000'), flag);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('names the first field that does not match, and refuses nesting past the intake depth', async () => {
+    const deep = JSON.parse(`${'['.repeat(100)}${']'.repeat(100)}`) as unknown;
+    const api = await client({
+      '/api/admin/projects/default/features/bad': { ...flag, name: 5 },
+      '/api/admin/projects/default/features/deep': { ...flag, description: deep },
+    });
+    try {
+      await assert.rejects(api.getFeature('default', 'bad'), /field `name` expected string, received number/);
+      await assert.rejects(api.getFeature('default', 'deep'), /nests lists and objects more than 64 levels deep/);
+    } finally {
+      await api.close();
     }
   });
 });

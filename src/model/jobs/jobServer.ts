@@ -1,5 +1,6 @@
-/** The worker's side of a job (jobWire.ts): runs it with nobody to yield to, and answers its output as JSON bytes. */
+/** The worker's side of a job (jobWire.ts): runs it with nobody to yield to, and answers its output in parts. */
 import * as l10n from '@vscode/l10n';
+import { toParts } from '../../base/jsonParts';
 import { TimeSlices } from '../../base/timeSlices';
 import { JOBS } from './jobs';
 import { errorToWire, type JobCost, type JobReply, type JobRequest, type WorkerSetup } from './jobWire';
@@ -35,8 +36,8 @@ export async function serveJob(
     }
     const output = await job(request.input, TimeSlices.unsliced());
     const spent = cost();
-    const json = new TextEncoder().encode(JSON.stringify(output));
-    return { reply: { id: request.id, ok: true, json, cost: spent }, transfer: [json.buffer as ArrayBuffer] };
+    const parts = toParts(output);
+    return { reply: { id: request.id, ok: true, output: parts, cost: spent }, transfer: [parts.bytes.buffer as ArrayBuffer] };
   } catch (error) {
     return { reply: { id: request.id, ok: false, error: errorToWire(error), cost: cost() }, transfer: [] };
   }

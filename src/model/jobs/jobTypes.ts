@@ -8,6 +8,8 @@
 import type { ExportIntake, ExportSnapshotIntake } from '../export/exportIntake';
 import type { SegmentsIntake } from '../export/exportSegmentsFile';
 import type { FileInput } from '../store/offlineFiles';
+import type { AnswerSchemaName } from '../../api/answerSchemas';
+import type { LargeAnswer } from '../../api/http';
 
 /** Each job's input and output. A file comes as its bytes or its local path; outputs are plain JSON data. */
 export interface Jobs {
@@ -15,6 +17,11 @@ export interface Jobs {
   exportFile: { input: FileInput; output: ExportIntake };
   /** The segments file beside an export. */
   segmentsFile: { input: FileInput; output: SegmentsIntake };
+  /**
+   * A server's large answer: its JSON, nested no deeper than the intake allows, checked against the named schema
+   * (api/answerSchemas.ts); the body, or zod's first issue.
+   */
+  answer: { input: { bytes: Uint8Array; schema?: AnswerSchemaName }; output: LargeAnswer };
   /** What the drift check keeps of an export file named `fileName`, with each flag's line in it. */
   exportSnapshot: { input: FileInput & { fileName: string }; output: ExportSnapshotIntake };
 }
@@ -23,7 +30,7 @@ export type JobName = keyof Jobs;
 
 /** Runs jobs, in a worker or in time slices; a job past its budget of time or memory fails with a named error. */
 export interface JobRunner {
-  /** Whether a job's input may name a local file by its path (a worker reads it; the host's thread never holds it). */
-  readonly readsLocalFiles: boolean;
+  /** Whether the jobs run away from the extension host's thread (a worker, which also reads local files by path). */
+  readonly offThread: boolean;
   run<N extends JobName>(name: N, input: Jobs[N]['input']): Promise<Jobs[N]['output']>;
 }

@@ -1,11 +1,12 @@
 /**
  * How a job crosses between the extension host and its worker: a request with the input (its bytes transferred, not
- * copied), and a reply with the output as JSON bytes, which the host parses in time slices (slicedJson.ts), so that a
- * large output never blocks it; or the error, rebuilt on the host as the class it was. No job code here: the start-up
- * bundle holds this file.
+ * copied), and a reply with the output in parts (jsonParts.ts: each long list as JSON texts of a thousand entries,
+ * which the host parses natively a part at a time, so that a large output never blocks it); or the error, rebuilt on
+ * the host as the class it was. No job code here: the start-up bundle holds this file.
  */
 import * as l10n from '@vscode/l10n';
-import { parseJsonSliced } from '../../base/slicedJson';
+import { JsonTooDeepError } from '../../base/jsonBytes';
+import { fromParts, type JsonInParts } from '../../base/jsonParts';
 import { TimeSlices } from '../../base/timeSlices';
 import { InvalidExportFileError } from '../export/invalidExportFileError';
 import type { JobName } from './jobTypes';
@@ -20,6 +21,7 @@ export interface WireError {
   name: string;
   message: string;
   fieldPath?: string;
+  maxDepth?: number;
 }
 
 /** A job stopped past its budget of time or memory, or with its worker: why, as a sentence the view shows. */
@@ -42,7 +44,7 @@ export interface JobCost {
   heapMb: number;
 }
 
-export type JobReply = { id: number; ok: true; json: Uint8Array; cost?: JobCost } | { id: number; ok: false; error: WireError; cost?: JobCost };
+export type JobReply = { id: number; ok: true; output: JsonInParts; cost?: JobCost } | { id: number; ok: false; error: WireError; cost?: JobCost };
 
 /** The message the worker's first message carries: the translations of the editor's language. */
 export interface WorkerSetup {
@@ -51,11 +53,15 @@ export interface WorkerSetup {
 
 export function errorToWire(error: unknown): WireError {
   if (error instanceof InvalidExportFileError) return { name: error.name, message: error.message, fieldPath: error.fieldPath };
+  if (error instanceof JsonTooDeepError) return { name: error.name, message: error.message, maxDepth: error.maxDepth };
+  if (error instanceof SyntaxError) return { name: error.name, message: error.message };
   return { name: 'Error', message: error instanceof Error ? error.message : String(error) };
 }
 
 function errorFromWire(error: WireError): Error {
   if (error.name === 'InvalidExportFileError') return new InvalidExportFileError(error.message, error.fieldPath ?? '');
+  if (error.name === 'JsonTooDeepError') return new JsonTooDeepError(error.maxDepth ?? 0);
+  if (error.name === 'SyntaxError') return new SyntaxError(error.message);
   return new Error(error.message);
 }
 
@@ -64,8 +70,8 @@ export function transferable(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
 }
 
-/** A reply's output, parsed on the host in slices; its error rebuilt. */
+/** A reply's output, put together on the host in slices (jsonParts.ts); its error rebuilt. */
 export async function decodeReply(reply: JobReply, slices = new TimeSlices()): Promise<unknown> {
   if (!reply.ok) throw errorFromWire(reply.error);
-  return parseJsonSliced(reply.json, { slices });
+  return fromParts(reply.output, slices);
 }

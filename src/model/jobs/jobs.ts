@@ -5,6 +5,7 @@
 import type { TimeSlices } from '../../base/timeSlices';
 import { takeExport, takeExportSnapshot } from '../export/exportIntake';
 import { takeSegments } from '../export/exportSegmentsFile';
+import { takeAnswer } from './answerIntake';
 import type { JobName, Jobs } from './jobTypes';
 
 type WithBytes<I> = Omit<I, 'file' | 'maxBytes'> & { bytes: Uint8Array };
@@ -13,4 +14,6 @@ export const JOBS: { [N in JobName]: (input: WithBytes<Jobs[N]['input']>, slices
   exportFile: ({ bytes }, slices) => takeExport(bytes, slices),
   segmentsFile: ({ bytes }, slices) => takeSegments(bytes, slices),
   exportSnapshot: ({ bytes, fileName }, slices) => takeExportSnapshot(bytes, fileName, slices),
+  // Blocks while it parses (natively): a worker's job, never one for the host's thread (serverEvaluation.ts).
+  answer: async ({ bytes, schema }) => takeAnswer(bytes, schema),
 };

@@ -1,0 +1,20 @@
+/**
+ * The schemas of the answers that can be large (a listing, a search page, a flag's details, its history and usage,
+ * segments), by name: a worker checks a large answer against one of them as it parses it (HttpOptions.parseLarge),
+ * so that neither the parse nor the check of 64 MB runs on the extension host's thread.
+ */
+import { eventSearchSchema, featureEventsSchema, featureMetricsSchema } from './activitySchemas';
+import { featureSchema, featureSearchSchema, projectFeaturesSchema, segmentListSchema, segmentsSchema } from './schemas';
+
+export const ANSWER_SCHEMAS = {
+  feature: featureSchema,
+  projectFeatures: projectFeaturesSchema,
+  featureSearch: featureSearchSchema,
+  strategySegments: segmentsSchema,
+  segmentList: segmentListSchema,
+  eventSearch: eventSearchSchema,
+  featureEvents: featureEventsSchema,
+  featureMetrics: featureMetricsSchema,
+} as const;
+
+export type AnswerSchemaName = keyof typeof ANSWER_SCHEMAS;

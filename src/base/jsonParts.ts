@@ -1,0 +1,97 @@
+/**
+ * A large JSON value sent from a worker to the extension host in parts, so that the host parses it with the native
+ * JSON.parse at its own speed and never blocks: every list of more than PART_ROWS entries is taken out of the value
+ * and sent as parts of at most PART_ROWS entries (or about PART_CHARS characters), each a JSON text of its own, in an
+ * order where a part's list already exists when it is added to. The host parses the rest (the skeleton), then each
+ * part, yielding between them. Works the same in a browser worker.
+ */
+import type { TimeSlices } from './timeSlices';
+
+/** Entries of a list above which it is sent in parts, and most entries one part holds. */
+const PART_ROWS = 1_000;
+/** About the most characters one part holds (a part of large entries holds fewer of them). */
+const PART_CHARS = 512 * 1024;
+
+/**
+ * A value in parts: the skeleton's JSON, and the parts in the order they are added, their JSON as the UTF-8 bytes of
+ * one buffer (sent without a copy; each part is the bytes up to its `end`).
+ */
+export interface JsonInParts {
+  skeleton: string;
+  parts: Array<{ path: Array<string | number>; end: number }>;
+  bytes: Uint8Array;
+}
+
+/** Entries of the list at `path` (keys and indexes from the root), as the JSON text of a list. */
+interface JsonPart {
+  path: Array<string | number>;
+  json: string;
+}
+
+/**
+ * `value` (plain JSON data, nested no deeper than the intake allows) in parts. Its long lists are emptied in the
+ * process: it is not used after.
+ */
+export function toParts(value: unknown): JsonInParts {
+  const parts: JsonPart[] = [];
+  const skeleton = JSON.stringify(split(value, [], parts));
+  const encoder = new TextEncoder();
+  const encoded = parts.map((part) => encoder.encode(part.json));
+  const bytes = new Uint8Array(encoded.reduce((sum, part) => sum + part.length, 0));
+  let end = 0;
+  const ends = encoded.map((part, i) => {
+    bytes.set(part, end);
+    end += part.length;
+    return { path: (parts[i] as JsonPart).path, end };
+  });
+  return { skeleton, parts: ends, bytes };
+}
+
+/**
+ * `value` with its long lists emptied, their parts appended to `parts` in the order they are added back: a part of a
+ * list, then the parts of the lists inside the entries it holds (they exist once it is added).
+ */
+function split(value: unknown, path: Array<string | number>, parts: JsonPart[]): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (!Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = split(record[key], [...path, key], parts);
+    return record;
+  }
+  if (value.length <= PART_ROWS) {
+    for (let i = 0; i < value.length; i++) value[i] = split(value[i], [...path, i], parts);
+    return value;
+  }
+  const entries = value.splice(0);
+  for (let start = 0; start < entries.length; ) {
+    const inner: JsonPart[] = [];
+    const texts: string[] = [];
+    let chars = 0;
+    let end = start;
+    for (; end < entries.length && end - start < PART_ROWS && chars < PART_CHARS; end++) {
+      const text = JSON.stringify(split(entries[end], [...path, end], inner)) ?? 'null';
+      texts.push(text);
+      chars += text.length;
+    }
+    parts.push({ path, json: `[${texts.join(',')}]` }, ...inner);
+    start = end;
+  }
+  return value;
+}
+
+/** The value again, each part parsed natively and added to its list, with a yield whenever a slice is used up. */
+export async function fromParts(value: JsonInParts, slices: TimeSlices): Promise<unknown> {
+  const root: unknown = JSON.parse(value.skeleton);
+  const decoder = new TextDecoder();
+  let start = 0;
+  for (const part of value.parts) {
+    if (slices.due()) await slices.next();
+    let list: unknown = root;
+    for (const key of part.path) list = (list as Record<string | number, unknown>)[key];
+    const entries = JSON.parse(decoder.decode(value.bytes.subarray(start, part.end))) as unknown[];
+    start = part.end;
+    // One at a time: a part may hold more entries than a call can take as arguments.
+    for (const entry of entries) (list as unknown[]).push(entry);
+  }
+  return root;
+}
