@@ -215,7 +215,8 @@ async function run(deps: CommandDeps, previous: PreviousContents, client: Unleas
 
   const shown = shownPath(folder, result.path);
   const message = exportMessage(result, environment, scope, shown);
-  deps.logger.info(`${message} (${result.strategies} strategies)`);
+  // The log renders no links: the whole path, which the message may not name (exportMessage).
+  deps.logger.info(`${message} (${result.strategies} strategies; ${result.path})`);
   const uri = vscode.Uri.file(result.path);
   const open = vscode.l10n.t('Open');
   const reveal = vscode.l10n.t('Reveal');

@@ -375,4 +375,15 @@ async function exportEnvironment(steps: Steps): Promise<void> {
     const data = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(workspaceUri('exports/production-payments.json')))) as ExportFile;
     assert.deepEqual(data.features.map((f) => f.name).sort(), seedFlagsTagged('team', 'payments').map((f) => f.name).sort());
   });
+
+  await steps.step('the message names the file written as it is called: exports/notes](draft).json, no space added', async () => {
+    const result = await vscode.commands.executeCommand<ExportResultLike>('unleash.exportEnvironment', {
+      environment: 'production',
+      scope: { kind: 'project', project: 'checkout' },
+      template: 'exports/notes](draft).json',
+    });
+    assert.equal(result.error, undefined, result.error);
+    assert.equal(result.path, workspaceUri('exports/notes](draft).json').fsPath);
+    assert.match(result.message ?? '', /^Exported 2 flags of project checkout \([\d.]+ (B|KB)\) from production to exports\/notes\]\(draft\)\.json\.$/);
+  });
 }
