@@ -9,6 +9,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } from '../../contract/harness/seed-data';
 import { codeChecks } from './codePhase';
 import { driftChecks } from './driftChecks';
+import { exportWatchChecks } from './exportWatchChecks';
 import { navigationChecks } from './navigationChecks';
 import { hoverOn, loadedBundles, row, rows, shown, waitFor, waitForState, workspaceUri, type Row, type Steps } from './util';
 
@@ -39,6 +40,7 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
   await codeHovers(steps);
   // Last: they change a flag on the server.
   await flagDetails(api, steps, serverUrl);
+  await exportWatchChecks(api, steps);
   await driftChecks(api, steps, (method, path) => adminCall(serverUrl, method, path, undefined));
 }
 
