@@ -1,7 +1,7 @@
 /** The message an export ends with: how many flags went to which file, and whether the file is new, changed or not. */
 import * as l10n from '@vscode/l10n';
 import type { ExportScope } from '../../api/exportQuery';
-import { formatTag } from '../tags/tagInput';
+import { tagText } from '../tags/tagInput';
 import { pluralForm } from '../text/intl';
 import { formsNotificationLink, unlinked } from '../text/notificationText';
 import { clean, visibleText } from '../text/plainText';
@@ -14,7 +14,7 @@ function exportedHead(flags: string, scope: ExportScope, size: string, environme
     case 'project':
       return l10n.t('Exported {0} of project {1} ({2}) from {3} to {4}', flags, name(scope.project), size, name(environment), file);
     case 'tag':
-      return l10n.t('Exported {0} tagged {1} ({2}) from {3} to {4}', flags, name(formatTag(scope)), size, name(environment), file);
+      return l10n.t('Exported {0} tagged {1} ({2}) from {3} to {4}', flags, name(tagText(scope)), size, name(environment), file);
     case 'all':
     case 'features':
       return l10n.t('Exported {0} ({1}) from {2} to {3}', flags, size, name(environment), file);

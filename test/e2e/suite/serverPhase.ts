@@ -301,6 +301,37 @@ async function checkTag(steps: Steps, host: string): Promise<void> {
       suggestion: 'team:payments',
     });
   });
+
+  const spacedNote = 'Its value starts and ends with spaces, which are part of the tag.';
+  const spacedCarriers = seedFlagsTagged('simple', ' legacy ').map((f) => f.name).sort();
+
+  await steps.step('Check Tag "simple: legacy " typed with the spaces at its ends: exists, and the answer says they are part of it', async () => {
+    assert.deepEqual(spacedCarriers, ['ops-log-level']);
+    const answer = await vscode.commands.executeCommand<CheckTagAnswer>('unleash.checkTag', 'simple: legacy ');
+    assert.deepEqual(answer, {
+      exists: true,
+      tag: 'simple: legacy ',
+      message: `Tag simple:" legacy " exists (1 flag in the Flags view carries it). ${spacedNote}`,
+      flags: spacedCarriers,
+      source: 'server',
+    });
+  });
+
+  await steps.step('Check Tag simple:legacy: missing; "Did you mean" offers the real value, and checking it finds it', async () => {
+    const answer = await vscode.commands.executeCommand<CheckTagAnswer>('unleash.checkTag', 'simple:legacy');
+    assert.deepEqual(answer, {
+      exists: false,
+      tag: 'simple:legacy',
+      message: `No tag simple:legacy on ${host}. Did you mean simple:" legacy "?`,
+      flags: [],
+      source: 'server',
+      suggestion: 'simple: legacy ',
+    });
+    // What the suggestion's button runs: Check Tag on the tag it names.
+    const suggested = await vscode.commands.executeCommand<CheckTagAnswer>('unleash.checkTag', { type: 'simple', value: ' legacy ' });
+    assert.equal(suggested.exists, true, suggested.message);
+    assert.equal(suggested.message, `Tag simple:" legacy " exists (1 flag in the Flags view carries it). ${spacedNote}`);
+  });
 }
 
 interface ExportResultLike {
