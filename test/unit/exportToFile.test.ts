@@ -31,7 +31,7 @@ import { startFaultServer, type FaultRequest, type FaultServer } from '../suppor
  * src/vs/base/common/linkedText.ts, run on the message once line breaks are spaces), copied here as the reference.
  */
 function notificationLinks(message: string): string[] {
-  const LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+  const LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
   return [...message.replace(/(\r\n|\n|\r)/gm, ' ').matchAll(LINK)].map((match) => match[2] ?? '');
 }
 
