@@ -24,11 +24,13 @@ function exportRows(api: ExtensionApi): string[] {
   });
 }
 
-/** Waits for the Export Files view to show exactly `expected`, saying what it showed last. */
-function exportsViewShows(api: ExtensionApi, what: string, expected: string[]): Promise<unknown> {
-  return waitFor(`the Export Files view to show ${what} ${JSON.stringify(expected)} (it shows ${JSON.stringify(exportRows(api))})`, () => {
-    return JSON.stringify(exportRows(api)) === JSON.stringify(expected);
-  });
+/** Waits for the Export Files view to show exactly `expected`; a timeout says what it showed last. */
+async function exportsViewShows(api: ExtensionApi, what: string, expected: string[]): Promise<void> {
+  try {
+    await waitFor(`the Export Files view to show ${what} ${JSON.stringify(expected)}`, () => JSON.stringify(exportRows(api)) === JSON.stringify(expected));
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (it shows ${JSON.stringify(exportRows(api))})`);
+  }
 }
 
 interface ExportFileText {
@@ -63,7 +65,7 @@ export async function exportWatchChecks(api: ExtensionApi, steps: Steps): Promis
     assert.ok(state, `${flag.name} in the export`);
     state.enabled = false;
     fs.writeFileSync(production, `${JSON.stringify(data, null, 2)}\n`);
-    await exportsViewShows(api, 'the change', ['.unleash/production.json — 1 change on the server', `  ${flag.name} — enabled in production on the server`]);
+    await exportsViewShows(api, 'the change', ['.unleash/production.json — 1 change on the server', `  ${flag.name} (project ${flag.project}) — enabled in production on the server`]);
   });
 
   await steps.step('.unleash/ removed outside the editor: its row goes', async () => {
