@@ -99,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       logger: logger.child('flags'),
       flagAtCursor: () => flagAtCursor(codeFlags),
       codeFlags,
+      relistFiles: () => connection.update(),
     }),
     registerFlagDetails({ store, view: flagsView, logger: logger.child('details'), activity }),
     registerFlagHovers({ store, settings: hoverSettings, logger: logger.child('hovers'), activity }),

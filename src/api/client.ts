@@ -171,6 +171,7 @@ export class UnleashClient {
         },
         projects: (signal) => this.listProjects({ signal }),
         openSource: (signal) => this.isOpenSource({ signal }),
+        serverVersion: async (signal) => (await this.getServerInfo({ signal })).version,
       },
       { limits: this.listLimits, ...options },
     );

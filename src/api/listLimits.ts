@@ -15,6 +15,9 @@ export interface ListLimits {
 
 export const LIST_LIMITS: ListLimits = { pages: 1_000, rows: INTAKE_BUDGET.flags, ms: 120_000 };
 
+/** More projects than this are not listed one request each: the search reads them. */
+export const MAX_PROJECT_LISTINGS = 200;
+
 /** The setting that narrows the listing; named when a listing is too long. */
 const PROJECTS_SETTING = 'unleash.projects';
 

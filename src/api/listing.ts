@@ -9,12 +9,10 @@ import { searchRefusal } from './listingFailures';
 import { projectOf } from './listingRows';
 import { ListingRun } from './listingRun';
 import type { ListingOptions, ListingRequests, ListingResult } from './listingTypes';
-import { LIST_LIMITS } from './listLimits';
+import { LIST_LIMITS, MAX_PROJECT_LISTINGS } from './listLimits';
 import type { FeatureSummary } from './schemas';
 import { anyOf, noneOf, pageSearch, validTotal, type ListingPage } from './searchPaging';
 
-/** More projects than this are not listed one request each: the search reads them. */
-const MAX_PROJECT_LISTINGS = 200;
 /** Rounds of "a search page of the rest, then the listings of the projects it names" before the rest is paged. */
 const MAX_ROUNDS = 5;
 
@@ -27,12 +25,17 @@ const MAX_ROUNDS = 5;
 export async function listAllFeatures(requests: ListingRequests, options: ListingOptions = {}): Promise<ListingResult> {
   const limits = { ...LIST_LIMITS, ...options.limits };
   const deadline = AbortSignal.timeout(limits.ms);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  // Once the listing has its answer, or has failed (a server that refuses connections ends it at its first
+  // refusal), the requests still out stop, and with them their waits for a retry.
+  const done = new AbortController();
+  const signal = AbortSignal.any([...(options.signal ? [options.signal] : []), deadline, done.signal]);
   try {
     return await new Listing(requests, { ...options, signal }, limits).run();
   } catch (error) {
     if (deadline.aborted && !options.signal?.aborted) throw new TimeoutError('list the flags', limits.ms);
     throw error;
+  } finally {
+    done.abort();
   }
 }
 

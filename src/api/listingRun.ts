@@ -4,7 +4,7 @@
  */
 import { mapLimited } from '../base/mapLimited';
 import { ForbiddenError, NotFoundError } from './errors';
-import { endsListing } from './listingFailures';
+import { endsListing, failsAgain } from './listingFailures';
 import { ListingRows } from './listingRows';
 import type { ListingFailure, ListingOptions, ListingRequests, ListingResult } from './listingTypes';
 import { tooManyFlags, type ListLimits } from './listLimits';
@@ -25,6 +25,8 @@ export class ListingRun {
   private readonly concurrency: number;
   private readonly maxRows: number;
   private requestCount = 0;
+  /** The server's version, asked once a listing and only when `fallbacks` needs it. */
+  private version: Promise<string | undefined> | undefined;
   /** Why completeness could not be checked, for the result. */
   protected unchecked: string | undefined;
   private closed = false;
@@ -49,19 +51,27 @@ export class ListingRun {
   /**
    * Lists projects in parallel, each shown as it arrives; the answer is the set of projects listed. A project the
    * token may not read, or that the server cannot list per project (403, 404), and one whose listing failed otherwise
-   * are left to the search (readUnlisted).
+   * are left to the search (readUnlisted); one whose listing answered 500 on this server before is not asked again
+   * (`fallbacks`).
    */
   protected async listProjects(projects: string[]): Promise<Set<string>> {
     const done = new Set<string>();
+    const fallbacks = this.options.fallbacks;
     await mapLimited(projects, this.concurrency, async (project) => {
+      if (fallbacks?.has(project) && fallbacks.holdsFor(await this.serverVersion())) {
+        this.listingErrors.set(project, fallbacks.failure(project));
+        return;
+      }
       let rows: FeatureSummary[];
       try {
         rows = await this.count(this.requests.projectFeatures(project, this.options.signal, this.maxRows));
       } catch (error) {
         if (endsListing(error, this.options.signal)) throw error;
         if (!(error instanceof NotFoundError || error instanceof ForbiddenError)) this.listingErrors.set(project, error);
+        if (fallbacks && failsAgain(error)) fallbacks.remember(project, error, await this.serverVersion());
         return;
       }
+      fallbacks?.forget(project);
       // The rows are this listing's own (just parsed): they take their project in place, not as 10,000 copies.
       for (const row of rows) row.project ??= project;
       this.add(rows, false);
@@ -95,6 +105,13 @@ export class ListingRun {
     const fresh = this.rows.add(rows, fromSearch);
     if (this.rows.size > this.maxRows) throw tooManyFlags(this.maxRows);
     if (fresh.length) this.options.onRows?.(fresh);
+  }
+
+  /** The server's version, asked at most once a listing; undefined when it cannot be asked or does not say. */
+  private serverVersion(): Promise<string | undefined> {
+    const ask = this.requests.serverVersion;
+    this.version ??= ask ? this.count(ask(this.options.signal)).catch(() => undefined) : Promise.resolve(undefined);
+    return this.version;
   }
 
   protected count<T>(request: Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 /** What a listing of the flags (listing.ts) asks of the client, what it takes, and what it answers. */
+import type { ListingFallbacks } from './listingFallbacks';
 import type { ListLimits } from './listLimits';
 import type { FeatureSummary } from './schemas';
 import type { ListingPage } from './searchPaging';
@@ -19,6 +20,8 @@ export interface ListingRequests {
    * or failing, means the project list is asked.
    */
   openSource?(signal?: AbortSignal): Promise<boolean>;
+  /** The server's version (its ui-config), when it says: whether projects remembered in `fallbacks` still fail. */
+  serverVersion?(signal?: AbortSignal): Promise<string | undefined>;
 }
 
 export interface ListingOptions {
@@ -35,6 +38,11 @@ export interface ListingOptions {
   concurrency?: number;
   /** Bounds of one listing (LIST_LIMITS by default). */
   limits?: Partial<ListLimits>;
+  /**
+   * Projects whose listing this server failed with a 500 before, kept by the caller from one listing to the next:
+   * read through the search at once while the server's version is the same; the listing adds and removes them.
+   */
+  fallbacks?: ListingFallbacks;
 }
 
 /** A project whose flags could not be read: its listing failed, and reading it through the search failed too. */

@@ -112,8 +112,11 @@ export const PROXY_SETTING = 'http.proxy';
 
 /** Folder (in each workspace folder) of the export files that the offline mode reads. */
 export const EXPORT_FOLDER = '.unleash';
-/** The files offline mode reads: the exports (`*.json`) and their segments files (`*.json.segments`). */
-export const EXPORT_GLOB = `${EXPORT_FOLDER}/*.{json,segments}`;
+/**
+ * The files offline mode reads, relative to a workspace folder: the exports (`*.json`) and their segments files
+ * (`*.json.segments`). Only as a RelativePattern's pattern: VS Code matches a plain string glob against absolute paths.
+ */
+export const EXPORT_FILES_PATTERN = `${EXPORT_FOLDER}/*.{json,segments}`;
 /** Where an export goes when `unleash.export.path` is empty (model/export/exportPath.ts). */
 export const DEFAULT_EXPORT_PATH_TEMPLATE = '.unleash/${environment}.json';
 

@@ -11,6 +11,7 @@ import {
   checkTagExists,
   closestTag,
   distinctTags,
+  edgeSpaceNote,
   formatTag,
   tagForMessage,
   tagFromArgument,
@@ -118,6 +119,12 @@ async function askServer(deps: CheckTagDeps, client: UnleashClient, tag: TagRef)
   return missing(deps, tag, vscode.l10n.t('No tag {0} on {1}.', shown, client.baseUrl.host), 'server');
 }
 
+/** The answer, and when the value starts or ends with spaces, that they are part of the tag (they are easily missed). */
+function withEdgeSpaces(tag: TagRef, sentence: string): string {
+  const note = edgeSpaceNote(tag);
+  return note ? `${sentence} ${note}` : sentence;
+}
+
 /** Offline mode: the export files' tags are all there is; a tag no flag carries cannot be seen. */
 function askFiles(deps: CheckTagDeps, tag: TagRef): CheckTagResult {
   const shown = tagForMessage(tag);
@@ -134,8 +141,9 @@ function askFiles(deps: CheckTagDeps, tag: TagRef): CheckTagResult {
   return missing(deps, tag, vscode.l10n.t('No tag {0} in the export files. {1}', shown, offline), 'files');
 }
 
-function present(deps: CheckTagDeps, tag: TagRef, message: string, flags: FeatureSummary[], source: 'server' | 'files'): CheckTagAnswer {
+function present(deps: CheckTagDeps, tag: TagRef, answer: string, flags: FeatureSummary[], source: 'server' | 'files'): CheckTagAnswer {
   const text = formatTag(tag);
+  const message = withEdgeSpaces(tag, answer);
   deps.logger.info(message);
   const copyLabel = vscode.l10n.t('Copy');
   const showLabel = vscode.l10n.t('Show Flags');
@@ -151,7 +159,8 @@ function missing(deps: CheckTagDeps, tag: TagRef, sentence: string, source: 'ser
   const text = formatTag(tag);
   const near = closestTag(tag, distinctTags(deps.store.catalog.flags));
   const suggestion = near ? formatTag(near) : undefined;
-  const message = near ? vscode.l10n.t('{0} Did you mean {1}?', sentence, tagForMessage(near)) : sentence;
+  const answer = withEdgeSpaces(tag, sentence);
+  const message = near ? vscode.l10n.t('{0} Did you mean {1}?', answer, tagForMessage(near)) : answer;
   deps.logger.info(message);
   const connectLabel = vscode.l10n.t('Connect…');
   const actions = near ? [vscode.l10n.t('Check {0}', tagForMessage(near))] : [];

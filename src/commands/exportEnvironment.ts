@@ -14,7 +14,7 @@ import { loadCore } from '../services/core';
 import { formatError } from '../model/content/formatError';
 import { pluralForm } from '../model/text/intl';
 import { inertText } from '../model/text/markdown';
-import { formatTag, tagFromArgument } from '../model/tags/tagInput';
+import { tagFromArgument, tagText } from '../model/tags/tagInput';
 import { readExportMaxBytes, readExportPath } from '../services/settings';
 import { failWith, requireServer, withCancellableProgress, type CommandDeps, type CommandFailure } from './commandHelpers';
 import { fileFolders, pickEnvironment, pickFolder, pickScope, relativeTo } from './exportPickers';
@@ -215,7 +215,8 @@ async function run(deps: CommandDeps, previous: PreviousContents, client: Unleas
 
   const shown = shownPath(folder, result.path);
   const message = exportMessage(result, environment, scope, shown);
-  deps.logger.info(`${message} (${result.strategies} strategies)`);
+  // The log renders no links: the whole path, which the message may not name (exportMessage).
+  deps.logger.info(`${message} (${result.strategies} strategies; ${result.path})`);
   if (result.leftoversRemoved > 0) {
     deps.logger.info(`Removed ${result.leftoversRemoved} temporary file(s) that earlier exports, stopped part-way, had left in ${shownPath(folder, path.dirname(result.path))}.`);
   }
@@ -260,7 +261,7 @@ function scopeLabel(scope: ExportScope): string {
     case 'project':
       return vscode.l10n.t('project {0}', scope.project);
     case 'tag':
-      return vscode.l10n.t('tag {0}', formatTag(scope));
+      return vscode.l10n.t('tag {0}', tagText(scope));
     case 'features':
       return scope.names.length === 1
         ? `${scope.names[0]}`

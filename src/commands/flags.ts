@@ -27,6 +27,8 @@ interface FlagCommandDeps {
   flagAtCursor?: () => FlagRef | undefined;
   /** How each folder's code names flags, and the catalog's name index: Find Usages reads the workspace with them. */
   codeFlags?: CodeFlags;
+  /** Lists the export files again (the connection's evaluation): Refresh in offline mode, which reads them. */
+  relistFiles?: () => Promise<unknown>;
 }
 
 export function registerFlagCommands(deps: FlagCommandDeps): vscode.Disposable {
@@ -79,12 +81,19 @@ function usableName(name: string, refused: string): boolean {
 }
 
 /**
- * Without a node: re-reads the flag list (and forgets every cached detail). With a node (a failed load's Retry):
- * asks for that node's children again. Returns the store's state afterwards.
+ * Without a node: re-reads the flag list (and forgets every cached detail); in offline mode, lists the export files
+ * again first (a file added or removed that no watcher reported). With a node (a failed load's Retry): asks for that
+ * node's children again. Returns the store's state afterwards.
  */
 async function refresh(deps: FlagCommandDeps, arg: unknown): Promise<StoreState> {
   if (isTreeNode(arg)) {
     deps.view.provider.refreshNode(arg);
+    return deps.store.state;
+  }
+  if (deps.relistFiles && deps.store.currentSource?.kind !== 'server') {
+    // The store follows the source the listing announces, and load() waits for what it reads.
+    await deps.relistFiles();
+    await deps.store.load();
     return deps.store.state;
   }
   await deps.store.refresh();

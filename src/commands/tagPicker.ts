@@ -94,5 +94,6 @@ export async function pickTag(options: PickTagOptions): Promise<TagRef | undefin
     validateInput: (input) => validateTagValue(input),
   });
   if (value === undefined) return undefined;
-  return { type: type.trim(), value: value.trim() };
+  // The value as typed: spaces at its start or end are part of a tag on the server.
+  return { type: type.trim(), value };
 }

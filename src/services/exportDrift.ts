@@ -23,8 +23,6 @@ import { watchExportFiles } from './exportFilesWatch';
 import { readSettings } from './settings';
 import { linkedNote, workspaceExportFolder } from './workspaceExports';
 
-/** Changes on disk within this time are read together. */
-const SETTLE_MS = 300;
 
 export interface ExportFileReport {
   uri: vscode.Uri;
@@ -65,7 +63,6 @@ export class ExportDrift implements vscode.Disposable {
   /** The files must be read again before the next check (none read yet, or one changed on disk). */
   private stale = true;
   private reading: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
   /** Watching the files, from their first read on (a window that never compares them never watches them). */
   private watching = false;
   private readonly owned: DisposableStore;
@@ -75,17 +72,24 @@ export class ExportDrift implements vscode.Disposable {
     private readonly logger: Logger,
     private readonly jobs: JobRunner,
   ) {
-    this.owned = new DisposableStore(this.changed, store.onDidChange(() => void this.check()));
+    this.owned = new DisposableStore(
+      this.changed,
+      store.onDidChange(() => {
+        // A refresh lists the files again too: one added or removed that no watcher reported is found then.
+        if (store.state === 'loading') this.stale = true;
+        void this.check();
+      }),
+    );
   }
 
+  /** From the first reading on, a change on disk (settled by watchExportFiles) reads the files again. */
   private watchFiles(): void {
     if (this.watching) return;
     this.watching = true;
     this.owned.add(
       watchExportFiles(() => {
         this.stale = true;
-        clearTimeout(this.timer);
-        this.timer = setTimeout(() => void this.check(), SETTLE_MS);
+        void this.check();
       }),
     );
   }
@@ -121,7 +125,12 @@ export class ExportDrift implements vscode.Disposable {
     if (this.stale) {
       this.watchFiles();
       this.stale = false;
-      this.reading = this.readFiles();
+      // After the reading in progress: a later change is never overtaken by an earlier reading.
+      const previous = this.reading;
+      this.reading = (async () => {
+        await previous;
+        await this.readFiles();
+      })();
     }
     await this.reading;
     if (this.store.currentSource !== source || this.store.state !== 'ready') return;
@@ -185,7 +194,6 @@ export class ExportDrift implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     this.owned.dispose();
   }
 }

@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { baseUrlText } from '../api/baseUrl';
 import type { UnleashClient } from '../api/client';
+import { ListingFallbacks } from '../api/listingFallbacks';
 import type { EventPage } from '../api/activityReader';
 import type { ListingFailure } from '../api/listingTypes';
 import type { Feature, FeatureSummary, Segment } from '../api/schemas';
@@ -36,6 +37,8 @@ export class ServerSource implements FlagSource {
   readonly #server: string;
   /** Why fewer projects are listed than `unleash.projects` names (settingRules.ts capProjects), shown with every listing. */
   readonly #projectsNote: string | undefined;
+  /** Projects whose listing this server answers with a 500: read through the search at once on the next listings. */
+  readonly #fallbacks = new ListingFallbacks();
 
   constructor(client: UnleashClient, projects: string[], webUrlSetting: string, known?: KnownProjects, projectsNote?: string) {
     this.#client = client;
@@ -49,7 +52,7 @@ export class ServerSource implements FlagSource {
   }
 
   async listFeatures(signal?: AbortSignal, onRows?: (rows: FeatureSummary[]) => void): Promise<FeatureSummary[]> {
-    const result = await this.#client.listing({ projects: this.#projects, knownProjects: this.#knownProjects, signal, onRows });
+    const result = await this.#client.listing({ projects: this.#projects, knownProjects: this.#knownProjects, fallbacks: this.#fallbacks, signal, onRows });
     this.failedProjects = result.failed ?? [];
     // A project that could not be read is still known: the next listing tries it again at once.
     this.#knownProjects = [...new Set([...result.features.map((feature) => feature.project ?? 'default'), ...this.failedProjects.map((failure) => failure.project)])];

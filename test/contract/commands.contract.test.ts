@@ -17,7 +17,7 @@ import { parseExportFile } from '../../src/model/export/exportFile';
 import { takeSegments } from '../../src/model/export/exportSegmentsFile';
 import { TimeSlices } from '../../src/base/timeSlices';
 import { exportToFile } from '../../src/model/export/exportToFile';
-import { checkTagExists, parseTag } from '../../src/model/tags/tagInput';
+import { checkTagExists, closestTag, distinctTags, parseTag, tagForMessage } from '../../src/model/tags/tagInput';
 import { startFaultServer } from '../support/faultServer';
 import { useRealUnleash } from './env';
 import { SEED, seedFlagsTagged, type EnvironmentName, type SeedFlag } from './harness';
@@ -75,6 +75,21 @@ describe('check a tag (real server)', () => {
       const check = await checkTagExists(client(), input);
       assert.ok(check.ok && check.exists, JSON.stringify(input));
     }
+  });
+
+  it('simple: legacy , a value with a space at each end, exists exactly so: typed with them it is found, without them not', async () => {
+    const spaced = await checkTagExists(client(), 'simple: legacy ');
+    assert.deepEqual(spaced, { ok: true, tag: { type: 'simple', value: ' legacy ' }, text: 'simple: legacy ', exists: true });
+    assert.deepEqual((await client().getTag('simple', ' legacy '))?.tag, { type: 'simple', value: ' legacy ' }, 'the server keeps the spaces');
+    assert.equal(((await checkTagExists(client(), 'simple:legacy')) as { exists: boolean }).exists, false);
+  });
+
+  it('"Did you mean" after simple:legacy offers the real value, from the tags of the flags listed, and that one exists', async () => {
+    const known = distinctTags(await client().listFeatures());
+    const near = closestTag({ type: 'simple', value: 'legacy' }, known);
+    assert.deepEqual(near, { type: 'simple', value: ' legacy ' });
+    assert.equal(tagForMessage(near), 'simple:" legacy "');
+    assert.ok(((await checkTagExists(client(), near)) as { exists: boolean }).exists);
   });
 
   it('a tag no flag carries exists; matching is case-sensitive', async () => {

@@ -103,6 +103,14 @@ describe('a project the real server cannot list (flags named constructor and toS
     requests.length = 0;
     await store.refresh();
     assert.ok(requests.includes('GET /api/admin/projects/odd/features 500'), requests.join('\n'));
+    assert.deepEqual(names(store), EVERY_FLAG);
+    // The next refresh does not ask odd's listing again while the server's version is the same (one ui-config says
+    // so): the search reads it at once.
+    requests.length = 0;
+    await store.refresh();
+    assert.ok(!requests.some((request) => request.startsWith('GET /api/admin/projects/odd/features')), requests.join('\n'));
+    assert.ok(requests.includes('GET /api/admin/ui-config 200'), requests.join('\n'));
+    assert.ok(requests.includes('GET /api/admin/search/features 200'), requests.join('\n'));
     assert.equal(store.state, 'ready');
     assert.equal(store.outOfDate, undefined);
     assert.deepEqual(store.failures, []);

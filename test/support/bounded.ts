@@ -12,3 +12,18 @@ export function bounded<T>(promise: Promise<T>, what: string, ms = WAIT_MS): Pro
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Resolves with the first value `probe` answers other than undefined or false, asked every 20 ms; rejects after `ms`
+ * with "timed out after N ms waiting for <what>". For what settles on a timer, such as
+ * the file watcher's.
+ */
+export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = WAIT_MS): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

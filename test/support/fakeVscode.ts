@@ -109,6 +109,54 @@ function matchScore(selector: DocumentSelector, document: TextDocumentLike): num
   return score;
 }
 
+/**
+ * A glob as VS Code reads one (src/vs/base/common/glob.ts): `*` and `?` within one path segment, `**` across
+ * segments, `{a,b}` alternatives; the whole path must match.
+ */
+function globRegExp(glob: string): RegExp {
+  let out = '';
+  let braces = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i] as string;
+    if (ch === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      out += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (ch === '*') out += '[^/]*';
+    else if (ch === '?') out += '[^/]';
+    else if (ch === '{') {
+      out += '(?:';
+      braces++;
+    } else if (ch === '}' && braces > 0) {
+      out += ')';
+      braces--;
+    } else if (ch === ',' && braces > 0) out += '|';
+    else out += ch.replace(/[.+^$()|[\]\\{}]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+type FileEventKind = 'create' | 'change' | 'delete';
+
+/** A file system watcher: what it was asked to watch, and the events it fires. */
+interface FakeWatcher {
+  pattern: string | classes.RelativePattern;
+  ignored: Record<FileEventKind, boolean>;
+  events: Record<FileEventKind, EventEmitter<Uri>>;
+  disposed: boolean;
+}
+
+/**
+ * Whether a watcher reports a change at `fsPath`, as VS Code decides: a RelativePattern is matched against the path
+ * relative to its base (inside it only); a plain string glob against the absolute path.
+ */
+function watches(pattern: FakeWatcher['pattern'], fsPath: string): boolean {
+  if (typeof pattern === 'string') return globRegExp(pattern).test(fsPath);
+  const relative = path.relative(pattern.base, fsPath);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return false;
+  return globRegExp(pattern.pattern).test(relative.split(path.sep).join('/'));
+}
+
 class CountedEmitter<T> extends EventEmitter<T> {
   get listenerCount(): number {
     return this.listeners.length;
@@ -135,6 +183,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
   const secretChanged = new EventEmitter<{ key: string }>();
   const globalState = new Map<string, unknown>();
   const diagnosticCollections = new Set<Map<string, classes.Diagnostic[]>>();
+  const foldersChanged = new EventEmitter<{ added: unknown[]; removed: unknown[] }>();
 
   /** What the editor shows and was asked, for tests to read; the script (`answers`, `pick`) for tests to write. */
   const record = {
@@ -146,6 +195,8 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     quickPicks: [] as Array<{ items: unknown[]; options: unknown }>,
     /** Every input box shown: its title and the value it held when it opened. */
     inputBoxes: [] as Array<{ title?: string; value?: string }>,
+    /** Every file system watcher created (`workspace.createFileSystemWatcher`), disposed ones included. */
+    watchers: [] as FakeWatcher[],
     /** Every file read through `workspace.fs.readFile`. */
     reads: [] as string[],
     commands: new Map<string, (...args: unknown[]) => unknown>(),
@@ -230,6 +281,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     TreeItem: classes.TreeItem,
     TreeItemCollapsibleState: classes.TreeItemCollapsibleState,
     Uri,
+    RelativePattern: classes.RelativePattern,
     FileType,
     StatusBarAlignment: { Left: 1, Right: 2 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
@@ -273,16 +325,26 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       },
       onDidChangeConfiguration: configChanged.event,
       onDidGrantWorkspaceTrust: trustGranted.event,
-      onDidChangeWorkspaceFolders: new EventEmitter<void>().event,
+      onDidChangeWorkspaceFolders: foldersChanged.event,
       onDidOpenTextDocument: record.documentOpened.event,
       onDidChangeTextDocument: record.documentChanged.event,
       onDidCloseTextDocument: record.documentClosed.event,
-      createFileSystemWatcher: () => ({
-        onDidCreate: new EventEmitter<void>().event,
-        onDidChange: new EventEmitter<void>().event,
-        onDidDelete: new EventEmitter<void>().event,
-        dispose() {},
-      }),
+      /** A watcher that `fileEvent` fires as VS Code would (`watches`). */
+      createFileSystemWatcher(pattern: FakeWatcher['pattern'], ignoreCreate = false, ignoreChange = false, ignoreDelete = false) {
+        const watcher: FakeWatcher = {
+          pattern,
+          ignored: { create: ignoreCreate, change: ignoreChange, delete: ignoreDelete },
+          events: { create: new EventEmitter<Uri>(), change: new EventEmitter<Uri>(), delete: new EventEmitter<Uri>() },
+          disposed: false,
+        };
+        record.watchers.push(watcher);
+        return {
+          onDidCreate: watcher.events.create.event,
+          onDidChange: watcher.events.change.event,
+          onDidDelete: watcher.events.delete.event,
+          dispose: () => void (watcher.disposed = true),
+        };
+      },
       /** The folder's files whose name ends in one of the glob's `{a,b}` extensions (the form this extension uses). */
       async findFiles(glob: string, _exclude: string, max: number) {
         const extensions = /\{([^}]*)\}/.exec(glob)?.[1]?.split(',') ?? [];
@@ -488,10 +550,28 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     /** Sets a value in user settings (`scope: 'user'`) or the workspace's `.vscode/settings.json`. */
     set: (scope: Scope, id: string, value: unknown) => edit(scope, { [id]: value }),
     edit,
-    /** Adds a folder to the workspace (multi-root). */
+    /** Adds a folder to the workspace (multi-root), as VS Code announces it. */
     addFolder(folder: string) {
       const folders = (vscode.workspace.workspaceFolders ??= []);
-      folders.push({ uri: Uri.file(folder), name: path.basename(folder), index: folders.length });
+      const added = { uri: Uri.file(folder), name: path.basename(folder), index: folders.length };
+      folders.push(added);
+      foldersChanged.fire({ added: [added], removed: [] });
+    },
+    /** Removes a folder from the workspace, as VS Code announces it. */
+    removeFolder(folder: string) {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      const removed = folders.filter((candidate) => candidate.uri.fsPath === folder);
+      vscode.workspace.workspaceFolders = folders.filter((candidate) => candidate.uri.fsPath !== folder).map((kept, index) => ({ ...kept, index }));
+      foldersChanged.fire({ added: [], removed });
+    },
+    /**
+     * A change on disk at `fsPath` (made there already, by the test) reported to every live watcher that watches
+     * it, as VS Code's file watcher would; answers how many reported it.
+     */
+    fileEvent(kind: FileEventKind, fsPath: string): number {
+      const live = record.watchers.filter((watcher) => !watcher.disposed && !watcher.ignored[kind] && watches(watcher.pattern, fsPath));
+      for (const watcher of live) watcher.events[kind].fire(Uri.file(fsPath));
+      return live.length;
     },
     /** Sets a value in one folder's settings (a multi-root workspace's folder settings). */
     setInFolder(folder: string, id: string, value: unknown) {

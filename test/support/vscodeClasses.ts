@@ -323,3 +323,17 @@ export class Uri {
     return `${this.scheme}:${authority}${this.path}${this.query ? `?${this.query}` : ''}${this.fragment ? `#${this.fragment}` : ''}`;
   }
 }
+
+/** vscode.RelativePattern: a glob matched against paths relative to its base (a folder, or a workspace folder). */
+export class RelativePattern {
+  readonly baseUri: Uri;
+  readonly base: string;
+
+  constructor(
+    base: Uri | { uri: Uri } | string,
+    readonly pattern: string,
+  ) {
+    this.baseUri = typeof base === 'string' ? Uri.file(base) : base instanceof Uri ? base : base.uri;
+    this.base = this.baseUri.fsPath;
+  }
+}

@@ -27,6 +27,15 @@ import { updatePlan } from '../../src/model/export/exportUpdate';
 import { formatError } from '../../src/model/content/formatError';
 import { startFaultServer, type FaultRequest, type FaultServer } from '../support/faultServer';
 
+/**
+ * The links VS Code would show in a notification with this message: its own parsing (parseLinkedText of
+ * src/vs/base/common/linkedText.ts, run on the message once line breaks are spaces), copied here as the reference.
+ */
+function notificationLinks(message: string): string[] {
+  const LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+  return [...message.replace(/(\r\n|\n|\r)/gm, ' ').matchAll(LINK)].map((match) => match[2] ?? '');
+}
+
 const TOKEN = '*:*.5ec4e7c0ffee5ec4e7c0ffee5ec4e7c0';
 const SECRET = TOKEN.slice(TOKEN.lastIndexOf('.') + 1);
 const EXPORT_PATH = '/api/admin/features-batch/export';
@@ -576,6 +585,29 @@ describe('the result message', () => {
   it('keeps names from the server from forming links in the notification', () => {
     const message = exportMessage(base, '[dev](command:evil)', { kind: 'project', project: 'p\u202e' }, '.unleash/x.json');
     assert.equal(message, 'Exported 7 flags of project p (12.4 KB) from [dev] (command:evil) to .unleash/x.json.');
+    assert.deepEqual(notificationLinks(message), []);
+  });
+
+  it('names the file that was written, exactly: brackets, parentheses and $( shown as they are, invisible characters as escapes', () => {
+    for (const [shown, expected] of [
+      ['exports/notes](draft).json', 'exports/notes](draft).json'],
+      ['exports/[v2](2024).json', 'exports/[v2](2024).json'],
+      ['exports/$(alert) [x](y).json', 'exports/$(alert) [x](y).json'],
+      ['exports/a\u202eb.json', 'exports/a\\u{202E}b.json'],
+    ]) {
+      const message = exportMessage(base, 'development', { kind: 'all' }, shown);
+      assert.equal(message, `Exported 7 flags (12.4 KB) from development to ${expected}.`);
+      assert.deepEqual(notificationLinks(message), [], message);
+    }
+  });
+
+  it('a file whose very name a notification would show as a link (a template from workspace settings) is not named: Open and Reveal reach it', () => {
+    const message = exportMessage({ ...base, existed: true }, 'development', { kind: 'all' }, 'exports/[Open the docs](command:workbench.action.quit).json');
+    assert.equal(
+      message,
+      'Exported 7 flags (12.4 KB) from development to a file whose name this notification would show as a link (Open or Reveal shows it); it changed since the last export.',
+    );
+    assert.deepEqual(notificationLinks(message), []);
   });
 
   it('formats sizes in B, KB and MB', () => {

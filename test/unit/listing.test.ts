@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ForbiddenError, NotFoundError } from '../../src/api/errors';
-import { AuthError, ConfigError, HttpError } from '../../src/api/errors';
+import { AuthError, ConfigError, HttpError, NetworkError } from '../../src/api/errors';
 import { listAllFeatures } from '../../src/api/listing';
+import { ListingFallbacks } from '../../src/api/listingFallbacks';
 import type { ListingRequests } from '../../src/api/listingTypes';
 import type { ListingPage } from '../../src/api/searchPaging';
 import type { FeatureSummary } from '../../src/api/schemas';
@@ -38,6 +39,8 @@ interface Server {
   searchBroken?: string[];
   /** Project listings that answer 401 (the token was revoked meanwhile). */
   unauthorized?: string[];
+  /** The version the server's ui-config names (absent: the listing cannot ask it). */
+  version?: string;
 }
 
 function fake(server: Server): ListingRequests & { log: string[] } {
@@ -78,6 +81,14 @@ function fake(server: Server): ListingRequests & { log: string[] } {
       log.push('projects');
       return server.listed ?? Object.keys(server.flags);
     },
+    ...(server.version === undefined
+      ? {}
+      : {
+          async serverVersion() {
+            log.push('version');
+            return server.version;
+          },
+        }),
     ...(server.openSource === undefined
       ? {}
       : {
@@ -317,12 +328,99 @@ describe('listing', () => {
       assert.equal(result.method, 'search');
     });
 
+    it('is remembered: the next listings read it through the search at once, until the server\'s version changes', async () => {
+      const flags = { default: ['a', 'b'], odd: ['constructor', 'toString', 'x'] };
+      const every = ['default/a', 'default/b', 'odd/constructor', 'odd/toString', 'odd/x'];
+      const server: Server = { flags, broken: ['odd'], version: '7.5.1' };
+      const requests = fake(server);
+      const fallbacks = new ListingFallbacks();
+      const list = async () => {
+        requests.log.length = 0;
+        const result = await listAllFeatures(requests, { pageSize: PAGE, knownProjects: ['odd'], fallbacks });
+        assert.deepEqual([names(result.features), result.failed], [every, undefined]);
+        return requests.log;
+      };
+      const asked = (log: string[]) => ['project odd', 'version', 'search 0 IS_ANY_OF:odd'].filter((request) => log.includes(request));
+
+      assert.deepEqual(asked(await list()), ['project odd', 'version', 'search 0 IS_ANY_OF:odd'], 'the first listing finds the 500 and notes the version');
+      assert.deepEqual(asked(await list()), ['version', 'search 0 IS_ANY_OF:odd'], 'a refresh: straight to the search');
+      assert.deepEqual(asked(await list()), ['version', 'search 0 IS_ANY_OF:odd'], 'and the next');
+      // The server is upgraded: its listing is asked again (and, failing still, remembered again).
+      server.version = '8.2.0';
+      assert.deepEqual(asked(await list()), ['project odd', 'version', 'search 0 IS_ANY_OF:odd']);
+      assert.deepEqual(asked(await list()), ['version', 'search 0 IS_ANY_OF:odd']);
+      // Upgraded again, to one that lists it: listed, and forgotten.
+      server.version = '8.3.0';
+      server.broken = [];
+      assert.deepEqual(asked(await list()), ['project odd', 'version']);
+      assert.deepEqual(asked(await list()), ['project odd']);
+    });
+
+    it('a remembered project whose search fails too is still a failed part, naming the listing\'s 500', async () => {
+      const server = fake({ flags: { default: ['a'], odd: ['constructor'] }, broken: ['odd'], searchBroken: ['odd'], version: '7.5.1' });
+      const fallbacks = new ListingFallbacks();
+      for (let round = 0; round < 2; round++) {
+        server.log.length = 0;
+        const result = await listAllFeatures(server, { pageSize: PAGE, knownProjects: ['odd'], fallbacks });
+        assert.deepEqual(
+          result.failed?.map((failure) => [failure.project, (failure.error as HttpError).status, (failure.searchError as HttpError).status]),
+          [['odd', 500, 502]],
+        );
+      }
+      assert.ok(!server.log.includes('project odd'), server.log.join(', '));
+    });
+
+    it('a project listing that fails otherwise (a 503 for maintenance) is not remembered', async () => {
+      const requests = fake({ flags: { default: ['a'], odd: ['x'] }, version: '7.5.1' });
+      const failing: ListingRequests = {
+        ...requests,
+        async projectFeatures(project, signal, maxRows) {
+          if (project === 'odd') {
+            requests.log.push('project odd');
+            throw new HttpError({ status: 503, request: 'GET /api/admin/projects/odd/features', serverMessage: 'Unleash is in maintenance mode' });
+          }
+          return requests.projectFeatures(project, signal, maxRows);
+        },
+      };
+      const fallbacks = new ListingFallbacks();
+      await listAllFeatures(failing, { pageSize: PAGE, knownProjects: ['odd'], fallbacks });
+      requests.log.length = 0;
+      await listAllFeatures(failing, { pageSize: PAGE, knownProjects: ['odd'], fallbacks });
+      assert.ok(requests.log.includes('project odd'), requests.log.join(', '));
+    });
+
     it('when nothing at all could be read, the listing fails with the first cause', async () => {
       const server = fake({ flags: { odd: ['constructor'] }, broken: ['odd'], searchBroken: ['odd'] });
       await assert.rejects(
         listAllFeatures(server, { pageSize: PAGE, projects: ['odd'] }),
         (error: unknown) => error instanceof HttpError && error.status === 500 && error.request === 'GET /api/admin/projects/odd/features',
       );
+    });
+
+    it('a refused connection ends the listing at once: no further request is sent, and those in flight stop', async () => {
+      // A stopped server: every request is refused (after its own retries, here 20 ms).
+      const log: string[] = [];
+      const stopped: string[] = [];
+      const refuse = async (request: string, signal?: AbortSignal): Promise<never> => {
+        if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+        log.push(request);
+        await delay(20, signal).catch((error: unknown) => {
+          stopped.push(request);
+          throw error;
+        });
+        throw new NetworkError(`GET ${request}`, 'ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:4242');
+      };
+      const requests: ListingRequests = {
+        searchPage: (_offset, _limit, filter, signal) => refuse(`search ${filter ?? ''}`, signal),
+        projectFeatures: (project, signal) => refuse(`project ${project}`, signal),
+        projects: (signal) => refuse('projects', signal),
+      };
+      const known = Array.from({ length: 12 }, (_, i) => `p${i}`);
+      await assert.rejects(listAllFeatures(requests, { pageSize: PAGE, knownProjects: known, concurrency: 4 }), (error: unknown) => error instanceof NetworkError && error.code === 'ECONNREFUSED');
+      const projects = log.filter((request) => request.startsWith('project '));
+      assert.ok(projects.length <= 4, `after the first refusal no project is asked for: ${projects.length} of 13 were (${projects.join(', ')})`);
+      await delay(50);
+      assert.deepEqual(log.filter((request) => request.startsWith('project ')), projects, 'nothing sent afterwards either');
     });
 
     it('a failure that is never one project\'s ends the listing: the token, a cancellation', async () => {

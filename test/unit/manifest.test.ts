@@ -65,6 +65,15 @@ describe('manifest', () => {
     assert.ok(links >= 10, `command links in the welcome contents: ${links}`);
   });
 
+  it('writes welcome content without backticks: VS Code renders links there but no code spans, so they would show as typed', () => {
+    const quoted = (manifest.contributes.viewsWelcome as Array<{ view: string; when: string; contents: string }>).flatMap((welcome) => {
+      const key = /^%(.+)%$/.exec(welcome.contents)?.[1];
+      const contents: string = (key && nls[key]) ?? welcome.contents;
+      return contents.includes('`') ? [`${welcome.view} (${welcome.when}): ${key ?? contents}`] : [];
+    });
+    assert.deepEqual(quoted, []);
+  });
+
   it('asks for no newer VS Code than the one the e2e tests run (1.100)', () => {
     assert.equal(manifest.engines.vscode, '^1.100.0');
     assert.equal(manifest.devDependencies['@types/vscode'], '1.100.0');

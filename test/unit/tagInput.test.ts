@@ -5,10 +5,12 @@ import {
   checkTagExists,
   closestTag,
   distinctTags,
+  edgeSpaceNote,
   formatTag,
   parseTag,
   tagForMessage,
   tagFromArgument,
+  tagText,
   validateTagInput,
   validateTagType,
   validateTagValue,
@@ -33,10 +35,21 @@ describe('parseTag', () => {
     assert.deepEqual(parsed.tag, { type: 'url', value: 'https://example.com:8443/a' });
   });
 
-  it('drops the spaces around each part, not inside', () => {
+  it('drops the spaces around the type; keeps the value exactly as typed (Unleash stores spaces at its ends as part of it)', () => {
     const parsed = parseTag('  team :  needs review  ');
     assert.ok(parsed.ok);
-    assert.equal(parsed.text, 'team:needs review');
+    assert.deepEqual(parsed.tag, { type: 'team', value: '  needs review  ' });
+    assert.equal(parsed.text, 'team:  needs review  ');
+  });
+
+  it('writes a value with spaces at its ends quoted, and says so', () => {
+    assert.equal(tagText({ type: 'simple', value: ' legacy ' }), 'simple:" legacy "');
+    assert.equal(tagText({ type: 'simple', value: 'needs review' }), 'simple:needs review');
+    assert.equal(tagForMessage({ type: 'simple', value: 'legacy ' }), 'simple:"legacy "');
+    assert.equal(edgeSpaceNote({ type: 'simple', value: ' legacy ' }), 'Its value starts and ends with spaces, which are part of the tag.');
+    assert.equal(edgeSpaceNote({ type: 'simple', value: ' legacy' }), 'Its value starts with a space, which is part of the tag.');
+    assert.equal(edgeSpaceNote({ type: 'simple', value: 'legacy\u00a0' }), 'Its value ends with a space, which is part of the tag.');
+    assert.equal(edgeSpaceNote({ type: 'simple', value: 'needs review' }), undefined);
   });
 
   it('asks for the type:value form when there is no colon, or nothing at all', () => {
@@ -74,7 +87,9 @@ describe('validators for the input boxes', () => {
     assert.equal(validateTagType('team'), undefined);
     assert.equal(validateTagType('x'), 'Tag type must be 2 to 50 characters (it has 1).');
     assert.equal(validateTagValue('needs review'), undefined);
-    assert.equal(validateTagValue(' x '), 'Tag value must be 2 to 50 characters (it has 1).');
+    assert.equal(validateTagValue('x'), 'Tag value must be 2 to 50 characters (it has 1).');
+    assert.equal(validateTagValue(' x '), undefined, 'its spaces count: they are part of it');
+    assert.equal(validateTagValue(` ${'v'.repeat(49)} `), 'Tag value must be 2 to 50 characters (it has 51).');
     assert.equal(validateTagValue('a:b'), undefined, 'a colon is fine in a value');
   });
 });
@@ -113,6 +128,12 @@ describe('closestTag and distinctTags', () => {
   it('suggests a tag of the same type a typo away', () => {
     assert.deepEqual(closestTag({ type: 'team', value: 'paymnts' }, known), { type: 'team', value: 'payments' });
     assert.deepEqual(closestTag({ type: 'team', value: 'Growht' }, known), { type: 'team', value: 'growth' });
+  });
+
+  it('suggests the tag whose value differs only in spaces at its ends first, however many', () => {
+    const spaced = [...known, { type: 'team', value: '   payments   ' }];
+    assert.deepEqual(closestTag({ type: 'team', value: 'payments' }, spaced), { type: 'team', value: '   payments   ' });
+    assert.deepEqual(closestTag({ type: 'team', value: ' paymnts' }, known), { type: 'team', value: 'payments' });
   });
 
   it('suggests nothing when no tag is close, or for the exact tag', () => {
@@ -194,9 +215,12 @@ describe('Check Tag: what the user typed is what is checked', () => {
     const miss = tagPickState('team:paymentz', input);
     assert.deepEqual(miss.active, { pick: 'tag', tag: { type: 'team', value: 'paymentz' }, label: '$(tag) team:paymentz', description: 'Check this tag', alwaysShow: true });
     assert.deepEqual(miss.rows.map((row) => row.label), ['$(tag) team:paymentz', '$(tag) team:payments', '$(tag) team:platform']);
-    const hit = tagPickState(' team : payments ', input);
+    const hit = tagPickState(' team :payments', input);
     assert.deepEqual(hit.rows.map((row) => row.label), ['$(tag) team:payments', '$(tag) team:platform']);
     assert.equal(hit.active, hit.rows[0]);
+    // Spaces after the colon belong to the value: another tag, its spaces shown.
+    const spaced = tagPickState('team: payments ', input);
+    assert.deepEqual(spaced.active, { pick: 'tag', tag: { type: 'team', value: ' payments ' }, label: '$(tag) team:" payments "', description: 'Check this tag', alwaysShow: true });
   });
 
   it('no colon yet: the lists, and a new type only when nothing listed matches', () => {

@@ -8,7 +8,7 @@ import type { ExportScope } from '../../api/exportQuery';
 import type { AnswerTooLargeError } from '../../api/errors';
 import { formatByteSize } from '../../base/byteSize';
 import { SETTING_LIMITS } from '../settings/settingRules';
-import { formatTag } from '../tags/tagInput';
+import { formatTag, tagText } from '../tags/tagInput';
 import { currentLocale } from '../text/intl';
 import { formatList } from '../text/plainText';
 
@@ -125,7 +125,7 @@ function scopeText(scope: ExportScope): string {
     case 'project':
       return l10n.t('project {0}', scope.project);
     case 'tag':
-      return l10n.t('tag {0}', formatTag(scope));
+      return l10n.t('tag {0}', tagText(scope));
     case 'features':
       return l10n.t('{0} chosen flags', scope.names.length);
   }

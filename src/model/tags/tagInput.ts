@@ -1,7 +1,9 @@
 /**
  * The tag a user types, `type:value`: parsing and the validation messages shown inline while typing. The server
  * accepts a type and a value of 2 to 50 characters each (counted as JavaScript counts them); a value may hold any
- * character, colons included, so the input is split at its FIRST colon. Surrounding spaces are not part of the tag.
+ * character, colons included, so the input is split at its FIRST colon. A type is a name without spaces, so spaces
+ * around it are dropped; a value is kept exactly as typed: Unleash stores spaces at its start or end as part of it,
+ * so `simple: legacy` and `simple:legacy` are two tags. Messages quote such a value and say so.
  */
 import { editDistance } from '../../base/editDistance';
 import * as l10n from '@vscode/l10n';
@@ -24,9 +26,28 @@ function tagFormatHint(): string {
   return l10n.t('Write the tag as type:value, e.g. team:payments.');
 }
 
-/** `type:value`, as the answers and "Copy" show it. */
+/** `type:value`, exactly: what "Copy" copies and commands answer. */
 export function formatTag(tag: TagRef): string {
   return `${tag.type}:${tag.value}`;
+}
+
+/** Whether the value starts or ends with white space (part of the tag, and invisible unless quoted). */
+function hasEdgeSpace(value: string): boolean {
+  return value !== '' && value.trim() !== value;
+}
+
+/** `type:value` as people read it: a value with spaces at its start or end quoted, `simple:" legacy "`, so they show. */
+export function tagText(tag: TagRef): string {
+  return hasEdgeSpace(tag.value) ? `${tag.type}:"${tag.value}"` : formatTag(tag);
+}
+
+/** The sentence an answer about this tag adds when its value starts or ends with white space; undefined otherwise. */
+export function edgeSpaceNote(tag: TagRef): string | undefined {
+  if (!hasEdgeSpace(tag.value)) return undefined;
+  const starts = tag.value.trimStart() !== tag.value;
+  const ends = tag.value.trimEnd() !== tag.value;
+  if (starts && ends) return l10n.t('Its value starts and ends with spaces, which are part of the tag.');
+  return starts ? l10n.t('Its value starts with a space, which is part of the tag.') : l10n.t('Its value ends with a space, which is part of the tag.');
 }
 
 function lengthProblem(what: 'type' | 'value', part: string): string | undefined {
@@ -38,12 +59,12 @@ function lengthProblem(what: 'type' | 'value', part: string): string | undefined
 }
 
 /**
- * `type:value` for a notification: VS Code turns `[text](target)` in a message into a link that runs or opens on a
- * click, so `](` is broken up; control characters become spaces and bidirectional overrides are dropped. Tag values
- * come from the server as well as from the user.
+ * `type:value` for a notification (tagText: a value with edge spaces quoted): VS Code turns `[text](target)` in a
+ * message into a link that runs or opens on a click, so `](` is broken up; control characters become spaces and
+ * bidirectional overrides are dropped. Tag values come from the server as well as from the user.
  */
 export function tagForMessage(tag: TagRef): string {
-  return inertText(formatTag(tag));
+  return inertText(tagText(tag));
 }
 
 /** Why `type` cannot be a tag type, or undefined when it can. */
@@ -51,17 +72,20 @@ export function validateTagType(type: string): string | undefined {
   return lengthProblem('type', type.trim());
 }
 
-/** Why `value` cannot be a tag value, or undefined when it can. */
+/** Why `value` cannot be a tag value, or undefined when it can (its spaces count: they are part of it). */
 export function validateTagValue(value: string): string | undefined {
-  return lengthProblem('value', value.trim());
+  return lengthProblem('value', value);
 }
 
-/** Parses `type:value`, split at the first colon; each part is trimmed and must be 2 to 50 characters. */
+/**
+ * Parses `type:value`, split at the first colon: the type without the spaces around it, the value exactly as typed;
+ * each must be 2 to 50 characters.
+ */
 export function parseTag(input: string): TagParse {
   const colon = input.indexOf(':');
   if (input.trim() === '' || colon < 0) return { ok: false, message: tagFormatHint() };
   const type = input.slice(0, colon).trim();
-  const value = input.slice(colon + 1).trim();
+  const value = input.slice(colon + 1);
   const problem = validateTagType(type) ?? validateTagValue(value);
   if (problem) return { ok: false, message: problem };
   const tag = { type, value };
@@ -85,7 +109,7 @@ export function tagFromArgument(argument: unknown): TagParse {
     if (typeof type === 'string' && typeof value === 'string') {
       const problem = validateTagType(type) ?? validateTagValue(value);
       if (problem) return { ok: false, message: problem };
-      const tag = { type: type.trim(), value: value.trim() };
+      const tag = { type: type.trim(), value };
       return { ok: true, tag, text: formatTag(tag) };
     }
   }
@@ -106,15 +130,16 @@ export async function checkTagExists(client: Pick<UnleashClient, 'getTag'>, argu
 }
 
 /**
- * The known tag closest to `wanted` (same type, value at most 2 edits away, ignoring case), for "did you mean…"
- * after a miss; undefined when none is that close.
+ * The known tag closest to `wanted` (same type, value at most 2 edits away, ignoring case and the spaces at its start
+ * and end, so that a value differing only there comes first), for "did you mean…" after a miss; undefined when none
+ * is that close.
  */
 export function closestTag(wanted: TagRef, known: Iterable<TagRef>): TagRef | undefined {
   let best: { tag: TagRef; distance: number } | undefined;
-  const target = wanted.value.toLowerCase();
+  const target = wanted.value.trim().toLowerCase();
   for (const tag of known) {
     if (tag.type !== wanted.type || tag.value === wanted.value) continue;
-    const distance = editDistance(target, tag.value.toLowerCase(), 2);
+    const distance = editDistance(target, tag.value.trim().toLowerCase(), 2);
     if (distance <= 2 && (!best || distance < best.distance)) best = { tag, distance };
   }
   return best?.tag;

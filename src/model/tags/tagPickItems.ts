@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { pickText } from '../text/markdown';
-import { formatTag, parseTag, validateTagType, type TagRef } from './tagInput';
+import { formatTag, parseTag, tagText, validateTagType, type TagRef } from './tagInput';
 import { MAX_DETAIL } from '../text/plainText';
 
 export type TagPickRow =
@@ -37,7 +37,7 @@ function typeRow(type: { name: string; description?: string }): TagPickRow {
 }
 
 function tagRow(tag: TagRef): TagPickRow {
-  return { pick: 'tag', tag, label: `$(tag) ${pickText(formatTag(tag))}` };
+  return { pick: 'tag', tag, label: `$(tag) ${pickText(tagText(tag))}` };
 }
 
 export function tagPickState(value: string, input: TagPickInput): TagPickState {
@@ -45,7 +45,7 @@ export function tagPickState(value: string, input: TagPickInput): TagPickState {
   if (value.includes(':')) {
     const parsed = parseTag(value);
     const typed: TagPickRow = parsed.ok
-      ? { pick: 'tag', tag: parsed.tag, label: `$(tag) ${pickText(parsed.text)}`, description: l10n.t('{0} this tag', input.valueAction), alwaysShow: true }
+      ? { pick: 'tag', tag: parsed.tag, label: `$(tag) ${pickText(tagText(parsed.tag))}`, description: l10n.t('{0} this tag', input.valueAction), alwaysShow: true }
       : { pick: 'invalid', label: `$(error) ${parsed.message}`, alwaysShow: true };
     // While the typed text is not a tag, only why: a listed tag the filter would rank first could take Enter.
     if (!parsed.ok) return { rows: [typed], active: typed };

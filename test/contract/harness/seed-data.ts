@@ -190,6 +190,8 @@ const TAG = {
   needsReview: { type: 'simple', value: 'needs review' },
   pay123: { type: 'jira', value: 'PAY-123' },
   unused: { type: 'jira', value: 'unused-tag' },
+  /** A value with a space at each end: Unleash keeps them, so `simple:legacy` is another tag (which does not exist). */
+  legacy: { type: 'simple', value: ' legacy ' },
 } as const satisfies Record<string, SeedTag>;
 
 type FlagInput = Omit<SeedFlag, 'enabledIn' | 'children' | 'environments' | 'dependencies' | 'links' | 'tags' | 'archived' | 'impressionData'> & {
@@ -392,6 +394,7 @@ const flagsWithoutChildren: SeedFlag[] = [
     project: 'default',
     type: 'operational',
     description: 'Verbose logging on selected hosts',
+    tags: [TAG.legacy],
     development: {
       enabled: true,
       strategies: [
@@ -542,7 +545,7 @@ export const SEED: SeedDescription = {
     { name: 'team', description: 'Team that owns the flag', createdVia: 'api' },
     { name: 'jira', description: 'Jira issue key', createdVia: 'api' },
   ],
-  tags: [TAG.payments, TAG.growth, TAG.beta, TAG.needsReview, TAG.pay123, TAG.unused],
+  tags: [TAG.payments, TAG.growth, TAG.beta, TAG.needsReview, TAG.pay123, TAG.unused, TAG.legacy],
   segments: [
     {
       name: 'internal-users',

@@ -98,7 +98,10 @@ export async function seed(target: SeedTarget): Promise<SeedResult> {
       .filter((t) => t.createdVia === 'api')
       .map((t) => api.call('POST', '/api/admin/tag-types', { name: t.name, description: t.description })),
   ]);
-  await Promise.all(SEED.tags.map((t) => api.call('POST', '/api/admin/tags', { type: t.type, value: t.value })));
+  // Create-tag trims the value (` legacy ` would become `legacy`); tagging a flag keeps it: a value with spaces at its
+  // ends comes into being when its flag is tagged (step 4).
+  const trimmedOnCreate = (t: { value: string }) => t.value.trim() !== t.value;
+  await Promise.all(SEED.tags.filter((t) => !trimmedOnCreate(t)).map((t) => api.call('POST', '/api/admin/tags', { type: t.type, value: t.value })));
 
   // 3. Segments (need the project and the context fields to exist).
   const segmentIds = {} as Record<SegmentName, number>;

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { SEED } from '../../contract/harness/seed-data';
 import { codeChecks } from './codePhase';
+import { offlineWatchChecks } from './exportWatchChecks';
 import { navigationChecks } from './navigationChecks';
 import { hoverOn, row, rows, shown, waitFor, waitForState, type Steps } from './util';
 
@@ -77,4 +78,6 @@ export async function noTokenPhase(api: ExtensionApi, steps: Steps): Promise<voi
     assert.equal(answer.source, 'files');
     assert.deepEqual(answer.flags, ['checkout-express-pay', 'checkout-fraud-check', 'new-checkout-flow']);
   });
+
+  await offlineWatchChecks(api, steps);
 }

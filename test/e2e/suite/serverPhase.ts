@@ -9,6 +9,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } from '../../contract/harness/seed-data';
 import { codeChecks } from './codePhase';
 import { driftChecks } from './driftChecks';
+import { exportWatchChecks } from './exportWatchChecks';
 import { navigationChecks } from './navigationChecks';
 import { hoverOn, loadedBundles, row, rows, shown, waitFor, waitForState, workspaceUri, type Row, type Steps } from './util';
 
@@ -39,6 +40,7 @@ export async function serverPhase(api: ExtensionApi, steps: Steps): Promise<void
   await codeHovers(steps);
   // Last: they change a flag on the server.
   await flagDetails(api, steps, serverUrl);
+  await exportWatchChecks(api, steps);
   await driftChecks(api, steps, (method, path) => adminCall(serverUrl, method, path, undefined));
 }
 
@@ -299,6 +301,37 @@ async function checkTag(steps: Steps, host: string): Promise<void> {
       suggestion: 'team:payments',
     });
   });
+
+  const spacedNote = 'Its value starts and ends with spaces, which are part of the tag.';
+  const spacedCarriers = seedFlagsTagged('simple', ' legacy ').map((f) => f.name).sort();
+
+  await steps.step('Check Tag "simple: legacy " typed with the spaces at its ends: exists, and the answer says they are part of it', async () => {
+    assert.deepEqual(spacedCarriers, ['ops-log-level']);
+    const answer = await vscode.commands.executeCommand<CheckTagAnswer>('unleash.checkTag', 'simple: legacy ');
+    assert.deepEqual(answer, {
+      exists: true,
+      tag: 'simple: legacy ',
+      message: `Tag simple:" legacy " exists (1 flag in the Flags view carries it). ${spacedNote}`,
+      flags: spacedCarriers,
+      source: 'server',
+    });
+  });
+
+  await steps.step('Check Tag simple:legacy: missing; "Did you mean" offers the real value, and checking it finds it', async () => {
+    const answer = await vscode.commands.executeCommand<CheckTagAnswer>('unleash.checkTag', 'simple:legacy');
+    assert.deepEqual(answer, {
+      exists: false,
+      tag: 'simple:legacy',
+      message: `No tag simple:legacy on ${host}. Did you mean simple:" legacy "?`,
+      flags: [],
+      source: 'server',
+      suggestion: 'simple: legacy ',
+    });
+    // What the suggestion's button runs: Check Tag on the tag it names.
+    const suggested = await vscode.commands.executeCommand<CheckTagAnswer>('unleash.checkTag', { type: 'simple', value: ' legacy ' });
+    assert.equal(suggested.exists, true, suggested.message);
+    assert.equal(suggested.message, `Tag simple:" legacy " exists (1 flag in the Flags view carries it). ${spacedNote}`);
+  });
 }
 
 interface ExportResultLike {
@@ -374,5 +407,16 @@ async function exportEnvironment(steps: Steps): Promise<void> {
     assert.equal(result.path, workspaceUri('exports/production-payments.json').fsPath);
     const data = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(workspaceUri('exports/production-payments.json')))) as ExportFile;
     assert.deepEqual(data.features.map((f) => f.name).sort(), seedFlagsTagged('team', 'payments').map((f) => f.name).sort());
+  });
+
+  await steps.step('the message names the file written as it is called: exports/notes](draft).json, no space added', async () => {
+    const result = await vscode.commands.executeCommand<ExportResultLike>('unleash.exportEnvironment', {
+      environment: 'production',
+      scope: { kind: 'project', project: 'checkout' },
+      template: 'exports/notes](draft).json',
+    });
+    assert.equal(result.error, undefined, result.error);
+    assert.equal(result.path, workspaceUri('exports/notes](draft).json').fsPath);
+    assert.match(result.message ?? '', /^Exported 2 flags of project checkout \([\d.]+ (B|KB)\) from production to exports\/notes\]\(draft\)\.json\.$/);
   });
 }
