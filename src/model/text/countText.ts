@@ -5,6 +5,18 @@
 import * as l10n from '@vscode/l10n';
 import { pluralForm, type PluralForms } from './intl';
 
+/** The largest count kept: past it a double is not exact any more, so a count from a server, or a sum, stops there. */
+export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A count from a server as digits grouped the same on every machine (`1,234`); one that reached MAX_COUNT (or is not
+ * a finite number) reads `9,007,199,254,740,991+`, never `∞` or 308 digits.
+ */
+export function formatCount(n: number): string {
+  if (!(n < MAX_COUNT)) return l10n.t('{0}+', MAX_COUNT.toLocaleString('en-US'));
+  return Math.max(0, Math.floor(n)).toLocaleString('en-US');
+}
+
 export const flagCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) });
 export const constraintCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} constraint', n), other: l10n.t('{0} constraints', n) });
 export const segmentCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} segment', n), other: l10n.t('{0} segments', n) });
