@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { FeatureEvent } from '../../src/api/activitySchemas';
 import { describeEvent, historyEntry } from '../../src/model/activity/eventWording';
 import { historySection, latestChangeMarkdown } from '../../src/model/activity/historyText';
+import { activityMarkdown, activitySections } from '../../src/model/activity/activityText';
 
 const AT = '2026-11-26T06:37:28.557Z';
 const NOW = new Date('2026-11-26T08:40:00Z');
@@ -132,6 +133,31 @@ describe('the hover line and the details section', () => {
     ]);
     assert.deepEqual(historySection({ value: { events, total: 80, legacy: true } }).slice(-1), [
       'This server answers the newest 2 changes only; 80 are recorded. See the event log in Unleash for the rest.',
+    ]);
+  });
+
+  it('a part that cannot be worded says so, and the other part still shows (hover and document)', () => {
+    const tooDeep = () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    };
+    const unwordable = Object.defineProperty({ ...event('feature-created') }, 'type', { get: tooDeep }) as FeatureEvent;
+    const usage = { value: [] };
+    const hover = activityMarkdown({ latest: { value: unwordable }, usage, now: NOW, hours: 24 });
+    assert.equal(
+      hover,
+      '_Last change could not be shown: it is nested too deeply or is too large to show here\\; see the flag in Unleash\\._  \n**Usage, last 24 h:** not evaluated',
+    );
+    const history = { value: { events: [Object.defineProperty(historyEntry(event('feature-created')), 'who', { get: tooDeep })] } };
+    const document = activitySections(history as never, usage, NOW, 24).split('\n');
+    assert.deepEqual(document.slice(0, 8), [
+      '',
+      'History (newest first)',
+      '----------------------',
+      'Not shown: it is nested too deeply or is too large to show here; see the flag in Unleash.',
+      '',
+      'Usage, last 24 hours',
+      '--------------------',
+      'Not evaluated: no SDK reported this flag in the last 24 hours.',
     ]);
   });
 });
