@@ -151,8 +151,11 @@ function variantLines(details: Feature): string[] {
     const text = clean(scope === '' ? variantText(variant) : `${scope}: ${variantText(variant)}`, HOVER_LIMITS.variantLine);
     lines.push(`- ${plainMarkdown(text, HOVER_LIMITS.variantLine)}`);
   };
-  for (const variant of details.variants ?? []) add(() => '', variant);
-  for (const env of details.environments ?? []) {
+  // The deprecated top-level list repeats what the environments hold (7.x with `variantEnvironments`): shown only
+  // when no environment says its own, as the details document does.
+  const environments = details.environments ?? [];
+  if (!environments.some((env) => env.variants !== undefined)) for (const variant of details.variants ?? []) add(() => '', variant);
+  for (const env of environments) {
     const envName = () => (env.name.trim() === '' ? l10n.t('(unnamed)') : clean(env.name, 40));
     for (const variant of env.variants ?? []) add(envName, variant);
     for (const strategy of env.strategies ?? []) {
