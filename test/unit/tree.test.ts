@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import { UnleashClient } from '../../src/api/client';
 import { HttpError } from '../../src/api/errors';
-import type { Feature, FeatureSummary } from '../../src/api/schemas';
+import type { Feature, FeatureSummary, Strategy } from '../../src/api/schemas';
 import { exportResultSchema } from '../../src/api/exportSchemas';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { escapeMarkdown } from '../../src/model/text/markdown';
@@ -629,7 +629,7 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
 
   it('IPs and hosts: a Parameters group only for what the label does not say in full', async () => {
     const many = Array.from({ length: 40 }, (_, i) => `10.0.0.${i}`).join(',');
-    const strategies = [
+    const strategies: Strategy[] = [
       { id: 'h', name: 'applicationHostname', parameters: { hostNames: 'web-1,web-2' }, segments: [] },
       { id: 'i', name: 'remoteAddress', parameters: { IPs: many }, segments: [] },
       { id: 'u', name: 'userWithId', parameters: { userIds: '1, 2', extra: 'x' }, segments: [] },
