@@ -55,7 +55,7 @@ interface HoverOptions {
 type HoverStore = Pick<
   FlagStore,
   | 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'peekArchived' | 'findArchived' | 'load'
-  | 'status' | 'findsArchived' | 'archivedLookupFailed'
+  | 'status' | 'findsArchived' | 'archivedLookupFailed' | 'outOfDate' | 'refreshedAt'
 >;
 
 /** The part of FlagActivity the provider reads: the last change and usage of a flag, known or to read. */
@@ -168,7 +168,8 @@ export class FlagHoverProvider implements vscode.HoverProvider {
       return { summary, status, detailsState: this.hasFailed(project, summary.name) ? 'unavailable' : 'loading', activity };
     });
     const webUrl = source.webUrl?.bind(source);
-    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now, environments: settings.environments }), range);
+    const outOfDateSince = this.store.outOfDate === undefined ? undefined : (this.store.refreshedAt ?? null);
+    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now, environments: settings.environments, outOfDateSince }), range);
   }
 
   /**

@@ -67,6 +67,8 @@ interface FakeStatusBarItem {
   tooltip?: string;
   backgroundColor?: classes.ThemeColor;
   command?: string;
+  /** What a screen reader says. */
+  accessibilityInformation?: { label: string; role?: string };
   /** Whether it shows: after `show()`, until `hide()` or `dispose()`. */
   visible: boolean;
   show(): void;
