@@ -14,7 +14,10 @@ const folder = mkdtempSync(path.join(tmpdir(), 'cleanup-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 mkdirSync(path.join(folder, 'src'));
 writeFileSync(path.join(folder, 'src', 'a.ts'), "if (unleash.isEnabled('old-banner')) {}\n// old-banner in a comment is no use\nuseFlag('old-banner-v2');\n");
-writeFileSync(path.join(folder, 'src', 'b.py'), "client.is_enabled('old-banner')\nclient.is_enabled('busy')\n");
+writeFileSync(
+  path.join(folder, 'src', 'b.py'),
+  "client.is_enabled('old-banner')\nclient.is_enabled('busy')\nif unleash_client.is_enabled(\"new-checkout-page\") and client.is_enabled('old-banner') and not client.is_enabled(\"maintenance-mode\"):\n",
+);
 const fake = installFakeVscode(folder);
 
 let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
@@ -55,7 +58,7 @@ describe('Cleanup view', () => {
       assert.deepEqual(
         items.map((item) => [item.label, item.description, item.contextValue]),
         [
-          ['old-banner', 'stale · last evaluated 2 months ago · 2 uses in 2 files', 'cleanupFlag'],
+          ['old-banner', 'stale · last evaluated 2 months ago · 3 uses in 2 files', 'cleanupFlag'],
           ['unused', 'never evaluated · no use in the workspace', 'cleanupFlag'],
         ],
       );
@@ -65,6 +68,8 @@ describe('Cleanup view', () => {
         [
           ["if (unleash.isEnabled('old-banner')) {}", 'src/a.ts, line 1', 'vscode.open'],
           ["client.is_enabled('old-banner')", 'src/b.py, line 1', 'vscode.open'],
+          // A long line: cut between words, never inside a name, and marked where it was cut.
+          ["…and client.is_enabled('old-banner') and not…", 'src/b.py, line 3', 'vscode.open'],
         ],
       );
     } finally {
