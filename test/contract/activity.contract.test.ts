@@ -103,7 +103,7 @@ describe(`history and usage (real server ${serverVersionFromEnv()})`, () => {
     const details = await store.feature('default', name);
     const now = new Date();
     const [history, usage] = await Promise.all([activity.history('default', name), activity.usage(name)]);
-    const text = flagDocument({ details, segments: new Map(), sourceLabel: 'unleash', now }) + activitySections(history, usage, now, USAGE_HOURS);
+    const text = await flagDocument({ details, segments: new Map(), sourceLabel: 'unleash', now }, { tail: () => activitySections(history, usage, now, USAGE_HOURS) });
     const lines = text.split('\n');
     const start = lines.indexOf('History (newest first)');
     assert.ok(start > 0, 'a History section');

@@ -115,7 +115,7 @@ describe('the lifecycle at the same instant (real server)', () => {
     assert.equal(store.status(summary).lifecycle?.stage, 'initial', 'before the details: the listing');
     const details = await store.feature('default', 'same-kept');
     const since = utcDate(parseIsoUtc(details.lifecycle?.enteredStageAt ?? '') as number);
-    const check = (when: string) => {
+    const check = async (when: string) => {
       const current = store.catalog.get('default', 'same-kept') as FeatureSummary;
       const status = store.status(current);
       const row = rootNodes(store).find((node) => node.flag?.name === 'same-kept');
@@ -124,7 +124,7 @@ describe('the lifecycle at the same instant (real server)', () => {
       assert.equal(row?.tooltip?.split('\n\n').at(-1), `Lifecycle: ${escapeMarkdown(`completed (kept) since ${since}`)}`, when);
       const hover = hoverMarkdown({ matches: [{ summary: current, status }], sourceLabel: 'x', now: new Date() });
       assert.equal(hover.split('\n\n')[1], `Lifecycle: ${escapeMarkdown(`completed (kept) since ${since}`)}`, when);
-      const document = flagDocument({ summary: current, details, status, segments: new Map(), sourceLabel: 'x', now: new Date() });
+      const document = await flagDocument({ summary: current, details, status, segments: new Map(), sourceLabel: 'x', now: new Date() });
       assert.ok(document.includes(`\nLifecycle: completed (kept) since ${since}\n`), when);
       const completion = new FlagCompletions(store.catalog, (flag) => store.status(flag)).items({ typed: 'same-kept', quote: "'" })[0];
       assert.equal(completion?.detail, 'release · default · completed (kept) · development ○ production ○', when);
@@ -135,11 +135,11 @@ describe('the lifecycle at the same instant (real server)', () => {
       });
       assert.equal(diagnostic?.message, 'Flag "same-kept" (project default) is completed (kept): remove the flag and keep the code it turns on.', when);
     };
-    check('after the details');
+    await check('after the details');
     await store.refresh();
     assert.equal(store.peekFeature('default', 'same-kept'), undefined, 'the refresh forgot the details');
     requests.length = 0;
-    check('after a refresh');
+    await check('after a refresh');
     assert.deepEqual(requests, [], 'nothing read again');
     store.dispose();
   });

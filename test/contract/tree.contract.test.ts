@@ -423,7 +423,7 @@ describe('the Flags tree against a real Unleash', () => {
     assert.ok(summary);
     const hover = hoverMarkdown({ matches: [{ summary, details }], sourceLabel: source.label, now: new Date() });
     assert.equal(hover.split('\n\n')[1], `Lifecycle: ${escapeMarkdown(`${stage} since ${since}`)}`);
-    const document = flagDocument({ summary, details, segments: new Map(), sourceLabel: source.label, now: new Date() });
+    const document = await flagDocument({ summary, details, segments: new Map(), sourceLabel: source.label, now: new Date() });
     assert.ok(document.includes(`\nLifecycle: ${stage} since ${since}\n`), document.slice(0, 400));
   });
 

@@ -172,6 +172,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       inlayHints: [] as ProviderRegistration[],
       definition: [] as ProviderRegistration[],
       references: [] as ProviderRegistration[],
+      codeLenses: [] as ProviderRegistration[],
     },
   };
 
@@ -220,6 +221,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     WorkspaceEdit: classes.WorkspaceEdit,
     CodeAction: classes.CodeAction,
     CodeActionKind: classes.CodeActionKind,
+    CodeLens: classes.CodeLens,
     ThemeColor: classes.ThemeColor,
     ThemeIcon: classes.ThemeIcon,
     TreeItem: classes.TreeItem,
@@ -299,7 +301,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       async openTextDocument(uri: Uri) {
         const provider = record.contentProviders.get(uri.scheme);
         const text = provider ? await provider.provideTextDocumentContent(uri, noCancellation) : undefined;
-        return { uri, getText: () => text ?? '' };
+        return { uri, getText: () => text ?? '', positionAt: (offset: number) => positionIn(text ?? '', offset) };
       },
       fs: {
         async readDirectory(uri: Uri): Promise<Array<[string, number]>> {
@@ -344,6 +346,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       registerInlayHintsProvider: register(record.providers.inlayHints),
       registerDefinitionProvider: register(record.providers.definition),
       registerReferenceProvider: register(record.providers.references),
+      registerCodeLensProvider: register(record.providers.codeLenses),
     },
     window: {
       showInformationMessage: show('info'),
@@ -501,6 +504,13 @@ export function createFakeVscode(options: { folder?: string } = {}) {
 export type FakeVscode = ReturnType<typeof createFakeVscode>;
 
 let installed: FakeVscode | undefined;
+
+/** The line and character of `offset` in `text`, as a TextDocument answers it. */
+function positionIn(text: string, offset: number): classes.Position {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return new classes.Position(line, offset - (before.lastIndexOf('\n') + 1));
+}
 
 /**
  * Makes `require('vscode')` return the stand-in, and gives a fresh one (for `folder`, when given) on every call:

@@ -155,7 +155,7 @@ describe('invisible characters: every format character, the tag block', () => {
       );
       const payload = { type: 'json', value: `{"note":"x${ch}y"}` };
       const details: Feature = { ...flag, environments: [{ name: 'production', enabled: true, strategies: [], variants: [{ name: 'v', weight: 1000, payload }] }] };
-      const document = flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) }).split('\n');
+      const document = (await flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) })).split('\n');
       const escape = `\\u{${code(ch)}}`;
       assert.equal(document[0], `pay${escape}ments (not a valid Unleash name)`, code(ch));
       assert.equal(document[document.indexOf('Description') + 2], `About${escape}it`, code(ch));

@@ -156,7 +156,7 @@ async function surfaces(store: FlagStore, name: string): Promise<Surfaces> {
     screenReader: node?.accessibleLabel,
     tooltip: node?.tooltip?.split('\n\n').at(-1),
     hover: hoverMarkdown({ matches: [{ summary, details, status }], sourceLabel: LABEL, now: NOW }).split('\n\n')[1] ?? '',
-    document: statusFields(flagDocument({ summary, details, status, segments: new Map(), sourceLabel: LABEL, now: NOW })),
+    document: statusFields(await flagDocument({ summary, details, status, segments: new Map(), sourceLabel: LABEL, now: NOW })),
     completion: completions.items({ typed: name, quote: "'" }).find((item) => item.label === name)?.detail,
     diagnostic,
     statusBar: bar.tooltip.split('\n').find((line) => line.startsWith('To clean up')),

@@ -10,7 +10,7 @@ import { clean, oneDecimal, parseIsoUtc } from '../text/plainText';
 import { strategyDisplayName } from '../text/strategyText';
 import { INTAKE_BUDGET } from '../../base/intakeBudget';
 
-export interface EventText {
+interface EventText {
   /** Who made the change (the event's `createdBy`), or `someone`. */
   who: string;
   /** What changed, a phrase without its subject: `enabled in production`. */
