@@ -27,26 +27,42 @@ export class TextCancelled extends Error {
 }
 
 /**
- * Joins `pieces` (taken as they are: a piece holds its own line breaks) in the slices of `slices`, within `budget`.
- * The pieces are made as they are pulled, so the work of making them is sliced too: a piece must be small to make
- * (a line, a chunk of a long value), and a generator that needs a long computation awaits `slices` itself.
+ * Joins `pieces` (taken as they are: a piece holds its own line breaks) in the slices of `slices`, within `budget`;
+ * a text a bound stopped ends with `options.ending`. The pieces are made as they are pulled (a generator), so the
+ * work of making them is sliced too: each must be quick to make (a line, a chunk of a long value), and a generator
+ * in the middle of a long computation yields empty pieces to let the clock be looked at.
  */
 export async function textInSlices(
-  pieces: AsyncIterable<string> | Iterable<string>,
+  pieces: Iterable<string>,
   budget: TextBudget,
   slices: TimeSlices,
-  cancelled: () => boolean = () => false,
+  options: {
+    /** True once the text is no longer wanted: `TextCancelled` is thrown at the next pause. */
+    cancelled?: () => boolean;
+    /** What ends a text that a bound stopped (said in the text's own words), joined with it in one copy. */
+    ending?: (cut: 'chars' | 'time', text: string) => string;
+  } = {},
 ): Promise<SlicedText> {
   const started = performance.now();
-  const out: string[] = [];
+  // Pieces are joined a thousand at a time, so the last join copies a few hundred strings, not a million.
+  const joined: string[] = [];
+  let batch: string[] = [];
   let length = 0;
   let cut: SlicedText['cut'];
-  for await (const piece of pieces) {
-    out.push(piece);
-    length += piece.length;
-    if (length >= budget.chars) {
+  for (const piece of pieces) {
+    if (length + piece.length > budget.chars) {
+      // The part of this piece that fits, up to its last line break (a piece longer than the budget: what fits).
+      const room = budget.chars - length;
+      const end = piece.lastIndexOf('\n', room - 1);
+      batch.push(end >= 0 ? piece.slice(0, end + 1) : length === 0 ? piece.slice(0, room) : '');
       cut = 'chars';
       break;
+    }
+    batch.push(piece);
+    length += piece.length;
+    if (batch.length === BATCH) {
+      joined.push(batch.join(''));
+      batch = [];
     }
     if (slices.due()) {
       if (performance.now() - started > budget.ms) {
@@ -54,14 +70,13 @@ export async function textInSlices(
         break;
       }
       await slices.next();
-      if (cancelled()) throw new TextCancelled();
+      if (options.cancelled?.() === true) throw new TextCancelled();
     }
   }
-  let text = out.join('');
-  if (cut === 'chars' && text.length > budget.chars) {
-    // At the end of the last whole line that fits.
-    const end = text.lastIndexOf('\n', budget.chars - 1);
-    text = text.slice(0, end >= 0 ? end + 1 : budget.chars);
-  }
-  return cut === undefined ? { text } : { text, cut };
+  joined.push(batch.join(''));
+  if (cut !== undefined && options.ending) joined.push(options.ending(cut, joined.at(-1) ?? ''));
+  return { text: joined.join(''), cut };
 }
+
+/** Pieces joined into one string at a time. */
+const BATCH = 1_000;

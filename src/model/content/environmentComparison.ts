@@ -5,7 +5,6 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Feature, Segment } from '../../api/schemas';
-import type { TimeSlices } from '../../base/timeSlices';
 import { documentSlices, documentText, strategyPieces, variantPieces } from './flagDocument';
 import { isValidFlagName } from '../code/flagNameRule';
 import { invalidNameMark } from '../text/flagText';
@@ -26,11 +25,10 @@ export function environmentText(
   environment: string,
   segments: ReadonlyMap<string, readonly Segment[]>,
 ): Promise<string> {
-  const slices = documentSlices();
-  return documentText(environmentPieces(flags, environment, segments, slices), slices);
+  return documentText(environmentPieces(flags, environment, segments), documentSlices());
 }
 
-async function* environmentPieces(flags: readonly ComparedFlag[], environment: string, segments: ReadonlyMap<string, readonly Segment[]>, slices: TimeSlices): AsyncGenerator<string> {
+function* environmentPieces(flags: readonly ComparedFlag[], environment: string, segments: ReadonlyMap<string, readonly Segment[]>): Generator<string> {
   let first = true;
   for (const flag of flags) {
     if (!first) yield '\n';
@@ -49,7 +47,7 @@ async function* environmentPieces(flags: readonly ComparedFlag[], environment: s
     yield `${INDENT}${env.enabled ? l10n.t('enabled') : l10n.t('disabled')}\n`;
     const strategies = env.strategies ?? [];
     if (strategies.length === 0) yield `${INDENT}${l10n.t('No strategies')}\n`;
-    for (const [index, strategy] of strategies.entries()) yield* strategyPieces(strategy, index, { segments }, slices);
+    for (const [index, strategy] of strategies.entries()) yield* strategyPieces(strategy, index, { segments });
     if (env.variants && env.variants.length > 0) {
       yield `${INDENT}${l10n.t('Variants')}\n`;
       for (const variant of env.variants) yield* variantPieces(variant, INDENT.repeat(2));

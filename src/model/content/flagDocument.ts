@@ -23,7 +23,7 @@ import { nextTurn } from '../../base/nextTurn';
 import { textInSlices, type TextBudget } from '../../base/slicedText';
 import { TimeSlices } from '../../base/timeSlices';
 import { formatCount } from '../text/countText';
-import { sortInSlices } from '../export/sortInSlices';
+import { sortSteps } from '../../base/sortSteps';
 
 /** The longest the editor's thread works on a document before it yields. */
 const SLICE_MS = 10;
@@ -31,7 +31,7 @@ const SLICE_MS = 10;
 const DOCUMENT_BUDGET: TextBudget = { chars: 8_000_000, ms: 30_000 };
 /** Characters of a long value written as one piece (a value is never cut: only made in pieces). */
 const CHUNK = 16_384;
-/** Parameters of a strategy sorted at once; more are sorted in slices. */
+/** Parameters of a strategy sorted at once; more are sorted in steps. */
 const SORT_AT_ONCE = 2_000;
 
 interface FlagDocumentInput {
@@ -48,6 +48,23 @@ interface FlagDocumentInput {
 }
 
 const INDENT = '  ';
+
+/** Values listed on the line that names them; a longer list is counted there, each value then on a line of its own. */
+const LIST_AT_ONCE = 1_000;
+
+/**
+ * `line(list)` with the values joined (`a, b, c`, each `one()`), or, for more than LIST_AT_ONCE, `line('N values')`
+ * and every value below it (so no line, and no step of the work, is as long as the list).
+ */
+function* listPieces(values: readonly string[], indent: string, line: (list: string) => string, asValues = true): Generator<string> {
+  const shown = (value: string) => (asValues ? one(value) : value);
+  if (values.length <= LIST_AT_ONCE) {
+    yield `${indent}${line(joinValues(values.map(shown)))}\n`;
+    return;
+  }
+  yield `${indent}${line(pluralForm(values.length, { one: l10n.t('{0} value', formatCount(values.length)), other: l10n.t('{0} values', formatCount(values.length)) }))}\n`;
+  for (const value of values) yield `${indent}${INDENT}${INDENT}${shown(value)}\n`;
+}
 
 /** A value on one line, in full. */
 function one(text: string): string {
@@ -112,8 +129,7 @@ interface DocumentOptions {
 
 /** The details document of a flag, made in time slices within its budget (see the file's header). */
 export async function flagDocument(input: FlagDocumentInput, options: DocumentOptions = {}): Promise<string> {
-  const slices = documentSlices();
-  return documentText(documentPieces(input, slices, options.tail), slices, options);
+  return documentText(documentPieces(input, options.tail), documentSlices(), options);
 }
 
 /** The slices a document is made in: SLICE_MS of work, then the event loop's next turn. */
@@ -122,19 +138,20 @@ export function documentSlices(): TimeSlices {
 }
 
 /** The text of `pieces` in slices, ended by what stopped it early when something did. */
-export async function documentText(pieces: AsyncIterable<string> | Iterable<string>, slices: TimeSlices, options: Omit<DocumentOptions, 'tail'> = {}): Promise<string> {
+export async function documentText(pieces: Iterable<string>, slices: TimeSlices, options: Omit<DocumentOptions, 'tail'> = {}): Promise<string> {
   const budget = options.budget ?? DOCUMENT_BUDGET;
-  const { text, cut } = await textInSlices(pieces, budget, slices, options.cancelled);
-  if (cut === undefined) return text;
-  const why =
-    cut === 'chars'
-      ? l10n.t('The document stops here: it reached {0} characters, the most the editor is given to show. Open the flag in Unleash to read the rest.', formatCount(budget.chars))
-      : l10n.t('The document stops here: writing it took longer than {0} s. Open the flag in Unleash to read the rest.', Math.round(budget.ms / 1000));
-  return `${text}${text.endsWith('\n') ? '' : '\n'}\n… ${why}\n`;
+  const ending = (cut: 'chars' | 'time', before: string): string => {
+    const why =
+      cut === 'chars'
+        ? l10n.t('The document stops here: it reached {0} characters, the most the editor is given to show. Open the flag in Unleash to read the rest.', formatCount(budget.chars))
+        : l10n.t('The document stops here: writing it took longer than {0} s. Open the flag in Unleash to read the rest.', Math.round(budget.ms / 1000));
+    return `${before === '' || before.endsWith('\n') ? '' : '\n'}\n… ${why}\n`;
+  };
+  return (await textInSlices(pieces, budget, slices, { cancelled: options.cancelled, ending })).text;
 }
 
 /** Lines (each ending with a newline) and chunks of the flag's document, made as they are pulled. */
-async function* documentPieces(input: FlagDocumentInput, slices: TimeSlices, tail?: () => string): AsyncGenerator<string> {
+function* documentPieces(input: FlagDocumentInput, tail?: () => string): Generator<string> {
   const { details, summary } = input;
   yield* headPieces(details, summary, input.status ?? flagStatus(summary, details), input.sourceLabel);
   const none = l10n.t('(none)');
@@ -149,7 +166,7 @@ async function* documentPieces(input: FlagDocumentInput, slices: TimeSlices, tai
     yield `${one(env.name)}: ${state} · ${seen}${env.type ? ` · ${l10n.t('type {0}', one(env.type))}` : ''}\n`;
     const strategies = env.strategies ?? [];
     if (strategies.length === 0) yield `${INDENT}${l10n.t('No strategies')}\n`;
-    for (const [index, strategy] of strategies.entries()) yield* strategyPieces(strategy, index, input, slices);
+    for (const [index, strategy] of strategies.entries()) yield* strategyPieces(strategy, index, input);
     if (env.variants && env.variants.length > 0) {
       yield `${INDENT}${l10n.t('Variants')}\n`;
       for (const variant of env.variants) yield* variantPieces(variant, INDENT.repeat(2));
@@ -172,7 +189,7 @@ async function* documentPieces(input: FlagDocumentInput, slices: TimeSlices, tai
     for (const dep of parents) {
       const feature = flagNameText(dep.feature);
       if (dep.enabled === false) yield `${l10n.t('requires {0} disabled', feature)}\n`;
-      else if (dep.variants && dep.variants.length > 0) yield `${l10n.t('requires {0} enabled (variants: {1})', feature, joinValues(dep.variants.map(one)))}\n`;
+      else if (dep.variants && dep.variants.length > 0) yield* listPieces(dep.variants, '', (list) => l10n.t('requires {0} enabled (variants: {1})', feature, list));
       else yield `${l10n.t('requires {0} enabled', feature)}\n`;
     }
     for (const child of children) yield `${l10n.t('{0} depends on this flag', flagNameText(child))}\n`;
@@ -239,7 +256,7 @@ function* headPieces(flag: Feature | FeatureSummary, summary: FeatureSummary | u
 }
 
 /** A strategy's lines: its summary, title, parameters, constraints, segments and variants. */
-export async function* strategyPieces(strategy: Strategy, index: number, input: Pick<FlagDocumentInput, 'segments'>, slices: TimeSlices): AsyncGenerator<string> {
+export function* strategyPieces(strategy: Strategy, index: number, input: Pick<FlagDocumentInput, 'segments'>): Generator<string> {
   const indent = INDENT;
   const inner = INDENT.repeat(2);
   yield `${indent}${l10n.t('Strategy {0}: {1}', index + 1, visibleText(describeStrategy(strategy)))}\n`;
@@ -249,7 +266,15 @@ export async function* strategyPieces(strategy: Strategy, index: number, input: 
   if (parameters.length > 0) {
     yield `${inner}${l10n.t('Parameters')}\n`;
     const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => compare(a, b);
-    const sorted = parameters.length > SORT_AT_ONCE ? await sortInSlices(parameters, byKey, slices) : parameters.sort(byKey);
+    let sorted = parameters;
+    if (parameters.length <= SORT_AT_ONCE) sorted.sort(byKey);
+    else {
+      // In steps, an empty piece after each so that the slices can look at the clock.
+      const sort = sortSteps(parameters, byKey);
+      let step = sort.next();
+      for (; step.done !== true; step = sort.next()) yield '';
+      sorted = step.value;
+    }
     for (const [key, value] of sorted) yield `${inner}${INDENT}${one(key)}: ${one(String(value))}\n`;
   }
   const constraints = strategy.constraints ?? [];
@@ -263,7 +288,7 @@ export async function* strategyPieces(strategy: Strategy, index: number, input: 
     yield `${inner}${l10n.t('Segments')}\n`;
     for (const segment of segments) yield* segmentPieces(segment, `${inner}${INDENT}`);
   } else if (segmentIds.length > 0) {
-    yield `${inner}${l10n.t('Segments: {0}', joinValues(segmentIds.map((id) => `#${id}`)))}\n`;
+    yield* listPieces(segmentIds.map((id) => `#${id}`), inner, (list) => l10n.t('Segments: {0}', list), false);
   }
   if (strategy.variants && strategy.variants.length > 0) {
     yield `${inner}${l10n.t('Variants')}\n`;
@@ -316,7 +341,7 @@ export function* variantPieces(variant: Variant | StrategyVariant, indent: strin
   }
   const overrides = Array.isArray(variant.overrides) ? (variant.overrides as Array<{ contextName: string; values: string[] }>) : [];
   for (const override of overrides) {
-    yield `${indent}${INDENT}${l10n.t('Override {0}: {1}', one(override.contextName), joinValues(override.values.map(one)))}\n`;
+    yield* listPieces(override.values, `${indent}${INDENT}`, (list) => l10n.t('Override {0}: {1}', one(override.contextName), list));
   }
 }
 
