@@ -13,8 +13,19 @@ export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
  * a finite number) reads `9,007,199,254,740,991+`, never `∞` or 308 digits.
  */
 export function formatCount(n: number): string {
-  if (!(n < MAX_COUNT)) return l10n.t('{0}+', MAX_COUNT.toLocaleString('en-US'));
-  return Math.max(0, Math.floor(n)).toLocaleString('en-US');
+  if (!(n < MAX_COUNT)) return l10n.t('{0}+', groupDigits(MAX_COUNT));
+  return groupDigits(Math.max(0, Math.floor(n)));
+}
+
+/**
+ * A whole number below 2^53 with its digits in groups of three (`1,234`), as en-US writes it, without `Intl`: the
+ * first `toLocaleString` of a process loads the locale's number data, tens of milliseconds on the editor's thread.
+ */
+function groupDigits(n: number): string {
+  const digits = String(n);
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
 }
 
 export const flagCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) });
