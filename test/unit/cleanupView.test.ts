@@ -78,4 +78,35 @@ describe('Cleanup view', () => {
       store.dispose();
     }
   });
+
+  it('lists a flag completed in the instant it was created once its stages are read in the background (no details read)', async () => {
+    const at = daysAgo(3);
+    const listed = { name: 'same-instant', project: 'default', createdAt: at, lifecycle: { stage: 'initial', enteredStageAt: at }, environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(0) }] };
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const staged = {
+      ...listingSource([listed], { environments: ['production'] }),
+      flagStages: async () => {
+        await answered; // the server answers once the view shows the listing
+        return [{ stage: 'completed', status: 'kept', enteredStageAt: at }, { stage: 'initial', enteredStageAt: at }];
+      },
+    };
+    const store = await storeOver(staged);
+    const codeFlags = new CodeFlags(store, logger, new HoverSettingsByFolder());
+    const view = registerCleanupView({ store, codeFlags, logger });
+    try {
+      (fake.treeViews.at(-1) as FakeTreeView).setVisible(true);
+      await view.provider.settled();
+      assert.deepEqual(view.provider.getChildren(), [], 'the listing says initial');
+      answer();
+      await store.stagesSettled();
+      await view.provider.settled();
+      const items = view.provider.getChildren().map((row) => view.provider.getTreeItem(row) as unknown as TreeItem);
+      assert.deepEqual(items.map((item) => [item.label, item.description]), [['same-instant', 'completed · no use in the workspace']]);
+    } finally {
+      view.disposable.dispose();
+      codeFlags.dispose();
+      store.dispose();
+    }
+  });
 });

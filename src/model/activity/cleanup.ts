@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../../api/schemas';
 import type { Catalog } from '../store/catalog';
 import { flagSpellings } from '../code/flagSpellings';
-import { flagStatus } from '../store/flagStatus';
+import { flagStatus, type FlagStatus } from '../store/flagStatus';
 import type { NameTransform } from '../code/nameTransforms';
 import { joinValues } from '../text/intl';
 import { describeLastSeen } from '../text/flagText';
@@ -35,15 +35,18 @@ function lastSeenOf(flag: FeatureSummary): number | undefined {
   return latest;
 }
 
-/** The catalog's flags that are safe to remove, in the catalog's order (by name). `unusedDays` 0: none for disuse. */
-export function cleanupCandidates(catalog: Catalog, now: Date, unusedDays: number): CleanupCandidate[] {
+/**
+ * The catalog's flags that are safe to remove, in the catalog's order (by name). `unusedDays` 0: none for disuse.
+ * `status` is each flag's one status (FlagStore.status: what details and stage lists proved beyond the row).
+ */
+export function cleanupCandidates(catalog: Catalog, now: Date, unusedDays: number, status: (flag: FeatureSummary) => FlagStatus = (flag) => flagStatus(flag)): CleanupCandidate[] {
   const cutoff = now.getTime() - unusedDays * DAY;
   const out: CleanupCandidate[] = [];
   for (const flag of catalog.flags) {
-    const status = flagStatus(flag);
+    const { stale, lifecycle } = status(flag);
     const reasons: CleanupReason[] = [];
-    if (status.stale) reasons.push('stale');
-    if (status.lifecycle?.stage.trim() === 'completed') reasons.push('completed');
+    if (stale) reasons.push('stale');
+    if (lifecycle?.stage.trim() === 'completed') reasons.push('completed');
     const lastSeen = lastSeenOf(flag);
     const created = typeof flag.createdAt === 'string' ? parseIsoUtc(flag.createdAt) : undefined;
     if (unusedDays > 0 && (lastSeen !== undefined ? lastSeen < cutoff : created !== undefined && created < cutoff)) reasons.push('unused');
