@@ -89,11 +89,7 @@ export async function readStages(
       firstFailure ??= error;
     }
   });
-  if (!signal.aborted && (failed > 0 || skipped > 0)) {
-    const parts = [];
-    if (failed > 0) parts.push(`${failed} could not be read (${logText(firstFailure)})`);
-    if (skipped > 0) parts.push(`${skipped} were left for the next listing (at most ${MAX_STAGE_READS} a listing)`);
-    logger.info(`Lifecycle stages of the listed flags: ${parts.join('; ')}.`);
-  }
+  if (!signal.aborted && failed > 0) logger.info(`Lifecycle stages of ${failed} listed flags could not be read: ${logText(firstFailure)}.`);
+  if (!signal.aborted && skipped > 0) logger.info(`Lifecycle stages of ${skipped} listed flags are left for the next listing (at most ${MAX_STAGE_READS} a listing).`);
   return changed;
 }
