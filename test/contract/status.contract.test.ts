@@ -118,7 +118,6 @@ describe('the lifecycle at the same instant (real server)', () => {
 
   it('once the details are read every surface says completed (kept), and a refresh keeps it without reading them again', async () => {
     const { store, requests } = await loadedStore();
-    const summary = store.catalog.get('default', 'same-kept') as FeatureSummary;
     const details = await store.feature('default', 'same-kept');
     const since = utcDate(parseIsoUtc(details.lifecycle?.enteredStageAt ?? '') as number);
     const check = async (when: string) => {
