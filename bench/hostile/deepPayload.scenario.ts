@@ -23,7 +23,7 @@ export const scenario: HostileScenario = {
     const [flagRow] = await childrenOf(undefined, store);
     const group = (await childrenOf(flagRow, store)).find((node) => node.kind === 'group');
     const [row] = await childrenOf(group, store);
-    const document = flagDocument({ details, segments: new Map(), sourceLabel: source.label, now: new Date(0) });
+    const document = await flagDocument({ details, segments: new Map(), sourceLabel: source.label, now: new Date(0) });
     const payloadLine = document.split('\n').find((line) => line.includes('Payload')) ?? '';
     return `row "${row?.label}" · ${row?.description} · copies ${row?.copyText?.length} chars · details ${document.length} chars, "${payloadLine.trim()}"`;
   },

@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   const context: unknown = JSON.parse(contextJson);
   let peak = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
+  const ready = await scenario.setUp?.(dir, context);
   const delay = monitorEventLoopDelay({ resolution: 5 });
   // The monitor records the gap between two of its ticks: it must have ticked once before the operation starts.
   delay.enable();
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   let seen: string;
   try {
-    seen = await scenario.run(dir, context);
+    seen = await scenario.run(dir, context, ready);
   } catch (error) {
     seen = `threw: ${error instanceof Error ? error.message : String(error)}`;
   }

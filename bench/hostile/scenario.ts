@@ -14,8 +14,13 @@ export interface HostileScenario {
    * `run` needs (JSON) and how to stop what it started.
    */
   prepare?(dir: string): Promise<{ context?: unknown; stop?: () => Promise<void> }>;
+  /**
+   * Builds what must be in memory before the operation (an answer the store already read), in the measured process
+   * but before the measurement starts; its result is `run`'s third argument. Its heap counts, its time does not.
+   */
+  setUp?(dir: string, context: unknown): Promise<unknown>;
   /** The operation a user would trigger on that input, measured; answers what the user sees, in one line. */
-  run(dir: string, context: unknown): Promise<string>;
+  run(dir: string, context: unknown, setUp?: unknown): Promise<string>;
   /** What the user must see (checked by the unit test). */
   expect: RegExp;
 }

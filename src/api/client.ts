@@ -21,6 +21,7 @@ import { chooseProxy } from './proxy';
 import {
   environmentsSchema,
   featureSchema,
+  lifecycleStagesSchema,
   projectFeaturesSchema,
   projectsSchema,
   segmentListSchema,
@@ -31,6 +32,7 @@ import {
   type Environment,
   type Feature,
   type FeatureSummary,
+  type Lifecycle,
   type Segment,
   type SegmentDefinition,
   type TagType,
@@ -55,6 +57,8 @@ interface ServerInfo {
 }
 
 const FEATURE_CACHE_SIZE = 200;
+/** Bytes a flag's stage list may take (five stages take a few hundred). */
+const STAGES_BYTES = 64 * 1024;
 
 export class UnleashClient {
   readonly baseUrl: URL;
@@ -91,6 +95,15 @@ export class UnleashClient {
     const feature = parseAnswer(featureSchema, response, 'GET feature');
     if (response.etag) this.remember(path, response.etag, feature);
     return feature;
+  }
+
+  /**
+   * GET the stages a flag entered, each with when (in no order the extension relies on: a real server lists stages
+   * entered in the same instant latest first). Small: a few stages, at most STAGES_BYTES.
+   */
+  async getStages(project: string, name: string, call: Call = {}): Promise<Lifecycle[]> {
+    const response = await this.http.get(`/api/admin/projects/${seg(project)}/features/${seg(name)}/lifecycle`, { ...call, maxBytes: STAGES_BYTES });
+    return parseAnswer(lifecycleStagesSchema, response, 'GET lifecycle stages');
   }
 
   /** GET a tag by type and value: the tag, or undefined when it does not exist. */

@@ -93,6 +93,9 @@ export const lifecycleSchema = z.looseObject({
   enteredStageAt: dateTime,
 });
 
+/** `GET /api/admin/projects/:project/features/:name/lifecycle`: every stage the flag entered, with when. */
+export const lifecycleStagesSchema = z.array(lifecycleSchema);
+
 export const parentDependencySchema = z.looseObject({
   feature: z.string(),
   enabled: z.boolean().optional(),

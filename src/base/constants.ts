@@ -17,6 +17,8 @@ export const Commands = {
   checkTag: 'unleash.checkTag',
   exportEnvironment: 'unleash.exportEnvironment',
   showFlagDetails: 'unleash.showFlagDetails',
+  /** The next changes of a details document's history (its code lens, the palette on a details document). */
+  readMoreHistory: 'unleash.readMoreHistory',
   copyValue: 'unleash.copyValue',
   checkWorkspaceFlags: 'unleash.checkWorkspaceFlags',
   statusActions: 'unleash.statusActions',

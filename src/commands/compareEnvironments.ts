@@ -123,8 +123,12 @@ async function compareEnvironments(deps: CompareEnvironmentsDeps, sides: Sides, 
   const environments = await environmentsOf(arg, known);
   if (!environments) return undefined;
   const [a, b] = environments;
-  const left = environmentText(read.flags, a, read.segments);
-  const right = environmentText(read.flags, b, read.segments);
+  // Each side is written in time slices (a project of large flags never blocks the editor), the window's progress
+  // showing meanwhile.
+  const { left, right } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Writing the comparison') }, async () => ({
+    left: await environmentText(read.flags, a, read.segments),
+    right: await environmentText(read.flags, b, read.segments),
+  }));
   if (flags.length > compared.length) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('Comparing the first {0} of the {1} flags of project {2} (by name).', compared.length, flags.length, pickText('project' in target ? target.project : '')),

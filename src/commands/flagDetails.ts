@@ -1,14 +1,18 @@
 /**
  * "Unleash: Show Flag Details": the whole flag, read-only, in an editor tab (a virtual document of the `unleash-flag`
- * scheme, written by `flagDocument`), so every value can be read, searched and copied in full. Also "Copy Value" on
- * variant payloads and constraint values in the tree.
+ * scheme, written by `flagDocument` in time slices), so every value can be read, searched and copied in full; with a
+ * server, its history (HISTORY_STEP changes, and "Read More History" for the next ones: a code lens on the line that
+ * offers them, and the palette) and usage. Also "Copy Value" on variant payloads and constraint values in the tree.
  */
 import * as vscode from 'vscode';
 import { NotFoundError } from '../api/errors';
 import type { FeatureSummary, Segment } from '../api/schemas';
 import { Commands, FLAG_DETAILS_SCHEME } from '../base/constants';
 import { archivedFlagDocument, flagDocument } from '../model/content/flagDocument';
-import { USAGE_HOURS, type FlagActivity } from '../model/activity/flagActivity';
+import { HISTORY_STEP, USAGE_HOURS, type FlagActivity, type History, type Known } from '../model/activity/flagActivity';
+import type { FeatureMetricsRow } from '../api/activitySchemas';
+import { CancelledError } from '../api/errors';
+import { TextCancelled } from '../base/slicedText';
 import { activitySections } from '../model/activity/activityText';
 import type { FlagStore } from '../model/store/flagStore';
 import { inertText } from '../model/text/markdown';
@@ -28,11 +32,20 @@ interface FlagDetailsDeps {
   activity?: FlagActivity;
 }
 
-/** Writes the documents; they are read again when the store reloads (Refresh). */
-class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+/** Documents whose history length is remembered (the oldest is forgotten first). */
+const MAX_REMEMBERED = 100;
+
+/** Writes the documents; they are read again when the store reloads (Refresh), and when more history is asked for. */
+class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
   private readonly owned: DisposableStore;
+  /** By document address: how many changes its History section shows. */
+  private readonly historyWanted = new Map<string, number>();
+  /** By document address: where the line offering the next changes starts (absent: no more to read). */
+  private readonly moreAt = new Map<string, number>();
 
   constructor(
     private readonly store: FlagStore,
@@ -40,6 +53,7 @@ class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.
   ) {
     this.owned = new DisposableStore(
       this.changed,
+      this.lensesChanged,
       store.onDidChange(() => {
         if (store.state !== 'ready') return;
         for (const document of vscode.workspace.textDocuments) {
@@ -53,11 +67,13 @@ class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.
     const flag = flagOfUri(uri);
     if (!flag) return `${vscode.l10n.t('This is not the address of a flag.')}\n`;
     const source = this.store.currentSource;
+    const key = uri.toString();
+    this.moreAt.delete(key);
     try {
       const archived = await this.archivedFlag(flag.project, flag.name, token);
       if (archived) return archivedFlagDocument(archived, source?.label ?? '');
       // History and usage are read beside the details; each says for itself when it cannot be shown.
-      const activity = this.activityText(flag.project, flag.name, token).catch((): string => '');
+      const activity = this.readActivity(flag.project, flag.name, this.historyWanted.get(key) ?? HISTORY_STEP, token);
       const details = await this.store.feature(flag.project, flag.name, token);
       const segments = new Map<string, Segment[]>();
       const strategies = (details.environments ?? []).flatMap((env) => env.strategies ?? []);
@@ -70,21 +86,61 @@ class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.
           }),
       );
       const summary = this.store.catalog.byName(flag.name).find((row) => projectOf(row) === flag.project);
-      const document = flagDocument({
-        summary,
-        details,
-        segments,
-        sourceLabel: source?.label ?? '',
-        now: new Date(),
-        status: summary ? this.store.status(summary, flag.project) : undefined,
-      });
-      return document + (await activity);
+      const read = await activity;
+      const how = moreHistoryHow();
+      const text = await flagDocument(
+        {
+          summary,
+          details,
+          segments,
+          sourceLabel: source?.label ?? '',
+          now: new Date(),
+          status: summary ? this.store.status(summary, flag.project) : undefined,
+        },
+        {
+          tail: read && (() => activitySections(read.history, read.usage, new Date(), USAGE_HOURS, { step: HISTORY_STEP, how })),
+          cancelled: () => token.isCancellationRequested,
+        },
+      );
+      const offered = read ? text.lastIndexOf(how) : -1;
+      if (offered >= 0) this.moreAt.set(key, text.lastIndexOf('\n', offered) + 1);
+      this.lensesChanged.fire();
+      return text;
     } catch (error) {
+      if (error instanceof TextCancelled || error instanceof CancelledError) return '';
       const formatted = formatError(error, { action: vscode.l10n.t('read the flag'), server: source?.label });
       // A flag of another project is opened from there (the message says how): reading this address again cannot help.
       if (error instanceof NotFoundError && error.actualProject) return `${formatted.message}\n`;
       return `${formatted.message}\n\n${vscode.l10n.t('Run "Unleash: Refresh Flags", then open the details again.')}\n`;
     }
+  }
+
+  /** A lens on the line that offers the next changes of the history. */
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const offset = this.moreAt.get(document.uri.toString());
+    if (offset === undefined) return [];
+    const line = document.positionAt(offset).line;
+    const title = vscode.l10n.t('$(history) Read More History: the next {0} changes', HISTORY_STEP);
+    return [new vscode.CodeLens(new vscode.Range(line, 0, line, 0), { command: Commands.readMoreHistory, title, arguments: [document.uri] })];
+  }
+
+  /**
+   * The next HISTORY_STEP changes in the details document at `uri` (the active editor's when not given); answers how
+   * many it asks for, or undefined when that is no details document with more to read.
+   */
+  readMore(uri: vscode.Uri | undefined): number | undefined {
+    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+    if (target?.scheme !== FLAG_DETAILS_SCHEME || !this.moreAt.has(target.toString())) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open the details of a flag whose history has more changes first: its History section ends with "Read More History".'));
+      return undefined;
+    }
+    const key = target.toString();
+    const wanted = (this.historyWanted.get(key) ?? HISTORY_STEP) + HISTORY_STEP;
+    this.historyWanted.delete(key);
+    this.historyWanted.set(key, wanted);
+    if (this.historyWanted.size > MAX_REMEMBERED) this.historyWanted.delete(this.historyWanted.keys().next().value as string);
+    this.changed.fire(target);
+    return wanted;
   }
 
   /**
@@ -97,11 +153,21 @@ class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.
     return found && projectOf(found) === project ? found : undefined;
   }
 
-  /** The History and Usage sections ('' without FlagActivity). */
-  private async activityText(project: string, name: string, token: vscode.CancellationToken): Promise<string> {
-    if (!this.activity) return '';
-    const [history, usage] = await Promise.all([this.activity.history(project, name, token), this.activity.usage(name, token)]);
-    return activitySections(history, usage, new Date(), USAGE_HOURS);
+  /**
+   * The history (its newest `wanted` changes) and usage (undefined without FlagActivity). Each part that fails says
+   * why where it would show; a cancellation ends the document.
+   */
+  private async readActivity(project: string, name: string, wanted: number, token: vscode.CancellationToken): Promise<{ history: Known<History>; usage: Known<FeatureMetricsRow[]> } | undefined> {
+    if (!this.activity) return undefined;
+    const failed = (error: unknown): Known<never> => {
+      if (error instanceof CancelledError) throw error;
+      return { unavailable: formatError(error, { request: true }).message };
+    };
+    const [history, usage] = await Promise.all([
+      this.activity.history(project, name, token, wanted).catch(failed),
+      this.activity.usage(name, token).catch(failed),
+    ]);
+    return { history, usage };
   }
 
   dispose(): void {
@@ -109,11 +175,23 @@ class FlagDetailsProvider implements vscode.TextDocumentContentProvider, vscode.
   }
 }
 
+/** What the History section says to read the next changes: the lens above its line, or the command. */
+function moreHistoryHow(): string {
+  return vscode.l10n.t('"Read More History" above this line, or "Unleash: Read More History" in the Command Palette.');
+}
+
 export function registerFlagDetails(deps: FlagDetailsDeps): vscode.Disposable {
   const provider = new FlagDetailsProvider(deps.store, deps.activity);
   return new DisposableStore(
     provider,
     vscode.workspace.registerTextDocumentContentProvider(FLAG_DETAILS_SCHEME, provider),
+    // History and usage come from a server only: the browser build has no FlagActivity, nor this command.
+    ...(deps.activity
+      ? [
+          vscode.languages.registerCodeLensProvider({ scheme: FLAG_DETAILS_SCHEME }, provider),
+          vscode.commands.registerCommand(Commands.readMoreHistory, (uri?: unknown) => provider.readMore(uri instanceof vscode.Uri ? uri : undefined)),
+        ]
+      : []),
     vscode.commands.registerCommand(Commands.showFlagDetails, (arg?: unknown, name?: unknown) => showFlagDetails(deps, arg, name)),
     vscode.commands.registerCommand(Commands.copyValue, (arg?: unknown) => copyValue(deps, arg)),
   );

@@ -1,7 +1,8 @@
 /**
  * Hovers on flag names in code. The provider only reads the store: it recognises the name under the cursor against an
  * index of the catalog and renders what the store knows (`hoverMarkdown`). The first hover that can be on a flag name
- * starts reading the flag list; then a known name's hover never waits on the network (readDetails), and an unknown
+ * starts reading the flag list; then a known name's hover waits one turn for details it lacks (readDetails) and at
+ * most ACTIVITY_WAIT_MS for a last change and usage it lacks (the first hover of a flag shows them), and an unknown
  * one in an SDK call waits at most LOOKUP_WAIT_MS for the lookup among archived flags (archivedFlag).
  */
 import * as vscode from 'vscode';
@@ -31,6 +32,12 @@ export const MAX_HOVER_LINE = 200_000;
 /** Longest a hover waits for the lookup of a name among archived flags (one search request). */
 export const LOOKUP_WAIT_MS = 2_000;
 
+/**
+ * Longest the first hover of a flag waits for its last change and usage (and its details, read at the same time), so
+ * they show in that hover; past it the hover says where they will show.
+ */
+export const ACTIVITY_WAIT_MS = 1_000;
+
 /** Configuration languages whose strings need no quotes: a whole value there is a literal too. */
 const PLAIN_SCALAR_LANGUAGES = new Set(['yaml', 'dockercompose', 'properties', 'ini', 'dotenv', 'env', 'toml']);
 
@@ -48,7 +55,7 @@ interface HoverOptions {
 type HoverStore = Pick<
   FlagStore,
   | 'state' | 'catalog' | 'currentSource' | 'peekFeature' | 'feature' | 'peekArchived' | 'findArchived' | 'load'
-  | 'status' | 'findsArchived' | 'archivedLookupFailed'
+  | 'status' | 'findsArchived' | 'archivedLookupFailed' | 'outOfDate' | 'refreshedAt'
 >;
 
 /** The part of FlagActivity the provider reads: the last change and usage of a flag, known or to read. */
@@ -140,24 +147,29 @@ export class FlagHoverProvider implements vscode.HoverProvider {
       if (this.store.peekFeature(project, summary.name) || this.hasFailed(project, summary.name)) continue;
       reads.push(this.readDetails(project, summary.name, token));
     }
-    for (const read of this.activityReads(summaries, token)) reads.push(read);
+    const activityReads = this.activityReads(summaries, token);
+    for (const read of activityReads) reads.push(read);
     if (reads.length > 0) {
-      // One event-loop turn: enough for an in-memory source, never enough for a network round trip.
-      await Promise.race([Promise.allSettled(reads), nextTurn()]);
+      // Details alone: one event-loop turn, enough for an in-memory source (a server's show on the next hover). The
+      // last change and usage are worth a short, bounded wait: they show in this hover once they arrive.
+      if (activityReads.length > 0) await waitAtMost(Promise.allSettled(reads), ACTIVITY_WAIT_MS, token);
+      else await Promise.race([Promise.allSettled(reads), nextTurn()]);
       if (token.isCancellationRequested) return undefined;
     }
+    const waited = activityReads.length > 0;
 
     const now = new Date();
     const matches: HoverMatch[] = summaries.map((summary) => {
       const project = summary.project ?? '';
       const details: Feature | undefined = this.store.peekFeature(project, summary.name);
       const status = this.store.status(summary, project);
-      const activity = this.activityOf(project, summary.name, now);
+      const activity = this.activityOf(project, summary.name, now, waited);
       if (details) return { summary, details, status, activity };
       return { summary, status, detailsState: this.hasFailed(project, summary.name) ? 'unavailable' : 'loading', activity };
     });
     const webUrl = source.webUrl?.bind(source);
-    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now, environments: settings.environments }), range);
+    const outOfDateSince = this.store.outOfDate === undefined ? undefined : (this.store.refreshedAt ?? null);
+    return hover(hoverMarkdown({ matches, sourceLabel: source.label, webUrl, now, environments: settings.environments, outOfDateSince }), range);
   }
 
   /**
@@ -196,9 +208,9 @@ export class FlagHoverProvider implements vscode.HoverProvider {
   }
 
   /** The activity lines of one flag from what is known now ('' when there is nothing to add). */
-  private activityOf(project: string, name: string, now: Date): string | undefined {
+  private activityOf(project: string, name: string, now: Date, waited: boolean): string | undefined {
     if (!this.activity) return undefined;
-    const text = activityMarkdown({ latest: this.activity.peekLatest(project, name), usage: this.activity.peekUsage(name), now, hours: USAGE_HOURS });
+    const text = activityMarkdown({ latest: this.activity.peekLatest(project, name), usage: this.activity.peekUsage(name), now, hours: USAGE_HOURS, waited });
     return text === '' ? undefined : text;
   }
 
@@ -226,6 +238,20 @@ export class FlagHoverProvider implements vscode.HoverProvider {
   private hasFailed(project: string, name: string): boolean {
     return this.failed.get(this.store.catalog)?.has(flagKey(project, name)) === true;
   }
+}
+
+/** Resolves when `work` settles, after `ms` at most, or at once when the hover is cancelled. */
+function waitAtMost(work: Promise<unknown>, ms: number, token: vscode.CancellationToken): Promise<void> {
+  return new Promise((resolve) => {
+    const subscription = token.onCancellationRequested(() => done());
+    const timer = setTimeout(() => done(), ms);
+    void work.then(() => done());
+    function done(): void {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve();
+    }
+  });
 }
 
 function hover(value: string, range: vscode.Range): vscode.Hover {

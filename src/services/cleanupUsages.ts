@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { USAGE_FILES_GLOB } from '../base/constants';
 import { findFlagUsages, isPlainScalarFile } from '../model/code/flagUsages';
-import { namesIn, spellingAnchors } from '../model/activity/cleanup';
+import { namesIn, spellingAnchors, usageExcerpt } from '../model/activity/cleanup';
 import type { Logger } from '../base/logger';
 import type { CodeFlags } from './codeFlags';
 import { visitWorkspaceFiles } from './workspaceFiles';
@@ -19,7 +19,7 @@ const MAX_KEPT_USES = 50;
 export interface UsePlace {
   uri: vscode.Uri;
   range: vscode.Range;
-  /** At most PREVIEW characters of the line on each side of the use. */
+  /** The line around the use, cut between tokens (`usageExcerpt`). */
   preview: string;
 }
 
@@ -31,8 +31,6 @@ export interface FlagUses {
   /** The first MAX_KEPT_USES places. */
   places: UsePlace[];
 }
-
-const PREVIEW = 40;
 
 interface UsageCount {
   uses: Map<string, FlagUses>;
@@ -63,7 +61,7 @@ export async function countFlagUsages(names: readonly string[], flags: CodeFlags
         entry.places.push({
           uri,
           range: new vscode.Range(usage.line, usage.start, usage.line, usage.end),
-          preview: usage.lineText.slice(Math.max(0, usage.start - PREVIEW), usage.end + PREVIEW),
+          preview: usageExcerpt(usage.lineText, usage.start, usage.end),
         });
       }
     }

@@ -8,7 +8,7 @@ import type { UnleashClient } from '../api/client';
 import { ListingFallbacks } from '../api/listingFallbacks';
 import type { EventPage } from '../api/activityReader';
 import type { ListingFailure } from '../api/listingTypes';
-import type { Feature, FeatureSummary, Segment } from '../api/schemas';
+import type { Feature, FeatureSummary, Lifecycle, Segment } from '../api/schemas';
 import type { FeatureMetricsRow } from '../api/activitySchemas';
 import type { FlagSource } from '../model/store/flagSource';
 import type { KnownProjects } from './knownProjects';
@@ -68,6 +68,10 @@ export class ServerSource implements FlagSource {
 
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]> {
     return this.#client.getStrategySegments(strategyId, { signal });
+  }
+
+  flagStages(project: string, name: string, signal?: AbortSignal): Promise<Lifecycle[]> {
+    return this.#client.getStages(project, name, { signal });
   }
 
   findArchived(name: string, signal?: AbortSignal): Promise<FeatureSummary | undefined> {

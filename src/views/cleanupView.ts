@@ -38,14 +38,20 @@ function usesText(uses: FlagUses | undefined, counting: boolean): string {
   return uses.count === 0 ? vscode.l10n.t('no use in the workspace') : useCount(uses.count, uses.files);
 }
 
+/** Whether two lists of candidates name the same flags, in the same order. */
+function sameNames(a: readonly CleanupCandidate[], b: readonly CleanupCandidate[]): boolean {
+  return a.length === b.length && a.every((candidate, i) => candidate.project === b[i]?.project && candidate.flag.name === b[i]?.flag.name);
+}
+
 export class CleanupTreeProvider implements vscode.TreeDataProvider<CleanupRow>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<CleanupRow | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private candidates: CleanupCandidate[] = [];
   private uses: Map<string, FlagUses> | undefined;
   private counting: vscode.CancellationTokenSource | undefined;
-  /** The catalog the candidates and uses were made from. */
+  /** The catalog the candidates and uses were made from, and the store's statusVersion then. */
   private basis: unknown;
+  private basisStatus: string | undefined;
   private readonly owned: DisposableStore;
 
   constructor(
@@ -57,6 +63,8 @@ export class CleanupTreeProvider implements vscode.TreeDataProvider<CleanupRow>,
     this.owned = new DisposableStore(
       this.changed,
       store.onDidChange(() => this.follow()),
+      // A status proved without a new catalog (a stage read in the background): the candidates again.
+      store.onDidChangeStatus(() => this.follow()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(settingId(Settings.cleanupUnusedDays))) this.recount();
       }),
@@ -86,11 +94,20 @@ export class CleanupTreeProvider implements vscode.TreeDataProvider<CleanupRow>,
   /** The candidates follow the catalog; their uses are counted while the view is shown. */
   follow(): void {
     if (this.store.state !== 'ready' || this.store.partial) return;
-    if (this.basis === this.store.catalog) return;
+    const basis = `${this.store.statusVersion}`;
+    if (this.basis === this.store.catalog && this.basisStatus === basis) return;
     // Nothing is listed or counted for a view nobody looks at; it follows once shown.
     if (!this.visible()) return;
+    const sameCatalog = this.basis === this.store.catalog;
     this.basis = this.store.catalog;
-    this.candidates = cleanupCandidates(this.store.catalog, new Date(), unusedDays());
+    this.basisStatus = basis;
+    const before = this.candidates;
+    this.candidates = cleanupCandidates(this.store.catalog, new Date(), unusedDays(), (flag) => this.store.status(flag));
+    // The same catalog with other statuses: the uses already counted stand when the same flags are listed.
+    if (sameCatalog && this.uses !== undefined && sameNames(before, this.candidates)) {
+      this.changed.fire(undefined);
+      return;
+    }
     this.uses = undefined;
     this.changed.fire(undefined);
     void this.count();

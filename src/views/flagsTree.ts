@@ -27,6 +27,8 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private roots: TreeNode[] | undefined;
   /** Cancelled whenever the store changes: loads started for the previous tree stop waiting. */
   private loads = new vscode.CancellationTokenSource();
+  /** The store's statusVersion the rows were last redrawn for. */
+  private drawnStatus = -1;
   private readonly owned: DisposableStore;
 
   constructor(
@@ -39,7 +41,13 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       this.changed,
       store.onDidChange(() => this.reset()),
       // A flag's row follows its details (lifecycle, stale, archived) once the store has read them.
-      store.onDidLoadDetails((ref) => void this.redrawFlag(ref.project, ref.name)),
+      store.onDidLoadDetails((ref) => {
+        // This row's redraw covers the status its details changed: no other row needs drawing again for it.
+        this.drawnStatus = store.statusVersion;
+        void this.redrawFlag(ref.project, ref.name);
+      }),
+      // Statuses changed without details (stages read in the background after a listing): the rows are redrawn.
+      store.onDidChangeStatus(() => this.redrawStatuses()),
     );
   }
 
@@ -123,6 +131,13 @@ export class FlagsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (!roots) return;
     const node = await findFlagNode(roots, { project, name });
     if (node && this.roots === roots) this.changed.fire(node);
+  }
+
+  /** Every row again, when a listed flag's status changed since the last redraw (not for an archived lookup). */
+  private redrawStatuses(): void {
+    if (this.drawnStatus === this.store.statusVersion) return;
+    this.drawnStatus = this.store.statusVersion;
+    if (this.roots) this.changed.fire(undefined);
   }
 
   private reset(): void {

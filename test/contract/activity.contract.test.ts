@@ -13,13 +13,14 @@ import { UnleashClient } from '../../src/api/client';
 import { ForbiddenError } from '../../src/api/errors';
 import { featureEventsSchema } from '../../src/api/activitySchemas';
 import { activityMarkdown, activitySections } from '../../src/model/activity/activityText';
-import { FlagActivity, USAGE_HOURS } from '../../src/model/activity/flagActivity';
+import { FlagActivity, HISTORY_STEP, USAGE_HOURS } from '../../src/model/activity/flagActivity';
 import { flagDocument } from '../../src/model/content/flagDocument';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
 import { ServerSource } from '../../src/services/serverSource';
 import { serverVersionFromEnv, startRealUnleash, type RealUnleash } from './harness';
 import { backendToken, changeCheckoutFlowInProduction, sendMetrics, waitForUsage } from './harness/activity';
+import { adminClient } from './harness/seed';
 
 let server: RealUnleash;
 const clients: UnleashClient[] = [];
@@ -103,7 +104,7 @@ describe(`history and usage (real server ${serverVersionFromEnv()})`, () => {
     const details = await store.feature('default', name);
     const now = new Date();
     const [history, usage] = await Promise.all([activity.history('default', name), activity.usage(name)]);
-    const text = flagDocument({ details, segments: new Map(), sourceLabel: 'unleash', now }) + activitySections(history, usage, now, USAGE_HOURS);
+    const text = await flagDocument({ details, segments: new Map(), sourceLabel: 'unleash', now }, { tail: () => activitySections(history, usage, now, USAGE_HOURS) });
     const lines = text.split('\n');
     const start = lines.indexOf('History (newest first)');
     assert.ok(start > 0, 'a History section');
@@ -169,6 +170,32 @@ describe(`history and usage (real server ${serverVersionFromEnv()})`, () => {
     assert.deepEqual(second.events.map((event) => event.id), all.events.slice(2, 4).map((event) => event.id));
     const elsewhere = await client().featureEvents('new-checkout-flow', { project: 'checkout', limit: 10, offset: 0 });
     assert.deepEqual(elsewhere, { events: [], total: 0 });
+  });
+
+  it('the details document reads the next 200 changes from where the last page ended; a change made in between is listed once', async () => {
+    const busy = 'busy-history';
+    const api = adminClient(server.url, server.adminToken);
+    await api.call('POST', '/api/admin/projects/default/features', { name: busy, type: 'release' });
+    for (let i = 0; i < 210; i++) await api.call('POST', `/api/admin/projects/default/features/${busy}/environments/development/${i % 2 === 0 ? 'on' : 'off'}`);
+    const { activity } = await realActivity();
+    const first = await activity.history('default', busy);
+    assert.ok(first && 'value' in first);
+    assert.equal(first.value.events.length, HISTORY_STEP);
+    const recorded = first.value.total ?? 0;
+    assert.ok(recorded > HISTORY_STEP, `${recorded} changes recorded`);
+    const offer = activitySections(first, { value: [] }, new Date(), USAGE_HOURS, { step: HISTORY_STEP, how: 'Read More History.' }).split('\n');
+    assert.ok(offer.includes(`The newest 200 of ${recorded} changes. Read the next ${recorded - 200}: Read More History.`), offer.slice(-12).join('\n'));
+    // A change made meanwhile moves every page by one.
+    await api.call('POST', `/api/admin/projects/default/features/${busy}/environments/development/on`);
+    const more = await activity.history('default', busy, undefined, 2 * HISTORY_STEP);
+    assert.ok(more && 'value' in more);
+    const ids = more.value.events.map((entry) => entry.id as number);
+    const all: number[] = [];
+    for (let offset = 0; offset < recorded + 1; offset += 100) {
+      all.push(...(await client().featureEvents(busy, { project: 'default', limit: 100, offset })).events.map((event) => event.id as number));
+    }
+    assert.deepEqual(ids, all.slice(1), 'every change up to the first one, each once, newest first (the one made meanwhile is the next read)');
+    assert.equal(more.value.events.at(-1)?.what, 'created the flag');
   });
 
   it('a token that may not read the event log leaves history out, says why once, and asks no more', async () => {

@@ -74,6 +74,8 @@ interface FakeStatusBarItem {
   tooltip?: string;
   backgroundColor?: classes.ThemeColor;
   command?: string;
+  /** What a screen reader says. */
+  accessibilityInformation?: { label: string; role?: string };
   /** Whether it shows: after `show()`, until `hide()` or `dispose()`. */
   visible: boolean;
   show(): void;
@@ -228,6 +230,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       inlayHints: [] as ProviderRegistration[],
       definition: [] as ProviderRegistration[],
       references: [] as ProviderRegistration[],
+      codeLenses: [] as ProviderRegistration[],
     },
   };
 
@@ -276,6 +279,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
     WorkspaceEdit: classes.WorkspaceEdit,
     CodeAction: classes.CodeAction,
     CodeActionKind: classes.CodeActionKind,
+    CodeLens: classes.CodeLens,
     ThemeColor: classes.ThemeColor,
     ThemeIcon: classes.ThemeIcon,
     TreeItem: classes.TreeItem,
@@ -368,7 +372,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       async openTextDocument(uri: Uri) {
         const provider = record.contentProviders.get(uri.scheme);
         const text = provider ? await provider.provideTextDocumentContent(uri, noCancellation) : undefined;
-        return { uri, getText: () => text ?? '' };
+        return { uri, getText: () => text ?? '', positionAt: (offset: number) => positionIn(text ?? '', offset) };
       },
       fs: {
         async readDirectory(uri: Uri): Promise<Array<[string, number]>> {
@@ -415,6 +419,7 @@ export function createFakeVscode(options: { folder?: string } = {}) {
       registerInlayHintsProvider: register(record.providers.inlayHints),
       registerDefinitionProvider: register(record.providers.definition),
       registerReferenceProvider: register(record.providers.references),
+      registerCodeLensProvider: register(record.providers.codeLenses),
     },
     window: {
       showInformationMessage: show('info'),
@@ -590,6 +595,13 @@ export function createFakeVscode(options: { folder?: string } = {}) {
 export type FakeVscode = ReturnType<typeof createFakeVscode>;
 
 let installed: FakeVscode | undefined;
+
+/** The line and character of `offset` in `text`, as a TextDocument answers it. */
+function positionIn(text: string, offset: number): classes.Position {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return new classes.Position(line, offset - (before.lastIndexOf('\n') + 1));
+}
 
 /**
  * Makes `require('vscode')` return the stand-in, and gives a fresh one (for `folder`, when given) on every call:

@@ -249,6 +249,13 @@ export class CodeAction {
   ) {}
 }
 
+export class CodeLens {
+  constructor(
+    readonly range: Range,
+    public command?: { command: string; title: string; arguments?: unknown[] },
+  ) {}
+}
+
 export class ThemeColor {
   constructor(readonly id: string) {}
 }

@@ -10,17 +10,19 @@ import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import type { FeatureMetricsRow } from '../../src/api/activitySchemas';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import type { TreeNode } from '../../src/model/tree/node';
-import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type Hover, type TreeItem } from '../support/fakeVscode';
+import { CancellationTokenSource, installFakeVscode, MarkdownString, Uri, type CodeLens, type Hover, type TreeItem } from '../support/fakeVscode';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { FlagActivity } from '../../src/model/activity/flagActivity';
 
 const fake = installFakeVscode();
 let FlagHoverProvider: typeof import('../../src/hovers/flagHoverProvider').FlagHoverProvider;
+let ACTIVITY_WAIT_MS: number;
 let registerFlagsView: typeof import('../../src/views/flagsTree').registerFlagsView;
 let registerFlagDetails: typeof import('../../src/commands/flagDetails').registerFlagDetails;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
   FlagHoverProvider = (await import('../../src/hovers/flagHoverProvider')).FlagHoverProvider;
+  ACTIVITY_WAIT_MS = (await import('../../src/hovers/flagHoverProvider')).ACTIVITY_WAIT_MS;
   registerFlagsView = (await import('../../src/views/flagsTree')).registerFlagsView;
   registerFlagDetails = (await import('../../src/commands/flagDetails')).registerFlagDetails;
 });
@@ -87,22 +89,34 @@ async function hoverText(provider: InstanceType<typeof FlagHoverProvider>): Prom
 }
 
 describe('the last change and usage of a flag', () => {
-  it('the first hover starts the reads; the next shows the last change and usage from memory, asking nothing', async () => {
+  it('the first hover waits for the last change and usage and shows them; the next answers from memory, asking nothing', async () => {
     const source = new Source();
     source.delayMs = 5;
     const { store, activity } = await setUp(source);
     const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined }, activity);
     const first = await hoverText(provider);
-    assert.match(first, /_Reading the last change and usage… hover again to see them\._/);
+    const lines = first.split('\n');
+    assert.ok(lines.includes('**Last change:** enabled in production · alice · 3 hours ago  '), first);
+    assert.ok(lines.includes('**Usage, last 24 h:** production 100 \\(90 yes · 10 no\\)'), first);
+    assert.doesNotMatch(first, /Reading the last change|hover again/);
     await settle();
     const calls = source.calls.length;
     const second = await hoverText(provider);
     assert.equal(source.calls.length, calls, 'nothing asked again');
-    const lines = second.split('\n');
-    assert.ok(lines.includes('**Last change:** enabled in production · alice · 3 hours ago  '), second);
-    assert.ok(lines.includes('**Usage, last 24 h:** production 100 \\(90 yes · 10 no\\)'), second);
-    assert.doesNotMatch(second, /Reading the last change/);
+    assert.equal(second, first);
     assert.deepEqual(source.calls.filter((call) => !call.startsWith('feature')).sort(), ['history checkout 1', 'usage checkout']);
+  });
+
+  it('a server slower than the wait: the hover says where they will show, and the next hover shows them', async () => {
+    const source = new Source();
+    source.delayMs = ACTIVITY_WAIT_MS + 200;
+    const { store, activity } = await setUp(source);
+    const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined }, activity);
+    const first = await hoverText(provider);
+    assert.ok(first.split('\n').includes('_Still reading the last change and usage: they show in the next hover, and in the details (Show details)._'), first);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const second = await hoverText(provider);
+    assert.ok(second.split('\n').includes('**Usage, last 24 h:** production 100 \\(90 yes · 10 no\\)'), second);
   });
 
   it('export files: the hover says nothing of history or usage', async () => {
@@ -150,6 +164,73 @@ describe('the last change and usage of a flag', () => {
         '<time> · bob · created the flag',
       ]);
       assert.deepEqual(tail.slice(5, 9), ['Usage, last 24 hours', '--------------------', 'Environment  Evaluations  Yes  No  Per hour, oldest first', 'production           100   90  10  ·······················█']);
+    } finally {
+      registration.dispose();
+    }
+  });
+
+  it('the details document shows 200 changes, and "Read More History" the next 200 in the same document, until all are shown', async () => {
+    const source = new Source();
+    const all = 450;
+    source.flagHistory = async (_project, name, page) => {
+      source.calls.push(`history ${name} ${page.limit}@${page.offset}`);
+      const events = Array.from({ length: Math.max(0, Math.min(page.limit, all - page.offset)) }, (_, i) => ({
+        id: all - page.offset - i,
+        type: 'feature-environment-enabled',
+        environment: `env-${all - page.offset - i}`,
+        createdBy: 'alice',
+        createdAt: changedAt,
+      }));
+      return { events, total: all };
+    };
+    const { store, activity } = await setUp(source);
+    const registration = registerFlagDetails({ store, view: { selected: () => undefined }, logger, activity });
+    try {
+      const uri = Uri.parse('unleash-flag:/checkout.txt?project=default&name=checkout');
+      const changes = (text: string) => text.split('\n').filter((line) => / · alice · enabled in env-\d+$/.test(line));
+      let document = await fake.vscode.workspace.openTextDocument(uri);
+      assert.equal(changes(document.getText()).length, 200);
+      const offer = 'The newest 200 of 450 changes. Read the next 200: "Read More History" above this line, or "Unleash: Read More History" in the Command Palette.';
+      const lines = document.getText().split('\n');
+      assert.ok(lines.includes(offer), lines.slice(-20).join('\n'));
+      // The code lens sits on that line and runs the command for this document.
+      const lenses = fake.providers.codeLenses.map((entry) => (entry.provider as { provideCodeLenses(d: unknown): CodeLens[] }).provideCodeLenses(document)).flat();
+      assert.deepEqual(
+        lenses.map((lens) => [lens.range.start.line, lens.command?.title, lens.command?.command]),
+        [[lines.indexOf(offer), '$(history) Read More History: the next 200 changes', 'unleash.readMoreHistory']],
+      );
+      source.calls.length = 0;
+      assert.equal(await fake.commands.get('unleash.readMoreHistory')?.(...(lenses[0]?.command?.arguments ?? [])), 400);
+      document = await fake.vscode.workspace.openTextDocument(uri);
+      assert.deepEqual(changes(document.getText()).slice(198, 202).map((line) => line.split(' · ').at(-1)), ['enabled in env-252', 'enabled in env-251', 'enabled in env-250', 'enabled in env-249']);
+      assert.ok(document.getText().includes('The newest 400 of 450 changes. Read the next 50:'));
+      assert.deepEqual(source.calls.filter((call) => call.startsWith('history')), ['history checkout 50@200', 'history checkout 50@250', 'history checkout 50@300', 'history checkout 50@350'], 'only the pages after those shown');
+      await fake.commands.get('unleash.readMoreHistory')?.(uri);
+      document = await fake.vscode.workspace.openTextDocument(uri);
+      assert.equal(changes(document.getText()).length, 450);
+      assert.doesNotMatch(document.getText(), /The newest|Read More History/);
+      assert.deepEqual(fake.providers.codeLenses.map((entry) => (entry.provider as { provideCodeLenses(d: unknown): CodeLens[] }).provideCodeLenses(document)).flat(), []);
+    } finally {
+      registration.dispose();
+    }
+  });
+
+  it('a change nested 6,000 deep: the hover and the details word it (no RangeError, nothing silently left out)', async () => {
+    const source = new Source();
+    let deep: unknown = {};
+    for (let i = 0; i < 6_000; i++) deep = { a: deep };
+    const update = { type: 'feature-strategy-update', environment: 'production', createdBy: 'mallory', createdAt: changedAt, preData: { name: 'default', constraints: [] }, data: { name: 'default', constraints: deep } };
+    source.flagHistory = async () => ({ events: [update], total: 1 });
+    const { store, activity } = await setUp(source);
+    const provider = new FlagHoverProvider(store, logger, { transforms: [], sdkCalls: undefined }, activity);
+    const hover = await hoverText(provider);
+    assert.ok(hover.split('\n').includes('**Last change:** changed the constraints of Standard in production · mallory · 3 hours ago  '), hover);
+    const registration = registerFlagDetails({ store, view: { selected: () => undefined }, logger, activity });
+    try {
+      const text = (await fake.vscode.workspace.openTextDocument(Uri.parse('unleash-flag:/checkout.txt?project=default&name=checkout'))).getText();
+      const tail = text.slice(text.indexOf('History (newest first)')).split('\n');
+      assert.match(tail[2] ?? '', / · mallory · changed the constraints of Standard in production$/);
+      assert.ok(tail.includes('Usage, last 24 hours'));
     } finally {
       registration.dispose();
     }

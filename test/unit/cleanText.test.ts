@@ -158,7 +158,7 @@ describe('invisible characters: every format character, the tag block', () => {
       );
       const payload = { type: 'json', value: `{"note":"x${ch}y"}` };
       const details: Feature = { ...flag, environments: [{ name: 'production', enabled: true, strategies: [], variants: [{ name: 'v', weight: 1000, payload }] }] };
-      const document = flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) }).split('\n');
+      const document = (await flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) })).split('\n');
       const escape = `\\u{${code(ch)}}`;
       assert.equal(document[0], `pay${escape}ments (not a valid Unleash name)`, code(ch));
       assert.equal(document[document.indexOf('Description') + 2], `About${escape}it`, code(ch));
@@ -198,7 +198,7 @@ describe('invisible characters: every default-ignorable code point, and the blan
         code(ch),
       );
       const details: Feature = { ...flag, environments: [{ name: 'production', enabled: true, strategies: [] }] };
-      const document = flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) }).split('\n');
+      const document = (await flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) })).split('\n');
       assert.equal(document[0], `pay\\u{${code(ch)}}ments (not a valid Unleash name)`, code(ch));
       // The Problems panel: an SDK call naming a flag with the character in it.
       const [diagnostic] = await new FlagAnalyzer(new Catalog([summary('payments', '')])).analyse(`isEnabled('pay${ch}ments')`, { sourceLabel: `host${ch}name`, sourceKind: 'server' });

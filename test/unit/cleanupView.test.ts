@@ -14,7 +14,10 @@ const folder = mkdtempSync(path.join(tmpdir(), 'cleanup-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 mkdirSync(path.join(folder, 'src'));
 writeFileSync(path.join(folder, 'src', 'a.ts'), "if (unleash.isEnabled('old-banner')) {}\n// old-banner in a comment is no use\nuseFlag('old-banner-v2');\n");
-writeFileSync(path.join(folder, 'src', 'b.py'), "client.is_enabled('old-banner')\nclient.is_enabled('busy')\n");
+writeFileSync(
+  path.join(folder, 'src', 'b.py'),
+  "client.is_enabled('old-banner')\nclient.is_enabled('busy')\nif unleash_client.is_enabled(\"new-checkout-page\") and client.is_enabled('old-banner') and not client.is_enabled(\"maintenance-mode\"):\n",
+);
 const fake = installFakeVscode(folder);
 
 let CodeFlags: typeof import('../../src/services/codeFlags').CodeFlags;
@@ -55,7 +58,7 @@ describe('Cleanup view', () => {
       assert.deepEqual(
         items.map((item) => [item.label, item.description, item.contextValue]),
         [
-          ['old-banner', 'stale · last evaluated 2 months ago · 2 uses in 2 files', 'cleanupFlag'],
+          ['old-banner', 'stale · last evaluated 2 months ago · 3 uses in 2 files', 'cleanupFlag'],
           ['unused', 'never evaluated · no use in the workspace', 'cleanupFlag'],
         ],
       );
@@ -65,8 +68,41 @@ describe('Cleanup view', () => {
         [
           ["if (unleash.isEnabled('old-banner')) {}", 'src/a.ts, line 1', 'vscode.open'],
           ["client.is_enabled('old-banner')", 'src/b.py, line 1', 'vscode.open'],
+          // A long line: cut between words, never inside a name, and marked where it was cut.
+          ["…and client.is_enabled('old-banner') and not…", 'src/b.py, line 3', 'vscode.open'],
         ],
       );
+    } finally {
+      view.disposable.dispose();
+      codeFlags.dispose();
+      store.dispose();
+    }
+  });
+
+  it('lists a flag completed in the instant it was created once its stages are read in the background (no details read)', async () => {
+    const at = daysAgo(3);
+    const listed = { name: 'same-instant', project: 'default', createdAt: at, lifecycle: { stage: 'initial', enteredStageAt: at }, environments: [{ name: 'production', enabled: true, lastSeenAt: daysAgo(0) }] };
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const staged = {
+      ...listingSource([listed], { environments: ['production'] }),
+      flagStages: async () => {
+        await answered; // the server answers once the view shows the listing
+        return [{ stage: 'completed', status: 'kept', enteredStageAt: at }, { stage: 'initial', enteredStageAt: at }];
+      },
+    };
+    const store = await storeOver(staged);
+    const codeFlags = new CodeFlags(store, logger, new HoverSettingsByFolder());
+    const view = registerCleanupView({ store, codeFlags, logger });
+    try {
+      (fake.treeViews.at(-1) as FakeTreeView).setVisible(true);
+      await view.provider.settled();
+      assert.deepEqual(view.provider.getChildren(), [], 'the listing says initial');
+      answer();
+      await store.stagesSettled();
+      await view.provider.settled();
+      const items = view.provider.getChildren().map((row) => view.provider.getTreeItem(row) as unknown as TreeItem);
+      assert.deepEqual(items.map((item) => [item.label, item.description]), [['same-instant', 'completed · no use in the workspace']]);
     } finally {
       view.disposable.dispose();
       codeFlags.dispose();

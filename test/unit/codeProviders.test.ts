@@ -428,12 +428,14 @@ describe('status bar item', () => {
     assert.equal(
       item.tooltip,
       [
-        '2 flags from unleash.example.com.',
+        '2 flags from unleash.example.com, out of date.',
         refreshed,
         "Out of date: the last refresh failed: the server failed (500: db down). Try again; if it keeps failing, check the server's logs. Failed request: GET /api/admin/projects/default/features.",
         'Click for Refresh, Test Connection, Connect and Show Log.',
       ].join('\n'),
     );
+    // A screen reader hears it too, not only the eye.
+    assert.equal(item.accessibilityInformation?.label, 'Unleash flags: 2 flags from unleash.example.com, out of date.');
 
     // A source that never loaded: the error, on the error colour.
     const broken = new CountingSource();

@@ -12,7 +12,7 @@ import type { FeatureSummary } from '../../src/api/schemas';
 import type { FeatureEvent, FeatureMetricsRow } from '../../src/api/activitySchemas';
 import { Emitter } from '../../src/base/emitter';
 import { Catalog } from '../../src/model/store/catalog';
-import { FlagActivity, MAX_HISTORY_EVENTS } from '../../src/model/activity/flagActivity';
+import { FlagActivity, HISTORY_STEP, MAX_HISTORY_EVENTS } from '../../src/model/activity/flagActivity';
 import type { FlagSource } from '../../src/model/store/flagSource';
 import { routes, startFaultServer, type FaultServer } from '../support/faultServer';
 
@@ -191,22 +191,64 @@ describe('FlagActivity', () => {
     assert.equal(t.activity.peekUsage('f'), undefined);
   });
 
-  it('history: pages until the last event or the bound, and the first event is the latest change', async () => {
+  it('history: pages until the last event or the step, and the first event is the latest change', async () => {
     const source = new Source();
-    source.history = async (page) => ({ events: Array.from({ length: page.limit }, (_, i) => event(1000 - page.offset - i)), total: 5000 });
+    source.history = async (page) => ({ events: Array.from({ length: page.limit }, (_, i) => event(10_000 - page.offset - i)), total: 5000 });
     const t = setUp(source);
     const history = await t.activity.history('default', 'f');
     assert.ok(history && 'value' in history);
-    assert.equal(history.value.events.length, MAX_HISTORY_EVENTS);
+    assert.equal(history.value.events.length, HISTORY_STEP);
+    assert.deepEqual(history.value.events.slice(0, 1), [{ who: 'admin', what: 'enabled in production', at: Date.parse('2026-11-26T06:37:28.557Z'), createdAt: '2026-11-26T06:37:28.557Z', id: 10_000 }]);
     assert.equal(history.value.total, 5000);
     assert.deepEqual(source.calls, ['history default/f 50@0', 'history default/f 50@50', 'history default/f 50@100', 'history default/f 50@150']);
-    assert.deepEqual(t.activity.peekLatest('default', 'f'), { value: event(1000) });
+    assert.deepEqual(t.activity.peekLatest('default', 'f'), { value: event(10_000) });
 
     source.calls.length = 0;
     source.history = async (page) => ({ events: page.offset === 0 ? [event(2), event(1)] : [], total: 2 });
     const short = await t.activity.history('default', 'g');
-    assert.deepEqual(short, { value: { events: [event(2), event(1)], total: 2, legacy: undefined } });
+    assert.ok(short && 'value' in short);
+    assert.deepEqual([short.value.events.map((entry) => entry.id), short.value.total, short.value.end], [[2, 1], 2, true]);
     assert.deepEqual(source.calls, ['history default/g 50@0']);
+  });
+
+  it('history: more is read from where the last page ended; a change made meanwhile is not listed twice', async () => {
+    const source = new Source();
+    let newest = 10_000;
+    source.history = async (page) => ({ events: Array.from({ length: page.limit }, (_, i) => event(newest - page.offset - i)), total: 5000 });
+    const t = setUp(source);
+    await t.activity.history('default', 'f');
+    source.calls.length = 0;
+    newest += 1; // a change made since: every page moves by one
+    const more = await t.activity.history('default', 'f', undefined, HISTORY_STEP * 2);
+    assert.ok(more && 'value' in more);
+    const ids = more.value.events.map((entry) => entry.id as number);
+    assert.equal(new Set(ids).size, ids.length, 'no change listed twice');
+    assert.deepEqual([ids[0], ids[HISTORY_STEP], ids.at(-1)], [10_000, 10_000 - HISTORY_STEP, 10_000 - 2 * HISTORY_STEP + 1]);
+    assert.deepEqual(source.calls.slice(0, 2), ['history default/f 50@200', 'history default/f 50@250']);
+    assert.equal(source.calls.length, 5, 'one page more for the repeated change');
+    // Asking again for as many answers from memory; never more than the bound.
+    source.calls.length = 0;
+    await t.activity.history('default', 'f', undefined, HISTORY_STEP * 2);
+    assert.deepEqual(source.calls, []);
+    assert.equal(MAX_HISTORY_EVENTS, 5_000);
+  });
+
+  it('history: a page that fails after others keeps those, says why, and is asked again only for more', async () => {
+    const source = new Source();
+    source.history = async (page) => {
+      if (page.offset >= 100) throw new Error('boom');
+      return { events: Array.from({ length: page.limit }, (_, i) => event(1000 - page.offset - i)), total: 500 };
+    };
+    const t = setUp(source);
+    const history = await t.activity.history('default', 'f');
+    assert.ok(history && 'value' in history);
+    assert.equal(history.value.events.length, 100);
+    assert.match(history.value.stopped?.reason ?? '', /boom/);
+    source.calls.length = 0;
+    await t.activity.history('default', 'f');
+    assert.deepEqual(source.calls, [], 'the failure is remembered');
+    await t.activity.history('default', 'f', undefined, HISTORY_STEP * 2);
+    assert.deepEqual(source.calls, ['history default/f 50@100']);
   });
 
   it('export files: nothing to read, and it says so', async () => {

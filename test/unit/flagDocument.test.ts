@@ -4,7 +4,7 @@
  * as escapes.
  *   node --import tsx --test test/unit/flagDocument.test.ts
  */
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/content/flagDocument';
@@ -65,8 +65,12 @@ const segment: Segment = {
 const summary: FeatureSummary = { name: details.name, project: 'default', lifecycle: { stage: 'initial', enteredStageAt: '2026-11-20T08:00:00.000Z' } };
 
 describe('flag details document', () => {
-  const text = flagDocument({ summary, details, segments: new Map([['s1', [segment]]]), sourceLabel: 'unleash.example.com', now: NOW });
-  const lines = text.split('\n');
+  let text = '';
+  let lines: string[] = [];
+  before(async () => {
+    text = await flagDocument({ summary, details, segments: new Map([['s1', [segment]]]), sourceLabel: 'unleash.example.com', now: NOW });
+    lines = text.split('\n');
+  });
 
   it('heads with the facts, the lifecycle as the details say it', () => {
     assert.deepEqual(lines.slice(0, 10), [
@@ -139,19 +143,31 @@ describe('flag details document', () => {
     ]);
   });
 
-  it('holds a constraint of 150,000 values and 150,000 tags (lines are appended one by one, never as call arguments)', () => {
+  it('holds a constraint of 150,000 values and 150,000 tags (lines are appended one by one, never as call arguments)', async () => {
     const values = Array.from({ length: 150_000 }, (_, i) => `v${i}`);
     const tags = Array.from({ length: 150_000 }, (_, i) => ({ type: 'team', value: `t${i}` }));
     const strategy = { id: 'big', name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values }] };
     const big: Feature = { ...details, environments: [{ name: 'production', enabled: true, strategies: [strategy] }], tags };
-    const bigLines = flagDocument({ summary, details: big, segments: new Map(), sourceLabel: 'unleash.example.com', now: NOW }).split('\n');
+    const bigLines = (await flagDocument({ summary, details: big, segments: new Map(), sourceLabel: 'unleash.example.com', now: NOW })).split('\n');
     assert.ok(bigLines.includes('          v149999'), 'the last constraint value');
     assert.equal(bigLines.filter((line) => line.startsWith('team:t')).length, 150_000);
   });
 
-  it('writes hostile characters as visible escapes, keeping line breaks in multi-line values', () => {
+  it('stops at its budget, at the end of a line, and says where and why', async () => {
+    const values = Array.from({ length: 150_000 }, (_, i) => `v${i}`);
+    const strategy = { id: 'big', name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values }] };
+    const big: Feature = { ...details, environments: [{ name: 'production', enabled: true, strategies: [strategy] }] };
+    const input = { summary, details: big, segments: new Map(), sourceLabel: 'unleash.example.com', now: NOW };
+    const bySize = await flagDocument(input, { budget: { chars: 10_000, ms: 60_000 } });
+    assert.ok(bySize.length < 10_300, String(bySize.length));
+    assert.match(bySize, /\n {10}v\d+\n\n… The document stops here: it reached 10,000 characters, the most the editor is given to show\. Open the flag in Unleash to read the rest\.\n$/);
+    const byTime = await flagDocument(input, { budget: { chars: 8_000_000, ms: 0 } });
+    assert.match(byTime, /\n\n… The document stops here: writing it took longer than 0 s\. Open the flag in Unleash to read the rest\.\n$/);
+  });
+
+  it('writes hostile characters as visible escapes, keeping line breaks in multi-line values', async () => {
     assert.equal(visibleText('a\u0007b\u0085c\u2066d\ud800'), 'a\\u{0007}b\\u{0085}c\\u{2066}d\\u{D800}');
-    const hostile = flagDocument({
+    const hostile = await flagDocument({
       details: { ...details, description: 'line one\r\nline\u202etwo\u001b[31m', environments: [] },
       segments: new Map(),
       sourceLabel: 'x',
@@ -242,9 +258,9 @@ describe('JSON shown to people (payloads)', () => {
     assert.deepEqual(valid(shown), items);
   });
 
-  it('the details document shows a deep payload valid and bounded', () => {
+  it('the details document shows a deep payload valid and bounded', async () => {
     const payload = { type: 'json', value: `{"deep":${'['.repeat(100_000)}"\u202e"${']'.repeat(100_000)}}` };
-    const document = flagDocument({
+    const document = await flagDocument({
       details: { name: 'deep', environments: [{ name: 'production', enabled: true, variants: [{ name: 'v', weight: 1000, payload }] }] },
       segments: new Map(),
       sourceLabel: 'x',

@@ -11,6 +11,7 @@ import { featureSchema, featureSearchSchema, type Feature, type FeatureSummary, 
 import { FlagAnalyzer } from '../../src/model/code/flagDiagnostics';
 import { flagKey } from '../../src/model/store/catalog';
 import type { FlagSource } from '../../src/model/store/flagSource';
+import { escapeMarkdown } from '../../src/model/text/markdown';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { CancellationTokenSource, installFakeVscode, Range, Uri, type Hover, type MarkdownString } from '../support/fakeVscode';
 
@@ -160,6 +161,25 @@ describe('FlagHoverProvider', () => {
     assert.ok(second.contents.value.includes('[Open in Unleash](<https://unleash.example.com/projects/default/features/new-checkout-flow>)'));
     assert.ok(!second.contents.value.includes('Loading'));
     assert.deepEqual(source.calls, ['default/new-checkout-flow'], 'no second read');
+  });
+
+  it('says when its states come from an out-of-date listing (the last refresh failed), and stops once one works', async () => {
+    const { source, store, provider } = await setup();
+    source.mode = 'immediate';
+    const loadedAt = store.refreshedAt as Date;
+    source.listing = Promise.reject(new Error('socket hang up'));
+    await store.refresh();
+    const stale = await hoverAt(provider, LINE, COLUMN);
+    const minute = loadedAt.toISOString().slice(0, 16).replace('T', ' ');
+    assert.ok(
+      stale?.contents.value.endsWith(
+        `\n\n_${escapeMarkdown(`Out of date: these states are those of ${minute} UTC; the last refresh failed (the status bar says why).`)}_\n\n_Source: unleash\\.example\\.com_`,
+      ),
+      stale?.contents.value,
+    );
+    source.listing = undefined;
+    await store.refresh();
+    assert.doesNotMatch((await hoverAt(provider, LINE, COLUMN))?.contents.value ?? '', /Out of date/);
   });
 
   it('shows details on the first hover when the source answers from memory (offline mode)', async () => {

@@ -23,6 +23,8 @@ import { childrenOf } from '../../src/model/tree/children';
 import type { TreeNode } from '../../src/model/tree/node';
 import { describeLifecycle, lifecycleStage } from '../../src/model/text/flagText';
 import { storeOver } from '../support/flagCatalog';
+import { cleanupCandidates } from '../../src/model/activity/cleanup';
+import { MAX_STAGE_READS } from '../../src/model/store/stageReads';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 /** Created and completed in the same instant: the listing says `initial`, the details `completed`. */
@@ -156,7 +158,7 @@ async function surfaces(store: FlagStore, name: string): Promise<Surfaces> {
     screenReader: node?.accessibleLabel,
     tooltip: node?.tooltip?.split('\n\n').at(-1),
     hover: hoverMarkdown({ matches: [{ summary, details, status }], sourceLabel: LABEL, now: NOW }).split('\n\n')[1] ?? '',
-    document: statusFields(flagDocument({ summary, details, status, segments: new Map(), sourceLabel: LABEL, now: NOW })),
+    document: statusFields(await flagDocument({ summary, details, status, segments: new Map(), sourceLabel: LABEL, now: NOW })),
     completion: completions.items({ typed: name, quote: "'" }).find((item) => item.label === name)?.detail,
     diagnostic,
     statusBar: bar.tooltip.split('\n').find((line) => line.startsWith('To clean up')),
@@ -266,6 +268,99 @@ describe('one status per flag, the same on every surface (a server)', () => {
     assert.ok(found);
     const fixes = flagQuickFixes(found, { quote: "'", webUrl: (project, name) => `https://unleash.example.com/projects/${project}/features/${name}` });
     assert.deepEqual(fixes.map((fix) => fix.title), ['Show details of "old-banner"', 'Open "old-banner" in Unleash', 'Copy flag name "old-banner"']);
+    store.dispose();
+  });
+});
+
+/** A server that also answers each flag's stage list: its listed stage, and what the details prove, in one instant. */
+class StagesSource extends Source {
+  readonly stageReads: string[] = [];
+  /** Stage lists being read now, and the most at once. */
+  running = 0;
+  mostAtOnce = 0;
+  signals: AbortSignal[] = [];
+  async flagStages(project: string, name: string, signal?: AbortSignal): Promise<Lifecycle[]> {
+    this.stageReads.push(`${project}/${name}`);
+    if (signal) this.signals.push(signal);
+    this.mostAtOnce = Math.max(this.mostAtOnce, ++this.running);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    this.running--;
+    const listed = this.rows.find((flag) => flag.name === name)?.lifecycle;
+    const proved = DETAILS.get(name);
+    // As a real server lists them: stages of the same instant latest first.
+    return [proved, listed].filter((stage): stage is Lifecycle => stage !== undefined && stage !== null);
+  }
+}
+
+describe('the stages a listing hides, read in the background after each listing', () => {
+  it('every surface says completed (kept / discarded) without any flag read: tree, tooltip, hover, completion, diagnostic, Cleanup, status bar', async () => {
+    const source = new StagesSource();
+    const store = await storeOver(source);
+    let changes = 0;
+    store.onDidChangeStatus(() => changes++);
+    // The rows drawn before the stages arrive are the ones redrawn after (a row's text follows the store's statuses).
+    const rows = (await childrenOf(undefined, store, undefined, { now: () => NOW })) as TreeNode[];
+    assert.equal(rows.find((candidate) => candidate.flag?.name === 'kept-flag')?.description, 'd● p○ · initial', 'before: the listing');
+    await store.stagesSettled();
+    assert.deepEqual(source.reads, [], 'no details read');
+    assert.deepEqual(source.stageReads.sort(), ['default/discarded-flag', 'default/kept-flag', 'default/live-flag', 'default/stale-flag']);
+    assert.equal(changes, 1, 'one status change once the reads are done');
+    const completions = new FlagCompletions(store.catalog, (flag) => store.status(flag));
+    const candidates = cleanupCandidates(store.catalog, NOW, 0, (flag) => store.status(flag));
+    const attention = attentionCounts(store.catalog.flags.map((flag) => store.status(flag)));
+    for (const name of ['kept-flag', 'discarded-flag', 'live-flag']) {
+      const expected = EXPECTED[name] as Surfaces;
+      const summary = store.catalog.byName(name)[0] as FeatureSummary;
+      const node = rows.find((candidate) => candidate.flag?.name === name);
+      assert.equal(`${node?.label}  ${node?.description}`, expected.row, name);
+      assert.equal(node?.accessibleLabel, expected.screenReader, name);
+      assert.equal(node?.tooltip?.split('\n\n').at(-1), expected.tooltip, name);
+      assert.equal(hoverMarkdown({ matches: [{ summary, status: store.status(summary) }], sourceLabel: LABEL, now: NOW }).split('\n\n')[1], expected.hover, name);
+      assert.equal(completions.items({ typed: name, quote: "'" }).find((item) => item.label === name)?.detail, expected.completion, name);
+      assert.equal((await diagnosticOf(store, name))?.message, expected.diagnostic, name);
+    }
+    assert.deepEqual(candidates.map((candidate) => [candidate.flag.name, candidate.reasons.join(' ')]), [['discarded-flag', 'completed'], ['kept-flag', 'completed'], ['stale-flag', 'stale']]);
+    assert.equal(attention, '1 completed (discarded), 1 completed (kept), 1 stale');
+    assert.ok(source.mostAtOnce <= 4, `${source.mostAtOnce} at once`);
+    store.dispose();
+  });
+
+  it('a refresh asks only for rows that changed since they were checked; the next listing stops reads in flight', async () => {
+    const source = new StagesSource();
+    const store = await storeOver(source);
+    await store.stagesSettled();
+    source.stageReads.length = 0;
+    await store.refresh();
+    await store.stagesSettled();
+    assert.deepEqual(source.stageReads, [], 'every row as it was when checked');
+    const later = '2026-11-22T08:00:00.000Z';
+    source.rows = LISTED.map((flag) => (flag.name === 'live-flag' ? { ...flag, lifecycle: { stage: 'live', enteredStageAt: later } } : flag));
+    await store.refresh();
+    await store.stagesSettled();
+    assert.deepEqual(source.stageReads, ['default/live-flag']);
+
+    // Many flags: a bounded number of reads, stopped by the next listing.
+    source.rows = Array.from({ length: 300 }, (_, i) => row(`flag-${String(i).padStart(3, '0')}`, initial));
+    source.stageReads.length = 0;
+    source.signals.length = 0;
+    const refreshing = store.refresh();
+    await refreshing;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.refresh();
+    assert.ok(source.signals.slice(0, 4).every((signal) => signal.aborted), 'the first listing\'s reads were stopped');
+    await store.stagesSettled();
+    assert.ok(source.stageReads.length <= 2 * MAX_STAGE_READS, String(source.stageReads.length));
+    assert.equal(new Set(source.stageReads.slice(-MAX_STAGE_READS)).size, MAX_STAGE_READS);
+    store.dispose();
+  });
+
+  it('export files: no stage is read (their rows are all there is)', async () => {
+    const source = new StagesSource();
+    const files = Object.assign(source, { kind: 'files', flagStages: undefined }) as unknown as FlagSource;
+    const store = await storeOver(files);
+    await store.stagesSettled();
+    assert.deepEqual(source.stageReads, []);
+    assert.equal(lifecycleStage(store.status(store.catalog.byName('kept-flag')[0] as FeatureSummary).lifecycle as Lifecycle), 'initial');
     store.dispose();
   });
 });

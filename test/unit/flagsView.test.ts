@@ -230,6 +230,33 @@ describe('Flags view', () => {
     }
   });
 
+  it('redraws its rows when stages read in the background after a listing change a status (no details read)', async () => {
+    const at = '2026-11-20T08:00:00.000Z';
+    const listed = { ...flag('promo'), lifecycle: { stage: 'initial', enteredStageAt: at } };
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const t = await setUp([listed]);
+    try {
+      (t.source as unknown as { flagStages: FlagSource['flagStages'] }).flagStages = async () => {
+        await answered;
+        return [{ stage: 'completed', status: 'kept', enteredStageAt: at }, { stage: 'initial', enteredStageAt: at }];
+      };
+      await t.store.refresh();
+      const provider = t.view.provider;
+      const [row] = (await provider.getChildren()) as [TreeNode];
+      assert.equal((provider.getTreeItem(row) as unknown as TreeItem).description, 'd● · initial');
+      const fired: unknown[] = [];
+      provider.onDidChangeTreeData((node) => fired.push(node));
+      answer();
+      await t.store.stagesSettled();
+      assert.deepEqual(fired, [undefined], 'the rows are drawn again');
+      const [again] = (await provider.getChildren()) as [TreeNode];
+      assert.equal((provider.getTreeItem(again) as unknown as TreeItem).description, 'd● · kept');
+    } finally {
+      t.dispose();
+    }
+  });
+
   it('redraws when the store changes; a refresh that fails keeps the rows, marked out of date with why', async () => {
     const t = await setUp([flag('alpha')]);
     try {

@@ -9,6 +9,6 @@ import { describe } from 'node:test';
 import { hostileTests, INTAKE } from '../support/hostileTests';
 
 /** Scenarios that write or move tens of megabytes: a test file each. */
-const LARGE = ['exportLarge.scenario.ts'];
+const LARGE = ['exportLarge.scenario.ts', 'hugeFlagDetails.scenario.ts', 'hugeFlagComparison.scenario.ts'];
 
 describe('hostile inputs (bench/hostile)', () => hostileTests((name) => !name.startsWith('offline') && !LARGE.includes(name) && !INTAKE.test(name)));

@@ -109,6 +109,17 @@ describe('hoverMarkdown: the seeded flag', () => {
     );
   });
 
+  it('lists variants kept both in the deprecated top-level list and in their environment once, under the environment', () => {
+    const blue = { name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' };
+    const both: Feature = { ...details, variants: [blue], environments: [{ name: 'production', enabled: true, strategies: [], variants: [blue] }] };
+    const lines = hoverMarkdown({ matches: [{ summary, details: both }], sourceLabel: HOST, now: NOW }).split('\n');
+    assert.deepEqual(lines.filter((line) => line.startsWith('- ')), ['- production\\: blue — 100\\% · variable · stickiness\\: default']);
+    // Without environments that say their own (8.x never sends the top-level list; an old server may send only it).
+    const legacy: Feature = { ...details, variants: [blue], environments: [{ name: 'production', enabled: true, strategies: [] }] };
+    const legacyLines = hoverMarkdown({ matches: [{ summary, details: legacy }], sourceLabel: HOST, now: NOW }).split('\n');
+    assert.deepEqual(legacyLines.filter((line) => line.startsWith('- ')), ['- blue — 100\\% · variable · stickiness\\: default']);
+  });
+
   it('summarises several strategies in one cell, in the tree wording, with an exact count', () => {
     const env = {
       strategies: [
@@ -347,7 +358,7 @@ describe('hoverMarkdown: hostile flag data is inert and bounded', () => {
     assert.ok(markdown.includes(`\n\n… and ${30 - HOVER_LIMITS.environments} more environments\n\n`));
     const variants = markdown.split('\n').filter((line) => line.startsWith('- '));
     assert.equal(variants.length, HOVER_LIMITS.variants + 1);
-    assert.equal(variants.at(-1), `- … and ${1 + 30 * 3 + 30 * 6 - HOVER_LIMITS.variants} more variants`);
+    assert.equal(variants.at(-1), `- … and ${30 * 3 + 30 * 6 - HOVER_LIMITS.variants} more variants`);
     assert.match(markdown, /\*\*Tags:\*\* .*… and 97 more\n/);
     assert.match(markdown, /\*\*Children:\*\* .*… and 98 more\n/);
     assert.match(markdown, /\*\*Parents:\*\* .*… and 5 more {2}\n/);

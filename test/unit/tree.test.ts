@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import { UnleashClient } from '../../src/api/client';
 import { HttpError } from '../../src/api/errors';
-import type { Feature, FeatureSummary } from '../../src/api/schemas';
+import type { Feature, FeatureSummary, Strategy } from '../../src/api/schemas';
 import { exportResultSchema } from '../../src/api/exportSchemas';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { escapeMarkdown } from '../../src/model/text/markdown';
@@ -644,6 +644,23 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
     assert.deepEqual(source.calls.getStrategySegments, [STRATEGY_ID]);
   });
 
+  it('IPs and hosts: a Parameters group only for what the label does not say in full', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => `10.0.0.${i}`).join(',');
+    const strategies: Strategy[] = [
+      { id: 'h', name: 'applicationHostname', parameters: { hostNames: 'web-1,web-2' }, segments: [] },
+      { id: 'i', name: 'remoteAddress', parameters: { IPs: many }, segments: [] },
+      { id: 'u', name: 'userWithId', parameters: { userIds: '1, 2', extra: 'x' }, segments: [] },
+    ];
+    const feature: Feature = { name: 'hosts', project: 'default', environments: [{ name: 'production', enabled: true, strategies }] };
+    const store = await storeOver(new FakeSource([summary('hosts')], new Map([['default/hosts', feature]]), new Map()));
+    const production = (await expand((await expand(undefined, store))[0], store))[0] as TreeNode;
+    const [hosts, ips, users] = await expand(production, store);
+    assert.deepEqual([hosts?.label, hosts?.collapsible], ['Hosts: web-1, web-2', 'none']);
+    assert.deepEqual(brief(await expand(ips, store)), [['Parameters', '1 parameter']], 'forty IPs: the label names ten');
+    const userRows = await expand((await expand(users, store))[0], store);
+    assert.deepEqual(userRows.map((node) => node.label), ['extra']);
+  });
+
   it('words every strategy kind, titles, the disabled badge, and a long value list', async () => {
     const values = Array.from({ length: 30 }, (_, i) => `tenant-${i}`);
     const feature: Feature = {
@@ -680,7 +697,7 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
       [
         ['Everyone', 'Standard: on for everyone · disabled', 'circle-slash', 'strategy:disabled', 'none'],
         ['Gradual rollout: 33.3% of default', '1 constraint', 'percentage', 'strategy', 'collapsed'],
-        ['IPs: 10.0.0.1, 192.168.0.0/16', '', 'server', 'strategy', 'collapsed'],
+        ['IPs: 10.0.0.1, 192.168.0.0/16', '', 'server', 'strategy', 'none'],
         ['myCustomStrategy: a=1, b=2', '', 'symbol-method', 'strategy', 'collapsed'],
       ],
     );
@@ -701,6 +718,8 @@ describe('tree: environment → strategy → constraints, parameters, variants, 
     assert.deepEqual(brief(await expand(strategies[1], store)).map(([label]) => label), [constraint.label]);
     const custom = await expand(strategies[3], store);
     assert.deepEqual(brief(custom), [['Parameters', '2 parameters'], ['Segments', '']]);
+    // The IPs the label names in full are no Parameters group of their own.
+    assert.deepEqual(await expand(strategies[2], store), []);
     assert.equal(custom[1]?.tooltip, '**Segments**\n\nExpand to read the segments this strategy uses.');
     assert.deepEqual((await expand(custom[1], store)).map(row), [
       { label: 'No segments', icon: 'info', contextValue: 'info', collapsible: 'none' },

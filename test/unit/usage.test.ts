@@ -47,6 +47,42 @@ describe('summarizeUsage', () => {
   });
 });
 
+describe('hostile counts and names', () => {
+  it('counts of 1e308 read as the largest exact count, never ∞ or 308 digits, in the hover and the document', () => {
+    const rows = [row('production', 0, 1e308, 1e308, { variants: { a: 1e308, b: 1e308 } }), row('production', 1, 1e308, 0)];
+    const line = usageMarkdown({ value: rows }, NOW, 24) ?? '';
+    assert.equal(line, '**Usage, last 24 h:** production 9\\,007\\,199\\,254\\,740\\,991\\+ \\(9\\,007\\,199\\,254\\,740\\,991\\+ yes · 9\\,007\\,199\\,254\\,740\\,991\\+ no\\)');
+    const section = usageSection({ value: rows }, NOW, 24);
+    assert.deepEqual(section.slice(3, 6), [
+      'Environment             Evaluations                     Yes                      No  Per hour, oldest first',
+      'production   9,007,199,254,740,991+  9,007,199,254,740,991+  9,007,199,254,740,991+  ······················██',
+      '  Variants: a 9,007,199,254,740,991+, b 9,007,199,254,740,991+',
+    ]);
+    assert.doesNotMatch([line, ...section].join('\n'), /∞|\d{17}/);
+  });
+
+  it('the document writes environment, variant and application names in full, invisible characters as escapes', () => {
+    const app = `checkout-service-for-the-european-region-${'x'.repeat(60)}\u202e`;
+    const env = `production-${'e'.repeat(60)}`;
+    const section = usageSection({ value: [row(env, 0, 3, 1, { appName: app, variants: { [`variant-${'v'.repeat(60)}`]: 3 } })] }, NOW, 24);
+    assert.ok(section.includes(`Applications: checkout-service-for-the-european-region-${'x'.repeat(60)}\\u{202E}`), section.join('\n'));
+    assert.ok(section.some((line) => line.startsWith(`${env}  `)), section.join('\n'));
+    assert.ok(section.includes(`  Variants: variant-${'v'.repeat(60)} 3`), section.join('\n'));
+  });
+
+  it('200,000 variants in one row: the ten most evaluated of the first 1,000 names are named, every evaluation counted', () => {
+    const variants: Record<string, number> = { top: 1_000 };
+    for (let i = 0; i < 200_000; i++) variants[`v${i}`] = i % 7 === 0 ? 2 : 1;
+    variants.late = 5_000; // past the first 1,000 names: counted among the others
+    const summary = summarizeUsage([row('production', 0, 5, 0, { variants })], NOW, 24);
+    const [production] = summary.environments;
+    assert.deepEqual(production?.variants.slice(0, 2), [{ name: 'top', count: 1000 }, { name: 'v0', count: 2 }]);
+    assert.equal(production?.variants.length, 10);
+    const all = Object.values(variants).reduce((sum, n) => sum + n, 0);
+    assert.equal(production!.variants.reduce((sum, v) => sum + v.count, 0) + production!.otherVariants, all);
+  });
+});
+
 describe('sparkline', () => {
   it('one character per hour: a dot for none, bars scaled to the busiest hour', () => {
     assert.equal(sparkline([0, 1, 2, 4, 8, 0]), '·▁▂▄█·');

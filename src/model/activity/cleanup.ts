@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { FeatureSummary } from '../../api/schemas';
 import type { Catalog } from '../store/catalog';
 import { flagSpellings } from '../code/flagSpellings';
-import { flagStatus } from '../store/flagStatus';
+import { flagStatus, type FlagStatus } from '../store/flagStatus';
 import type { NameTransform } from '../code/nameTransforms';
 import { joinValues } from '../text/intl';
 import { describeLastSeen } from '../text/flagText';
@@ -35,15 +35,18 @@ function lastSeenOf(flag: FeatureSummary): number | undefined {
   return latest;
 }
 
-/** The catalog's flags that are safe to remove, in the catalog's order (by name). `unusedDays` 0: none for disuse. */
-export function cleanupCandidates(catalog: Catalog, now: Date, unusedDays: number): CleanupCandidate[] {
+/**
+ * The catalog's flags that are safe to remove, in the catalog's order (by name). `unusedDays` 0: none for disuse.
+ * `status` is each flag's one status (FlagStore.status: what details and stage lists proved beyond the row).
+ */
+export function cleanupCandidates(catalog: Catalog, now: Date, unusedDays: number, status: (flag: FeatureSummary) => FlagStatus = (flag) => flagStatus(flag)): CleanupCandidate[] {
   const cutoff = now.getTime() - unusedDays * DAY;
   const out: CleanupCandidate[] = [];
   for (const flag of catalog.flags) {
-    const status = flagStatus(flag);
+    const { stale, lifecycle } = status(flag);
     const reasons: CleanupReason[] = [];
-    if (status.stale) reasons.push('stale');
-    if (status.lifecycle?.stage.trim() === 'completed') reasons.push('completed');
+    if (stale) reasons.push('stale');
+    if (lifecycle?.stage.trim() === 'completed') reasons.push('completed');
     const lastSeen = lastSeenOf(flag);
     const created = typeof flag.createdAt === 'string' ? parseIsoUtc(flag.createdAt) : undefined;
     if (unusedDays > 0 && (lastSeen !== undefined ? lastSeen < cutoff : created !== undefined && created < cutoff)) reasons.push('unused');
@@ -105,4 +108,38 @@ export function namesIn(text: string, anchors: ReadonlyMap<string, readonly stri
     if (names) for (const name of names) found.add(name);
   }
   return found;
+}
+
+/** Characters of the line kept around a use on each side, at most, for the Cleanup view's excerpt. */
+const EXCERPT_CONTEXT = 40;
+
+function isTokenCharacter(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x24 || code === 0x2d;
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/**
+ * The part of a line around a use (`start`…`end`) that the Cleanup view shows: up to EXCERPT_CONTEXT characters on
+ * each side, cut after a space where there is one in reach, else between two tokens, never inside a name
+ * (`… and client.is_enabled("old-banner")`); `…` marks a side that was cut.
+ */
+export function usageExcerpt(line: string, start: number, end: number): string {
+  let from = Math.max(0, start - EXCERPT_CONTEXT);
+  if (from > 0) {
+    let cut = -1;
+    for (let i = from; i < start && cut < 0; i++) if (isSpace(line.charCodeAt(i - 1)) && !isSpace(line.charCodeAt(i))) cut = i;
+    for (let i = from; i < start && cut < 0; i++) if (!isTokenCharacter(line.charCodeAt(i - 1)) || !isTokenCharacter(line.charCodeAt(i))) cut = i;
+    from = cut < 0 ? start : cut;
+  }
+  let to = Math.min(line.length, end + EXCERPT_CONTEXT);
+  if (to < line.length) {
+    let cut = -1;
+    for (let i = to; i > end && cut < 0; i--) if (isSpace(line.charCodeAt(i)) && !isSpace(line.charCodeAt(i - 1))) cut = i;
+    for (let i = to; i > end && cut < 0; i--) if (!isTokenCharacter(line.charCodeAt(i)) || !isTokenCharacter(line.charCodeAt(i - 1))) cut = i;
+    to = cut < 0 ? end : cut;
+  }
+  return `${from > 0 ? '…' : ''}${line.slice(from, to)}${to < line.length ? '…' : ''}`;
 }

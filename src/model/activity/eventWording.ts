@@ -8,7 +8,7 @@ import type { FeatureEvent } from '../../api/activitySchemas';
 import { joinValues } from '../text/intl';
 import { clean, oneDecimal, parseIsoUtc } from '../text/plainText';
 import { strategyDisplayName } from '../text/strategyText';
-import { compare } from '../../base/compare';
+import { INTAKE_BUDGET } from '../../base/intakeBudget';
 
 interface EventText {
   /** Who made the change (the event's `createdBy`), or `someone`. */
@@ -22,6 +22,8 @@ interface EventText {
 const MAX_NAME = 60;
 const MAX_WHO = 80;
 const MAX_WHAT = 300;
+/** Characters of a time the server wrote that does not parse. */
+const MAX_TIME = 40;
 
 type Json = Record<string, unknown>;
 
@@ -48,9 +50,46 @@ function tagName(data: Json | undefined): string {
   return clean(type === '' ? value : `${type}:${value}`, MAX_NAME);
 }
 
-/** Equal as JSON (the server writes both sides the same way; a reordered object counts as a change, which is rare). */
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Levels `same` compares before it calls two values different (an event nested deeper is not ours to walk). */
+const MAX_COMPARED_DEPTH = INTAKE_BUDGET.depth;
+/** Values `same` compares at most (a hostile event may hold a strategy of 300,000 constraint values). */
+const MAX_COMPARED_VALUES = 100_000;
+
+/**
+ * Equal as JSON data, whatever the order of keys (an `undefined` member counts as absent, as in JSON): iterative, so
+ * a change nested thousands deep never exhausts the stack; past MAX_COMPARED_DEPTH levels or MAX_COMPARED_VALUES
+ * values the two are called different (the change is then worded without that detail being proved equal).
+ */
+function same(a: unknown, b: unknown, skip?: string): boolean {
+  const pending: Array<[unknown, unknown, number]> = [[a ?? null, b ?? null, 0]];
+  let compared = 0;
+  while (pending.length > 0) {
+    const [x, y, depth] = pending.pop() as [unknown, unknown, number];
+    if (++compared > MAX_COMPARED_VALUES) return false;
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (depth >= MAX_COMPARED_DEPTH || Array.isArray(x) !== Array.isArray(y)) return false;
+    if (Array.isArray(x)) {
+      const other = y as unknown[];
+      if (x.length !== other.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push([x[i] ?? null, other[i] ?? null, depth + 1]);
+      continue;
+    }
+    const left = x as Json;
+    const right = y as Json;
+    let keys = 0;
+    for (const key in left) {
+      if (!Object.prototype.hasOwnProperty.call(left, key) || left[key] === undefined || (depth === 0 && key === skip)) continue;
+      keys++;
+      if (!Object.prototype.hasOwnProperty.call(right, key) || right[key] === undefined) return false;
+      pending.push([left[key], right[key], depth + 1]);
+    }
+    for (const key in right) {
+      if (Object.prototype.hasOwnProperty.call(right, key) && right[key] !== undefined && !(depth === 0 && key === skip)) keys--;
+    }
+    if (keys !== 0) return false;
+  }
+  return true;
 }
 
 /** What a strategy update changed: `the constraints`, `the rollout (10% → 25%)`, …; empty when nothing shows. */
@@ -63,8 +102,7 @@ function strategyChanges(before: Json | undefined, after: Json | undefined): str
   if (!same(was.rollout, is.rollout)) {
     parts.push(l10n.t('the rollout ({0} → {1})', percent(was.rollout), percent(is.rollout)));
   }
-  const otherParameters = (p: Json) => Object.fromEntries(Object.entries(p).filter(([key]) => key !== 'rollout').sort(([a], [b]) => compare(a, b)));
-  if (!same(otherParameters(was), otherParameters(is))) parts.push(l10n.t('the parameters'));
+  if (!same(was, is, 'rollout')) parts.push(l10n.t('the parameters'));
   if (!same(before.segments, after.segments)) parts.push(l10n.t('the segments'));
   if (!same(before.variants, after.variants)) parts.push(l10n.t('the variants'));
   if (!same(before.title, after.title)) parts.push(l10n.t('the title'));
@@ -161,6 +199,21 @@ function knownPhrase(event: FeatureEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** One change as the details document lists it: worded when it was read, its data not kept (a page may be megabytes). */
+export interface HistoryEntry extends EventText {
+  /** The server's id (ids grow with time): a page shifted by a newer change repeats none. */
+  id?: number;
+  /** The server's time as it wrote it, cleaned and cut, for when it does not parse (`at` undefined). */
+  createdAt: string;
+}
+
+/** A change as the details document keeps it. */
+export function historyEntry(event: FeatureEvent): HistoryEntry {
+  const entry: HistoryEntry = { ...describeEvent(event), createdAt: clean(event.createdAt, MAX_TIME) };
+  if (typeof event.id === 'number') entry.id = event.id;
+  return entry;
 }
 
 /**

@@ -2,6 +2,8 @@
  * A flag's change history and usage, read on demand for one flag (hover, tooltip, details), shared between callers,
  * kept ACTIVITY_TTL_MS and forgotten on refresh. A failed read is remembered as long as an answer (a broken flag cannot make every hover ask
  * again); a 403 until the source changes, logged once. Export files hold neither: every read answers `unavailable`.
+ * The details document's history is read HISTORY_STEP changes at a time, each page worded as it arrives (its events'
+ * data is not kept), up to MAX_HISTORY_EVENTS.
  */
 import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../base/logger';
@@ -10,6 +12,7 @@ import { CancelledError, ForbiddenError } from '../../api/errors';
 import type { FeatureEvent, FeatureMetricsRow } from '../../api/activitySchemas';
 import type { CancellationLike, Disposable, Event } from '../../base/emitter';
 import { nextTurn } from '../../base/nextTurn';
+import { historyEntry, type HistoryEntry } from './eventWording';
 import type { Catalog } from '../store/catalog';
 import { flagKey } from '../store/catalog';
 import type { FlagSource } from '../store/flagSource';
@@ -20,8 +23,10 @@ import { formatError } from '../content/formatError';
 const ACTIVITY_TTL_MS = 60_000;
 /** Flags whose activity is kept at once, per kind; the oldest is forgotten first. */
 const MAX_ENTRIES = 200;
-/** Events read for a details document: pages of HISTORY_PAGE, newest first. */
-export const MAX_HISTORY_EVENTS = 200;
+/** Changes a details document shows at first, and adds each time more are asked for (pages of HISTORY_PAGE). */
+export const HISTORY_STEP = 200;
+/** The most changes a details document reads; the rest are in Unleash's event log. */
+export const MAX_HISTORY_EVENTS = 5_000;
 const HISTORY_PAGE = 50;
 /** The usage window every surface shows. */
 export const USAGE_HOURS = 24;
@@ -32,13 +37,25 @@ export type Known<T> =
   | { readonly unavailable: string; readonly forbidden?: boolean; readonly offline?: boolean }
   | undefined;
 
-/** A flag's history as a details document shows it: the newest events, and how many there are. */
+/** A flag's history as a details document shows it: the newest changes, and how many there are. */
 export interface History {
-  events: FeatureEvent[];
+  events: HistoryEntry[];
   /** Events the server holds for this flag, when it says. */
   total?: number;
   /** From the deprecated per-flag endpoint: its newest 50 only. */
   legacy?: boolean;
+  /** The server has no older change than these (a short page, or `total` reached). */
+  end?: boolean;
+  /** Events of the server's pages read so far: where the next page starts. */
+  read?: number;
+  /** Why reading further failed after some changes were read, and how many were wanted then (asked again only for more). */
+  stopped?: { reason: string; wanted: number };
+}
+
+/** Whether `history` holds fewer than `wanted` changes while the server has more to give. */
+function readsMore(history: History, wanted: number): boolean {
+  if (history.stopped !== undefined && wanted <= history.stopped.wanted) return false;
+  return history.events.length < wanted && history.legacy !== true && history.end !== true;
 }
 
 type ActivityKind = 'history' | 'usage';
@@ -130,24 +147,53 @@ export class FlagActivity implements Disposable {
     }, () => this.peekLatest(project, name));
   }
 
-  /** Reads the newest MAX_HISTORY_EVENTS changes, HISTORY_PAGE at a time, stopping at the last one. */
-  history(project: string, name: string, token?: CancellationLike): Promise<Known<History>> {
+  /**
+   * Reads the newest `wanted` changes (at most MAX_HISTORY_EVENTS), HISTORY_PAGE at a time, stopping at the last one.
+   * What is known already is kept and only the pages after it are read.
+   */
+  history(project: string, name: string, token?: CancellationLike, wanted: number = HISTORY_STEP): Promise<Known<History>> {
     const key = flagKey(project, name);
-    return this.read('history', this.histories, this.pendingHistory, key, token, async (source, signal) => {
-      const events: FeatureEvent[] = [];
+    const upTo = Math.max(1, Math.min(MAX_HISTORY_EVENTS, Math.floor(wanted)));
+    const peek = (): Known<History> => {
+      const known = this.refusal('history') ?? this.offline() ?? this.histories.get(key);
+      return known !== undefined && 'value' in known && readsMore(known.value, upTo) ? undefined : known;
+    };
+    const start = async (source: FlagSource, signal: AbortSignal): Promise<History> => {
+      const before = this.histories.get(key);
+      const from = before !== undefined && 'value' in before ? before.value : { events: [] };
+      const events = [...from.events];
+      let read = from.read ?? 0;
+      let lowest = events.at(-1)?.id;
       let page: EventPage | undefined;
-      while (events.length < MAX_HISTORY_EVENTS) {
-        const limit = Math.min(HISTORY_PAGE, MAX_HISTORY_EVENTS - events.length);
-        page = await source.flagHistory!(project, name, { limit, offset: events.length }, signal);
-        for (const event of page.events.slice(0, limit)) events.push(event);
-        const total = page.total ?? events.length;
-        if (page.legacy || page.events.length < limit || events.length >= total) break;
+      let end = false;
+      while (events.length < upTo) {
+        const limit = Math.min(HISTORY_PAGE, upTo - events.length);
+        try {
+          page = await source.flagHistory!(project, name, { limit, offset: read }, signal);
+        } catch (error) {
+          // The changes read so far stay shown, with why the next ones are not.
+          if (events.length === 0 || error instanceof CancelledError || error instanceof ForbiddenError) throw error;
+          return { ...from, events, read, total: page?.total ?? from.total, stopped: { reason: reasonOf(error), wanted: upTo } };
+        }
+        const got = page.events.slice(0, limit);
+        // The latest change is the first of them: a hover of this flag needs no request of its own.
+        if (read === 0) this.latestChanges.set(key, { value: got[0] ?? null });
+        read += got.length;
+        for (const event of got) {
+          // A change made since the last page moved the pages by one: what was listed already is not listed again.
+          if (typeof event.id === 'number' && lowest !== undefined && event.id >= lowest) continue;
+          const entry = historyEntry(event);
+          events.push(entry);
+          if (entry.id !== undefined) lowest = entry.id;
+        }
+        if (page.legacy || got.length < limit || read >= (page.total ?? read)) {
+          end = true;
+          break;
+        }
       }
-      const history: History = { events, total: page?.total, legacy: page?.legacy };
-      // The latest change is the first of them: a hover of this flag needs no request of its own.
-      this.latestChanges.set(key, { value: events[0] ?? null });
-      return history;
-    }, () => this.refusal('history') ?? this.offline() ?? this.histories.get(key));
+      return { events, total: page?.total ?? from.total, legacy: page?.legacy ?? from.legacy, end: end || from.end, read };
+    };
+    return this.read('history', this.histories, this.pendingHistory, key, token, start, peek, `${key}\u0000${upTo}`);
   }
 
   /** Reads the flag's evaluations of the last USAGE_HOURS hours when they are not known. */
@@ -170,12 +216,13 @@ export class FlagActivity implements Disposable {
     token: CancellationLike | undefined,
     start: (source: FlagSource, signal: AbortSignal) => Promise<T>,
     peek: () => Known<T>,
+    pendingKey: string = key,
   ): Promise<Known<T>> {
     const known = peek();
     if (known !== undefined) return known;
     const source = this.store.currentSource as FlagSource;
     try {
-      const value = await pending.join(key, token, async (signal) => {
+      const value = await pending.join(pendingKey, token, async (signal) => {
         const answer = await start(source, signal);
         if (this.store.currentSource === source) cache.set(key, { value: answer });
         return answer;
@@ -235,7 +282,11 @@ export class FlagActivity implements Disposable {
   }
 }
 
-/** An error as the end of "could not be read: …". */
+/**
+ * An error as the end of "could not be read: …". A RangeError is the engine refusing an answer too deep or too large
+ * to walk (the stack, a string's length): said in words, never as the engine's message.
+ */
 function reasonOf(error: unknown): string {
+  if (error instanceof RangeError) return l10n.t("The server's answer is nested too deeply or is too large to read here; see the flag in Unleash.");
   return formatError(error, { request: true }).message;
 }

@@ -1,11 +1,14 @@
 /**
  * A flag's usage summed up per environment from the server's rows (one per environment, application and hour):
  * evaluations, the yes/no split, the variants counted, and the evaluations of each hour of the window. Counts from the
- * server are untrusted: a negative, fractional or non-finite count counts as 0, and the kept lists are bounded.
+ * server are untrusted: a negative, fractional or non-finite count counts as 0, a count and every sum stop at
+ * MAX_COUNT (so no total becomes `Infinity`), and the kept lists are bounded: a row's variants are named up to
+ * MAX_VARIANT_NAMES per environment, the rest summed as others.
  */
 import type { FeatureMetricsRow } from '../../api/activitySchemas';
 import { parseIsoUtc } from '../text/plainText';
 import { compare } from '../../base/compare';
+import { MAX_COUNT } from '../text/countText';
 
 /** Environments summed up one by one; the rest are added together in `others`. */
 export const MAX_USAGE_ENVIRONMENTS = 20;
@@ -14,8 +17,10 @@ const MAX_USAGE_VARIANTS = 10;
 /** Applications named. */
 const MAX_USAGE_APPLICATIONS = 10;
 
+/** Distinct variant names summed up one by one per environment; evaluations of further names go to `otherVariants`. */
+const MAX_VARIANT_NAMES = 1_000;
+
 const HOUR = 3_600_000;
-const NO_VARIANTS: Array<[string, number]> = [];
 
 export interface EnvironmentUsage {
   environment: string;
@@ -46,6 +51,8 @@ interface Totals {
   yes: number;
   no: number;
   variants: Map<string, number> | undefined;
+  /** Evaluations of variant names past MAX_VARIANT_NAMES. */
+  unnamedVariants: number;
   /** Only for the environments shown (`hourlyOf`). */
   hourly: number[] | undefined;
 }
@@ -66,7 +73,7 @@ function hourlyOf(rows: readonly FeatureMetricsRow[], shown: ReadonlyMap<string,
     }
     if (back < 0 || back >= hours) continue;
     env.hourly ??= new Array<number>(hours).fill(0);
-    env.hourly[hours - 1 - back] = (env.hourly[hours - 1 - back] ?? 0) + count(row.yes) + count(row.no);
+    env.hourly[hours - 1 - back] = add(env.hourly[hours - 1 - back] ?? 0, add(count(row.yes), count(row.no)));
   }
 }
 
@@ -83,16 +90,34 @@ function smallest<T>(items: Iterable<T>, k: number, order: (a: T, b: T) => numbe
   return kept;
 }
 
-/** A row's variant counts, each checked (`count`); most rows have none. */
-function variantCounts(variants: unknown): Array<[string, number]> {
-  if (typeof variants !== 'object' || variants === null) return NO_VARIANTS;
-  let found: Array<[string, number]> | undefined;
-  for (const name of Object.keys(variants)) (found ??= []).push([name, count((variants as Record<string, unknown>)[name])]);
-  return found ?? NO_VARIANTS;
+/**
+ * Adds a row's variant counts (each checked: `count`) to its environment's: a name past MAX_VARIANT_NAMES distinct
+ * ones is summed into `unnamedVariants`. Answers whether any was above 0. Most rows have none.
+ */
+function addVariants(env: Totals, variants: unknown): boolean {
+  if (typeof variants !== 'object' || variants === null) return false;
+  let any = false;
+  for (const name in variants) {
+    if (!Object.prototype.hasOwnProperty.call(variants, name)) continue;
+    const n = count((variants as Record<string, unknown>)[name]);
+    if (n === 0) continue;
+    any = true;
+    const known = (env.variants ??= new Map()).get(name);
+    if (known !== undefined) env.variants.set(name, add(known, n));
+    else if (env.variants.size < MAX_VARIANT_NAMES) env.variants.set(name, n);
+    else env.unnamedVariants = add(env.unnamedVariants, n);
+  }
+  return any;
 }
 
+/** A count from the server: a whole number up to MAX_COUNT (1e308 is MAX_COUNT); negative, non-finite or not a number is 0. */
 function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.min(MAX_COUNT, Math.floor(value)) : 0;
+}
+
+/** A sum of counts that stops at MAX_COUNT. */
+function add(a: number, b: number): number {
+  return Math.min(MAX_COUNT, a + b);
 }
 
 /** Sums the rows of the last `hours` hours up to `now`. */
@@ -102,41 +127,43 @@ export function summarizeUsage(rows: readonly FeatureMetricsRow[], now: Date, ho
   for (const row of rows) {
     const yes = count(row.yes);
     const no = count(row.no);
-    const variants = variantCounts(row.variants);
-    if (yes + no === 0 && variants.every(([, n]) => n === 0)) continue;
     let env = byEnvironment.get(row.environment);
-    if (env === undefined) {
-      env = { yes: 0, no: 0, variants: undefined, hourly: undefined };
-      byEnvironment.set(row.environment, env);
-    }
-    env.yes += yes;
-    env.no += no;
-    for (const [name, n] of variants) {
-      env.variants ??= new Map();
-      env.variants.set(name, (env.variants.get(name) ?? 0) + n);
-    }
+    const fresh = env === undefined;
+    env ??= { yes: 0, no: 0, variants: undefined, unnamedVariants: 0, hourly: undefined };
+    const counted = addVariants(env, row.variants);
+    if (yes + no === 0 && !counted) continue;
+    if (fresh) byEnvironment.set(row.environment, env);
+    env.yes = add(env.yes, yes);
+    env.no = add(env.no, no);
     if (typeof row.appName === 'string' && row.appName !== '') applications.add(row.appName);
   }
-  const byTotal = (a: [string, Totals], b: [string, Totals]) => b[1].yes + b[1].no - (a[1].yes + a[1].no) || compare(a[0], b[0]);
+  const evaluations = (env: Totals) => add(env.yes, env.no);
+  const byTotal = (a: [string, Totals], b: [string, Totals]) => evaluations(b[1]) - evaluations(a[1]) || compare(a[0], b[0]);
   const top = smallest(byEnvironment, MAX_USAGE_ENVIRONMENTS, byTotal);
   hourlyOf(rows, new Map(top), hours, now);
   let total = 0;
-  for (const env of byEnvironment.values()) total += env.yes + env.no;
-  const shown = top.reduce((sum, [, env]) => sum + env.yes + env.no, 0);
+  for (const env of byEnvironment.values()) total = add(total, evaluations(env));
+  let shown = 0;
+  for (const [, env] of top) shown = add(shown, evaluations(env));
   return {
     hours,
     environments: top.map(([environment, env]) => {
-      const sorted = [...(env.variants ?? [])].filter(([, n]) => n > 0).sort(([a, x], [b, y]) => y - x || compare(a, b));
+      const named = smallest(env.variants ?? [], MAX_USAGE_VARIANTS, ([a, x], [b, y]) => y - x || compare(a, b));
+      let otherVariants = env.unnamedVariants;
+      for (const n of env.variants?.values() ?? []) otherVariants = add(otherVariants, n);
+      for (const [, n] of named) otherVariants -= n;
       return {
         environment,
         yes: env.yes,
         no: env.no,
-        variants: sorted.slice(0, MAX_USAGE_VARIANTS).map(([name, n]) => ({ name, count: n })),
-        otherVariants: sorted.slice(MAX_USAGE_VARIANTS).reduce((sum, [, n]) => sum + n, 0),
+        variants: named.map(([name, n]) => ({ name, count: n })),
+        otherVariants: Math.max(0, otherVariants),
         hourly: env.hourly ?? new Array<number>(hours).fill(0),
       };
     }),
-    others: { environments: byEnvironment.size - top.length, evaluations: total - shown },
+    // Environments past the bound, and their evaluations: what the total holds beyond those shown (never below 0,
+    // though a saturated total may hide some).
+    others: { environments: byEnvironment.size - top.length, evaluations: Math.max(0, total - shown) },
     total,
     applications: smallest(applications, MAX_USAGE_APPLICATIONS, compare),
     applicationCount: applications.size,

@@ -1,19 +1,23 @@
 /**
  * A flag's usage where people read it: one markdown line for the hover and the tree tooltip (`**Usage, last 24 h:**
  * production 1,200 (1,100 yes · 100 no)`), and a per-hour table for the details document. Environment, application
- * and variant names are untrusted: cleaned, bounded, escaped.
+ * and variant names are untrusted: cleaned, bounded and escaped in the hover; in the document, where nothing is cut,
+ * in full with their invisible characters made visible. Counts are written by `formatCount`.
  */
 import * as l10n from '@vscode/l10n';
 import type { FeatureMetricsRow } from '../../api/activitySchemas';
 import type { Known } from './flagActivity';
 import { pluralForm } from '../text/intl';
 import { plainMarkdown } from '../text/markdown';
-import { clean, truncate, visibleText } from '../text/plainText';
+import { clean, visibleText } from '../text/plainText';
 import { summarizeUsage, type EnvironmentUsage, type UsageSummary } from './usageSummary';
+import { formatCount, MAX_COUNT } from '../text/countText';
 
 /** Environments named in the one-line form; the rest are counted. */
 const LINE_ENVIRONMENTS = 4;
 const MAX_NAME = 40;
+/** Widest a table column is padded to. */
+const MAX_COLUMN = 40;
 
 /** The last summary of each answer, for the hour it was made: a hover shown again sums nothing up again. */
 const summaries = new WeakMap<readonly FeatureMetricsRow[], { hour: number; hours: number; summary: UsageSummary }>();
@@ -27,14 +31,14 @@ function summaryOf(rows: readonly FeatureMetricsRow[], now: Date, hours: number)
   return summary;
 }
 
-/** `1,234`: digits grouped, the same on every machine. */
-function countText(n: number): string {
-  return n.toLocaleString('en-US');
+/** A count's sum that stops at MAX_COUNT (yes and no of an environment, each already below it). */
+function evaluations(env: EnvironmentUsage): number {
+  return Math.min(MAX_COUNT, env.yes + env.no);
 }
 
 /** `production 1,200 (1,100 yes · 100 no)`. */
 function environmentPart(env: EnvironmentUsage): string {
-  return l10n.t('{0} {1} ({2} yes · {3} no)', clean(env.environment, MAX_NAME) || l10n.t('(unnamed)'), countText(env.yes + env.no), countText(env.yes), countText(env.no));
+  return l10n.t('{0} {1} ({2} yes · {3} no)', clean(env.environment, MAX_NAME) || l10n.t('(unnamed)'), formatCount(evaluations(env)), formatCount(env.yes), formatCount(env.no));
 }
 
 /** The one line in plain text: `production 1,200 (1,100 yes · 100 no) · …`, or `not evaluated`. */
@@ -42,7 +46,7 @@ function usageLineText(summary: UsageSummary): string {
   if (summary.total === 0) return l10n.t('not evaluated');
   const parts = summary.environments.slice(0, LINE_ENVIRONMENTS).map(environmentPart);
   const rest = summary.environments.length - LINE_ENVIRONMENTS + summary.others.environments;
-  if (rest > 0) parts.push(pluralForm(rest, { one: l10n.t('{0} more environment', countText(rest)), other: l10n.t('{0} more environments', countText(rest)) }));
+  if (rest > 0) parts.push(pluralForm(rest, { one: l10n.t('{0} more environment', formatCount(rest)), other: l10n.t('{0} more environments', formatCount(rest)) }));
   return parts.join(' · ');
 }
 
@@ -84,13 +88,14 @@ export function usageSection(known: Known<FeatureMetricsRow[]>, now: Date, hours
   if (summary.total === 0) return [...lines, l10n.t('Not evaluated: no SDK reported this flag in the last {0} hours.', hours)];
   const headers = [l10n.t('Environment'), l10n.t('Evaluations'), l10n.t('Yes'), l10n.t('No'), l10n.t('Per hour, oldest first')];
   const rows = summary.environments.map((env) => [
-    visibleText(truncate(env.environment, MAX_NAME)) || l10n.t('(unnamed)'),
-    countText(env.yes + env.no),
-    countText(env.yes),
-    countText(env.no),
+    visibleText(env.environment) || l10n.t('(unnamed)'),
+    formatCount(evaluations(env)),
+    formatCount(env.yes),
+    formatCount(env.no),
     sparkline(env.hourly),
   ]);
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] as string).length)));
+  // A long name is written in full but does not widen its column for the others.
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => Math.min((row[i] as string).length, MAX_COLUMN))));
   // Names to the left, numbers to the right, the picture as it is.
   const line = (cells: string[]) =>
     cells.map((cell, i) => (i === 0 ? pad(cell, widths[0] as number) : i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
@@ -99,19 +104,19 @@ export function usageSection(known: Known<FeatureMetricsRow[]>, now: Date, hours
     lines.push(line(row));
     const env = summary.environments[index] as EnvironmentUsage;
     if (env.variants.length > 0) {
-      const named = env.variants.map((variant) => `${visibleText(truncate(variant.name, MAX_NAME))} ${countText(variant.count)}`);
-      if (env.otherVariants > 0) named.push(l10n.t('others {0}', countText(env.otherVariants)));
+      const named = env.variants.map((variant) => `${visibleText(variant.name) || '""'} ${formatCount(variant.count)}`);
+      if (env.otherVariants > 0) named.push(l10n.t('others {0}', formatCount(env.otherVariants)));
       lines.push(`  ${l10n.t('Variants: {0}', named.join(', '))}`);
     }
   }
   if (summary.others.environments > 0) {
-    lines.push(l10n.t('… and {0} more environments ({1} evaluations)', countText(summary.others.environments), countText(summary.others.evaluations)));
+    lines.push(l10n.t('… and {0} more environments ({1} evaluations)', formatCount(summary.others.environments), formatCount(summary.others.evaluations)));
   }
-  const apps = summary.applications.map((app) => visibleText(truncate(app, MAX_NAME)));
+  const apps = summary.applications.map((app) => visibleText(app));
   const moreApps = summary.applicationCount - apps.length;
   if (apps.length > 0) {
     lines.push('');
-    lines.push(moreApps > 0 ? l10n.t('Applications: {0} and {1} more', apps.join(', '), countText(moreApps)) : l10n.t('Applications: {0}', apps.join(', ')));
+    lines.push(moreApps > 0 ? l10n.t('Applications: {0} and {1} more', apps.join(', '), formatCount(moreApps)) : l10n.t('Applications: {0}', apps.join(', ')));
   }
   return lines;
 }

@@ -1,12 +1,11 @@
 /**
  * One environment's configuration of some flags as text for VS Code's diff editor (Compare Environments), in the words
- * and layout of the flag details document. Strategy ids are left out, so the same strategy in two environments reads
- * the same and only real differences show.
+ * and layout of the flag details document, made the same way: in time slices, within DOCUMENT_BUDGET (flagDocument.ts).
+ * Strategy ids are left out, so the same strategy in two environments reads the same and only real differences show.
  */
 import * as l10n from '@vscode/l10n';
 import type { Feature, Segment } from '../../api/schemas';
-import { pushAll } from '../../base/arrays';
-import { strategyLines, variantLines } from './flagDocument';
+import { documentSlices, documentText, strategyPieces, variantPieces } from './flagDocument';
 import { isValidFlagName } from '../code/flagNameRule';
 import { invalidNameMark } from '../text/flagText';
 import { MAX_LABEL, truncate, visibleText } from '../text/plainText';
@@ -21,29 +20,37 @@ function nameText(name: string): string {
 }
 
 /** The text of `environment` for each flag, in the order given, with a blank line between flags. */
-export function environmentText(flags: readonly ComparedFlag[], environment: string, segments: ReadonlyMap<string, readonly Segment[]>): string {
-  const lines: string[] = [];
+export function environmentText(
+  flags: readonly ComparedFlag[],
+  environment: string,
+  segments: ReadonlyMap<string, readonly Segment[]>,
+): Promise<string> {
+  return documentText(environmentPieces(flags, environment, segments), documentSlices());
+}
+
+function* environmentPieces(flags: readonly ComparedFlag[], environment: string, segments: ReadonlyMap<string, readonly Segment[]>): Generator<string> {
+  let first = true;
   for (const flag of flags) {
-    if (lines.length > 0) lines.push('');
+    if (!first) yield '\n';
+    first = false;
     if ('problem' in flag) {
-      lines.push(nameText(flag.name), `${INDENT}${l10n.t('could not be read: {0}', visibleText(flag.problem))}`);
+      yield `${nameText(flag.name)}\n${INDENT}${l10n.t('could not be read: {0}', visibleText(flag.problem))}\n`;
       continue;
     }
     const { feature } = flag;
-    lines.push(nameText(feature.name));
+    yield `${nameText(feature.name)}\n`;
     const env = feature.environments?.find((candidate) => candidate.name === environment);
     if (!env) {
-      lines.push(`${INDENT}${l10n.t('not in this environment')}`);
+      yield `${INDENT}${l10n.t('not in this environment')}\n`;
       continue;
     }
-    lines.push(`${INDENT}${env.enabled ? l10n.t('enabled') : l10n.t('disabled')}`);
+    yield `${INDENT}${env.enabled ? l10n.t('enabled') : l10n.t('disabled')}\n`;
     const strategies = env.strategies ?? [];
-    if (strategies.length === 0) lines.push(`${INDENT}${l10n.t('No strategies')}`);
-    strategies.forEach((strategy, index) => pushAll(lines, strategyLines(strategy, index, { segments })));
+    if (strategies.length === 0) yield `${INDENT}${l10n.t('No strategies')}\n`;
+    for (const [index, strategy] of strategies.entries()) yield* strategyPieces(strategy, index, { segments });
     if (env.variants && env.variants.length > 0) {
-      lines.push(`${INDENT}${l10n.t('Variants')}`);
-      for (const variant of env.variants) pushAll(lines, variantLines(variant, INDENT.repeat(2)));
+      yield `${INDENT}${l10n.t('Variants')}\n`;
+      for (const variant of env.variants) yield* variantPieces(variant, INDENT.repeat(2));
     }
   }
-  return `${lines.join('\n')}\n`;
 }

@@ -1,22 +1,38 @@
 /**
  * The whole flag as a read-only text document ("Unleash: Show Flag Details"), nothing cut: where every value can be
  * read, searched and copied in full. Values go through `visibleText` (invisible characters as `\u{…}` escapes, so
- * nothing can reorder the text); a JSON payload is indented by `prettyJson` and stays valid JSON.
+ * nothing can reorder the text); a JSON payload is indented by `prettyJsonPieces` and stays valid JSON. The text is
+ * made line by line (a long value in chunks) in time slices of at most SLICE_MS (`textInSlices`), so a flag of tens
+ * of megabytes never blocks the editor, and within DOCUMENT_BUDGET: past it the document says where it stops and why.
  */
 import * as l10n from '@vscode/l10n';
 import type { Constraint, Feature, FeatureSummary, Segment, Strategy, StrategyVariant, Variant } from '../../api/schemas';
 import { isValidFlagName } from '../code/flagNameRule';
-import { pushAll } from '../../base/arrays';
 import { flagStatus, type FlagStatus } from '../store/flagStatus';
 import { joinValues, pluralForm } from '../text/intl';
 import { segmentDefinitionMissing } from '../store/offlineSource';
 import { constraintParts } from '../text/constraintText';
 import { describeLastSeen, describeLifecycle, invalidNameMark } from '../text/flagText';
-import { prettyJson } from '../text/jsonText';
+import { jsonCheck } from '../text/jsonSyntax';
+import { indentsJson, prettyJsonPieces } from '../text/jsonText';
 import { MAX_LABEL, parseIsoUtc, truncate, utcDateTime, visibleText } from '../text/plainText';
 import { describeStrategy } from '../text/strategyText';
 import { weightPercent } from '../text/variantText';
 import { compare } from '../../base/compare';
+import { nextTurn } from '../../base/nextTurn';
+import { textInSlices, type TextBudget } from '../../base/slicedText';
+import { TimeSlices } from '../../base/timeSlices';
+import { formatCount } from '../text/countText';
+import { sortSteps } from '../../base/sortSteps';
+
+/** The longest the editor's thread works on a document before it yields. */
+const SLICE_MS = 10;
+/** The most a details document (or one side of Compare Environments) holds, and the longest it may take to write. */
+const DOCUMENT_BUDGET: TextBudget = { chars: 8_000_000, ms: 30_000 };
+/** Characters of a long value written as one piece (a value is never cut: only made in pieces). */
+const CHUNK = 16_384;
+/** Parameters of a strategy sorted at once; more are sorted in steps. */
+const SORT_AT_ONCE = 2_000;
 
 interface FlagDocumentInput {
   /** The flag's row in the listing (tags and lifecycle when the details leave them out). */
@@ -33,6 +49,23 @@ interface FlagDocumentInput {
 
 const INDENT = '  ';
 
+/** Values listed on the line that names them; a longer list is counted there, each value then on a line of its own. */
+const LIST_AT_ONCE = 1_000;
+
+/**
+ * `line(list)` with the values joined (`a, b, c`, each `one()`), or, for more than LIST_AT_ONCE, `line('N values')`
+ * and every value below it (so no line, and no step of the work, is as long as the list).
+ */
+function* listPieces(values: readonly string[], indent: string, line: (list: string) => string, asValues = true): Generator<string> {
+  const shown = (value: string) => (asValues ? one(value) : value);
+  if (values.length <= LIST_AT_ONCE) {
+    yield `${indent}${line(joinValues(values.map(shown)))}\n`;
+    return;
+  }
+  yield `${indent}${line(pluralForm(values.length, { one: l10n.t('{0} value', formatCount(values.length)), other: l10n.t('{0} values', formatCount(values.length)) }))}\n`;
+  for (const value of values) yield `${indent}${INDENT}${INDENT}${shown(value)}\n`;
+}
+
 /** A value on one line, in full. */
 function one(text: string): string {
   return text === '' ? '""' : visibleText(text);
@@ -46,13 +79,38 @@ function flagNameText(name: string): string {
   return isValidFlagName(name) ? name : `${one(truncate(name, MAX_LABEL))} ${invalidNameMark()}`;
 }
 
-/** A value that may span lines, in full, each further line indented by `indent`. */
+/** A value that may span lines, in full, each further line indented by `indent` (for short values). */
 function block(text: string, indent: string): string {
   return visibleText(text, { multiline: true }).split('\n').join(`\n${indent}`);
 }
 
+/**
+ * `block(text, indent)` in pieces of about CHUNK characters, cut where no escape, line break or surrogate pair is
+ * split: the same text, never made in one go.
+ */
+function* blockPieces(text: string, indent: string): Generator<string> {
+  if (text.length <= CHUNK) {
+    yield block(text, indent);
+    return;
+  }
+  let from = 0;
+  while (from < text.length) {
+    let to = Math.min(text.length, from + CHUNK);
+    // After a plain ASCII character when one is near (never inside an emoji sequence or a surrogate pair), and never
+    // between a CR and its LF (`\r\n` is one line break).
+    if (to < text.length) {
+      let ascii = to;
+      while (ascii > to - 64 && !(text.charCodeAt(ascii - 1) < 0x80 && text.charCodeAt(ascii - 1) !== 0x0d && text.charCodeAt(ascii) < 0x80)) ascii--;
+      if (ascii > to - 64) to = ascii;
+      else while (to > from + 1 && text.charCodeAt(to - 1) >= 0xd800 && text.charCodeAt(to - 1) <= 0xdbff) to--;
+    }
+    yield block(text.slice(from, to), indent);
+    from = to;
+  }
+}
+
 function heading(title: string): string[] {
-  return ['', title, '-'.repeat(title.length)];
+  return ['\n', `${title}\n`, `${'-'.repeat(title.length)}\n`];
 }
 
 function time(iso: string | null | undefined): string | undefined {
@@ -61,59 +119,91 @@ function time(iso: string | null | undefined): string | undefined {
   return ms === undefined ? one(iso) : utcDateTime(ms);
 }
 
-export function flagDocument(input: FlagDocumentInput): string {
+interface DocumentOptions {
+  /** What ends the document (the History and Usage sections), made once the flag is written. */
+  tail?: () => string;
+  /** True once the document is no longer wanted: the writing stops (`TextCancelled`). */
+  cancelled?: () => boolean;
+  budget?: TextBudget;
+}
+
+/** The details document of a flag, made in time slices within its budget (see the file's header). */
+export async function flagDocument(input: FlagDocumentInput, options: DocumentOptions = {}): Promise<string> {
+  return documentText(documentPieces(input, options.tail), documentSlices(), options);
+}
+
+/** The slices a document is made in: SLICE_MS of work, then the event loop's next turn. */
+export function documentSlices(): TimeSlices {
+  return new TimeSlices(SLICE_MS, nextTurn);
+}
+
+/** The text of `pieces` in slices, ended by what stopped it early when something did. */
+export async function documentText(pieces: Iterable<string>, slices: TimeSlices, options: Omit<DocumentOptions, 'tail'> = {}): Promise<string> {
+  const budget = options.budget ?? DOCUMENT_BUDGET;
+  const ending = (cut: 'chars' | 'time', before: string): string => {
+    const why =
+      cut === 'chars'
+        ? l10n.t('The document stops here: it reached {0} characters, the most the editor is given to show. Open the flag in Unleash to read the rest.', formatCount(budget.chars))
+        : l10n.t('The document stops here: writing it took longer than {0} s. Open the flag in Unleash to read the rest.', Math.round(budget.ms / 1000));
+    return `${before === '' || before.endsWith('\n') ? '' : '\n'}\n… ${why}\n`;
+  };
+  return (await textInSlices(pieces, budget, slices, { cancelled: options.cancelled, ending })).text;
+}
+
+/** Lines (each ending with a newline) and chunks of the flag's document, made as they are pulled. */
+function* documentPieces(input: FlagDocumentInput, tail?: () => string): Generator<string> {
   const { details, summary } = input;
-  const lines = headLines(details, summary, input.status ?? flagStatus(summary, details), input.sourceLabel);
+  yield* headPieces(details, summary, input.status ?? flagStatus(summary, details), input.sourceLabel);
   const none = l10n.t('(none)');
 
   const environments = details.environments ?? [];
-  lines.push(...heading(l10n.t('Environments')));
-  if (environments.length === 0) lines.push(none);
+  yield* heading(l10n.t('Environments'));
+  if (environments.length === 0) yield `${none}\n`;
   for (const env of environments) {
-    lines.push('');
+    yield '\n';
     const seen = l10n.t('last seen {0}', describeLastSeen(env.lastSeenAt, input.now));
     const state = env.enabled ? l10n.t('enabled') : l10n.t('disabled');
-    lines.push(`${one(env.name)}: ${state} · ${seen}${env.type ? ` · ${l10n.t('type {0}', one(env.type))}` : ''}`);
+    yield `${one(env.name)}: ${state} · ${seen}${env.type ? ` · ${l10n.t('type {0}', one(env.type))}` : ''}\n`;
     const strategies = env.strategies ?? [];
-    if (strategies.length === 0) lines.push(`${INDENT}${l10n.t('No strategies')}`);
-    strategies.forEach((strategy, index) => pushAll(lines, strategyLines(strategy, index, input)));
+    if (strategies.length === 0) yield `${INDENT}${l10n.t('No strategies')}\n`;
+    for (const [index, strategy] of strategies.entries()) yield* strategyPieces(strategy, index, input);
     if (env.variants && env.variants.length > 0) {
-      lines.push(`${INDENT}${l10n.t('Variants')}`);
-      for (const variant of env.variants) lines.push(...variantLines(variant, INDENT.repeat(2)));
+      yield `${INDENT}${l10n.t('Variants')}\n`;
+      for (const variant of env.variants) yield* variantPieces(variant, INDENT.repeat(2));
     }
   }
   if (details.variants && details.variants.length > 0 && !environments.some((env) => env.variants !== undefined)) {
-    lines.push(...heading(l10n.t('Variants')));
-    for (const variant of details.variants) lines.push(...variantLines(variant, ''));
+    yield* heading(l10n.t('Variants'));
+    for (const variant of details.variants) yield* variantPieces(variant, '');
   }
 
   const tags = details.tags ?? summary?.tags ?? [];
-  lines.push(...heading(l10n.t('Tags')));
-  if (tags.length === 0) lines.push(none);
-  for (const tag of tags) lines.push(`${one(tag.type)}:${one(tag.value)}`);
+  yield* heading(l10n.t('Tags'));
+  if (tags.length === 0) yield `${none}\n`;
+  for (const tag of tags) yield `${one(tag.type)}:${one(tag.value)}\n`;
 
   const parents = details.dependencies ?? [];
   const children = details.children ?? [];
   if (parents.length > 0 || children.length > 0) {
-    lines.push(...heading(l10n.t('Dependencies')));
+    yield* heading(l10n.t('Dependencies'));
     for (const dep of parents) {
       const feature = flagNameText(dep.feature);
-      if (dep.enabled === false) lines.push(l10n.t('requires {0} disabled', feature));
-      else if (dep.variants && dep.variants.length > 0) lines.push(l10n.t('requires {0} enabled (variants: {1})', feature, joinValues(dep.variants.map(one))));
-      else lines.push(l10n.t('requires {0} enabled', feature));
+      if (dep.enabled === false) yield `${l10n.t('requires {0} disabled', feature)}\n`;
+      else if (dep.variants && dep.variants.length > 0) yield* listPieces(dep.variants, '', (list) => l10n.t('requires {0} enabled (variants: {1})', feature, list));
+      else yield `${l10n.t('requires {0} enabled', feature)}\n`;
     }
-    for (const child of children) lines.push(l10n.t('{0} depends on this flag', flagNameText(child)));
+    for (const child of children) yield `${l10n.t('{0} depends on this flag', flagNameText(child))}\n`;
   }
 
   const links = details.links ?? [];
   if (links.length > 0) {
-    lines.push(...heading(l10n.t('Links')));
+    yield* heading(l10n.t('Links'));
     for (const link of links) {
       const title = link.title && link.title.trim() !== '' ? `${one(link.title)}: ` : '';
-      lines.push(`${title}${one(link.url)}`);
+      yield `${title}${one(link.url)}\n`;
     }
   }
-  return `${lines.join('\n')}\n`;
+  if (tail) yield tail();
 }
 
 /**
@@ -122,25 +212,26 @@ export function flagDocument(input: FlagDocumentInput): string {
  * read the rest.
  */
 export function archivedFlagDocument(flag: FeatureSummary, sourceLabel: string): string {
-  const lines = headLines(flag, undefined, flagStatus(flag), sourceLabel);
+  const lines = [...headPieces(flag, undefined, flagStatus(flag), sourceLabel)];
   const environments = flag.environments ?? [];
   lines.push(...heading(l10n.t('Environments')));
-  if (environments.length === 0) lines.push(l10n.t('(none)'));
-  for (const env of environments) lines.push(`${one(env.name)}: ${env.enabled ? l10n.t('enabled') : l10n.t('disabled')}`);
-  lines.push('', l10n.t('Unleash does not serve the strategies and variants of an archived flag: revive it in Unleash to read them.'));
+  if (environments.length === 0) lines.push(`${l10n.t('(none)')}\n`);
+  for (const env of environments) lines.push(`${one(env.name)}: ${env.enabled ? l10n.t('enabled') : l10n.t('disabled')}\n`);
+  lines.push('\n', `${l10n.t('Unleash does not serve the strategies and variants of an archived flag: revive it in Unleash to read them.')}\n`);
   const tags = flag.tags ?? [];
   lines.push(...heading(l10n.t('Tags')));
-  if (tags.length === 0) lines.push(l10n.t('(none)'));
-  for (const tag of tags) lines.push(`${one(tag.type)}:${one(tag.value)}`);
-  return `${lines.join('\n')}\n`;
+  if (tags.length === 0) lines.push(`${l10n.t('(none)')}\n`);
+  for (const tag of tags) lines.push(`${one(tag.type)}:${one(tag.value)}\n`);
+  return lines.join('');
 }
 
 /** Name, project, type, status, dates, source and description: what every flag's document starts with. */
-function headLines(flag: Feature | FeatureSummary, summary: FeatureSummary | undefined, status: FlagStatus, sourceLabel: string): string[] {
+function* headPieces(flag: Feature | FeatureSummary, summary: FeatureSummary | undefined, status: FlagStatus, sourceLabel: string): Generator<string> {
   const name = flagNameText(flag.name);
-  const lines: string[] = [name, '='.repeat(Math.max(3, Math.min(name.length, 80)))];
+  yield `${name}\n${'='.repeat(Math.max(3, Math.min(name.length, 80)))}\n`;
+  const fields: string[] = [];
   const field = (label: string, value: string | undefined) => {
-    if (value !== undefined && value !== '') lines.push(`${label}: ${value}`);
+    if (value !== undefined && value !== '') fields.push(`${label}: ${value}\n`);
   };
   const yesNo = (value: boolean) => (value ? l10n.t('yes') : l10n.t('no'));
   const type = flag.type ?? summary?.type;
@@ -153,89 +244,121 @@ function headLines(flag: Feature | FeatureSummary, summary: FeatureSummary | und
   field(l10n.t('Created'), time(flag.createdAt ?? summary?.createdAt));
   field(l10n.t('Archived at'), time(flag.archivedAt ?? summary?.archivedAt));
   field(l10n.t('Source'), one(sourceLabel));
+  yield fields.join('');
 
   const description = flag.description ?? summary?.description ?? '';
-  lines.push(...heading(l10n.t('Description')));
-  lines.push(description.trim() === '' ? l10n.t('(none)') : block(description, ''));
-  return lines;
+  yield* heading(l10n.t('Description'));
+  if (description.trim() === '') yield `${l10n.t('(none)')}\n`;
+  else {
+    yield* blockPieces(description, '');
+    yield '\n';
+  }
 }
 
-export function strategyLines(strategy: Strategy, index: number, input: Pick<FlagDocumentInput, 'segments'>): string[] {
+/** A strategy's lines: its summary, title, parameters, constraints, segments and variants. */
+export function* strategyPieces(strategy: Strategy, index: number, input: Pick<FlagDocumentInput, 'segments'>): Generator<string> {
   const indent = INDENT;
   const inner = INDENT.repeat(2);
-  const lines = [`${indent}${l10n.t('Strategy {0}: {1}', index + 1, visibleText(describeStrategy(strategy)))}`];
-  if (strategy.title && strategy.title.trim() !== '') lines.push(`${inner}${l10n.t('Title: {0}', one(strategy.title))}`);
-  if (strategy.disabled === true) lines.push(`${inner}${l10n.t('Disabled: this strategy is not evaluated')}`);
+  yield `${indent}${l10n.t('Strategy {0}: {1}', index + 1, visibleText(describeStrategy(strategy)))}\n`;
+  if (strategy.title && strategy.title.trim() !== '') yield `${inner}${l10n.t('Title: {0}', one(strategy.title))}\n`;
+  if (strategy.disabled === true) yield `${inner}${l10n.t('Disabled: this strategy is not evaluated')}\n`;
   const parameters = Object.entries(strategy.parameters ?? {});
   if (parameters.length > 0) {
-    lines.push(`${inner}${l10n.t('Parameters')}`);
-    for (const [key, value] of parameters.sort(([a], [b]) => compare(a, b))) {
-      lines.push(`${inner}${INDENT}${one(key)}: ${one(String(value))}`);
+    yield `${inner}${l10n.t('Parameters')}\n`;
+    const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => compare(a, b);
+    let sorted = parameters;
+    if (parameters.length <= SORT_AT_ONCE) sorted.sort(byKey);
+    else {
+      // In steps, an empty piece after each so that the slices can look at the clock.
+      const sort = sortSteps(parameters, byKey);
+      let step = sort.next();
+      for (; step.done !== true; step = sort.next()) yield '';
+      sorted = step.value;
     }
+    for (const [key, value] of sorted) yield `${inner}${INDENT}${one(key)}: ${one(String(value))}\n`;
   }
   const constraints = strategy.constraints ?? [];
   if (constraints.length > 0) {
-    lines.push(`${inner}${l10n.t('Constraints')}`);
-    for (const constraint of constraints) pushAll(lines, constraintLines(constraint, `${inner}${INDENT}`));
+    yield `${inner}${l10n.t('Constraints')}\n`;
+    for (const constraint of constraints) yield* constraintPieces(constraint, `${inner}${INDENT}`);
   }
   const segmentIds = strategy.segments ?? [];
   const segments = strategy.id !== undefined ? input.segments.get(strategy.id) : undefined;
   if (segments !== undefined && segments.length > 0) {
-    lines.push(`${inner}${l10n.t('Segments')}`);
-    for (const segment of segments) pushAll(lines, segmentLines(segment, `${inner}${INDENT}`));
+    yield `${inner}${l10n.t('Segments')}\n`;
+    for (const segment of segments) yield* segmentPieces(segment, `${inner}${INDENT}`);
   } else if (segmentIds.length > 0) {
-    lines.push(`${inner}${l10n.t('Segments: {0}', joinValues(segmentIds.map((id) => `#${id}`)))}`);
+    yield* listPieces(segmentIds.map((id) => `#${id}`), inner, (list) => l10n.t('Segments: {0}', list), false);
   }
   if (strategy.variants && strategy.variants.length > 0) {
-    lines.push(`${inner}${l10n.t('Variants')}`);
-    for (const variant of strategy.variants) lines.push(...variantLines(variant, `${inner}${INDENT}`));
+    yield `${inner}${l10n.t('Variants')}\n`;
+    for (const variant of strategy.variants) yield* variantPieces(variant, `${inner}${INDENT}`);
   }
-  return lines;
 }
 
 /** `country is one of (3 values)` and then every value on its own line. */
-function constraintLines(constraint: Constraint, indent: string): string[] {
+function* constraintPieces(constraint: Constraint, indent: string): Generator<string> {
   const parts = constraintParts(constraint);
   const values = constraint.values !== undefined && constraint.values.length > 0 ? constraint.values : undefined;
   if (values === undefined) {
     const value = constraint.value;
     const shown = value === undefined ? parts.values : one(value);
-    return [`${indent}- ${visibleText(`${parts.contextName} ${parts.phrase}`)} ${shown}${parts.suffix}`.trimEnd()];
+    yield `${`${indent}- ${visibleText(`${parts.contextName} ${parts.phrase}`)} ${shown}${parts.suffix}`.trimEnd()}\n`;
+    return;
   }
   const count = pluralForm(values.length, { one: l10n.t('{0} value', values.length), other: l10n.t('{0} values', values.length) });
-  return [
-    `${indent}- ${visibleText(`${parts.contextName} ${parts.phrase}`)} (${count})${parts.suffix}`,
-    ...values.map((value) => `${indent}${INDENT}${INDENT}${one(value)}`),
-  ];
+  yield `${indent}- ${visibleText(`${parts.contextName} ${parts.phrase}`)} (${count})${parts.suffix}\n`;
+  for (const value of values) yield `${indent}${INDENT}${INDENT}${one(value)}\n`;
 }
 
-function segmentLines(segment: Segment, indent: string): string[] {
+function* segmentPieces(segment: Segment, indent: string): Generator<string> {
   const scope = segment.project && segment.project.trim() !== '' ? l10n.t('project {0}', one(segment.project)) : l10n.t('global');
-  const lines = [`${indent}${one(segment.name)} (#${segment.id}, ${scope})`];
-  if (segment.description && segment.description.trim() !== '') lines.push(`${indent}${INDENT}${block(segment.description, `${indent}${INDENT}`)}`);
-  if (segmentDefinitionMissing(segment)) {
-    lines.push(`${indent}${INDENT}${l10n.t('Constraints: not in this export file (export the environment again, or connect to a server)')}`);
+  yield `${indent}${one(segment.name)} (#${segment.id}, ${scope})\n`;
+  if (segment.description && segment.description.trim() !== '') {
+    yield `${indent}${INDENT}`;
+    yield* blockPieces(segment.description, `${indent}${INDENT}`);
+    yield '\n';
   }
-  for (const constraint of segment.constraints) pushAll(lines, constraintLines(constraint, `${indent}${INDENT}`));
-  return lines;
+  if (segmentDefinitionMissing(segment)) {
+    yield `${indent}${INDENT}${l10n.t('Constraints: not in this export file (export the environment again, or connect to a server)')}\n`;
+  }
+  for (const constraint of segment.constraints) yield* constraintPieces(constraint, `${indent}${INDENT}`);
 }
 
-export function variantLines(variant: Variant | StrategyVariant, indent: string): string[] {
+/** A variant: name, weight, stickiness, its payload in full (JSON indented, in pieces) and its overrides. */
+export function* variantPieces(variant: Variant | StrategyVariant, indent: string): Generator<string> {
   const name = variant.name === '' ? l10n.t('(unnamed variant)') : one(variant.name);
   const facts = [weightPercent(variant.weight)];
   if (variant.weightType) facts.push(one(variant.weightType));
   if (variant.stickiness) facts.push(l10n.t('stickiness {0}', one(variant.stickiness)));
-  const lines = [`${indent}- ${name}: ${facts.join(' · ')}`];
+  yield `${indent}- ${name}: ${facts.join(' · ')}\n`;
   const payload = variant.payload;
   if (payload) {
     const inner = `${indent}${INDENT}${INDENT}`;
-    const json = payload.type === 'json' ? prettyJson(payload.value) : undefined;
-    lines.push(`${indent}${INDENT}${l10n.t('Payload ({0}):', one(payload.type))}`);
-    lines.push(`${inner}${block(json ?? (payload.value === '' ? '""' : payload.value), inner)}`);
+    yield `${indent}${INDENT}${l10n.t('Payload ({0}):', one(payload.type))}\n${inner}`;
+    yield* payloadPieces(payload, inner);
+    yield '\n';
   }
   const overrides = Array.isArray(variant.overrides) ? (variant.overrides as Array<{ contextName: string; values: string[] }>) : [];
   for (const override of overrides) {
-    lines.push(`${indent}${INDENT}${l10n.t('Override {0}: {1}', one(override.contextName), joinValues(override.values.map(one)))}`);
+    yield* listPieces(override.values, `${indent}${INDENT}`, (list) => l10n.t('Override {0}: {1}', one(override.contextName), list));
   }
-  return lines;
+}
+
+/**
+ * A payload's value, each further line indented by `inner`: JSON that `prettyJson` would indent is indented in pieces
+ * (checked first, a step at a time: the empty pieces let the slices yield), anything else as written.
+ */
+function* payloadPieces(payload: NonNullable<Variant['payload']>, inner: string): Generator<string> {
+  const value = payload.value;
+  if (payload.type === 'json' && indentsJson(value.length)) {
+    const check = jsonCheck(value);
+    let step = check.next();
+    for (; step.done !== true; step = check.next()) yield '';
+    if (step.value) {
+      for (const piece of prettyJsonPieces(value)) yield block(piece, inner);
+      return;
+    }
+  }
+  yield* blockPieces(value === '' ? '""' : value, inner);
 }

@@ -19,6 +19,7 @@ import { flagCommandLink } from './flagCommandUri';
 import { environmentTable } from './hoverEnvironments';
 import { HOVER_LIMITS } from './hoverLimits';
 import { archivedMeaning } from './unlistedFlagContent';
+import { refreshedText } from './statusBarContent';
 
 /** One project's flag of the hovered name: the catalog's summary, and the details when the store has them. */
 export interface HoverMatch {
@@ -45,6 +46,11 @@ interface HoverInput {
   now: Date;
   /** `unleash.environments`: the environments shown, in order (empty or not given: all). */
   environments?: readonly string[];
+  /**
+   * The listing is out of date (the last refresh failed): when the one shown finished loading, or null when unknown.
+   * The hover says its states are from then.
+   */
+  outOfDateSince?: Date | null;
 }
 
 /**
@@ -72,6 +78,10 @@ export function hoverMarkdown(input: HoverInput): string {
   }
   const source = plainMarkdown(input.sourceLabel, 120);
   const blocks = [sections.join('\n\n---\n\n')];
+  if (input.outOfDateSince !== undefined) {
+    const since = input.outOfDateSince === null ? l10n.t('an earlier refresh') : refreshedText(input.outOfDateSince);
+    blocks.push(`_${escapeMarkdown(l10n.t('Out of date: these states are those of {0}; the last refresh failed (the status bar says why).', since))}_`);
+  }
   if (source !== '') blocks.push(l10n.t('_Source: {0}_', source));
   return blocks.join('\n\n');
 }
@@ -151,8 +161,11 @@ function variantLines(details: Feature): string[] {
     const text = clean(scope === '' ? variantText(variant) : `${scope}: ${variantText(variant)}`, HOVER_LIMITS.variantLine);
     lines.push(`- ${plainMarkdown(text, HOVER_LIMITS.variantLine)}`);
   };
-  for (const variant of details.variants ?? []) add(() => '', variant);
-  for (const env of details.environments ?? []) {
+  // The deprecated top-level list repeats what the environments hold (7.x with `variantEnvironments`): shown only
+  // when no environment says its own, as the details document does.
+  const environments = details.environments ?? [];
+  if (!environments.some((env) => env.variants !== undefined)) for (const variant of details.variants ?? []) add(() => '', variant);
+  for (const env of environments) {
     const envName = () => (env.name.trim() === '' ? l10n.t('(unnamed)') : clean(env.name, 40));
     for (const variant of env.variants ?? []) add(envName, variant);
     for (const strategy of env.strategies ?? []) {

@@ -105,7 +105,8 @@ function statusLook(input: StatusInput): Look {
       if (input.outOfDate !== undefined) {
         return look(
           l10n.t('$(warning) Unleash: {0} · {1}, out of date', where, count),
-          `${l10n.t('{0} from {1}.', count, from)}${refreshed}\n${l10n.t('Out of date: the last refresh failed: {0}', inertText(input.outOfDate, 300))}`,
+          // The first line is also what a screen reader says: it names the state as the item's text does.
+          `${l10n.t('{0} from {1}, out of date.', count, from)}${refreshed}\n${l10n.t('Out of date: the last refresh failed: {0}', inertText(input.outOfDate, 300))}`,
           'warning',
         );
       }

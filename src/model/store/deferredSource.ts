@@ -26,9 +26,10 @@ export class DeferredSource implements FlagSource {
   #building: Promise<FlagSource> | undefined;
   #built: FlagSource | undefined;
   #label: string | undefined;
-  /** A server's history and usage (export files have none: absent, as on an offline source). */
+  /** A server's history, usage and stage lists (export files have none: absent, as on an offline source). */
   readonly flagHistory?: FlagSource['flagHistory'];
   readonly flagUsage?: FlagSource['flagUsage'];
+  readonly flagStages?: FlagSource['flagStages'];
 
   constructor(known: KnownBeforeBuilding, build: () => Promise<FlagSource>) {
     this.kind = known.kind;
@@ -37,11 +38,12 @@ export class DeferredSource implements FlagSource {
     if (known.kind === 'server') {
       this.flagHistory = async (project, name, page, signal) => (await this.builtWith('flagHistory')).flagHistory(project, name, page, signal);
       this.flagUsage = async (name, hours, signal) => (await this.builtWith('flagUsage')).flagUsage(name, hours, signal);
+      this.flagStages = async (project, name, signal) => (await this.builtWith('flagStages')).flagStages(project, name, signal);
     }
   }
 
   /** The built source, which must offer `member` (a server source does). */
-  private async builtWith<K extends 'flagHistory' | 'flagUsage'>(member: K): Promise<Required<Pick<FlagSource, K>>> {
+  private async builtWith<K extends 'flagHistory' | 'flagUsage' | 'flagStages'>(member: K): Promise<Required<Pick<FlagSource, K>>> {
     const source = await this.built();
     if (!source[member]) throw new Error(l10n.t('This flag source cannot read a flag\'s history or usage.'));
     return source as unknown as Required<Pick<FlagSource, K>>;

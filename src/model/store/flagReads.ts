@@ -1,6 +1,7 @@
 /**
  * What the store reads about its flags on demand, once per listing and shared between callers: a flag's details, a
- * strategy's segments, a name among archived flags; and each listed flag's one status from what was read.
+ * strategy's segments, a name among archived flags; the stages a listing cannot show, in the background after each
+ * listing (stageReads.ts); and each listed flag's one status from what was read.
  */
 import type { Feature, FeatureSummary, Segment } from '../../api/schemas';
 import { Emitter, type CancellationLike } from '../../base/emitter';
@@ -11,6 +12,7 @@ import { requireSource, type FlagSource } from './flagSource';
 import { flagStatus, sameStatus, type FlagStatus } from './flagStatus';
 import { ProvenStages } from './provenStages';
 import { SharedReads } from './sharedReads';
+import { readStages } from './stageReads';
 
 /** The store's current source and catalog: what is read, and what the answers belong to. */
 interface ReadTarget {
@@ -37,10 +39,13 @@ export class FlagReads {
   private readonly proven = new ProvenStages();
   private statusVersionValue = 0;
   private readonly archived: ArchivedLookups;
+  /** The background reads of the last listing's stage lists; aborted by the next listing or another source. */
+  private stageReads: AbortController | undefined;
+  private stagesRead: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly target: ReadTarget,
-    logger: Pick<Logger, 'info' | 'error'>,
+    private readonly logger: Pick<Logger, 'info' | 'error'>,
   ) {
     this.archived = new ArchivedLookups(logger, () => this.statusDidChange(false));
   }
@@ -72,8 +77,11 @@ export class FlagReads {
         this.details.set(key, feature);
         this.proven.note(project, name, summary, feature);
         this.detailsVersionValue++;
+        // The status version moves before the details are announced: their listeners see both at once.
+        const changed = summary !== undefined && before !== undefined && !sameStatus(before, this.status(summary, project));
+        if (changed) this.statusVersionValue++;
         this.detailsLoaded.fire({ project, name });
-        if (summary && before && !sameStatus(before, this.status(summary, project))) this.statusDidChange(true);
+        if (changed) this.statusChanged.fire(undefined);
       }
       return feature;
     });
@@ -112,6 +120,7 @@ export class FlagReads {
 
   /** A new listing starts: everything read is forgotten (what details proved about stages is kept, `listed`). */
   clear(): void {
+    this.stageReads?.abort();
     this.details.clear();
     this.detailsVersionValue++;
     this.pendingDetails.clear();
@@ -120,17 +129,38 @@ export class FlagReads {
     this.archived.clear();
   }
 
-  /** A listing completed: stages proven for flags whose listed stage changed (or that are gone) are forgotten. */
+  /**
+   * A listing completed: stages proven for flags whose listed stage changed (or that are gone) are forgotten, and the
+   * stages the listing may hide are read in the background (onDidChangeStatus once they changed any flag's).
+   */
   listed(catalog: Catalog): void {
     this.proven.forgetDisproved(catalog);
+    const source = this.target.currentSource;
+    this.stageReads?.abort();
+    if (!source?.flagStages) return;
+    const controller = new AbortController();
+    this.stageReads = controller;
+    this.stagesRead = readStages(catalog, source, this.proven, controller.signal, this.logger).then(
+      (changed) => {
+        if (changed && !controller.signal.aborted && this.target.catalog === catalog) this.statusDidChange(true);
+      },
+      (error: unknown) => this.logger.error(`Reading the lifecycle stages of the listed flags failed: ${String(error)}`),
+    );
+  }
+
+  /** Settles once the background reads of the last listing's stages are done (or stopped). */
+  stagesSettled(): Promise<void> {
+    return this.stagesRead;
   }
 
   /** Another source: what a read proved holds only for the source that answered it. */
   forgetProven(): void {
+    this.stageReads?.abort();
     this.proven.clear();
   }
 
   dispose(): void {
+    this.stageReads?.abort();
     this.detailsLoaded.dispose();
     this.statusChanged.dispose();
   }

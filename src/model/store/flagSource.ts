@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ListingFailure } from '../../api/listingTypes';
 import type { EventPage } from '../../api/activityReader';
-import type { Feature, FeatureSummary, Segment } from '../../api/schemas';
+import type { Feature, FeatureSummary, Lifecycle, Segment } from '../../api/schemas';
 import type { FeatureMetricsRow } from '../../api/activitySchemas';
 
 /** Where flags come from, for the commands on offer: a server (set, whatever its state), export files, or nothing. */
@@ -40,6 +40,8 @@ export interface FlagSource {
   getFeature(project: string, name: string, signal?: AbortSignal): Promise<Feature>;
   getStrategySegments(strategyId: string, signal?: AbortSignal): Promise<Segment[]>;
   listEnvironments(signal?: AbortSignal): Promise<string[]>;
+  /** Every stage the flag entered, with when (a server: what its listing's one stage may hide; see stageReads.ts). */
+  flagStages?(project: string, name: string, signal?: AbortSignal): Promise<Lifecycle[]>;
   /** The archived flag of this name, where the source can tell (a server; export files list archived flags). */
   findArchived?(name: string, signal?: AbortSignal): Promise<FeatureSummary | undefined>;
   /** A page of a flag's history, newest first, where the source keeps one (a server; export files have none). */

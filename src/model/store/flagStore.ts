@@ -219,6 +219,14 @@ export class FlagStore {
     return this.reads.status(summary, project);
   }
 
+  /**
+   * Settles once the stages the last listing may hide have been read (in the background after each listing; they
+   * change the status of the flags they prove and fire onDidChangeStatus), or the reads were stopped.
+   */
+  stagesSettled(): Promise<void> {
+    return this.reads.stagesSettled();
+  }
+
   /** Changes whenever a listed flag's status changes without a new catalog: lets a cache skip rebuilding. */
   get statusVersion(): number {
     return this.reads.statusVersion;

@@ -5,6 +5,29 @@
 import * as l10n from '@vscode/l10n';
 import { pluralForm, type PluralForms } from './intl';
 
+/** The largest count kept: past it a double is not exact any more, so a count from a server, or a sum, stops there. */
+export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A count from a server as digits grouped the same on every machine (`1,234`); one that reached MAX_COUNT (or is not
+ * a finite number) reads `9,007,199,254,740,991+`, never `∞` or 308 digits.
+ */
+export function formatCount(n: number): string {
+  if (!(n < MAX_COUNT)) return l10n.t('{0}+', groupDigits(MAX_COUNT));
+  return groupDigits(Math.max(0, Math.floor(n)));
+}
+
+/**
+ * A whole number below 2^53 with its digits in groups of three (`1,234`), as en-US writes it, without `Intl`: the
+ * first `toLocaleString` of a process loads the locale's number data, tens of milliseconds on the editor's thread.
+ */
+function groupDigits(n: number): string {
+  const digits = String(n);
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}
+
 export const flagCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} flag', n), other: l10n.t('{0} flags', n) });
 export const constraintCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} constraint', n), other: l10n.t('{0} constraints', n) });
 export const segmentCount = (n: number): string => pluralForm(n, { one: l10n.t('{0} segment', n), other: l10n.t('{0} segments', n) });

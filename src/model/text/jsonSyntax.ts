@@ -54,18 +54,32 @@ const Expect = {
   Next: 5,
 } as const;
 
+/** Tokens read between two pauses of a check or an indentation done in steps (`jsonCheck`, `prettyJsonPieces`). */
+export const JSON_STEP = 4096;
+
 /** Whether `text` is one JSON value (RFC 8259, as `JSON.parse` reads it), checked in one pass with its own stack. */
 export function isJson(text: string): boolean {
+  const check = jsonCheck(text);
+  for (let step = check.next(); ; step = check.next()) if (step.done === true) return step.value;
+}
+
+/**
+ * `isJson` in steps: pauses (yields) every JSON_STEP tokens, so a caller working in time slices can yield to the event
+ * loop between them; returns the verdict.
+ */
+export function* jsonCheck(text: string): Generator<void, boolean> {
   /** The open containers: 0x5b `[` or 0x7b `{`. */
   const open: number[] = [];
   let expect: number = Expect.Value;
   let i = 0;
+  let tokens = 0;
   while (i < text.length) {
     const code = text.charCodeAt(i);
     if (isSpace(code)) {
       i++;
       continue;
     }
+    if (++tokens % JSON_STEP === 0) yield;
     const top = open[open.length - 1];
     // A closing bracket ends the open container of its kind: right after its opening bracket, or after a value.
     const opening = code === 0x5d ? 0x5b : code === 0x7d ? 0x7b : undefined;

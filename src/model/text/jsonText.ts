@@ -4,7 +4,7 @@
  * JSON escape (`\u202e`), never shown raw, so nothing can hide or reorder the text.
  */
 import { hasInvisible, INVISIBLE } from '../../base/invisible';
-import { isJson, isSpace, literalEnd, stringEnd } from './jsonSyntax';
+import { isJson, isSpace, JSON_STEP, literalEnd, stringEnd } from './jsonSyntax';
 
 /** Levels indented; a container nested deeper is written as it is in the source, on the line where it starts. */
 export const MAX_JSON_DEPTH = 20;
@@ -63,14 +63,38 @@ export function prettyJson(text: string): string | undefined {
   if (text.length > MAX_JSON_TO_INDENT || !isJson(text)) return undefined;
   // Concatenation (V8 ropes, flattened once) is faster here than pushing a million pieces and joining them.
   let out = '';
+  for (const piece of prettyJsonPieces(text)) out += piece;
+  return out;
+}
+
+/** Whether `prettyJson` indents a text of this length (longer ones are shown as written). */
+export function indentsJson(length: number): boolean {
+  return length <= MAX_JSON_TO_INDENT;
+}
+
+/** Characters copied as written between two pauses of `prettyJsonPieces`. */
+const COPY_STEP = 64 * 1024;
+
+/**
+ * `prettyJson`'s text in pieces, one every JSON_STEP tokens (or COPY_STEP characters copied as written), so a caller
+ * working in time slices can yield between them. `text` must be JSON (`isJson`, `jsonCheck`).
+ */
+export function* prettyJsonPieces(text: string): Generator<string, void> {
+  let out = '';
   let depth = 0;
   let added = 0;
   let i = 0;
+  let tokens = 0;
   while (i < text.length) {
+    if (++tokens % JSON_STEP === 0) {
+      yield out;
+      out = '';
+    }
     if (added > MAX_INDENT_ADDED) {
       // Indented enough: the rest as written.
-      out += asWritten(text, i, false).text;
-      break;
+      yield out;
+      yield* asWritten(text, i, false);
+      return;
     }
     const code = text.charCodeAt(i);
     if (isSpace(code)) {
@@ -89,9 +113,9 @@ export function prettyJson(text: string): string | undefined {
         i = j + 1;
       } else if (depth >= MAX_JSON_DEPTH) {
         // Too deep: this container as written.
-        const copied = asWritten(text, i, true);
-        out += copied.text;
-        i = copied.end;
+        yield out;
+        out = '';
+        i = yield* asWritten(text, i, true);
       } else {
         depth++;
         out += (code === 0x5b ? '[' : '{') + (NEWLINES[depth] as string);
@@ -117,19 +141,25 @@ export function prettyJson(text: string): string | undefined {
       i = end;
     }
   }
-  return out;
+  yield out;
 }
 
 /**
- * Valid JSON from `start` as written, strings escaped: the container opening there (`oneContainer`), or all the
- * rest; with the index after it.
+ * Valid JSON from `start` as written, strings escaped, in pieces of about COPY_STEP characters: the container opening
+ * there (`oneContainer`), or all the rest; returns the index after it.
  */
-function asWritten(text: string, start: number, oneContainer: boolean): { text: string; end: number } {
+function* asWritten(text: string, start: number, oneContainer: boolean): Generator<string, number> {
   let out = '';
   let open = 0;
   let from = start;
   let i = start;
+  let copied = start;
   while (i < text.length) {
+    if (i - copied >= COPY_STEP) {
+      yield out + text.slice(from, i);
+      out = '';
+      from = copied = i;
+    }
     const code = text.charCodeAt(i);
     if (code === 0x22) {
       const end = stringEnd(text, i);
@@ -149,5 +179,6 @@ function asWritten(text: string, start: number, oneContainer: boolean): { text: 
     }
     i++;
   }
-  return { text: out + text.slice(from, i), end: i };
+  yield out + text.slice(from, i);
+  return i;
 }

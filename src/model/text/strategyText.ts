@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Strategy } from '../../api/schemas';
-import { pluralForm } from './intl';
+import { joinValues, pluralForm } from './intl';
 import { constraintCount, segmentCount, variantCount } from './countText';
 import { clean, formatList, MAX_LABEL, oneDecimal, showValue } from './plainText';
 
@@ -51,11 +51,19 @@ function percentage(raw: string | undefined): string {
   return Number.isFinite(n) ? l10n.t('{0}%', oneDecimal(n)) : l10n.t('rollout {0}', showValue(raw, 40));
 }
 
-/** A comma-separated parameter (`IPs`, `hostNames`, `userIds`) as a bounded list. */
+/** The items of a comma-separated parameter (`IPs`, `hostNames`, `userIds`). */
+function commaItems(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** A comma-separated parameter as a bounded list. */
 function commaList(raw: string | undefined): string {
-  const items = (raw ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = commaItems(raw);
   return items.length === 0 ? l10n.t('(none)') : formatList(items, { budget: 120 });
 }
+
+/** The parameter holding the list a strategy's label names (`IPs: 10.0.0.1, …`), for the strategies that have one. */
+const LISTED_PARAMETER: Readonly<Record<string, string>> = { remoteAddress: 'IPs', applicationHostname: 'hostNames', userWithId: 'userIds' };
 
 function summary(s: Strategy): string {
   switch (s.name) {
@@ -86,10 +94,18 @@ function summary(s: Strategy): string {
 /**
  * The parameters a strategy's label already says in full, so a list of parameters need not repeat them: a gradual
  * rollout's `rollout` (when `25%` is exactly the value), `stickiness` (when not shortened) and `groupId` when it is
- * the flag's own name (Unleash's default).
+ * the flag's own name (Unleash's default); the IPs, hosts or user IDs of those strategies when every one is named
+ * uncut.
  */
 export function parametersInLabel(s: Strategy, flagName: string | undefined): Set<string> {
   const said = new Set<string>();
+  const listed = Object.prototype.hasOwnProperty.call(LISTED_PARAMETER, s.name) ? LISTED_PARAMETER[s.name] : undefined;
+  if (listed !== undefined) {
+    const items = commaItems(parameter(s, listed));
+    // Said in full: every item shown as it is (none cut, none left for `… and N more`), and the label not cut.
+    if (items.length > 0 && commaList(parameter(s, listed)) === joinValues(items) && !describeStrategy(s).endsWith('…')) said.add(listed);
+    return said;
+  }
   if (s.name !== 'flexibleRollout') return said;
   const rollout = parameter(s, 'rollout');
   if (rollout !== undefined && Number.isFinite(Number(rollout)) && oneDecimal(Number(rollout)) === rollout.trim()) said.add('rollout');

@@ -178,6 +178,7 @@ class FeatureRow implements TreeNode {
   /** The details `viewState` was built from (null: not built yet), and the store's details version then. */
   private viewDetails: Feature | undefined | null = null;
   private viewVersion = -1;
+  private viewStatusVersion = -1;
   private viewState: RowView | undefined;
   private tooltipText: string | undefined;
   private accessibleText: string | undefined;
@@ -249,13 +250,18 @@ class FeatureRow implements TreeNode {
     return this.stripText;
   }
 
-  /** The row for the data the store holds now; rebuilt (with tooltip and label) when the details arrive. */
+  /**
+   * The row for the data the store holds now; rebuilt (with tooltip and label) when the details arrive, or a status
+   * changes without them (a stage read in the background).
+   */
   private view(): RowView {
     const store = this.context.store;
-    if (this.viewState !== undefined && this.viewVersion === store.detailsVersion) return this.viewState;
+    const statusChanged = this.viewStatusVersion !== store.statusVersion;
+    if (this.viewState !== undefined && this.viewVersion === store.detailsVersion && !statusChanged) return this.viewState;
     this.viewVersion = store.detailsVersion;
+    this.viewStatusVersion = store.statusVersion;
     const details = store.peekFeature(this.flag.project, this.flag.name);
-    if (this.viewState !== undefined && this.viewDetails === details) return this.viewState;
+    if (this.viewState !== undefined && this.viewDetails === details && !statusChanged) return this.viewState;
     this.viewDetails = details;
     this.tooltipText = undefined;
     this.accessibleText = undefined;
