@@ -9,5 +9,7 @@ export function extensionBuild(minified: boolean, outdir?: string): BuildOptions
 export function webBuild(minified: boolean, outdir?: string): BuildOptions;
 /** The desktop's worker thread (worker.js, reading export files) into `outdir`. */
 export function workerBuild(minified: boolean, outdir?: string): BuildOptions;
+/** The browser build's web worker (worker.js, reading export files) into `outdir`. */
+export function webWorkerBuild(minified: boolean, outdir?: string): BuildOptions;
 /** The global where dist/extension.js records when it started and finished loading. */
 export const BUNDLE_TIMES: string;

@@ -7,7 +7,8 @@
 //   dist/worker.js     src/worker.ts, the worker thread that reads export files (services/workerJobs.ts);
 // and one for the browser (package.json `browser`: vscode.dev, github.dev, web worker extension hosts):
 //   dist/web/extension.js  src/extension.browser.ts, offline mode from the workspace's export files, one file with
-//                      platform 'browser', so that a Node built-in anywhere in its graph fails the build.
+//                      platform 'browser', so that a Node built-in anywhere in its graph fails the build;
+//   dist/web/worker.js     src/worker.browser.ts, the web worker that reads the export files.
 // esbuild splits code only for ESM output, so the desktop bundles are built as ESM with splitting (extension, core and
 // the chunk both use), then bundled again as CommonJS, which VS Code loads (commonJsOutput below). A window reads and
 // compiles one file at start-up: a second one (the shared chunk on its own) cost about 2 ms of every activation.
@@ -230,8 +231,25 @@ const workerBuild = (minified, outdir = 'dist') => ({
   metafile: true,
 });
 
+/**
+ * The browser build's web worker (src/worker.browser.ts), one classic script that services/webWorker.ts starts from
+ * its text; its packages (zod, l10n) are the browser build's own.
+ * @param {boolean} minified
+ * @param {string} [outdir]
+ * @returns {import('esbuild').BuildOptions}
+ */
+const webWorkerBuild = (minified, outdir = 'dist/web') => ({
+  ...bundleOptions(minified),
+  platform: 'browser',
+  target: 'es2022',
+  format: 'iife',
+  entryPoints: { worker: 'src/worker.browser.ts' },
+  outdir,
+  metafile: true,
+});
+
 async function main() {
-  const builds = [extensionBuild(production), webBuild(production), workerBuild(production)];
+  const builds = [extensionBuild(production), webBuild(production), workerBuild(production), webWorkerBuild(production)];
   if (watch) {
     for (const options of builds) await (await esbuild.context(options)).watch();
     console.log('[esbuild] watching for changes');
@@ -240,7 +258,7 @@ async function main() {
   await Promise.all(builds.map((options) => esbuild.build(options)));
 }
 
-module.exports = { bundleOptions, extensionBuild, webBuild, workerBuild, BUNDLE_TIMES };
+module.exports = { bundleOptions, extensionBuild, webBuild, workerBuild, webWorkerBuild, BUNDLE_TIMES };
 
 if (require.main === module) {
   main().catch((error) => {

@@ -25,6 +25,7 @@ import { CodeFlags } from './services/codeFlags';
 import { FilesConnection } from './services/filesConnection';
 import { HoverSettingsByFolder } from './services/hoverSettingsByFolder';
 import { WorkspaceExports } from './services/workspaceExports';
+import { BrowserJobs } from './services/webWorker';
 import { configureL10n } from './services/l10n';
 import { createLogger } from './services/logger';
 import { registerCleanupView } from './views/cleanupView';
@@ -47,8 +48,12 @@ export function activate(context: vscode.ExtensionContext): BrowserExtensionApi 
   configureL10n();
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const logger = createLogger(channel);
+  const reading = () => import('./model/store/offlineReading');
+  // The export files are read in a web worker where the extension host can start one, else in time slices.
+  const jobs = new BrowserJobs(vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'worker.js'), logger.child('connection'), async () => new (await reading()).InThreadJobs());
   const exportFiles = new WorkspaceExports(logger.child('connection'), {
-    load: () => import('./model/store/offlineReading'),
+    load: reading,
+    jobs,
     lead: (read) => committedExportsNote(read.changedAt, new Date()),
   });
   const connection = new FilesConnection(exportFiles);

@@ -31,7 +31,7 @@ import { Connection } from './services/connection';
 import { ExportDrift } from './services/exportDrift';
 import { HoverSettingsByFolder } from './services/hoverSettingsByFolder';
 import { TokenStore } from './services/tokens';
-import { bundledWorkerJobs } from './services/workerJobs';
+import { bundledWorkerJobs } from './services/nodeWorker';
 import { configureL10n } from './services/l10n';
 import { createLogger } from './services/logger';
 import { registerCleanupView, type CleanupView } from './views/cleanupView';

@@ -1,6 +1,6 @@
 /**
  * The desktop's worker thread (dist/worker.js): the jobs on what comes in (model/jobs/), away from the extension
- * host's thread. services/workerJobs.ts starts it with the translations as its workerData, one job at a time. A job
+ * host's thread. services/nodeWorker.ts starts it with the translations as its workerData, one job at a time. A job
  * on a local file gets its path: the file is read here, a regular file only (no link), never past the size it was
  * listed with.
  */

@@ -18,3 +18,21 @@ export const ANSWER_SCHEMAS = {
 } as const;
 
 export type AnswerSchemaName = keyof typeof ANSWER_SCHEMAS;
+
+/** A large answer as parsed away from the host's thread: its body (checked, when a schema was named) or the first issue. */
+export interface LargeAnswer {
+  body: unknown;
+  issue?: AnswerIssue;
+}
+
+/** Where an answer does not match its schema, and why (zod's first issue). */
+interface AnswerIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** The schema an answer was checked against where it was parsed, and zod's first issue when it did not match. */
+export interface CheckedAnswer {
+  schema: AnswerSchemaName;
+  issue?: AnswerIssue;
+}

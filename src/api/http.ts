@@ -8,7 +8,7 @@ import { AnswerTooLargeError, CancelledError, DeadlineError, InvalidTokenError, 
 import { errorFor, redirectTarget, toNetworkError } from './httpErrors';
 import { retryDelay, sleep, type RetryPolicy } from './retries';
 import { decompress, discard, headerText, htmlInsteadOfJson, isCompressed, isHtmlPage, parseJson, readBody } from './responseBody';
-import type { AnswerSchemaName } from './answerSchemas';
+import type { AnswerSchemaName, CheckedAnswer, LargeAnswer } from './answerSchemas';
 import { RowCounter } from './rowCounter';
 import { streamBody, type StreamOptions } from './streamedBody';
 import { redact } from './tokenRedactor';
@@ -87,19 +87,7 @@ export interface JsonResponse {
   etag?: string;
   headers: Record<string, string | string[] | undefined>;
   /** The schema the body was already checked against where it was parsed (a large answer), and zod's first issue. */
-  checked?: { schema: AnswerSchemaName; issue?: AnswerIssue };
-}
-
-/** A large answer as parsed away from this thread: its body (checked, when a schema was named) or the first issue. */
-export interface LargeAnswer {
-  body: unknown;
-  issue?: AnswerIssue;
-}
-
-/** Where an answer does not match its schema, and why (zod's first issue). */
-export interface AnswerIssue {
-  path: PropertyKey[];
-  message: string;
+  checked?: CheckedAnswer;
 }
 
 /** Largest error answer read (a streamed call's error body is read whole, to say what the server said). */

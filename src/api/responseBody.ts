@@ -14,8 +14,7 @@ import { JsonPartError } from '../base/jsonPartError';
 import { parseJsonSliced } from '../base/slicedJson';
 import { TimeSlices } from '../base/timeSlices';
 import { redact, secretsOf, TokenRedactor } from './tokenRedactor';
-import type { AnswerSchemaName } from './answerSchemas';
-import type { JsonResponse, LargeAnswer } from './http';
+import type { AnswerSchemaName, CheckedAnswer, LargeAnswer } from './answerSchemas';
 import { SchemaError } from './errors';
 import { errorCode } from './httpErrors';
 import type { RowCounter } from './rowCounter';
@@ -124,7 +123,7 @@ export async function parseJson(
   request: string,
   parseLarge?: (bytes: Uint8Array, schema: AnswerSchemaName | undefined) => Promise<LargeAnswer>,
   schema?: AnswerSchemaName,
-): Promise<Pick<JsonResponse, 'body' | 'checked'>> {
+): Promise<{ body: unknown; checked?: CheckedAnswer }> {
   if (isHtmlPage(headers)) throw htmlInsteadOfJson(request);
   const slices = new TimeSlices();
   let bytes: Uint8Array;

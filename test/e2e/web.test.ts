@@ -95,6 +95,8 @@ test('the browser build in the web worker extension host: the committed exports\
     await page.locator('.part.panel .view-line', { hasText: 'Activated in' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     const shown = (await output.locator('.view-line').allInnerTexts()).join('').replace(/\s+/g, ' ');
     assert.match(shown, /Browser build; typeof process: undefined\./);
+    // The export files were read in a web worker of its own, started from the bundle's text.
+    assert.match(shown, /Export files are read in a web worker\./);
     const line = /Activated in [\d.]+ ms \([\d.]+ ms of it loading the bundle\)\./.exec(shown)?.[0] ?? shown;
     const [, activationMs = '', loadMs = ''] = /in ([\d.]+) ms \(([\d.]+) ms of it loading/.exec(line) ?? [];
     assert.ok(activationMs && loadMs, `the activation line: ${line}`);

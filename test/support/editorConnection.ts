@@ -5,7 +5,7 @@
  * services import 'vscode': they are loaded on first use, once installFakeVscode() has run.
  */
 import type { Logger } from '../../src/base/logger';
-import type { WorkerJobs } from '../../src/services/workerJobs';
+import type { WorkerJobs } from '../../src/model/jobs/workerJobs';
 import type { FakeVscode } from './fakeVscode';
 import { sourceWorkerJobs } from './jobs';
 

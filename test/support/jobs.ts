@@ -4,13 +4,13 @@
  * the desktop runs dist/worker.js.
  */
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { ExportIntake } from '../../src/model/export/exportIntake';
 import { InThreadJobs } from '../../src/model/jobs/inThreadJobs';
 import type { JobRunner } from '../../src/model/jobs/jobTypes';
 import type { JobCost } from '../../src/model/jobs/jobWire';
 import { ExportFileReader, type ExportBudget } from '../../src/model/store/offlineFiles';
-import { WorkerJobs } from '../../src/services/workerJobs';
+import { WorkerJobs } from '../../src/model/jobs/workerJobs';
+import { nodeWorker } from '../../src/services/nodeWorker';
 
 const WORKER_SOURCE = path.join(__dirname, '..', '..', 'src', 'worker.ts');
 
@@ -23,7 +23,7 @@ export const workerReads: string[] = [];
 /** src/worker.ts in a worker thread, under tsx; `limits` as WorkerJobs takes them. */
 export function sourceWorkerJobs(limits?: ConstructorParameters<typeof WorkerJobs>[1]): WorkerJobs {
   const jobs = new WorkerJobs(
-    (resourceLimits) => new Worker(`require('tsx/cjs'); require(${JSON.stringify(WORKER_SOURCE)});`, { eval: true, resourceLimits, workerData: {} }),
+    nodeWorker(`require('tsx/cjs'); require(${JSON.stringify(WORKER_SOURCE)});`, { eval: true, workerData: {} }),
     limits,
     (_name, cost) => workerCosts.push(cost),
   );

@@ -38,8 +38,9 @@ const PLACES: Record<string, Layer> = {
   'commands': 'commands',
   'extension.ts': 'extension',
   'extension.browser.ts': 'extension',
-  // The desktop's worker thread: the model's jobs, with no editor.
+  // The workers (desktop's thread, browser's web worker): the model's jobs, with no editor.
   'worker.ts': 'model',
+  'worker.browser.ts': 'model',
 };
 const MAY_USE_VSCODE: ReadonlySet<Layer> = new Set(['services', 'ui', 'commands', 'extension']);
 

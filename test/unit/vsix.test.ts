@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Metafile } from 'esbuild';
 import { build } from 'esbuild';
-import { extensionBuild, webBuild, workerBuild } from '../../esbuild';
+import { extensionBuild, webBuild, webWorkerBuild, workerBuild } from '../../esbuild';
 import { readZip } from '../support/zip';
 
 const root = path.join(__dirname, '..', '..');
@@ -28,10 +28,11 @@ const root = path.join(__dirname, '..', '..');
 /** The whole pack (esbuild + vsce) takes 10–30 s on 2 busy cores; the file's own limit is 2 min (test/run.ts). */
 const PACK_TIMEOUT_MS = 90_000;
 /**
- * Today about 660 KB, nearly all of it the minified bundles: the browser build (zod included) about 225 KB, the
- * worker thread (zod again: it cannot load core.js, which needs vscode) about 100 KB.
+ * Today about 760 KB, nearly all of it the minified bundles: the browser build (zod included) about 225 KB, and the
+ * two workers, each with zod again (a worker cannot load core.js or the browser build, which need vscode), about
+ * 100 KB each.
  */
-const SIZE_BUDGET = 720 * 1024;
+const SIZE_BUDGET = 840 * 1024;
 /** Folders of the extension that the package may hold. */
 const SHIPPED_FOLDERS = ['dist', 'media', 'l10n'];
 
@@ -98,7 +99,11 @@ async function productionMetafile(outdir: string): Promise<Metafile> {
   const desktop = (await build({ ...extensionBuild(true, outdir), absWorkingDir: root, logLevel: 'silent' })).metafile as Metafile;
   const web = (await build({ ...webBuild(true, path.join(outdir, 'web')), absWorkingDir: root, logLevel: 'silent' })).metafile as Metafile;
   const worker = (await build({ ...workerBuild(true, outdir), absWorkingDir: root, logLevel: 'silent' })).metafile as Metafile;
-  return { inputs: { ...desktop.inputs, ...web.inputs, ...worker.inputs }, outputs: { ...desktop.outputs, ...web.outputs, ...worker.outputs } };
+  const webWorker = (await build({ ...webWorkerBuild(true, path.join(outdir, 'web')), absWorkingDir: root, logLevel: 'silent' })).metafile as Metafile;
+  return {
+    inputs: { ...desktop.inputs, ...web.inputs, ...worker.inputs, ...webWorker.inputs },
+    outputs: { ...desktop.outputs, ...web.outputs, ...worker.outputs, ...webWorker.outputs },
+  };
 }
 
 describe('the .vsix a fresh clone packs', () => {
@@ -170,13 +175,13 @@ describe('the .vsix a fresh clone packs', () => {
     assert.deepEqual(unexpected, []);
     assert.deepEqual(
       [...entries.keys()].filter((name) => name.startsWith('extension/dist/')).sort(),
-      ['extension/dist/THIRD-PARTY-NOTICES.md', 'extension/dist/core.js', 'extension/dist/extension.js', 'extension/dist/web/extension.js', 'extension/dist/worker.js'],
+      ['extension/dist/THIRD-PARTY-NOTICES.md', 'extension/dist/core.js', 'extension/dist/extension.js', 'extension/dist/web/extension.js', 'extension/dist/web/worker.js', 'extension/dist/worker.js'],
     );
     assert.ok(vsixSize < SIZE_BUDGET, `the package is ${(vsixSize / 1024).toFixed(1)} KB, over its budget of ${SIZE_BUDGET / 1024} KB`);
   });
 
   it('ships the production bundles, which need nothing but each other, vscode and Node', async () => {
-    for (const name of ['extension.js', 'core.js', 'worker.js', 'web/extension.js']) {
+    for (const name of ['extension.js', 'core.js', 'worker.js', 'web/extension.js', 'web/worker.js']) {
       const bundle = text(`extension/dist/${name}`);
       assert.doesNotMatch(bundle, /sourceMappingURL/, `a development build of ${name} (with a source map link) was packaged`);
       const siblings = [...bundle.matchAll(/\brequire\(\s*["'](\.[^"']+)["']\s*\)/g)].map((m) => path.posix.join('extension/dist', path.posix.dirname(name), m[1] as string));

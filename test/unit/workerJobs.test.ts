@@ -1,5 +1,5 @@
 /**
- * The jobs on what comes in, in the desktop's worker thread (src/services/workerJobs.ts running src/worker.ts) and on
+ * The jobs on what comes in, in the desktop's worker thread (src/services/nodeWorker.ts running src/worker.ts) and on
  * the host's thread in slices (src/model/jobs/inThreadJobs.ts): the same answers, errors that keep their class, a
  * local file read by its path within its listed size, and a job past its time or memory stopped with a sentence that
  * says why, after which the next job runs in a new worker.

@@ -3,8 +3,9 @@
  * intake's budget of entries and text (an answer of 64 MB may hold one flag of 200,000 variants), and checked
  * against its schema, so that the host only puts the checked value together (jsonParts.ts).
  */
-import { ANSWER_SCHEMAS, type AnswerSchemaName } from '../../api/answerSchemas';
-import type { LargeAnswer } from '../../api/http';
+import * as l10n from '@vscode/l10n';
+import { ANSWER_SCHEMAS, type AnswerSchemaName, type LargeAnswer } from '../../api/answerSchemas';
+
 import { validate } from '../../api/validate';
 import { INTAKE_BUDGET } from '../../base/intakeBudget';
 import { CutLog, cutNested } from '../../base/intakeCuts';
@@ -18,5 +19,5 @@ export async function takeAnswer(bytes: Uint8Array, schema: AnswerSchemaName | u
   const checked = validate(ANSWER_SCHEMAS[schema], body);
   if (checked.success) return { body: checked.data };
   const issue = checked.error.issues[0];
-  return { body: null, issue: { path: issue?.path ?? [], message: issue?.message ?? 'does not match' } };
+  return { body: null, issue: { path: issue?.path ?? [], message: issue?.message ?? l10n.t('does not match') } };
 }

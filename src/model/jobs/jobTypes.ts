@@ -1,15 +1,14 @@
 /**
  * The heavy work the extension does on what comes in (docs/architecture.md, "Intake"): each job takes an input's bytes
  * and answers what it holds within the intake budget. On the desktop the jobs run in a worker thread
- * (services/workerJobs.ts), so that a hostile input costs the window nothing; where no worker can be started they run
+ * (services/nodeWorker.ts), so that a hostile input costs the window nothing; where no worker can be started they run
  * on the extension host's thread in time slices (inThreadJobs.ts). Types only: the extension's start-up bundle
  * imports this file without the jobs' code.
  */
 import type { ExportIntake, ExportSnapshotIntake } from '../export/exportIntake';
 import type { SegmentsIntake } from '../export/exportSegmentsFile';
 import type { FileInput } from '../store/offlineFiles';
-import type { AnswerSchemaName } from '../../api/answerSchemas';
-import type { LargeAnswer } from '../../api/http';
+import type { AnswerSchemaName, LargeAnswer } from '../../api/answerSchemas';
 
 /** Each job's input and output. A file comes as its bytes or its local path; outputs are plain JSON data. */
 export interface Jobs {
