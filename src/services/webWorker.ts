@@ -65,6 +65,7 @@ export class BrowserJobs implements JobRunner {
   private async choose(): Promise<JobRunner> {
     const l10n = vscode.l10n.bundle;
     try {
+      if (!('Worker' in globalThis)) throw new Error('this extension host offers no Worker');
       const text = await vscode.workspace.fs.readFile(this.script);
       const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
       (await startWebWorker(url, l10n)).terminate();

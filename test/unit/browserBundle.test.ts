@@ -75,7 +75,7 @@ describe('the browser build', () => {
     const fake = installFakeVscode(folder);
     const code = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
     const extension = runInWorkerContext<{ activate(context: unknown): BrowserExtensionApi }>(code, 'extension.js', fake.vscode);
-    const context = { subscriptions: [] as Array<{ dispose(): unknown }>, secrets: fake.secretStorage, globalState: fake.globalState };
+    const context = { subscriptions: [] as Array<{ dispose(): unknown }>, secrets: fake.secretStorage, globalState: fake.globalState, extensionUri: Uri.file(root) };
     try {
       const api = extension.activate(context);
       assert.equal(api.processType, 'undefined');
@@ -87,6 +87,8 @@ describe('the browser build', () => {
 
       await api.store.load();
       assert.equal(api.store.state, 'ready');
+      // No Worker among these globals: the files were read on the extension host's thread, in slices, and the log says so.
+      assert.ok(fake.logLines.includes("info: [connection] Export files are read on the extension host's thread, in time slices: no web worker (this extension host offers no Worker)."), fake.logLines.join('\n'));
       const names = api.store.catalog.flags.map((flag) => flag.name);
       assert.ok(names.includes('new-checkout-flow') && names.length >= 8, names.join(', '));
       const view = api.flagsView.treeView;
