@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { bundleOptions } from '../esbuild';
+import { bundleOptions, workerBuild } from '../esbuild';
 
 export type Subject = typeof import('./subject');
 
@@ -14,6 +14,8 @@ interface LoadedSubject {
   /** 'bundle' (esbuild, minified, as `npm run package`) or 'source' (tsx). */
   form: 'bundle' | 'source';
   buildMs?: number;
+  /** The worker thread's script the subject's WorkerJobs start: dist/worker.js as it ships, or the source under tsx. */
+  worker: { script: string; eval: boolean };
 }
 
 /**
@@ -27,8 +29,12 @@ export async function bundleSubject(outfile: string, options: { minified: boolea
 }
 
 export async function loadSubject(form: 'bundle' | 'source', outDir: string): Promise<LoadedSubject> {
-  if (form === 'source') return { subject: await import('./subject'), form };
+  if (form === 'source') {
+    const source = path.join(__dirname, '..', 'src', 'worker.ts');
+    return { subject: await import('./subject'), form, worker: { script: `require('tsx/cjs'); require(${JSON.stringify(source)});`, eval: true } };
+  }
   const started = performance.now();
   const subject = await bundleSubject(path.join(outDir, 'subject.js'), { minified: true });
-  return { subject, form, buildMs: performance.now() - started };
+  await build({ ...workerBuild(true, outDir), absWorkingDir: path.join(__dirname, '..'), logLevel: 'silent' });
+  return { subject, form, buildMs: performance.now() - started, worker: { script: path.join(outDir, 'worker.js'), eval: false } };
 }

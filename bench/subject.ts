@@ -13,3 +13,6 @@ export { writeFileAtomic } from '../src/base/atomicWrite';
 export { rootNodes } from '../src/model/tree/root';
 export { featureSearchSchema } from '../src/api/schemas';
 export { exportResultSchema } from '../src/api/exportSchemas';
+// The desktop's worker thread for large answers (its script: subject-build.ts builds dist/worker.js beside the bundle).
+export { WorkerJobs } from '../src/model/jobs/workerJobs';
+export { nodeWorker } from '../src/services/nodeWorker';

@@ -3,6 +3,7 @@
  * rotating order: bare reads (the paged search, the per-project listings, and what a client can discover) against
  * the shipped client's listing, its refresh, and the store loaded through it.
  */
+import type { ClientOptions } from '../../src/api/client';
 import type { Pool } from 'undici';
 import type { HttpEvent } from '../../src/api/http';
 import { mapLimited } from '../../src/base/mapLimited';
@@ -131,8 +132,13 @@ export type Client = InstanceType<Subject['UnleashClient']>;
 type Store = InstanceType<Subject['FlagStore']>;
 
 /** The shipped client on a pool of the bare reads' settings, telling `onEvent` of every answer. */
-export function newClient(S: Subject, url: string, token: string, onEvent?: (event: HttpEvent) => void): Client {
-  return new S.UnleashClient({ baseUrl: url, getToken: () => token, timeoutMs: CALL_TIMEOUT_MS, dispatcher: benchPool(url), onEvent });
+/**
+ * A client as the extension builds it: its large answers parsed and checked in the worker thread (`jobs`, as
+ * serverEvaluation.ts passes them), or on this thread in time slices without one.
+ */
+export function newClient(S: Subject, url: string, token: string, onEvent?: (event: HttpEvent) => void, jobs?: InstanceType<Subject['WorkerJobs']>): Client {
+  const parseLarge = jobs ? { parseLarge: (bytes: Uint8Array, schema: Parameters<NonNullable<ClientOptions['parseLarge']>>[1]) => jobs.run('answer', { bytes, ...(schema ? { schema } : {}) }) } : {};
+  return new S.UnleashClient({ baseUrl: url, getToken: () => token, timeoutMs: CALL_TIMEOUT_MS, dispatcher: benchPool(url), onEvent, ...parseLarge });
 }
 
 /** The store loaded through ServerSource, as the Flags view loads it. */

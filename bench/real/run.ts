@@ -69,11 +69,11 @@ function parseRealArgs(argv: readonly string[]): RealOptions {
 
 // ---- One size ----------------------------------------------------------------------------------------------------
 
-async function benchSize(S: Subject, running: FilledUnleash, projects: string[], options: RealOptions, log: (line: string) => void): Promise<SizeResult> {
+async function benchSize(S: Subject, jobs: InstanceType<Subject['WorkerJobs']>, running: FilledUnleash, projects: string[], options: RealOptions, log: (line: string) => void): Promise<SizeResult> {
   const { url, adminToken: token } = running.unleash;
   const pool = benchPool(url);
   let onEvent: ((event: HttpEvent) => void) | undefined;
-  const client = newClient(S, url, token, (event) => onEvent?.(event));
+  const client = newClient(S, url, token, (event) => onEvent?.(event), jobs);
   const listen = (handler: typeof onEvent) => (onEvent = handler);
   try {
     const large = running.flags >= 10_000;
@@ -145,6 +145,8 @@ export async function runReal(argv: readonly string[]): Promise<void> {
   await fsp.mkdir(RESULTS, { recursive: true });
   const loaded = await loadSubject('bundle', path.join(RESULTS, '.build'));
   const S = loaded.subject;
+  // Large answers are parsed in the worker thread, as the extension does (dist/worker.js, built beside the bundle).
+  const jobs = new S.WorkerJobs(S.nodeWorker(loaded.worker.script, { eval: loaded.worker.eval }));
   console.log(`code measured: src/ bundled by esbuild as it ships, built in ${ms(loaded.buildMs ?? 0)}`);
 
   const results: SizeResult[] = [];
@@ -164,7 +166,7 @@ export async function runReal(argv: readonly string[]): Promise<void> {
     try {
       console.log(`  unleash-server ${running.version} at ${running.unleash.url} (pid ${running.unleash.pids.unleash}, postgres ${running.unleash.pids.postgres})`);
       const projects = (await running.unleash.postgres.psql("SELECT DISTINCT project FROM features WHERE archived_at IS NULL ORDER BY 1;")).split('\n').filter(Boolean);
-      const result = await benchSize(S, running, projects, options, log);
+      const result = await benchSize(S, jobs, running, projects, options, log);
       results.push(result);
       if (options.write) await save(); // what is measured so far survives an interrupted run
       console.log(`  catalog: ours ${ms(result.ours.ms)} vs ${ms(result.fastestBare.ms)} (${times(result.ours.ratio)}); export ${ms(result.export.ours.median)} vs ${ms(result.export.bareToFile.median)} (${times(result.export.ratio)})`);
