@@ -5,7 +5,7 @@
  * Files view's rows and the diagnostics on the files. Loaded before the measured run.
  */
 import '../../test/support/installVscode';
-import { UnleashClient } from '../../src/api/client';
+import { desktopClient } from './serverStore';
 import { ExportDiagnostics } from '../../src/code/exportDiagnostics';
 import { driftDescription } from '../../src/model/export/driftText';
 import { FlagStore } from '../../src/model/store/flagStore';
@@ -34,7 +34,7 @@ export async function driftServer(flags: readonly string[]): Promise<{ context: 
 export async function checkDrift(folder: string, url: string): Promise<string> {
   const fake = installFakeVscode(folder);
   const { logger, lines } = recordingLogger();
-  const client = new UnleashClient({ baseUrl: url, getToken: () => '*:*.hostile0123456789abcdef0123456789' });
+  const client = desktopClient(url);
   const store = new FlagStore(logger);
   const jobs = sourceWorkerJobs();
   const drift = new ExportDrift(store, logger, jobs);

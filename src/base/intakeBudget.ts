@@ -13,8 +13,6 @@ export const INTAKE_BUDGET = {
   projectsPerName: 1_000,
   /** Entries of any list an input holds beside its flags (strategies, environments, tags, links, dependencies). */
   rowsPerList: 300_000,
-  /** Keys of one object (an answer's usage row of 200,000 variants, a parameters map); the first ones are kept. */
-  keysPerObject: 10_000,
   /** Characters of one text value (a description, a constraint value); longer ones are cut. */
   textChars: 100_000,
   /** Levels of nested lists and objects in one input (an export needs about ten). */

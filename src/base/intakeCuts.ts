@@ -35,18 +35,14 @@ export class CutLog {
 }
 
 /**
- * Cuts, in place, every list deeper than the top level past `maxEntries`, every object past `maxKeys` keys and every
- * string past `maxChars` (top-level lists are the caller's, which knows what their rows are), recording each in `cuts`.
+ * Cuts, in place, every list deeper than the top level past `maxEntries` and every string past `maxChars` (top-level
+ * lists are the caller's, which knows what their rows are), recording each in `cuts`.
  */
 export async function cutNested(
   root: Record<string, unknown>,
   slices: TimeSlices,
   cuts: CutLog,
-  budget: { maxEntries: number; maxChars: number; maxKeys: number } = {
-    maxEntries: INTAKE_BUDGET.rowsPerList,
-    maxChars: INTAKE_BUDGET.textChars,
-    maxKeys: INTAKE_BUDGET.keysPerObject,
-  },
+  budget: { maxEntries: number; maxChars: number } = { maxEntries: INTAKE_BUDGET.rowsPerList, maxChars: INTAKE_BUDGET.textChars },
 ): Promise<void> {
   // An explicit stack: depth is bounded by the parser, but recursion would still cost a frame per level.
   const stack: Array<{ value: unknown; at: string }> = [];
@@ -66,7 +62,6 @@ export async function cutNested(
         else if (item !== null && typeof item === 'object') stack.push({ value: item, at: `${at}[${i}]` });
       }
     } else {
-      cutKeys(value as Record<string, unknown>, at, budget.maxKeys, cuts);
       for (const [key, item] of Object.entries(value)) {
         if (typeof item === 'string') cutText(value as Record<string, unknown>, key, item, `${at}.${key}`, budget.maxChars, cuts);
         else if (item !== null && typeof item === 'object') stack.push({ value: item, at: `${at}.${key}` });
@@ -80,14 +75,6 @@ export function cutList(list: unknown[], at: string, max: number, cuts: CutLog):
   if (list.length <= max) return;
   cuts.add({ at, kind: 'entries', kept: max, total: list.length });
   list.length = max;
-}
-
-/** Leaves `record` its first `max` keys, recording the cut. */
-function cutKeys(record: Record<string, unknown>, at: string, max: number, cuts: CutLog): void {
-  const keys = Object.keys(record);
-  if (keys.length <= max) return;
-  cuts.add({ at, kind: 'entries', kept: max, total: keys.length });
-  for (const key of keys.slice(max)) delete record[key];
 }
 
 function cutText(holder: Record<string | number, unknown> | unknown[], key: string | number, text: string, at: string, max: number, cuts: CutLog): void {

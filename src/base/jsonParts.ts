@@ -1,9 +1,10 @@
 /**
  * A large JSON value sent from a worker to the extension host in parts, so that the host parses it with the native
- * JSON.parse at its own speed and never blocks: every list of more than PART_ROWS entries is taken out of the value
- * and sent as parts of at most PART_ROWS entries (or about PART_CHARS characters), each a JSON text of its own, in an
- * order where a part's list already exists when it is added to. The host parses the rest (the skeleton), then each
- * part, yielding between them. Works the same in a browser worker.
+ * JSON.parse at its own speed and never blocks: every list of more than PART_ROWS entries, and every object of more
+ * than PART_ROWS keys, is taken out of the value and sent as parts of at most PART_ROWS entries (or about PART_CHARS
+ * characters), each a JSON text of its own, in an order where a part's list or object already exists when it is
+ * added to. The host parses the rest (the skeleton), then each part, yielding between them. Works the same in a
+ * browser worker.
  */
 import type { TimeSlices } from './timeSlices';
 
@@ -18,13 +19,17 @@ const PART_CHARS = 512 * 1024;
  */
 export interface JsonInParts {
   skeleton: string;
-  parts: Array<{ path: Array<string | number>; end: number }>;
+  parts: Array<{ path: Array<string | number>; keyed: boolean; end: number }>;
   bytes: Uint8Array;
 }
 
-/** Entries of the list at `path` (keys and indexes from the root), as the JSON text of a list. */
+/**
+ * Entries of the list at `path` (keys and indexes from the root), as the JSON text of a list; or, `keyed`, members
+ * of the object there, as the JSON text of a list of `[key, value]` pairs.
+ */
 interface JsonPart {
   path: Array<string | number>;
+  keyed: boolean;
   json: string;
 }
 
@@ -42,41 +47,52 @@ export function toParts(value: unknown): JsonInParts {
   const ends = encoded.map((part, i) => {
     bytes.set(part, end);
     end += part.length;
-    return { path: (parts[i] as JsonPart).path, end };
+    return { path: (parts[i] as JsonPart).path, keyed: (parts[i] as JsonPart).keyed, end };
   });
   return { skeleton, parts: ends, bytes };
 }
 
 /**
- * `value` with its long lists emptied, their parts appended to `parts` in the order they are added back: a part of a
- * list, then the parts of the lists inside the entries it holds (they exist once it is added).
+ * `value` with its long lists and large objects emptied, their parts appended to `parts` in the order they are added
+ * back: a part of a list or object, then the parts inside the entries it holds (they exist once it is added).
  */
 function split(value: unknown, path: Array<string | number>, parts: JsonPart[]): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (!Array.isArray(value)) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = split(record[key], [...path, key], parts);
-    return record;
-  }
-  if (value.length <= PART_ROWS) {
+  if (Array.isArray(value)) {
+    if (value.length > PART_ROWS) {
+      inParts(value.splice(0).map((entry, i) => [i, entry]), path, false, parts);
+      return value;
+    }
     for (let i = 0; i < value.length; i++) value[i] = split(value[i], [...path, i], parts);
     return value;
   }
-  const entries = value.splice(0);
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > PART_ROWS) {
+    inParts(keys.map((key) => [key, record[key]]), path, true, parts);
+    return {};
+  }
+  for (const key of keys) record[key] = split(record[key], [...path, key], parts);
+  return record;
+}
+
+/** Entries (each with its index or key) as parts of at most PART_ROWS of them, each followed by the parts inside it. */
+function inParts(entries: Array<[string | number, unknown]>, path: Array<string | number>, keyed: boolean, parts: JsonPart[]): void {
   for (let start = 0; start < entries.length; ) {
     const inner: JsonPart[] = [];
     const texts: string[] = [];
     let chars = 0;
     let end = start;
     for (; end < entries.length && end - start < PART_ROWS && chars < PART_CHARS; end++) {
-      const text = JSON.stringify(split(entries[end], [...path, end], inner)) ?? 'null';
+      const [at, entry] = entries[end] as [string | number, unknown];
+      const shown = split(entry, [...path, at], inner);
+      const text = keyed ? JSON.stringify([at, shown]) : (JSON.stringify(shown) ?? 'null');
       texts.push(text);
       chars += text.length;
     }
-    parts.push({ path, json: `[${texts.join(',')}]` }, ...inner);
+    parts.push({ path, keyed, json: `[${texts.join(',')}]` }, ...inner);
     start = end;
   }
-  return value;
 }
 
 /** The value again, each part parsed natively and added to its list, with a yield whenever a slice is used up. */
@@ -86,12 +102,14 @@ export async function fromParts(value: JsonInParts, slices: TimeSlices): Promise
   let start = 0;
   for (const part of value.parts) {
     if (slices.due()) await slices.next();
-    let list: unknown = root;
-    for (const key of part.path) list = (list as Record<string | number, unknown>)[key];
+    let target: unknown = root;
+    for (const key of part.path) target = (target as Record<string | number, unknown>)[key];
     const entries = JSON.parse(decoder.decode(value.bytes.subarray(start, part.end))) as unknown[];
     start = part.end;
-    // One at a time: a part may hold more entries than a call can take as arguments.
-    for (const entry of entries) (list as unknown[]).push(entry);
+    // One at a time: a part may hold more entries than a call can take as arguments. A member is defined rather than
+    // assigned, so that a key `__proto__` is a member, as JSON.parse makes it.
+    if (part.keyed) for (const [key, member] of entries as Array<[string, unknown]>) Object.defineProperty(target, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else for (const entry of entries) (target as unknown[]).push(entry);
   }
   return root;
 }

@@ -3,7 +3,7 @@
  * evaluations, the yes/no split, the variants counted, and the evaluations of each hour of the window. Counts from the
  * server are untrusted: a negative, fractional or non-finite count counts as 0, a count and every sum stop at
  * MAX_COUNT (so no total becomes `Infinity`), and the kept lists are bounded: a row's variants are named up to
- * MAX_VARIANT_NAMES per environment, the rest summed as others.
+ * MAX_VARIANT_NAMES per environment, the rest summed as others, and at most MAX_VARIANT_KEYS of a row's counts read.
  */
 import type { FeatureMetricsRow } from '../../api/activitySchemas';
 import { parseIsoUtc } from '../text/plainText';
@@ -19,6 +19,8 @@ const MAX_USAGE_APPLICATIONS = 10;
 
 /** Distinct variant names summed up one by one per environment; evaluations of further names go to `otherVariants`. */
 const MAX_VARIANT_NAMES = 1_000;
+/** Variant counts read from one row (a hostile row may hold millions): past them, `otherVariants` is a lower bound. */
+const MAX_VARIANT_KEYS = 10_000;
 
 const HOUR = 3_600_000;
 
@@ -30,6 +32,8 @@ export interface EnvironmentUsage {
   variants: Array<{ name: string; count: number }>;
   /** Evaluations that went to variants left out of `variants`. */
   otherVariants: number;
+  /** A row held more variant counts than are read (MAX_VARIANT_KEYS): `otherVariants` is at least that much. */
+  otherVariantsUncounted: boolean;
   /** Evaluations per hour of the window, oldest first (`hours` entries; the last is the current hour). */
   hourly: number[];
 }
@@ -53,6 +57,8 @@ interface Totals {
   variants: Map<string, number> | undefined;
   /** Evaluations of variant names past MAX_VARIANT_NAMES. */
   unnamedVariants: number;
+  /** Some row's variant counts past MAX_VARIANT_KEYS were not read. */
+  uncounted: boolean;
   /** Only for the environments shown (`hourlyOf`). */
   hourly: number[] | undefined;
 }
@@ -97,8 +103,13 @@ function smallest<T>(items: Iterable<T>, k: number, order: (a: T, b: T) => numbe
 function addVariants(env: Totals, variants: unknown): boolean {
   if (typeof variants !== 'object' || variants === null) return false;
   let any = false;
+  let read = 0;
   for (const name in variants) {
     if (!Object.prototype.hasOwnProperty.call(variants, name)) continue;
+    if (++read > MAX_VARIANT_KEYS) {
+      env.uncounted = true;
+      break;
+    }
     const n = count((variants as Record<string, unknown>)[name]);
     if (n === 0) continue;
     any = true;
@@ -129,7 +140,7 @@ export function summarizeUsage(rows: readonly FeatureMetricsRow[], now: Date, ho
     const no = count(row.no);
     let env = byEnvironment.get(row.environment);
     const fresh = env === undefined;
-    env ??= { yes: 0, no: 0, variants: undefined, unnamedVariants: 0, hourly: undefined };
+    env ??= { yes: 0, no: 0, variants: undefined, unnamedVariants: 0, uncounted: false, hourly: undefined };
     const counted = addVariants(env, row.variants);
     if (yes + no === 0 && !counted) continue;
     if (fresh) byEnvironment.set(row.environment, env);
@@ -158,6 +169,7 @@ export function summarizeUsage(rows: readonly FeatureMetricsRow[], now: Date, ho
         no: env.no,
         variants: named.map(([name, n]) => ({ name, count: n })),
         otherVariants: Math.max(0, otherVariants),
+        otherVariantsUncounted: env.uncounted,
         hourly: env.hourly ?? new Array<number>(hours).fill(0),
       };
     }),

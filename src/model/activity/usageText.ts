@@ -105,7 +105,8 @@ export function usageSection(known: Known<FeatureMetricsRow[]>, now: Date, hours
     const env = summary.environments[index] as EnvironmentUsage;
     if (env.variants.length > 0) {
       const named = env.variants.map((variant) => `${visibleText(variant.name) || '""'} ${formatCount(variant.count)}`);
-      if (env.otherVariants > 0) named.push(l10n.t('others {0}', formatCount(env.otherVariants)));
+      if (env.otherVariantsUncounted) named.push(l10n.t('others at least {0} (the server sent more variant counts than are read)', formatCount(env.otherVariants)));
+      else if (env.otherVariants > 0) named.push(l10n.t('others {0}', formatCount(env.otherVariants)));
       lines.push(`  ${l10n.t('Variants: {0}', named.join(', '))}`);
     }
   }
