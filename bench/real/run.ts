@@ -146,7 +146,7 @@ export async function runReal(argv: readonly string[]): Promise<void> {
   const loaded = await loadSubject('bundle', path.join(RESULTS, '.build'));
   const S = loaded.subject;
   // Large answers are parsed in the worker thread, as the extension does (dist/worker.js, built beside the bundle).
-  const jobs = new S.WorkerJobs(S.nodeWorker(loaded.worker.script, { eval: loaded.worker.eval }));
+  const jobs = new S.WorkerJobs(S.nodeWorker(loaded.worker.script, { eval: loaded.worker.eval }), undefined, undefined, true);
   console.log(`code measured: src/ bundled by esbuild as it ships, built in ${ms(loaded.buildMs ?? 0)}`);
 
   const results: SizeResult[] = [];

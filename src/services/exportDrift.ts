@@ -172,7 +172,7 @@ export class ExportDrift implements vscode.Disposable {
     const jobs = this.jobs;
     this.reader ??= new core.ExportFileReader<ExportSnapshotIntake>({
       take: (input, file) => jobs.run('exportSnapshot', { ...input, fileName: file.path.split(/[\\/]/).pop() ?? file.path }),
-      byPath: jobs.offThread,
+      byPath: jobs.readsLocalFiles,
     });
     const folder = workspaceExportFolder();
     const read = await this.reader.read(folder);

@@ -22,5 +22,5 @@ export function nodeWorker(script: string, options: WorkerOptions = {}): StartWo
 
 /** The jobs in the extension's own worker, `dist/worker.js`, with the editor's translations. */
 export function bundledWorkerJobs(extensionPath: string, l10n: Record<string, string> | undefined): WorkerJobs {
-  return new WorkerJobs(nodeWorker(`${extensionPath}/dist/worker.js`, { workerData: { l10n } }));
+  return new WorkerJobs(nodeWorker(`${extensionPath}/dist/worker.js`, { workerData: { l10n } }), undefined, undefined, true);
 }

@@ -106,7 +106,7 @@ export async function evaluateServer(settings: ExtensionSettings, deps: ServerDe
         timeoutMs: settings.requestTimeoutMs,
         network: { ...network, systemCaCertificates },
         // Large answers are parsed and checked in the worker thread.
-        ...(jobs?.offThread ? { parseLarge: (bytes: Uint8Array, schema: AnswerSchemaName | undefined) => jobs.run('answer', { bytes, ...(schema ? { schema } : {}) }) } : {}),
+        ...(jobs ? { parseLarge: (bytes: Uint8Array, schema: AnswerSchemaName | undefined) => jobs.run('answer', { bytes, ...(schema ? { schema } : {}) }) } : {}),
         onEvent: (event) =>
           event.kind === 'retry'
             ? logger.warn(`${event.request}: retry ${event.attempt} in ${event.delayMs} ms (${event.reason})`)

@@ -48,8 +48,8 @@ function startWebWorker(url: string, l10n: Record<string, string> | undefined, e
 
 /** The jobs in a web worker where one starts, else on this thread (`inThread`, loaded on first need). */
 export class BrowserJobs implements JobRunner {
-  /** No local files and no server answers in the browser build: nothing is handed over by path. */
-  readonly offThread = false;
+  /** No local files in the browser build: nothing is handed over by path. */
+  readonly readsLocalFiles = false;
   private chosen: Promise<JobRunner> | undefined;
 
   constructor(

@@ -131,7 +131,7 @@ export class WorkspaceExports {
       this.reader = new reading.ExportFileReader<ExportIntake>({
         take: (input) => jobs.run('exportFile', input),
         segments: (input) => jobs.run('segmentsFile', input),
-        byPath: jobs.offThread,
+        byPath: jobs.readsLocalFiles,
       });
     }
     const read = await this.reader.read(folder);

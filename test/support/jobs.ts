@@ -26,6 +26,7 @@ export function sourceWorkerJobs(limits?: ConstructorParameters<typeof WorkerJob
     nodeWorker(`require('tsx/cjs'); require(${JSON.stringify(WORKER_SOURCE)});`, { eval: true, workerData: {} }),
     limits,
     (_name, cost) => workerCosts.push(cost),
+    true,
   );
   const run = jobs.run.bind(jobs);
   jobs.run = (name, input) => {
@@ -38,7 +39,7 @@ export function sourceWorkerJobs(limits?: ConstructorParameters<typeof WorkerJob
 /** Offline mode's reader of export files (and their segments files), by `jobs`. */
 export function offlineReader(budget?: ExportBudget, jobs: JobRunner = new InThreadJobs()): ExportFileReader<ExportIntake> {
   return new ExportFileReader<ExportIntake>(
-    { take: (input) => jobs.run('exportFile', input), segments: (input) => jobs.run('segmentsFile', input), byPath: jobs.offThread },
+    { take: (input) => jobs.run('exportFile', input), segments: (input) => jobs.run('segmentsFile', input), byPath: jobs.readsLocalFiles },
     budget,
   );
 }

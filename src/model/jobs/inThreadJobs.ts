@@ -10,7 +10,7 @@ import { JobFailedError } from './jobWire';
 import type { JobName, JobRunner, Jobs } from './jobTypes';
 
 export class InThreadJobs implements JobRunner {
-  readonly offThread = false;
+  readonly readsLocalFiles = false;
 
   async run<N extends JobName>(name: N, input: Jobs[N]['input']): Promise<Jobs[N]['output']> {
     if (!('bytes' in input)) throw new Error(l10n.t('A job on this thread takes the bytes of a file, not its path.'));

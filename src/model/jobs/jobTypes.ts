@@ -29,7 +29,7 @@ export type JobName = keyof Jobs;
 
 /** Runs jobs, in a worker or in time slices; a job past its budget of time or memory fails with a named error. */
 export interface JobRunner {
-  /** Whether the jobs run away from the extension host's thread (a worker, which also reads local files by path). */
-  readonly offThread: boolean;
+  /** Whether a job may be given a local file by its path (a Node worker reads it; the host's thread never holds it). */
+  readonly readsLocalFiles: boolean;
   run<N extends JobName>(name: N, input: Jobs[N]['input']): Promise<Jobs[N]['output']>;
 }

@@ -36,7 +36,7 @@ interface Queued {
 }
 
 export class WorkerJobs implements JobRunner {
-  readonly offThread = true;
+  readonly readsLocalFiles: boolean;
   private worker: { port: Promise<WorkerPort> } | undefined;
   private readonly queue: Queued[] = [];
   private running: { job: Queued; timer: ReturnType<typeof setTimeout> } | undefined;
@@ -49,7 +49,11 @@ export class WorkerJobs implements JobRunner {
     private readonly limits: { ms: number; megabytes: number } = { ms: INTAKE_BUDGET.jobSeconds * 1000, megabytes: INTAKE_BUDGET.workerMegabytes },
     /** Told what each job cost the worker (the hostile-input bench reports it). */
     private readonly onCost?: (name: JobName, cost: JobCost) => void,
-  ) {}
+    /** The worker reads local files (a Node worker thread; a web worker cannot). */
+    readsLocalFiles = false,
+  ) {
+    this.readsLocalFiles = readsLocalFiles;
+  }
 
   async run<N extends JobName>(name: N, input: Jobs[N]['input']): Promise<Jobs[N]['output']> {
     if (this.disposed) throw new Error(l10n.t('The extension is shutting down.'));
