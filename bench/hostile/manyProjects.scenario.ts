@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UnleashClient } from '../../src/api/client';
 import { FlagStore } from '../../src/model/store/flagStore';
-import { projectsOf } from '../../src/model/settings/settingRules';
+import { projectsOf } from '../../src/model/settings/settingLists';
 import { viewMessage } from '../../src/model/tree/commandData';
 import { ServerSource } from '../../src/services/serverSource';
 import type { HostileScenario } from './scenario';

@@ -5,7 +5,7 @@
  */
 import type { ClientOptions } from '../../src/api/client';
 import type { Pool } from 'undici';
-import type { HttpEvent } from '../../src/api/http';
+import type { HttpEvent } from '../../src/api/httpOptions';
 import { mapLimited } from '../../src/base/mapLimited';
 import { gc, stats, type Stats } from '../measure';
 import type { Subject } from '../subject-build';

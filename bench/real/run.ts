@@ -7,7 +7,7 @@
  */
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import type { HttpEvent } from '../../src/api/http';
+import type { HttpEvent } from '../../src/api/httpOptions';
 import { mb, ms, n, times } from '../format';
 import { machine, round } from '../measure';
 import { loadSubject, type Subject } from '../subject-build';

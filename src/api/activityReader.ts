@@ -7,7 +7,8 @@ import * as l10n from '@vscode/l10n';
 import { eventSearchSchema, featureEventsSchema, featureMetricsSchema, type FeatureEvent, type FeatureMetricsRow } from './activitySchemas';
 import { parseAnswer } from './answers';
 import { NotFoundError, SchemaError } from './errors';
-import type { Call, HttpClient } from './http';
+import type { HttpClient } from './http';
+import type { Call } from './httpOptions';
 
 /** One page of a flag's history, newest first. */
 export interface EventPage {

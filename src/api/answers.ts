@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import type { z } from 'zod';
 import { ANSWER_SCHEMAS } from './answerSchemas';
 import { SchemaError } from './errors';
-import type { JsonResponse } from './http';
+import type { JsonResponse } from './httpOptions';
 import { validate } from './validate';
 
 /** The answer's body as `schema` types it; a mismatch is a SchemaError. */

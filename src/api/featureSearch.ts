@@ -5,7 +5,8 @@
 import * as l10n from '@vscode/l10n';
 import { parseAnswer, rowCount } from './answers';
 import { ArchivedLookupError, SchemaError } from './errors';
-import type { Call, HttpClient } from './http';
+import type { HttpClient } from './http';
+import type { Call } from './httpOptions';
 import { featureSearchSchema, type FeatureSummary } from './schemas';
 import { SEARCH_PAGE, type ListingPage } from './searchPaging';
 

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../base/constants';
-import { unionOfFilters, type LanguageFilter, type SettingProblem } from '../model/settings/settingRules';
+import { unionOfFilters, type LanguageFilter, type SettingProblem } from '../model/settings/settingLists';
 import { DisposableStore } from './disposables';
 import { folderScopes, readHoverSettings, type HoverSettings } from './settings';
 

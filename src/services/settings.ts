@@ -11,10 +11,8 @@ import * as vscode from 'vscode';
 import { DEFAULT_EXPORT_PATH_TEMPLATE, SETTINGS_SECTION, settingId, Settings } from '../base/constants';
 import type { ProxySupport } from '../api/proxy';
 import type { NameTransform } from '../model/code/nameTransforms';
-import {
-  boundedObject, boundedStrings, chooseServer, clampSetting, languageFilters, projectsOf, SETTING_LIMITS, userValue, validSdkCalls, validTransforms,
-  workspaceValue, type LanguageFilter, type SettingProblem,
-} from '../model/settings/settingRules';
+import { chooseServer, clampSetting, SETTING_LIMITS, userValue, workspaceValue } from '../model/settings/settingRules';
+import { boundedObject, boundedStrings, languageFilters, projectsOf, validSdkCalls, validTransforms, type LanguageFilter, type SettingProblem } from '../model/settings/settingLists';
 
 export interface ExtensionSettings {
   serverUrl: string;

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { UnleashClient } from '../../src/api/client';
 import { HttpError } from '../../src/api/errors';
-import type { HttpEvent } from '../../src/api/http';
+import type { HttpEvent } from '../../src/api/httpOptions';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { childrenOf } from '../../src/model/tree/children';
 import { viewDescription, viewMessage } from '../../src/model/tree/commandData';

@@ -4,7 +4,7 @@ import type { FlagMatch } from '../../src/model/code/flagMatch';
 import { FlagNameIndex } from '../../src/model/code/flagNameIndex';
 import { findFlagAt, findFlagInCode } from '../../src/model/code/flagNames';
 import { applyTransform, type NameTransform } from '../../src/model/code/nameTransforms';
-import { DEFAULT_SDK_CALLS } from '../../src/model/code/sdkCalls';
+import { DEFAULT_SDK_CALLS } from '../../src/model/code/defaultSdkCalls';
 
 const index = new FlagNameIndex([
   'new-checkout-flow',

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Commands, ContextKeys, Views } from '../../src/base/constants';
 import { INTAKE_BUDGET } from '../../src/base/intakeBudget';
-import { MAX_PROJECTS, SETTING_LIMITS } from '../../src/model/settings/settingRules';
+import { SETTING_LIMITS } from '../../src/model/settings/settingRules';
+import { MAX_PROJECTS } from '../../src/model/settings/settingLists';
 
 const root = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));

@@ -30,7 +30,7 @@ import {
   SchemaError,
   TimeoutError,
 } from '../../src/api/errors';
-import type { HttpEvent } from '../../src/api/http';
+import type { HttpEvent } from '../../src/api/httpOptions';
 import type { Feature, FeatureSummary, Segment } from '../../src/api/schemas';
 import { serializeExport } from '../../src/model/export/exportBytes';
 import { resolveExportPath } from '../../src/model/export/exportPath';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { UnleashClient } from '../../src/api/client';
-import type { HttpEvent } from '../../src/api/http';
+import type { HttpEvent } from '../../src/api/httpOptions';
 import { closedPort, faults, startFaultServer, type FaultServer } from '../support/faultServer';
 import { startProxyServer } from '../support/proxyServer';
 import { atLeast, startMeter, tableCells, within, type Measurement, type Outcome, type RequestMeter } from './reliabilityRows';

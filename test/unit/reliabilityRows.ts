@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import dc from 'node:diagnostics_channel';
-import type { HttpEvent } from '../../src/api/http';
+import type { HttpEvent } from '../../src/api/httpOptions';
 import type { FaultRequest, FaultServer } from '../support/faultServer';
 
 // ---------------------------------------------------------------------------------------------------------------

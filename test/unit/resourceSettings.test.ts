@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { clampSetting, projectsOf, SETTING_LIMITS, unionOfFilters } from '../../src/model/settings/settingRules';
+import { clampSetting, SETTING_LIMITS } from '../../src/model/settings/settingRules';
+import { projectsOf, unionOfFilters } from '../../src/model/settings/settingLists';
 import { installFakeVscode } from '../support/fakeVscode';
 
 const fake = installFakeVscode('/ws/web');

@@ -8,9 +8,8 @@ import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import {
-  chooseServer, clampSetting, languageFilters, approvalQuestion, boundedObject, MAX_PROJECTS, projectsOf, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms, type SettingProblem,
-} from '../../src/model/settings/settingRules';
+import { chooseServer, clampSetting, approvalQuestion, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS } from '../../src/model/settings/settingRules';
+import { languageFilters, boundedObject, MAX_PROJECTS, projectsOf, validSdkCalls, validTransforms, type SettingProblem } from '../../src/model/settings/settingLists';
 import { readRegularFile } from '../../src/base/safeRead';
 import { isLoopback } from '../../src/api/baseUrl';
 import { acceptEncoding } from '../../src/api/http';

@@ -5,7 +5,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Feature, Segment } from '../../api/schemas';
-import { documentSlices, documentText, strategyPieces, variantPieces } from './flagDocument';
+import { strategyPieces, variantPieces } from './documentPieces';
+import { documentSlices, documentText } from './flagDocument';
 import { isValidFlagName } from '../code/flagNameRule';
 import { invalidNameMark } from '../text/flagText';
 import { MAX_LABEL, truncate, visibleText } from '../text/plainText';

@@ -9,6 +9,9 @@ import * as l10n from '@vscode/l10n';
 import { compare } from '../../base/compare';
 import { INTAKE_BUDGET } from '../../base/intakeBudget';
 import type { IntakeCut } from '../../base/intakeCuts';
+import type { ExportResult } from '../../api/exportSchemas';
+import type { SegmentDefinition } from '../../api/schemas';
+import type { ExportIntake } from '../export/exportIntake';
 import type { SegmentsIntake } from '../export/exportSegmentsFile';
 
 /** An export file the folder lists: its workspace-relative path (shown to people) and a key that names it (a URI). */
@@ -190,4 +193,26 @@ export class ExportFileReader<T extends Taken> {
 /** Why a file that grew while it was read is refused. */
 export function grewMessage(): string {
   return l10n.t('The file grew while it was read. Refresh once it is written.');
+}
+
+/** An export file as offline mode's source reads it: its workspace-relative path and what it holds. */
+export interface ExportFile {
+  /** Workspace-relative path, for the source's label. */
+  path: string;
+  result: ExportResult;
+}
+
+/** The export files as offline mode reads them (offlineFiles.ts), each with its segments file's definitions. */
+export function offlineExports(read: ExportFiles<ExportIntake>): ExportFile[] {
+  return read.files.map((file) => ({
+    path: file.path,
+    result: file.segments ? withDefinitions(file.value.result, file.segments.definitions) : file.value.result,
+  }));
+}
+
+/** The export with the definitions of its segments file (they win over those of a file written with them inside). */
+function withDefinitions(result: ExportResult, definitions: readonly SegmentDefinition[]): ExportResult {
+  const byId = new Map((result.segmentDefinitions ?? []).map((definition) => [definition.id, definition]));
+  for (const definition of definitions) byId.set(definition.id, definition);
+  return { ...result, segmentDefinitions: [...byId.values()] };
 }

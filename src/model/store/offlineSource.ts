@@ -16,9 +16,7 @@ import type {
   Tag,
 } from '../../api/schemas';
 import type { ExportResult } from '../../api/exportSchemas';
-import type { SegmentDefinition } from '../../api/schemas';
-import type { ExportIntake } from '../export/exportIntake';
-import type { ExportFiles } from './offlineFiles';
+import type { ExportFile } from './offlineFiles';
 import { eachInSlices as each, TimeSlices } from '../../base/timeSlices';
 import { flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
@@ -32,12 +30,6 @@ const DEFINITION_MISSING = 'definitionNotInFile';
 /** True for a segment read from an export file that does not hold its constraints. */
 export function segmentDefinitionMissing(segment: Segment): boolean {
   return (segment as Record<string, unknown>)[DEFINITION_MISSING] === true;
-}
-
-interface ExportFile {
-  /** Workspace-relative path, for the source's label. */
-  path: string;
-  result: ExportResult;
 }
 
 /** The segments one file names, each built once, when a strategy that uses it is first read. */
@@ -300,21 +292,6 @@ function uniqueTags(lists: ReadonlyArray<readonly Tag[]>): Tag[] {
   const seen = new Map<string, Tag>();
   for (const list of lists) for (const tag of list) seen.set(`${tag.type}:${tag.value}`, tag);
   return [...seen.values()];
-}
-
-/** The export files as offline mode reads them (offlineFiles.ts), each with its segments file's definitions. */
-export function offlineExports(read: ExportFiles<ExportIntake>): ExportFile[] {
-  return read.files.map((file) => ({
-    path: file.path,
-    result: file.segments ? withDefinitions(file.value.result, file.segments.definitions) : file.value.result,
-  }));
-}
-
-/** The export with the definitions of its segments file (they win over those of a file written with them inside). */
-function withDefinitions(result: ExportResult, definitions: readonly SegmentDefinition[]): ExportResult {
-  const byId = new Map((result.segmentDefinitions ?? []).map((definition) => [definition.id, definition]));
-  for (const definition of definitions) byId.set(definition.id, definition);
-  return { ...result, segmentDefinitions: [...byId.values()] };
 }
 
 /** The environment of an export file (exportEnvironment.ts). */

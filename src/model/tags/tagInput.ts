@@ -8,7 +8,7 @@
 import { editDistance } from '../../base/editDistance';
 import * as l10n from '@vscode/l10n';
 import type { UnleashClient } from '../../api/client';
-import type { Call } from '../../api/http';
+import type { Call } from '../../api/httpOptions';
 import { inertText } from '../text/markdown';
 import { compare } from '../../base/compare';
 
