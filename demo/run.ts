@@ -16,7 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_WORKSPACE, ROOT, VSIX_PATH, copyDemoWorkspace, ensureHost, ensureVsix, seconds, vsixStaleness, type Log } from '../test/e2e/support';
-import type { CodeServer } from '../test/e2e/host/index';
+import type { CodeServer } from '../tools/editor/index';
 import { ensurePackages } from '../scripts/debianPackages.mjs';
 
 export interface DemoOptions {
@@ -51,7 +51,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   if (problem) throw new Error(problem);
   log('Installing the e2e host if needed (code-server 4.100.3; ~1.5 min the first time)…');
   await ensureHost({ browser: false });
-  const host = await import('../test/e2e/host/index');
+  const host = await import('../tools/editor/index');
 
   if (!options.forcePackage && !vsixStaleness()) log(`The packaged extension ${path.relative(ROOT, VSIX_PATH)} is current.`);
   const vsix = await ensureVsix(log, { force: options.forcePackage });

@@ -33,8 +33,8 @@ import { E2E_SERVER_VERSION, startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '.
 import { backendToken, changeCheckoutFlowInProduction, sendMetrics, waitForUsage } from '../contract/harness/activity';
 import { SEED } from '../contract/harness/seed-data';
 import { startFaultServer } from '../support/faultServer';
-import * as host from './host/index';
-import type { CodeServer, EditorSession as Session } from './host/index';
+import * as host from '../../tools/editor/index';
+import type { CodeServer, EditorSession as Session } from '../../tools/editor/index';
 import { expand, hoverFlag, logger, noTooltip, openFlagsView, paletteCommand, quickOpen, shot, treeRow, treeRows, typoProblem, visibleRows, waitUntil } from './page';
 import { copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
 

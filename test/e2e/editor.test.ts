@@ -26,7 +26,7 @@ import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '../contract/harness';
 import { createOddNames } from '../contract/harness/oddNames';
 import { startFaultServer } from '../support/faultServer';
 import { buildSuite } from './build';
-import * as host from './host/index';
+import * as host from '../../tools/editor/index';
 import { startSlowServer } from './slowServer';
 import {
   activationFromLogs,

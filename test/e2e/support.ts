@@ -7,10 +7,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createRunDirs, installExtension } from './host/codeServer';
+import { createRunDirs, installExtension } from '../../tools/editor/codeServer';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-const E2E_DIR = __dirname;
 /** Git-ignored build output of the e2e layer (suite bundle, locks). */
 export const OUT_DIR = path.join(ROOT, 'out', 'e2e');
 export const DEMO_WORKSPACE = path.join(ROOT, 'demo', 'workspace');
@@ -35,15 +34,15 @@ export function seconds(ms: number): string {
 // ------------------------------------------------------------------------------------------------ the host
 
 /**
- * `node test/e2e/host/install.mjs`: a few ms when complete, ~1.5 min the first time. Under a lock: the e2e test files
+ * `node tools/editor/install.mjs`: a few ms when complete, ~1.5 min the first time. Under a lock: the e2e test files
  * run in parallel, and two installs into the same folder at once would break each other. `browser: false` (the
  * demo, which only prints a URL) does not require Chromium.
  */
 export async function ensureHost(options: { browser?: boolean } = {}): Promise<void> {
-  const args = [path.join(E2E_DIR, 'host', 'install.mjs'), ...(options.browser === false ? ['--no-browser'] : [])];
+  const args = [path.join(ROOT, 'tools', 'editor', 'install.mjs'), ...(options.browser === false ? ['--no-browser'] : [])];
   await withLock('host-install', 900_000, async () => {
     const install = spawnSync(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    if (install.status !== 0) throw new Error(`node test/e2e/host/install.mjs failed (exit ${install.status ?? install.signal})`);
+    if (install.status !== 0) throw new Error(`node tools/editor/install.mjs failed (exit ${install.status ?? install.signal})`);
   });
 }
 

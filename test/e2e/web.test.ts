@@ -17,8 +17,8 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { SEED } from '../contract/harness/seed-data';
 import { expand, hoverFlag, logger, openFlagsView, paletteCommand, quickOpen, shot, treeRow, typoProblem, visibleRows } from './page';
-import * as host from './host/index';
-import type { EditorSession as Session } from './host/index';
+import * as host from '../../tools/editor/index';
+import type { EditorSession as Session } from '../../tools/editor/index';
 import { EXTENSION_ID, copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
 
 const VIEWPORT = { width: 1280, height: 800 };
