@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', '**/node_modules/**', 'test/contract/server*/**', 'tools/editor/node_modules/**', '.vscode-test/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'out/**', '**/node_modules/**', 'tools/unleash/server*/**', 'tools/editor/node_modules/**', '.vscode-test/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -83,7 +83,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     if (options.live) {
       log('Starting a real Unleash 7.5.1 with the seed data (PostgreSQL + unleash-server on 127.0.0.1)…');
       const t1 = Date.now();
-      const { launch } = await import('../test/contract/harness');
+      const { launch } = await import('../tools/unleash');
       const real = await launch({ seed: true, preferredPorts: { unleash: 4242, postgres: 55432 } });
       stops.push(() => real.stop());
       unleashMs = Date.now() - t1;

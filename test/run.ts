@@ -27,7 +27,7 @@ import {
   SUITE_SEARCH_RATE_LIMIT,
   type RealUnleash,
   type ServerVersion,
-} from './contract/harness';
+} from '../tools/unleash';
 import { contractEnv } from './contract/env';
 
 type Layer = 'unit' | 'contract' | 'e2e';

@@ -15,7 +15,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { SEED } from '../contract/harness/seed-data';
+import { SEED } from '../../tools/unleash/seed-data';
 import { expand, hoverFlag, logger, openFlagsView, paletteCommand, quickOpen, shot, treeRow, typoProblem, visibleRows } from './page';
 import * as host from '../../tools/editor/index';
 import type { EditorSession as Session } from '../../tools/editor/index';
