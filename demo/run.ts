@@ -15,7 +15,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEMO_WORKSPACE, ROOT, VSIX_PATH, copyDemoWorkspace, ensureHost, ensureVsix, seconds, vsixStaleness, type Log } from '../test/e2e/support';
+import { DEMO_WORKSPACE, copyDemoWorkspace } from '../tools/demoWorkspace';
+import { ensureHost } from '../tools/editor/ensureHost';
+import { seconds, type Log } from '../tools/log';
+import { ROOT, VSIX_PATH, ensureVsix, vsixStaleness } from '../tools/vsix';
 import type { CodeServer } from '../tools/editor/index';
 import { ensurePackages } from '../scripts/debianPackages.mjs';
 

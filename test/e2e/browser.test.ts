@@ -36,7 +36,10 @@ import { startFaultServer } from '../support/faultServer';
 import * as host from '../../tools/editor/index';
 import type { CodeServer, EditorSession as Session } from '../../tools/editor/index';
 import { expand, hoverFlag, logger, noTooltip, openFlagsView, paletteCommand, quickOpen, shot, treeRow, treeRows, typoProblem, visibleRows, waitUntil } from './page';
-import { copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
+import { copyDemoWorkspace } from '../../tools/demoWorkspace';
+import { ensureHost } from '../../tools/editor/ensureHost';
+import { seconds } from '../../tools/log';
+import { ensureVsix } from '../../tools/vsix';
 
 type Page = Session['page'];
 

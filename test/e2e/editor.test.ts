@@ -28,18 +28,11 @@ import { startFaultServer } from '../support/faultServer';
 import { buildSuite } from './build';
 import * as host from '../../tools/editor/index';
 import { startSlowServer } from './slowServer';
-import {
-  activationFromLogs,
-  copyDemoWorkspace,
-  ensureHost,
-  EXTENSION_ID,
-  ensureVsix,
-  recordActivation,
-  seconds,
-  stageExtension,
-  type ActivationRun,
-  type StagedExtension,
-} from './support';
+import { copyDemoWorkspace } from '../../tools/demoWorkspace';
+import { ensureHost } from '../../tools/editor/ensureHost';
+import { seconds } from '../../tools/log';
+import { EXTENSION_ID, ensureVsix } from '../../tools/vsix';
+import { activationFromLogs, recordActivation, stageExtension, type ActivationRun, type StagedExtension } from './support';
 
 const unleash = useRealUnleash();
 const verbose = Boolean(process.env.E2E_VERBOSE);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import * as host from '../../tools/editor/index';
 import type { EditorSession } from '../../tools/editor/index';
-import { ensureHost } from './support';
+import { ensureHost } from '../../tools/editor/ensureHost';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURE = path.join(__dirname, 'fixture-extension');

@@ -19,7 +19,10 @@ import { SEED } from '../../tools/unleash/seed-data';
 import { expand, hoverFlag, logger, openFlagsView, paletteCommand, quickOpen, shot, treeRow, typoProblem, visibleRows } from './page';
 import * as host from '../../tools/editor/index';
 import type { EditorSession as Session } from '../../tools/editor/index';
-import { EXTENSION_ID, copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
+import { copyDemoWorkspace } from '../../tools/demoWorkspace';
+import { ensureHost } from '../../tools/editor/ensureHost';
+import { seconds } from '../../tools/log';
+import { EXTENSION_ID, ensureVsix } from '../../tools/vsix';
 
 const VIEWPORT = { width: 1280, height: 800 };
 let vsixPath = '';
