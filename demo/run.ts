@@ -19,7 +19,7 @@ import { DEMO_WORKSPACE, copyDemoWorkspace } from '../tools/demoWorkspace';
 import { ensureHost } from '../tools/editor/ensureHost';
 import { seconds, type Log } from '../tools/log';
 import { ROOT, VSIX_PATH, ensureVsix, vsixStaleness } from '../tools/vsix';
-import type { CodeServer } from '../tools/editor/index';
+import type { CodeServer } from '../tools/editor/codeServer';
 import { ensurePackages } from '../scripts/debianPackages.mjs';
 
 export interface DemoOptions {
@@ -54,7 +54,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   if (problem) throw new Error(problem);
   log('Installing the e2e host if needed (code-server 4.100.3; ~1.5 min the first time)…');
   await ensureHost({ browser: false });
-  const host = await import('../tools/editor/index');
+  const host = await import('../tools/editor/codeServer');
 
   if (!options.forcePackage && !vsixStaleness()) log(`The packaged extension ${path.relative(ROOT, VSIX_PATH)} is current.`);
   const vsix = await ensureVsix(log, { force: options.forcePackage });
