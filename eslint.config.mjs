@@ -1,4 +1,4 @@
-// The linter the unit layer runs (test/unit/lint.test.ts): typescript-eslint's recommended rules on everything we
+// The linter the checks layer runs (test/checks/lint.test.ts): typescript-eslint's recommended rules on everything we
 // write. A finding is fixed, not silenced.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

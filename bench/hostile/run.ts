@@ -96,7 +96,7 @@ function section(header: string, rows: Measured[]): string {
     'Each row is a file in `bench/hostile/`: the input is built in one process, and the operation a user would trigger',
     `runs in a fresh Node with a ${HEAP_LIMIT_MB} MB heap (\`--max-old-space-size\`: needing more is a crash, not a figure).`,
     'Peak heap is sampled every 5 ms and at the end; the longest event-loop block is `monitorEventLoopDelay`\'s maximum.',
-    '`test/unit/hostileInputs.test.ts` runs every row in the unit layer and checks what the user sees; the figures are',
+    '`test/hostile/hostileInputs.test.ts` runs every row in the hostile layer and checks what the user sees; the figures are',
     'this bench\'s, from the run named below (`npm run bench:hostile -- --write-docs` writes this section).',
     '',
     header,
