@@ -39,16 +39,19 @@ export function scenarioFiles(filter = ''): string[] {
     .map((name) => path.join(__dirname, name));
 }
 
-/** Prepares, runs (in a fresh, heap-capped process) and cleans up one scenario. */
-export async function measure(file: string): Promise<Measured> {
+/**
+ * Prepares, runs (in a fresh, heap-capped process) and cleans up one scenario; the operation is killed and reported
+ * as hung after `timeoutMs`.
+ */
+export async function measure(file: string, timeoutMs = RUN_TIMEOUT_MS): Promise<Measured> {
   const scenario = ((await import(pathToFileURL(file).href)) as { scenario: HostileScenario }).scenario;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'unleash-hostile-'));
   const prepared = (await scenario.prepare?.(dir)) ?? {};
   try {
     const args = [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--import', 'tsx', path.join(__dirname, 'measureOne.ts'), file, dir, JSON.stringify(prepared.context ?? null)];
-    const { code, stdout, stderr, timedOut } = await runNode(args, RUN_TIMEOUT_MS);
+    const { code, stdout, stderr, timedOut } = await runNode(args, timeoutMs);
     const name = path.basename(file);
-    if (timedOut) return { file: name, scenario, failure: `did not finish within ${RUN_TIMEOUT_MS / 1000} s` };
+    if (timedOut) return { file: name, scenario, failure: `did not finish within ${timeoutMs / 1000} s` };
     const line = stdout.trim().split('\n').pop() ?? '';
     if (code !== 0 || !line.startsWith('{')) {
       const oom = /heap out of memory|Allocation failed/.test(stderr);
