@@ -102,7 +102,6 @@ async function main(): Promise<number> {
     console.log(`Layer ${label}: ${layerFiles.length} files (${run.layer.what}).`);
     const go = (env: NodeJS.ProcessEnv): Promise<LayerOutcome> =>
       runFiles({
-        label: run.server ? `${run.layer.name}-${run.server}` : run.layer.name,
         files: layerFiles,
         cwd: ROOT,
         env,

@@ -32,7 +32,7 @@ describe('the test runner', () => {
     const stop = new AbortController();
     const lines: string[] = [];
     const layer = runFiles({
-      label: 'runner-fixture',
+      tmpRoot: scratch,
       files: FIXTURES,
       cwd: ROOT,
       env: { ...process.env, FIXTURE_READY: ready },
@@ -64,7 +64,7 @@ describe('the test runner', () => {
 
     await waitFor('the process the fixture started is gone', () => !isAlive(started.pid), 10_000);
     assert.equal(fs.existsSync(started.dir), false, 'the fixture’s temporary folder is removed');
-    assert.deepEqual(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('unleash-test-runner-fixture-')), [], 'the layer’s folder is removed');
+    assert.deepEqual(fs.readdirSync(scratch), ['ready.json'], 'the layer’s folder is removed');
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 

@@ -22,8 +22,6 @@ const KILL_GRACE_MS = 10_000;
 const OUTPUT_KEEP = 200_000;
 
 interface RunFilesOptions {
-  /** The layer, as printed and in the name of its temporary folder. */
-  label: string;
   /** Test files, relative to `cwd`. */
   files: string[];
   cwd: string;
@@ -38,6 +36,8 @@ interface RunFilesOptions {
   log: (line: string) => void;
   /** Also print the output of files that passed. */
   verbose?: boolean;
+  /** Where the layer's temporary folder is made (os.tmpdir() by default). */
+  tmpRoot?: string;
 }
 
 export interface FileOutcome {
@@ -145,7 +145,8 @@ interface RunningFile {
 
 function startFile(file: string, index: number, layerTmp: string, o: RunFilesOptions, onOutput: (file: string, output: string) => void): RunningFile {
   const started = Date.now();
-  const dir = path.join(layerTmp, `${index + 1}-${path.basename(file).replace(/\.test\.ts$/, '')}`);
+  // Short: a socket path under it (code-server's, PostgreSQL's) must stay within 107 bytes.
+  const dir = path.join(layerTmp, String(index + 1));
   fs.mkdirSync(dir);
   const eventsFile = path.join(layerTmp, `${index + 1}.events.jsonl`);
   const child = spawn(
@@ -236,7 +237,7 @@ export function stopAllNow(): void {
 
 export function runFiles(o: RunFilesOptions): Promise<LayerOutcome> {
   const started = Date.now();
-  const layerTmp = fs.mkdtempSync(path.join(os.tmpdir(), `unleash-test-${o.label.replace(/[^\w.-]+/g, '-')}-`));
+  const layerTmp = fs.mkdtempSync(path.join(o.tmpRoot ?? os.tmpdir(), 'unleash-test-'));
   const outcomes: Array<FileOutcome | undefined> = [];
   const running = new Map<number, RunningFile>();
   let next = 0;
