@@ -68,7 +68,7 @@ describe('the test runner', () => {
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  test('counts tests, not suites; a suite that fails with no failed test inside counts once; names the test left running', () => {
+  test('counts tests, not suites; a suite that fails with no failed test inside counts once, one whose hook failed says why; names the test left running', () => {
     assert.deepEqual(
       tally([
         { event: 'start', nesting: 0, name: 'group' },
@@ -79,12 +79,22 @@ describe('the test runner', () => {
         { event: 'fail', nesting: 0, name: 'group', suite: true, error: '1 subtest failed' },
         { event: 'start', nesting: 0, name: 'hooked' },
         { event: 'fail', nesting: 0, name: 'hooked', suite: true, error: 'before hook threw' },
+        { event: 'start', nesting: 0, name: 'cancelled' },
+        { event: 'start', nesting: 1, name: 'three' },
+        { event: 'fail', nesting: 1, name: 'three', error: 'test did not finish before its parent and was cancelled' },
+        { event: 'fail', nesting: 0, name: 'cancelled', suite: true, error: 'initdb exited with 1' },
         { event: 'start', nesting: 0, name: 'skipped' },
         { event: 'skip', nesting: 0, name: 'skipped' },
         { event: 'start', nesting: 0, name: 'outer' },
         { event: 'start', nesting: 1, name: 'inner' },
       ]),
-      { pass: 1, fail: 2, failures: ['group › two: expected 2', 'hooked: before hook threw'], running: 'outer › inner' },
+      {
+        pass: 1,
+        fail: 3,
+        skipped: 1,
+        failures: ['group › two: expected 2', 'hooked: before hook threw', 'cancelled › three: test did not finish before its parent and was cancelled', 'cancelled: initdb exited with 1'],
+        running: 'outer › inner',
+      },
     );
   });
 });

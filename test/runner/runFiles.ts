@@ -18,6 +18,11 @@ import { TEST_TMP_ENV, killMarked, removeFolder } from './leftovers';
 const REPORTER = path.join(__dirname, 'eventsReporter.mjs');
 /** After a kill, how long a file's output may stay open (a grandchild holding it) before the file is counted as over. */
 const KILL_GRACE_MS = 10_000;
+/**
+ * The temporary folders may be passed through by other users (as root, the harness runs PostgreSQL as `postgres`
+ * in a folder inside), not listed or written.
+ */
+const TMP_MODE = 0o711;
 /** What is kept of a file's output (TAP and whatever its tests print), from its end. */
 const OUTPUT_KEEP = 200_000;
 
@@ -44,6 +49,7 @@ export interface FileOutcome {
   file: string;
   pass: number;
   fail: number;
+  skipped: number;
   ms: number;
   /** Why the file was killed, when it was: "its bound of 3.0 min", "the layer's bound of 10.0 min", … */
   killed?: string;
@@ -103,11 +109,12 @@ function readEvents(file: string): TestEvent[] {
  * Counts what a file's events say: tests that passed and failed (suites are not tests, but a suite that fails with
  * no failed test inside, as when its hook throws, counts as one), and the test that started without ending.
  */
-export function tally(events: TestEvent[]): { pass: number; fail: number; failures: string[]; running?: string } {
+export function tally(events: TestEvent[]): { pass: number; fail: number; skipped: number; failures: string[]; running?: string } {
   const stack: string[] = [];
   const failsAtStart: number[] = [];
   let pass = 0;
   let fail = 0;
+  let skipped = 0;
   const failures: string[] = [];
   for (const e of events) {
     if (e.event === 'start') {
@@ -119,13 +126,16 @@ export function tally(events: TestEvent[]): { pass: number; fail: number; failur
     const where = [...stack.slice(0, e.nesting), e.name].join(' › ');
     stack.length = Math.min(stack.length, e.nesting);
     if (e.event === 'pass' && !e.suite) pass++;
+    else if (e.event === 'skip' && !e.suite) skipped++;
     else if (e.event === 'fail' && (!e.suite || fail === (failsAtStart[e.nesting] ?? fail))) {
       fail++;
       failures.push(`${where}: ${e.error ?? ''}`);
+    } else if (e.event === 'fail' && !/^\d+ subtests? failed$/.test(e.error ?? '')) {
+      failures.push(`${where}: ${e.error ?? ''}`); // why its tests were cancelled: a hook that threw
     }
   }
   const running = stack.filter(Boolean).join(' › ');
-  return { pass, fail, failures, ...(running ? { running } : {}) };
+  return { pass, fail, skipped, failures, ...(running ? { running } : {}) };
 }
 
 /**
@@ -147,7 +157,7 @@ function startFile(file: string, index: number, layerTmp: string, o: RunFilesOpt
   const started = Date.now();
   // Short: a socket path under it (code-server's, PostgreSQL's) must stay within 107 bytes.
   const dir = path.join(layerTmp, String(index + 1));
-  fs.mkdirSync(dir);
+  fs.mkdirSync(dir, { mode: TMP_MODE });
   const eventsFile = path.join(layerTmp, `${index + 1}.events.jsonl`);
   const child = spawn(
     process.execPath,
@@ -199,6 +209,7 @@ function startFile(file: string, index: number, layerTmp: string, o: RunFilesOpt
       file,
       pass,
       fail,
+      skipped: counted.skipped,
       ms: Date.now() - started,
       failures,
       leftovers,
@@ -238,13 +249,14 @@ export function stopAllNow(): void {
 export function runFiles(o: RunFilesOptions): Promise<LayerOutcome> {
   const started = Date.now();
   const layerTmp = fs.mkdtempSync(path.join(o.tmpRoot ?? os.tmpdir(), 'unleash-test-'));
+  fs.chmodSync(layerTmp, TMP_MODE);
   const outcomes: Array<FileOutcome | undefined> = [];
   const running = new Map<number, RunningFile>();
   let next = 0;
   let stopped: string | undefined;
 
   const report = (outcome: FileOutcome, output: string): void => {
-    const counts = outcome.fail ? `${outcome.pass} passed, ${outcome.fail} failed` : `${outcome.pass} passed`;
+    const counts = [`${outcome.pass} passed`, ...(outcome.fail ? [`${outcome.fail} failed`] : []), ...(outcome.skipped ? [`${outcome.skipped} skipped`] : [])].join(', ');
     o.log(`  ${outcome.fail ? '✖' : '✔'} ${outcome.file}: ${counts} in ${seconds(outcome.ms)}`);
     if (outcome.killed) o.log(`    ✖ killed at ${outcome.killed} while running: ${outcome.runningTest ?? 'no test (a hook, or the file’s top level)'}`);
     for (const failure of outcome.failures) o.log(`    ✖ ${failure}`);
