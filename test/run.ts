@@ -29,8 +29,10 @@ import {
   type RealUnleash,
   type ServerVersion,
 } from '../tools/unleash';
+import { ensureHost } from '../tools/editor/ensureHost';
+import { ensureVsix } from '../tools/vsix';
 import { contractEnv } from './contract/env';
-import { LAYERS, testFiles, type LayerName, type LayerSpec } from './runner/layers';
+import { LAYERS, testFiles, type LayerSpec } from './runner/layers';
 import { runFiles, stopAllNow, type LayerOutcome } from './runner/runFiles';
 
 const MINUTE = 60_000;
@@ -97,9 +99,13 @@ async function main(): Promise<number> {
       counts.fail += 1;
       continue;
     }
-    const layerFiles = testFiles(run.layer.name as LayerName);
+    const layerFiles = testFiles(run.layer.name);
     files += layerFiles.length;
     console.log(`Layer ${label}: ${layerFiles.length} files (${run.layer.what}).`);
+    if (run.layer.name === 'e2e' && !(await prepareEditor())) {
+      counts.fail += 1;
+      continue;
+    }
     const go = (env: NodeJS.ProcessEnv): Promise<LayerOutcome> =>
       runFiles({
         files: layerFiles,
@@ -127,6 +133,29 @@ async function main(): Promise<number> {
   console.log(`Layers ${runs.map((run) => (run.server ? `${run.layer.name}@${run.server}` : run.layer.name)).join(', ')}: ${files} files in ${seconds(Date.now() - started)}.`);
   console.log(`tests: ${counts.pass} passed, ${counts.fail} failed`);
   return counts.fail === 0 ? 0 : 1;
+}
+
+/**
+ * What the e2e files need before they start, done once here rather than by the first file within its bound: the
+ * editor host installed (install.mjs bounds its own steps) and the packaged extension current. Their output is shown
+ * only when they fail.
+ */
+async function prepareEditor(): Promise<boolean> {
+  const output: string[] = [];
+  const log = (line: string): void => void output.push(line);
+  try {
+    const t0 = Date.now();
+    const { installed } = await ensureHost({ log });
+    console.log(`The editor host (code-server 4.100.3, playwright-core): ${installed ? 'installed' : 'installed already'}, ${seconds(Date.now() - t0)}.`);
+    const t1 = Date.now();
+    const vsix = await ensureVsix(log);
+    console.log(`The packaged extension: ${vsix.built ? `packaged (${vsix.built})` : 'current'}, ${seconds(Date.now() - t1)}.`);
+    return true;
+  } catch (error) {
+    console.log(`✖ the e2e layer cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    console.log(output.slice(-40).join('\n'));
+    return false;
+  }
 }
 
 /**
