@@ -3,7 +3,7 @@
  * Unleash 7.5.1 holding the contract seed (tools/unleash), through the extension's own export code
  * (src/model/export/exportToFile.ts: the same request, canonical layout and atomic write as "Unleash: Export Environment…").
  *
- *   npx tsx demo/make-exports.ts                 starts its own seeded server, exports, stops it (~20 s)
+ *   npx tsx demo/make-exports.ts                 starts its own seeded server, exports, stops it
  *   npx tsx demo/make-exports.ts --check         exports into a temp folder and says whether the committed files
  *                                                hold the same flags (ids and dates differ between servers)
  *

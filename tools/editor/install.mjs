@@ -94,7 +94,7 @@ function preflight() {
   if (problem) fail(`missing prerequisites: ${problem}`);
 }
 
-/** How long one install step may take (about 1.5 min on 2 cores): then it is killed with its children, a failure. */
+/** How long one install step may take: then it is killed with its children, a failure. */
 const STEP_TIMEOUT_MS = 20 * 60_000;
 
 function run(cmd, args, opts) {
