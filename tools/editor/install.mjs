@@ -70,9 +70,12 @@ function which(cmd) {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
+/** What the install depends on: the lock, what package.json pins and allows (not its description), the Node ABI. */
 function fingerprint() {
   const h = createHash('sha256');
-  for (const f of ['package.json', 'package-lock.json']) h.update(fs.readFileSync(path.join(HOST, f)));
+  const pkg = JSON.parse(fs.readFileSync(path.join(HOST, 'package.json'), 'utf8'));
+  h.update(JSON.stringify({ dependencies: pkg.dependencies, allowScripts: pkg.allowScripts, engines: pkg.engines }));
+  h.update(fs.readFileSync(path.join(HOST, 'package-lock.json')));
   h.update(process.version.split('.')[0]); // native modules are built for one Node ABI
   return h.digest('hex');
 }
