@@ -7,5 +7,7 @@ export function bundleOptions(minified: boolean): BuildOptions;
 export function extensionBuild(minified: boolean, outdir?: string): BuildOptions;
 /** The browser build (one extension.js for a web worker's extension host) into `outdir`. */
 export function webBuild(minified: boolean, outdir?: string): BuildOptions;
+/** The desktop's worker thread (worker.js, reading export files) into `outdir`. */
+export function workerBuild(minified: boolean, outdir?: string): BuildOptions;
 /** The global where dist/extension.js records when it started and finished loading. */
 export const BUNDLE_TIMES: string;

@@ -4,6 +4,7 @@
 //                      core.js uses too (one ConfigError class, one translation bundle), exported to it as `shared`;
 //   dist/core.js       src/model/core.ts, what talks to servers and reads export files (undici, zod), loaded with
 //                      `import()` the first time something needs the flags (services/connection.ts);
+//   dist/worker.js     src/worker.ts, the worker thread that reads export files (services/workerJobs.ts);
 // and one for the browser (package.json `browser`: vscode.dev, github.dev, web worker extension hosts):
 //   dist/web/extension.js  src/extension.browser.ts, offline mode from the workspace's export files, one file with
 //                      platform 'browser', so that a Node built-in anywhere in its graph fails the build.
@@ -214,8 +215,23 @@ const webBuild = (minified, outdir = 'dist/web') => ({
   plugins: [oneNamespace],
 });
 
+/**
+ * The desktop's worker thread (src/worker.ts: reading export files, away from the extension host's thread), one
+ * CommonJS file that services/workerJobs.ts starts on first need. It bundles what core.js does of zod and l10n, whose
+ * notices cover it.
+ * @param {boolean} minified
+ * @param {string} [outdir]
+ * @returns {import('esbuild').BuildOptions}
+ */
+const workerBuild = (minified, outdir = 'dist') => ({
+  ...bundleOptions(minified),
+  entryPoints: { worker: 'src/worker.ts' },
+  outdir,
+  metafile: true,
+});
+
 async function main() {
-  const builds = [extensionBuild(production), webBuild(production)];
+  const builds = [extensionBuild(production), webBuild(production), workerBuild(production)];
   if (watch) {
     for (const options of builds) await (await esbuild.context(options)).watch();
     console.log('[esbuild] watching for changes');
@@ -224,7 +240,7 @@ async function main() {
   await Promise.all(builds.map((options) => esbuild.build(options)));
 }
 
-module.exports = { bundleOptions, extensionBuild, webBuild, BUNDLE_TIMES };
+module.exports = { bundleOptions, extensionBuild, webBuild, workerBuild, BUNDLE_TIMES };
 
 if (require.main === module) {
   main().catch((error) => {

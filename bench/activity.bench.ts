@@ -30,6 +30,7 @@ import { listingSource } from '../test/support/flagCatalog';
 import { generateDataset } from './data';
 import { gc, machine, round, single, stats, type Stats } from './measure';
 import { startBenchServers } from './server';
+import { TimeSlices } from '../src/base/timeSlices';
 
 const TOKEN = '*:*.bench-admin-token';
 const FLAGS = 10_000;
@@ -120,10 +121,10 @@ async function driftCase(quick: boolean) {
       ...exported,
       featureEnvironments: exported.featureEnvironments.map((env, i) => (i % Math.floor(FLAGS / CHANGED) === 0 ? { ...env, enabled: !env.enabled } : env)),
     } as unknown as Parameters<typeof exportSnapshot>[0];
-    const snapshotStats = await single(() => exportSnapshot(file, 'development', true), quick ? 2 : 5, quick ? 5 : 21);
-    const snapshot = exportSnapshot(file, 'development', true);
+    const snapshotStats = await single(() => exportSnapshot(file, 'development.json'), quick ? 2 : 5, quick ? 5 : 21);
+    const snapshot = exportSnapshot(file, 'development.json');
     const scope = { failed: new Set<string>() };
-    const drift = exportDrift(snapshot, catalog, scope);
+    const drift = await exportDrift(snapshot, catalog, scope, TimeSlices.unsliced());
     const changes = drift.added.length + drift.removed.length + drift.enabled.length + drift.disabled.length;
     // As on a refresh: the listing (and its Catalog), then the check against what it just listed; each timed.
     const listingMs: number[] = [];
@@ -135,7 +136,7 @@ async function driftCase(quick: boolean) {
       const fresh = new Catalog(await client.listFeatures());
       const listed = performance.now() - started;
       started = performance.now();
-      exportDrift(snapshot, fresh, scope);
+      await exportDrift(snapshot, fresh, scope, TimeSlices.unsliced());
       const checked = performance.now() - started;
       if (i < 2) continue;
       listingMs.push(listed);

@@ -31,6 +31,7 @@ import { Connection } from './services/connection';
 import { ExportDrift } from './services/exportDrift';
 import { HoverSettingsByFolder } from './services/hoverSettingsByFolder';
 import { TokenStore } from './services/tokens';
+import { bundledWorkerJobs } from './services/workerJobs';
 import { configureL10n } from './services/l10n';
 import { createLogger } from './services/logger';
 import { registerCleanupView, type CleanupView } from './views/cleanupView';
@@ -65,7 +66,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const logger = createLogger(channel);
   const tokens = new TokenStore(context.secrets);
   const approvals = new ServerApprovals(context.globalState);
-  const connection = new Connection(tokens, approvals, logger.child('connection'), new KnownProjects(context.globalState));
+  // Reading export files (offline mode, the drift check) happens in a worker thread, started on first need.
+  const jobs = bundledWorkerJobs(context.extensionPath, vscode.l10n.bundle);
+  const connection = new Connection(tokens, approvals, logger.child('connection'), new KnownProjects(context.globalState), jobs);
   const store = new FlagStore(logger.child('store'));
   const activity = new FlagActivity(store, logger.child('activity'));
   const flagsView = registerFlagsView({ store, logger: logger.child('tree'), activity });
@@ -73,13 +76,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const codeFlags = new CodeFlags(store, logger.child('code'), hoverSettings);
   const diagnostics = new FlagDiagnosticsPublisher(codeFlags, logger.child('diagnostics'));
   const statusBar = registerStatusBar(store);
-  const exportDrift = new ExportDrift(store, logger.child('exports'));
+  const exportDrift = new ExportDrift(store, logger.child('exports'), jobs);
   const exportsView = registerExportsView(exportDrift);
   const exportDiagnostics = new ExportDiagnostics(exportDrift, logger.child('exports'));
   const cleanupView = registerCleanupView({ store, codeFlags, logger: logger.child('cleanup') });
 
   context.subscriptions.push(
     channel,
+    jobs,
     tokens,
     connection,
     store,

@@ -49,7 +49,7 @@ export const scenario: HostileScenario = {
       await store.setSource(new ServerSource(client, [], ''), 'ready');
       const listing = searches;
       const found = await store.findArchived('pay').catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
-      const [diagnostic] = new FlagAnalyzer(store.catalog).analyse("isEnabled('pay')", {
+      const [diagnostic] = await new FlagAnalyzer(store.catalog).analyse("isEnabled('pay')", {
         sourceLabel: 'unleash.example.com',
         sourceKind: 'server',
         archived: (name) => (store.archivedLookupFailed(name) ? null : store.peekArchived(name)),

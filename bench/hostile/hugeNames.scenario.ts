@@ -28,7 +28,7 @@ export const scenario: HostileScenario = {
     if (!spot) return 'no completion spot';
     const items = new FlagCompletions(catalog).items(spot);
     const longest = Math.max(...items.map((item) => item.label.length + item.insertText.length));
-    const diagnostics = new FlagAnalyzer(catalog).analyse(line, { sourceLabel: 'unleash.example.com', sourceKind: 'server' });
+    const diagnostics = await new FlagAnalyzer(catalog).analyse(line, { sourceLabel: 'unleash.example.com', sourceKind: 'server' });
     const fixes = diagnostics.flatMap((diagnostic) => flagQuickFixes(diagnostic, { quote: '"' }));
     // Every character outside printable ASCII written as `\uXXXX`, so what would be inserted can be read.
     const shown = (text: string) => `"${text.slice(0, 120).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;

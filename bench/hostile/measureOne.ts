@@ -1,11 +1,13 @@
 /**
  * Runs one hostile scenario's operation in this (fresh) process and prints one JSON line: what the user sees, the
- * time it took, the peak heap sampled every 5 ms and at the end, and the longest event-loop block. Started by
+ * time it took, the peak heap sampled every 5 ms and at the end, the longest event-loop block, and what the worker
+ * thread's jobs cost (their time and largest heap) when the operation read files through one. Started by
  * `run.ts` as `node --max-old-space-size=256 --import tsx measureOne.ts <scenario file> <dir> <context JSON>`.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { HostileScenario } from './scenario';
+import { workerCosts } from '../../test/support/jobs';
 
 async function main(): Promise<void> {
   const [file, dir, contextJson] = process.argv.slice(2) as [string, string, string];
@@ -31,7 +33,11 @@ async function main(): Promise<void> {
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().heapUsed);
   const blockMs = delay.max / 1e6;
-  process.stdout.write(`${JSON.stringify({ seen, ms, peakHeapMb: peak / 2 ** 20, blockMs })}\n`);
+  // What the worker thread spent on the jobs (time in all, its largest heap), when the operation used one.
+  const worker = workerCosts.length
+    ? { workerMs: workerCosts.reduce((sum, cost) => sum + cost.ms, 0), workerHeapMb: Math.max(...workerCosts.map((cost) => cost.heapMb)) }
+    : {};
+  process.stdout.write(`${JSON.stringify({ seen, ms, peakHeapMb: peak / 2 ** 20, blockMs, ...worker })}\n`);
 }
 
 main().then(

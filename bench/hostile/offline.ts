@@ -1,8 +1,9 @@
 /**
- * The offline mode as the extension runs it, for the hostile scenarios of finding 3: the Connection reads the
- * workspace's `.unleash/*.json` through the editor's file system (the 'vscode' stand-in of test/support, over the
- * real disk), the store loads the source, and the user reads the tree's root and message, or a flag's hover. The
- * browser build's connection (FilesConnection, wired as src/extension.browser.ts wires it) reads them the same way.
+ * The offline mode as the extension runs it, for the hostile scenarios: the Connection lists the workspace's
+ * `.unleash/*.json` through the editor's file system (the 'vscode' stand-in of test/support, over the real disk), the
+ * worker thread reads them (src/worker.ts, as the desktop runs it), the store loads the source, and the user reads the
+ * tree's root and message, or a flag's hover. The browser build's connection (FilesConnection, wired as
+ * src/extension.browser.ts wires it) reads them on its own thread, in time slices.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -16,15 +17,23 @@ import { TokenStore } from '../../src/services/tokens';
 import { WorkspaceExports } from '../../src/services/workspaceExports';
 import { installFakeVscode } from '../../test/support/fakeVscode';
 import { recordingLogger } from '../../test/support/recordingLogger';
-import { generateDataset } from '../data';
+import { sourceWorkerJobs } from '../../test/support/jobs';
+import { generateDataset, mulberry32 } from '../data';
 import { serializeExportBytes } from '../../src/model/export/exportBytes';
 import { FlagStore } from '../../src/model/store/flagStore';
+// The core the connection loads on first need, loaded now: loading modules is not the operation measured.
+import '../../src/model/core';
 
-/** The store once the Connection has read the export files of the workspace `folder`, as the Flags view loads it. */
-export async function offlineStore(folder: string): Promise<FlagStore> {
+/**
+ * The store once the Connection has read the export files of the workspace `folder`, as the Flags view loads it: on
+ * the desktop, through the worker thread. `trusted: false` is Restricted Mode (a cloned repository not yet trusted).
+ */
+export async function offlineStore(folder: string, options: { trusted?: boolean } = {}): Promise<FlagStore> {
   const fake = installFakeVscode(folder);
+  if (options.trusted === false) fake.setTrusted(false);
   const { logger } = recordingLogger();
-  return storeOf(new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger), logger);
+  const connection = new Connection(new TokenStore(fake.secretStorage as never, {}), new ServerApprovals(fake.globalState), logger, undefined, sourceWorkerJobs());
+  return storeOf(connection, logger);
 }
 
 /** A store fed by `connection`'s first evaluation, loading (as the Flags view would make it). */
@@ -63,4 +72,21 @@ export function realExport(bytes: number): Uint8Array {
     if (written.length <= bytes) return written;
     flags = Math.floor((flags * bytes) / written.length) - 10;
   }
+}
+
+/** An export of one environment holding a flag per name, in `default` unless `project` says (the smallest rows). */
+export function namesExport(names: readonly string[], project: (i: number) => string = () => 'default'): string {
+  return JSON.stringify({
+    features: names.map((name, i) => ({ name, project: project(i) })),
+    featureStrategies: [],
+    featureEnvironments: names.map((name) => ({ name, featureName: name, environment: 'production', enabled: true })),
+    tagTypes: [],
+  });
+}
+
+/** A deterministic name generator (bench/data.ts's PRNG): `count` names of lowercase letters and digits. */
+export function randomNames(count: number, seed: number, length = 12): string[] {
+  const random = mulberry32(seed);
+  const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return Array.from({ length: count }, () => Array.from({ length }, () => letters[Math.floor(random() * letters.length)]).join(''));
 }

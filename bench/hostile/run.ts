@@ -29,6 +29,8 @@ export interface Measured {
   ms?: number;
   peakHeapMb?: number;
   blockMs?: number;
+  workerMs?: number;
+  workerHeapMb?: number;
   failure?: string;
 }
 
@@ -57,7 +59,7 @@ export async function measure(file: string, timeoutMs = RUN_TIMEOUT_MS): Promise
       const oom = /heap out of memory|Allocation failed/.test(stderr);
       return { file: name, scenario, failure: oom ? `ran out of its ${HEAP_LIMIT_MB} MB heap` : `exited ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}` };
     }
-    return { file: name, scenario, ...(JSON.parse(line) as Pick<Measured, 'seen' | 'ms' | 'peakHeapMb' | 'blockMs'>) };
+    return { file: name, scenario, ...(JSON.parse(line) as Pick<Measured, 'seen' | 'ms' | 'peakHeapMb' | 'blockMs' | 'workerMs' | 'workerHeapMb'>) };
   } finally {
     await prepared.stop?.();
     rmSync(dir, { recursive: true, force: true });
@@ -87,6 +89,10 @@ function figure(value: number | undefined, digits = 0): string {
   return value === undefined ? '—' : value.toFixed(digits);
 }
 
+function workerCell(m: Measured): string {
+  return m.workerMs === undefined ? '—' : `${figure(m.workerMs)} ms, ${figure(m.workerHeapMb, 1)} MB`;
+}
+
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
@@ -99,15 +105,17 @@ function section(header: string, rows: Measured[]): string {
     'Each row is a file in `bench/hostile/`: the input is built in one process, and the operation a user would trigger',
     `runs in a fresh Node with a ${HEAP_LIMIT_MB} MB heap (\`--max-old-space-size\`: needing more is a crash, not a figure).`,
     'Peak heap is sampled every 5 ms and at the end; the longest event-loop block is `monitorEventLoopDelay`\'s maximum.',
+    'Where the operation reads files through the worker thread (src/worker.ts), the worker\'s time and its largest heap are',
+    'given too: that memory is not the extension host\'s, and the worker is stopped past its own budget.',
     '`test/hostile/hostileInputs.test.ts` runs every row in the hostile layer and checks what the user sees; the figures are',
     'this bench\'s, from the run named below (`npm run bench:hostile -- --write-docs` writes this section).',
     '',
     header,
     '',
-    '| Finding | Input | What the user sees | Time | Peak heap | Longest block |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| Finding | Input | What the user sees | Time | Peak heap | Longest block | Worker |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map((m) =>
-      `| ${m.scenario.finding} | ${cell(m.scenario.input)} | ${cell(m.failure ? `FAILED: ${m.failure}` : m.seen ?? '')} | ${figure(m.ms)} ms | ${figure(m.peakHeapMb, 1)} MB | ${figure(m.blockMs)} ms |`,
+      `| ${m.scenario.finding} | ${cell(m.scenario.input)} | ${cell(m.failure ? `FAILED: ${m.failure}` : m.seen ?? '')} | ${figure(m.ms)} ms | ${figure(m.peakHeapMb, 1)} MB | ${figure(m.blockMs)} ms | ${workerCell(m)} |`,
     ),
     HOSTILE_END,
   ].join('\n');
@@ -129,7 +137,7 @@ async function main(): Promise<void> {
   for (const file of files) {
     const m = await measure(file);
     rows.push(m);
-    console.log(`${m.file}: ${m.failure ? `FAILED: ${m.failure}` : `${m.seen} | ${figure(m.ms)} ms, heap ${figure(m.peakHeapMb, 1)} MB, block ${figure(m.blockMs)} ms`}`);
+    console.log(`${m.file}: ${m.failure ? `FAILED: ${m.failure}` : `${m.seen} | ${figure(m.ms)} ms, heap ${figure(m.peakHeapMb, 1)} MB, block ${figure(m.blockMs)} ms, worker ${workerCell(m)}`}`);
   }
   const text = section(header, rows);
   console.log(`\n${text}`);

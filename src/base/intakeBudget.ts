@@ -13,6 +13,8 @@ export const INTAKE_BUDGET = {
   projectsPerName: 1_000,
   /** Entries of any list an input holds beside its flags (strategies, environments, tags, links, dependencies). */
   rowsPerList: 300_000,
+  /** Characters of one text value (a description, a constraint value); longer ones are cut. */
+  textChars: 100_000,
   /** Levels of nested lists and objects in one input (an export needs about ten). */
   depth: 64,
   /** Bytes of one server answer once decompressed. */
@@ -21,6 +23,9 @@ export const INTAKE_BUDGET = {
   files: 32,
   fileBytes: 100 * MIB,
   totalFileBytes: 100 * MIB,
+  /** Longest one job on an input may take (reading a file, in a worker or in slices), and the worker's memory. */
+  jobSeconds: 120,
+  workerMegabytes: 1024,
   /** Entries of a list setting a workspace can write (`unleash.hover.sdkCalls`, …); the rest are left out and named. */
   settingItems: 100,
   /** Characters of one entry of such a list. */

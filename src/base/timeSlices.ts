@@ -1,14 +1,40 @@
-/** Work done in time slices, so that a long task (parsing, sorting a large export) never blocks the event loop for long. */
+/**
+ * Work done in time slices, so that a long task (parsing, sorting, indexing a large input) never blocks the event loop
+ * for long: at most `SLICE_MS` at a time on the extension host's thread, and, when a total is given, at most that in all.
+ */
+
+import { nextTurn } from './nextTurn';
+
+/** The longest the extension host's thread runs one slice of work before it lets others run. */
+export const SLICE_MS = 10;
+
+/** Work that ran past its total budget: `what` says which, for the message. */
+export class WorkTooLongError extends Error {
+  constructor(readonly totalMs: number) {
+    super(`took longer than ${Math.round(totalMs / 1000)} s`);
+    this.name = 'WorkTooLongError';
+  }
+}
 
 /** Work done in slices: `due()` says when the current one is used up, `next()` yields and starts another. */
 export class TimeSlices {
   private deadline: number;
+  private readonly end: number;
 
   constructor(
-    private readonly sliceMs: number = 20,
-    private readonly pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+    private readonly sliceMs: number = SLICE_MS,
+    private readonly pause: () => Promise<void> = nextTurn,
+    /** The whole work's budget (ms); past it, `next()` throws WorkTooLongError. */
+    private readonly totalMs = Number.POSITIVE_INFINITY,
   ) {
-    this.deadline = performance.now() + sliceMs;
+    const now = performance.now();
+    this.deadline = now + sliceMs;
+    this.end = now + totalMs;
+  }
+
+  /** Slices that are never due: for work off the extension host's thread (a worker has nobody to yield to). */
+  static unsliced(): TimeSlices {
+    return new TimeSlices(Number.POSITIVE_INFINITY);
   }
 
   due(): boolean {
@@ -17,6 +43,16 @@ export class TimeSlices {
 
   async next(): Promise<void> {
     await this.pause();
-    this.deadline = performance.now() + this.sliceMs;
+    const now = performance.now();
+    if (now > this.end) throw new WorkTooLongError(this.totalMs);
+    this.deadline = now + this.sliceMs;
+  }
+}
+
+/** Calls `fn` on each item, yielding to the event loop whenever a slice is used up. */
+export async function eachInSlices<T>(items: Iterable<T>, slices: TimeSlices, fn: (item: T) => void): Promise<void> {
+  for (const item of items) {
+    if (slices.due()) await slices.next();
+    fn(item);
   }
 }

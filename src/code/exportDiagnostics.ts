@@ -1,12 +1,12 @@
 /**
  * Diagnostics on an export file that the server has moved away from (services/exportDrift.ts): one at the top saying
  * what changed and what to do, and one on the entry of each flag that was removed, enabled or disabled since (at most
- * MAX_FLAG_DIAGNOSTICS), each with the quick actions Compare Export with Server… and Update Export. The file is read
- * again only when its drift changes, to find those entries' lines.
+ * MAX_FLAG_DIAGNOSTICS), on the line the drift check found it at, each with the quick actions Compare Export with
+ * Server… and Update Export. Published again only when what they say changes.
  */
 import * as vscode from 'vscode';
 import { Commands, EXPORT_FOLDER } from '../base/constants';
-import { driftCount, flagLines, type Drift } from '../model/export/exportDrift';
+import { driftCount, type Drift } from '../model/export/exportDrift';
 import { driftFlagMessage, driftMessage } from '../model/export/driftText';
 import { DIAGNOSTIC_SOURCE } from '../model/code/flagDiagnostics';
 import { DisposableStore } from '../services/disposables';
@@ -16,11 +16,10 @@ import type { Logger } from '../base/logger';
 /** The code of these diagnostics (their code actions look for it). */
 const DRIFT_DIAGNOSTIC_CODE = 'export-out-of-date';
 const MAX_FLAG_DIAGNOSTICS = 100;
-const MAX_TEXT_BYTES = 64 * 1024 * 1024;
 
 export class ExportDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('unleash-exports');
-  /** What each file's diagnostics were made from, so an unchanged drift is not read and published again. */
+  /** What each file's diagnostics say, so that unchanged ones are not published again. */
   private readonly signatures = new Map<string, string>();
   private readonly owned: DisposableStore;
   private run = Promise.resolve();
@@ -49,10 +48,11 @@ export class ExportDiagnostics implements vscode.Disposable {
       if (!report.drift || driftCount(report.drift) === 0) continue;
       const key = report.uri.toString();
       current.add(key);
-      const signature = JSON.stringify([this.drift.server, report.drift]);
+      const diagnostics = this.diagnostics(report, report.drift);
+      const signature = diagnostics.map((diagnostic) => `${diagnostic.range.start.line}:${diagnostic.message}`).join('\n');
       if (this.signatures.get(key) === signature) continue;
       this.signatures.set(key, signature);
-      this.collection.set(report.uri, await this.diagnostics(report, report.drift));
+      this.collection.set(report.uri, diagnostics);
     }
     for (const key of [...this.signatures.keys()]) {
       if (current.has(key)) continue;
@@ -61,19 +61,12 @@ export class ExportDiagnostics implements vscode.Disposable {
     }
   }
 
-  private async diagnostics(report: ExportFileReport, drift: Drift): Promise<vscode.Diagnostic[]> {
+  private diagnostics(report: ExportFileReport, drift: Drift): vscode.Diagnostic[] {
     const server = this.drift.server;
     const top = make(new vscode.Range(0, 0, 0, 1), driftMessage(server, drift, report.environment));
-    const flags = (['removed', 'enabled', 'disabled'] as const).flatMap((kind) => drift[kind].map((flag) => ({ kind, flag }))).slice(0, MAX_FLAG_DIAGNOSTICS);
-    let lines = new Map<string, number>();
-    try {
-      const { size } = await vscode.workspace.fs.stat(report.uri);
-      if (size <= MAX_TEXT_BYTES) lines = flagLines(new TextDecoder().decode(await vscode.workspace.fs.readFile(report.uri)), flags.map(({ flag }) => flag.name));
-    } catch (error) {
-      this.logger.debug(`Reading ${report.path} for its diagnostics: ${String(error)}`);
-    }
+    const flags = (['removed', 'enabled', 'disabled'] as const).flatMap((kind) => drift[kind].slice(0, MAX_FLAG_DIAGNOSTICS).map((flag) => ({ kind, flag }))).slice(0, MAX_FLAG_DIAGNOSTICS);
     const onFlags = flags.map(({ kind, flag }) => {
-      const line = lines.get(flag.name) ?? 0;
+      const line = flag.line ?? 0;
       return make(new vscode.Range(line, 0, line, 1_000), driftFlagMessage(kind, flag, server, report.environment));
     });
     return [top, ...onFlags];

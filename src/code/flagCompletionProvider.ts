@@ -37,7 +37,8 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
     // Asked for a flag name: the first time, this reads the flag list.
     if (!this.flags.ready) await this.flags.store.load(token);
     if (!this.flags.ready || token?.isCancellationRequested) return undefined;
-    const completions = this.flags.completions(document);
+    const completions = await this.flags.completions(document);
+    if (token?.isCancellationRequested) return undefined;
     this.shown = completions;
     const inserting = new vscode.Range(position.line, spot.start, position.line, position.character);
     const replacing = new vscode.Range(position.line, spot.start, position.line, spot.end);
@@ -56,10 +57,10 @@ export class FlagCompletionProvider implements vscode.CompletionItemProvider {
     return new vscode.CompletionList(items, offered.incomplete);
   }
 
-  resolveCompletionItem(item: vscode.CompletionItem): vscode.CompletionItem {
+  async resolveCompletionItem(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
     const name = typeof item.label === 'string' ? item.label : item.label.label;
     // The list the item came from: its folder's choice of environments.
-    const markdown = new vscode.MarkdownString((this.shown ?? this.flags.completions()).documentation(name), false);
+    const markdown = new vscode.MarkdownString((this.shown ?? (await this.flags.completions())).documentation(name), false);
     markdown.isTrusted = false;
     markdown.supportHtml = false;
     item.documentation = markdown;

@@ -63,6 +63,9 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
   /** Files the workspace check reported: kept when their editor closes. */
   private readonly fromWorkspaceCheck = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** The latest analysis of each document (an older one that finishes later is dropped), and those running. */
+  private readonly runs = new Map<string, number>();
+  private readonly running = new Set<Promise<void>>();
   private statusTimer: NodeJS.Timeout | undefined;
   private readonly owned: DisposableStore;
 
@@ -82,6 +85,7 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((document) => {
         const key = document.uri.toString();
         this.cancel(key);
+        this.runs.delete(key);
         if (!this.fromWorkspaceCheck.has(key)) this.clear(document.uri);
       }),
     );
@@ -107,8 +111,22 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
     this.collection.set(uri, found.map(toDiagnostic));
   }
 
-  /** Analyses one document now (when the catalog is ready and the document's language takes part). */
+  /**
+   * Analyses one document (when the catalog is ready and the document's language takes part), in time slices: a
+   * newer analysis of the same document, or of everything, supersedes it. `settled()` resolves once all are done.
+   */
   analyse(document: vscode.TextDocument): void {
+    const run = this.analyseNow(document).catch((error: unknown) => this.logger.warn(`Diagnostics of ${document.uri.toString()}: ${String(error)}`));
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** Resolves once every analysis started so far has published. */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  private async analyseNow(document: vscode.TextDocument): Promise<void> {
     if (!this.flags.options.diagnostics) return;
     if (!codeSchemes().includes(document.uri.scheme)) return;
     if (!this.flags.ready) {
@@ -122,7 +140,12 @@ export class FlagDiagnosticsPublisher implements vscode.Disposable {
     const text = document.getText();
     if (text.length > MAX_ANALYSED_DOCUMENT) return;
     const started = performance.now();
-    const found = this.flags.analyzer().analyse(text, this.flags.analysisOptions(document));
+    const key = document.uri.toString();
+    const run = (this.runs.get(key) ?? 0) + 1;
+    this.runs.set(key, run);
+    const found = await this.flags.analyzer().analyse(text, this.flags.analysisOptions(document));
+    if (this.runs.get(key) !== run) return;
+    this.runs.delete(key);
     // Names being looked up among archived flags are shown once the answer is in (a status change analyses again).
     const asked = lookUpArchived(this.flags.store, found).names;
     this.publish(document.uri, found.filter((d) => !(d.awaitsLookup && asked.has(d.text))));

@@ -45,11 +45,11 @@ async function checkWorkspace(deps: { flags: CodeFlags; publisher: FlagDiagnosti
         logger,
         async (uri, text) => {
           // Each file as its folder's settings name flags.
-          let found = analyzer.analyse(text, flags.analysisOptions({ uri }));
+          let found = await analyzer.analyse(text, flags.analysisOptions({ uri }));
           // Names the listing lacks: archived or unknown once the store has looked them up (asked once per name).
           if (found.some((d) => d.awaitsLookup)) {
             await lookUpArchived(flags.store, found).settled;
-            found = analyzer.analyse(text, flags.analysisOptions({ uri }));
+            found = await analyzer.analyse(text, flags.analysisOptions({ uri }));
           }
           if (found.length > 0) {
             result.filesWithProblems += 1;

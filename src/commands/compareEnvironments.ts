@@ -119,7 +119,7 @@ async function compareEnvironments(deps: CompareEnvironmentsDeps, sides: Sides, 
     return failWith(error, deps.logger, { action: vscode.l10n.t('read {0}', pickText(title, 100)), server, retry: () => compareEnvironments(deps, sides, arg) });
   }
   const first = read.flags[0];
-  const known = 'flag' in target ? (first && 'feature' in first ? (first.feature.environments ?? []).map((env) => env.name) : []) : deps.store.catalog.environments();
+  const known = 'flag' in target ? (first && 'feature' in first ? (first.feature.environments ?? []).map((env) => env.name) : []) : [...deps.store.catalog.environments()];
   const environments = await environmentsOf(arg, known);
   if (!environments) return undefined;
   const [a, b] = environments;

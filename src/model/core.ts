@@ -6,9 +6,10 @@
  */
 export { UnleashClient } from '../api/client';
 export { loadSystemCertificates } from '../api/systemCertificates';
-export { EXPORT_BUDGET, ExportFileReader, skippedNote } from './store/offlineFiles';
-export { OfflineSource } from './store/offlineSource';
+export { EXPORT_BUDGET, ExportFileReader } from './store/offlineFiles';
+export { cutsNote, skippedNote } from './store/offlineNotes';
+export { OfflineSource, offlineExports } from './store/offlineSource';
+export { InThreadJobs } from './jobs/inThreadJobs';
 export { exportMessage } from './export/exportMessage';
 export { exportContent, exportToFile } from './export/exportToFile';
 export { ExportWriteError } from './export/exportWriteError';
-export { parseExportFile } from './export/exportFile';

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '../base/constants';
+import { TimeSlices } from '../base/timeSlices';
 import type { Catalog } from '../model/store/catalog';
 import { FlagAnalyzer, severitiesFrom, type AnalysisOptions, type Severities } from '../model/code/flagDiagnostics';
 import { FlagCompletions } from '../model/code/flagCompletion';
@@ -34,9 +35,8 @@ const MAX_RECENT = 20;
 export class CodeFlags implements vscode.Disposable {
   private optionsValue: CodeOptions;
   private analyzerValue: FlagAnalyzer | undefined;
-  private completionsValue: FlagCompletions | undefined;
-  /** The store's statusVersion the completions were built at. */
-  private completionsStatus = -1;
+  /** The completion items of the last catalog asked for, built in time slices. */
+  private completionsValue: { catalog: Catalog; built: Promise<FlagCompletions> } | undefined;
   private readonly recentNames: string[] = [];
   private readonly optionsChanged = new Emitter<void>();
   /** A `unleash.hover.*`, `completion.*` or `diagnostics.*` setting changed. */
@@ -96,21 +96,13 @@ export class CodeFlags implements vscode.Disposable {
     return this.analyzerValue;
   }
 
-  /** The completion items of the catalog, as `document`'s folder shows environments (built once per choice). */
-  completions(document?: { readonly uri: vscode.Uri }): FlagCompletions {
-    const { catalog, statusVersion } = this.store;
-    const environments = this.environments(document);
-    const current = this.completionsValue;
-    if (
-      current?.catalog !== catalog ||
-      this.completionsStatus !== statusVersion ||
-      current.environments.length !== environments.length ||
-      current.environments.some((name, i) => name !== environments[i])
-    ) {
-      this.completionsValue = new FlagCompletions(catalog, (flag) => this.store.status(flag), environments);
-      this.completionsStatus = statusVersion;
+  /** The completion items of the catalog, as `document`'s folder shows environments (built once per catalog). */
+  async completions(document?: { readonly uri: vscode.Uri }): Promise<FlagCompletions> {
+    const catalog = this.store.catalog;
+    if (this.completionsValue?.catalog !== catalog) {
+      this.completionsValue = { catalog, built: FlagCompletions.build(catalog, (flag) => this.store.status(flag), new TimeSlices()) };
     }
-    return this.completionsValue as FlagCompletions;
+    return (await this.completionsValue.built).withEnvironments(this.environments(document));
   }
 
   /**

@@ -11,6 +11,7 @@ import { loadCore } from './core';
 import { DisposableStore } from './disposables';
 import { watchExportFiles } from './exportFilesWatch';
 import type { KnownProjects } from './knownProjects';
+import type { JobRunner } from '../model/jobs/jobTypes';
 import type { Logger } from '../base/logger';
 import { evaluateServer, type ClientOnNeed, type Evaluation } from './serverEvaluation';
 import { onDidChangeConnectionSettings, readSettings, type ExtensionSettings } from './settings';
@@ -32,8 +33,9 @@ export class Connection implements vscode.Disposable {
     private readonly approvals: ServerApprovals,
     private readonly logger: Logger,
     private readonly knownProjects?: KnownProjects,
+    jobs?: JobRunner,
   ) {
-    this.exportFiles = new WorkspaceExports(logger, { load: loadCore });
+    this.exportFiles = new WorkspaceExports(logger, { load: loadCore, jobs });
     this.owned = new DisposableStore(
       this.changed,
       watchExportFiles(() => {

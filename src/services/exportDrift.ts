@@ -6,21 +6,23 @@
  */
 import * as vscode from 'vscode';
 import type { ExportScope } from '../api/exportQuery';
-import { driftCount, exportDrift, exportSnapshot, type Drift, type ExportSnapshot } from '../model/export/exportDrift';
+import { compare } from '../base/compare';
+import { sortInSlices } from '../base/sortInSlices';
+import { TimeSlices } from '../base/timeSlices';
+import { driftCount, exportDrift, type Drift, type ExportSnapshot } from '../model/export/exportDrift';
+import type { ExportSnapshotIntake } from '../model/export/exportIntake';
+import type { JobRunner } from '../model/jobs/jobTypes';
+import { EXPORT_BUDGET, type ExportFileReader, type SkippedFile } from '../model/store/offlineFiles';
+import { exportEnvironment } from '../model/export/exportEnvironment';
+import { clean } from '../model/text/plainText';
 import type { FlagStore } from '../model/store/flagStore';
-import { environmentOf } from '../model/store/offlineSource';
 import type { Logger } from '../base/logger';
 import { loadCore } from './core';
 import { DisposableStore } from './disposables';
 import { watchExportFiles } from './exportFilesWatch';
-import { exportFolders } from './exportFolders';
 import { readSettings } from './settings';
-import { compare } from '../base/compare';
+import { linkedNote, workspaceExportFolder } from './workspaceExports';
 
-/** Largest export file read. */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
-/** Export files of one folder looked at; a folder of thousands of JSON files is not an export folder. */
-const MAX_FILES = 100;
 /** Changes on disk within this time are read together. */
 const SETTLE_MS = 300;
 
@@ -44,8 +46,6 @@ export interface ExportFileReport {
 }
 
 interface ReadFile {
-  size: number;
-  mtime: number;
   snapshot: ExportSnapshot;
   uri: vscode.Uri;
   folder: vscode.Uri;
@@ -57,7 +57,11 @@ export class ExportDrift implements vscode.Disposable {
   /** The reports changed. */
   readonly onDidChange = this.changed.event;
   private reportsValue: readonly ExportFileReport[] = [];
-  private files = new Map<string, ReadFile>();
+  private files: ReadFile[] = [];
+  /** The files the budget left out or that failed: each shows as not compared, with why. */
+  private skipped: readonly SkippedFile[] = [];
+  /** Reads each file once per version (size and time), within the intake budget, by the snapshot job. */
+  private reader: ExportFileReader<ExportSnapshotIntake> | undefined;
   /** The files must be read again before the next check (none read yet, or one changed on disk). */
   private stale = true;
   private reading: Promise<void> | undefined;
@@ -69,6 +73,7 @@ export class ExportDrift implements vscode.Disposable {
   constructor(
     private readonly store: FlagStore,
     private readonly logger: Logger,
+    private readonly jobs: JobRunner,
   ) {
     this.owned = new DisposableStore(this.changed, store.onDidChange(() => void this.check()));
   }
@@ -120,55 +125,57 @@ export class ExportDrift implements vscode.Disposable {
     }
     await this.reading;
     if (this.store.currentSource !== source || this.store.state !== 'ready') return;
-    this.publish(this.compare());
+    const catalog = this.store.catalog;
+    const reports = await this.compare();
+    // A newer listing or another source came meanwhile: its own check publishes.
+    if (this.store.currentSource === source && this.store.catalog === catalog) this.publish(reports);
   }
 
-  private compare(): ExportFileReport[] {
+  /** Each file against the catalog, in time slices (a file of 100,000 flags never blocks the editor). */
+  private async compare(): Promise<ExportFileReport[]> {
     const started = performance.now();
+    const slices = new TimeSlices();
     const catalog = this.store.catalog;
     const projects = readSettings().projects;
     const covered = { projects: projects.length > 0 ? new Set(projects) : undefined, failed: new Set(this.store.failures.map((failure) => failure.project)) };
     const outOfDate = this.store.outOfDate !== undefined;
-    const reports = [...this.files.values()].map((file): ExportFileReport => {
+    const reports: ExportFileReport[] = [];
+    for (const file of this.files) {
       const { snapshot } = file;
-      const scope: ExportScope = snapshot.whole
-        ? { kind: 'all' }
-        : { kind: 'features', names: [...snapshot.projects.keys()].sort(compare) };
+      const scope: ExportScope = snapshot.whole ? { kind: 'all' } : { kind: 'features', names: await namesOf(snapshot, slices) };
       const base = { uri: file.uri, folder: file.folder, path: file.path, environment: snapshot.environment, whole: snapshot.whole, scope };
-      if (outOfDate) return { ...base, problem: vscode.l10n.t('not checked: the last refresh of the flags failed') };
-      return { ...base, drift: exportDrift(snapshot, catalog, covered) };
-    });
+      if (outOfDate) reports.push({ ...base, problem: vscode.l10n.t('not checked: the last refresh of the flags failed') });
+      else reports.push({ ...base, drift: await exportDrift(snapshot, catalog, covered, slices) });
+    }
+    for (const file of this.skipped) {
+      const uri = vscode.Uri.parse(file.key ?? '');
+      const environment = exportEnvironment({ features: [], featureStrategies: [], tagTypes: [] }, file.path);
+      const base = { uri, folder: vscode.workspace.getWorkspaceFolder(uri)?.uri ?? uri, path: file.path, environment, whole: false };
+      reports.push({ ...base, scope: { kind: 'features', names: [] }, problem: notComparedWhy(file) });
+    }
     this.logger.debug(`Compared ${reports.length} export file(s) with ${catalog.size} flags in ${(performance.now() - started).toFixed(1)} ms.`);
     return reports;
   }
 
-  /** Reads `.unleash/*.json` of every folder: unchanged files from memory, the others parsed again. */
+  /** Reads `.unleash/*.json` of every folder within the export files' budget: unchanged files from memory, the others again. */
   private async readFiles(): Promise<void> {
-    const next = new Map<string, ReadFile>();
-    for (const { folder, dir, files } of await exportFolders()) {
-      const names = [...files].filter((name) => name.endsWith('.json')).sort();
-      for (const name of names.slice(0, MAX_FILES)) {
-        const uri = vscode.Uri.joinPath(dir, name);
-        const key = uri.toString();
-        const path = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
-        try {
-          const { size, mtime } = await vscode.workspace.fs.stat(uri);
-          const known = this.files.get(key);
-          if (known && known.size === size && known.mtime === mtime) {
-            next.set(key, known);
-            continue;
-          }
-          if (size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
-          // The reader is in the core bundle, loaded by the listing this check follows.
-          const result = await (await loadCore()).parseExportFile(await vscode.workspace.fs.readFile(uri));
-          const environment = environmentOf({ path: name, result });
-          next.set(key, { size, mtime, uri, folder, path, snapshot: exportSnapshot(result, environment, name === `${environment}.json`) });
-        } catch (error) {
-          this.logger.debug(`Not compared with the server: ${path} (${error instanceof Error ? error.message : String(error)})`);
-        }
-      }
-    }
-    this.files = next;
+    const core = await loadCore();
+    const jobs = this.jobs;
+    this.reader ??= new core.ExportFileReader<ExportSnapshotIntake>({
+      take: (input, file) => jobs.run('exportSnapshot', { ...input, fileName: file.path.split(/[\\/]/).pop() ?? file.path }),
+      byPath: jobs.readsLocalFiles,
+    });
+    const folder = workspaceExportFolder();
+    const read = await this.reader.read(folder);
+    if (folder.links.length > 0) this.logger.warn(linkedNote(folder.links));
+    for (const file of read.skipped) this.logger.debug(`Not compared with the server: ${file.path} (${file.reason ?? file.why})`);
+    this.skipped = read.skipped;
+    const cuts = core.cutsNote(read.files.map((file) => ({ path: file.path, cuts: file.value.cuts, cutCount: file.value.cutCount })));
+    if (cuts) this.logger.warn(`Compared with the server in part: ${cuts}`);
+    this.files = read.files.map(({ path, key, value }) => {
+      const uri = folder.uriOf({ path, key });
+      return { uri, folder: vscode.workspace.getWorkspaceFolder(uri)?.uri ?? uri, path, snapshot: value };
+    });
   }
 
   private publish(reports: ExportFileReport[]): void {
@@ -180,5 +187,30 @@ export class ExportDrift implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.timer);
     this.owned.dispose();
+  }
+}
+
+/** The names a partial export holds, sorted (what an update of it asks the server for). */
+async function namesOf(snapshot: ExportSnapshot, slices: TimeSlices): Promise<string[]> {
+  const names = new Set<string>();
+  for (const flag of snapshot.flags) {
+    if (slices.due()) await slices.next();
+    names.add(flag.name);
+  }
+  return sortInSlices([...names], compare, slices);
+}
+
+/** Why a file the budget left out, or that failed, is not compared: what the Export Files view says. */
+function notComparedWhy(file: SkippedFile): string {
+  const megabytes = (bytes: number) => Math.floor(bytes / 2 ** 20);
+  switch (file.why) {
+    case 'tooLarge':
+      return vscode.l10n.t('not compared: larger than {0} MB, the most one export file may hold', megabytes(EXPORT_BUDGET.maxFileBytes));
+    case 'overBudget':
+      return vscode.l10n.t('not compared: past {0} MB for all export files together', megabytes(EXPORT_BUDGET.maxTotalBytes));
+    case 'tooMany':
+      return vscode.l10n.t('not compared: only the first {0} export files are read', EXPORT_BUDGET.maxFiles);
+    case 'failed':
+      return vscode.l10n.t('not compared: {0}', clean(file.reason ?? '', 300));
   }
 }

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_TIMES, extensionBuild } from '../../esbuild';
+import { BUNDLE_TIMES, extensionBuild, workerBuild } from '../../esbuild';
 import { BUNDLE_TIMES_GLOBAL } from '../../src/base/constants';
 import type { ExtensionApi } from '../../src/extension';
 import { installFakeVscode } from '../support/fakeVscode';
@@ -33,16 +33,24 @@ describe('the bundles: what every window loads, and the core loaded on first nee
   let metafile: Metafile;
   const out = (name: string) => path.relative(root, path.join(dir, name)).split(path.sep).join('/');
 
+  // As in the package: the bundles in dist/ of the extension's folder (activate() starts dist/worker.js from there).
+  let extensionPath = '';
+  let workerMetafile: Metafile;
   before(async () => {
-    dir = fs.mkdtempSync(path.join(tmpdir(), 'unleash-bundles-'));
+    extensionPath = fs.mkdtempSync(path.join(tmpdir(), 'unleash-bundles-'));
+    dir = path.join(extensionPath, 'dist');
     const result = await build({ ...extensionBuild(true, dir), absWorkingDir: root, logLevel: 'silent' });
     metafile = result.metafile as Metafile;
+    workerMetafile = (await build({ ...workerBuild(true, dir), absWorkingDir: root, logLevel: 'silent' })).metafile as Metafile;
   });
 
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  after(() => fs.rmSync(extensionPath, { recursive: true, force: true }));
 
-  it('writes extension.js and core.js, and the notices of both', () => {
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['THIRD-PARTY-NOTICES.md', 'core.js', 'extension.js']);
+  it('writes extension.js, core.js and worker.js, and the notices of the packages they bundle', () => {
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['THIRD-PARTY-NOTICES.md', 'core.js', 'extension.js', 'worker.js']);
+    // The notices are written from the extension's build: the worker's packages must be among core.js's.
+    const core = packagesIn(metafile, out('core.js'));
+    assert.deepEqual([...packagesIn(workerMetafile, out('worker.js'))].filter((name) => !core.has(name) && name !== '@vscode/l10n'), []);
   });
 
   it('loads neither undici nor zod at start-up: they are in core.js, which extension.js imports only dynamically', () => {
@@ -82,7 +90,7 @@ describe('the bundles: what every window loads, and the core loaded on first nee
     const fake = installFakeVscode(folder);
     const coreLoaded = () => Object.keys(require.cache).includes(path.join(dir, 'core.js'));
     const extension = (await import(pathToFileURL(path.join(dir, 'extension.js')).href)) as { activate(context: unknown): ExtensionApi };
-    const context = { subscriptions: [] as Array<{ dispose(): unknown }>, secrets: fake.secretStorage, globalState: fake.globalState };
+    const context = { subscriptions: [] as Array<{ dispose(): unknown }>, secrets: fake.secretStorage, globalState: fake.globalState, extensionPath };
     try {
       const api = extension.activate(context);
       assert.ok(api.bundleLoadMs > 0 && api.activationMs > api.bundleLoadMs, `${api.bundleLoadMs} ms loading, ${api.activationMs} ms in all`);

@@ -38,6 +38,8 @@ const PLACES: Record<string, Layer> = {
   'commands': 'commands',
   'extension.ts': 'extension',
   'extension.browser.ts': 'extension',
+  // The desktop's worker thread: the model's jobs, with no editor.
+  'worker.ts': 'model',
 };
 const MAY_USE_VSCODE: ReadonlySet<Layer> = new Set(['services', 'ui', 'commands', 'extension']);
 

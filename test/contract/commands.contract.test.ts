@@ -14,7 +14,8 @@ import type { ExportScope } from '../../src/api/exportQuery';
 import { HttpError, NetworkError } from '../../src/api/errors';
 import type { ExportResult } from '../../src/api/exportSchemas';
 import { parseExportFile } from '../../src/model/export/exportFile';
-import { parseSegmentsFile } from '../../src/model/export/exportSegmentsFile';
+import { takeSegments } from '../../src/model/export/exportSegmentsFile';
+import { TimeSlices } from '../../src/base/timeSlices';
 import { exportToFile } from '../../src/model/export/exportToFile';
 import { checkTagExists, parseTag } from '../../src/model/tags/tagInput';
 import { startFaultServer } from '../support/faultServer';
@@ -183,7 +184,7 @@ describe('export to a file (real server)', () => {
     assert.equal(written.segmentDefinitions, undefined, 'the export holds only what the server sent (Unleash imports nothing else)');
     // The segments' definitions, from the segment listing, beside the export: name, description, project and every constraint.
     assert.equal(result.segmentsPath, `${result.path}.segments`);
-    const definitions = await parseSegmentsFile(await fsp.readFile(result.segmentsPath ?? ''));
+    const definitions = (await takeSegments(await fsp.readFile(result.segmentsPath ?? ''), new TimeSlices())).definitions;
     const internal = SEED.segments.find((segment) => segment.name === 'internal-users');
     const definition = definitions.find((segment) => segment.name === 'internal-users');
     assert.ok(internal && definition);

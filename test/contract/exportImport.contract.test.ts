@@ -21,7 +21,8 @@ import { UnleashClient } from '../../src/api/client';
 import type { ExportScope } from '../../src/api/exportQuery';
 import type { SegmentDefinition } from '../../src/api/schemas';
 import type { ExportResult } from '../../src/api/exportSchemas';
-import { parseSegmentsFile } from '../../src/model/export/exportSegmentsFile';
+import { takeSegments } from '../../src/model/export/exportSegmentsFile';
+import { TimeSlices } from '../../src/base/timeSlices';
 import { exportToFile } from '../../src/model/export/exportToFile';
 import { useRealUnleash } from './env';
 import { SEED, serverVersionFromEnv, startRealUnleash, type RealUnleash } from '../../tools/unleash';
@@ -142,7 +143,7 @@ describe('exports import back into Unleash (a second server, fresh database)', (
     );
     const definitions = new Map<number, SegmentDefinition>();
     for (const file of exported) {
-      if (file.segments) for (const definition of await parseSegmentsFile(Buffer.from(file.segments))) definitions.set(definition.id, definition);
+      if (file.segments) for (const definition of (await takeSegments(Buffer.from(file.segments), new TimeSlices())).definitions) definitions.set(definition.id, definition);
     }
     for (const definition of [...definitions.values()].sort((a, b) => a.id - b.id)) {
       const { id, name, description, project, constraints } = definition;

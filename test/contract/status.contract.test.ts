@@ -115,7 +115,7 @@ describe('the lifecycle at the same instant (real server)', () => {
     assert.equal(store.status(summary).lifecycle?.stage, 'initial', 'before the details: the listing');
     const details = await store.feature('default', 'same-kept');
     const since = utcDate(parseIsoUtc(details.lifecycle?.enteredStageAt ?? '') as number);
-    const check = (when: string) => {
+    const check = async (when: string) => {
       const current = store.catalog.get('default', 'same-kept') as FeatureSummary;
       const status = store.status(current);
       const row = rootNodes(store).find((node) => node.flag?.name === 'same-kept');
@@ -128,18 +128,18 @@ describe('the lifecycle at the same instant (real server)', () => {
       assert.ok(document.includes(`\nLifecycle: completed (kept) since ${since}\n`), when);
       const completion = new FlagCompletions(store.catalog, (flag) => store.status(flag)).items({ typed: 'same-kept', quote: "'" })[0];
       assert.equal(completion?.detail, 'release · default · completed (kept) · development ○ production ○', when);
-      const [diagnostic] = new FlagAnalyzer(store.catalog).analyse("isEnabled('same-kept')", {
+      const [diagnostic] = await new FlagAnalyzer(store.catalog).analyse("isEnabled('same-kept')", {
         sourceLabel: 'x',
         sourceKind: 'server',
         status: (flag) => store.status(flag),
       });
       assert.equal(diagnostic?.message, 'Flag "same-kept" (project default) is completed (kept): remove the flag and keep the code it turns on.', when);
     };
-    check('after the details');
+    await check('after the details');
     await store.refresh();
     assert.equal(store.peekFeature('default', 'same-kept'), undefined, 'the refresh forgot the details');
     requests.length = 0;
-    check('after a refresh');
+    await check('after a refresh');
     assert.deepEqual(requests, [], 'nothing read again');
     store.dispose();
   });
@@ -161,7 +161,7 @@ describe('archived flags found by name (real server)', () => {
       status: (flag: FeatureSummary) => store.status(flag),
       archived: (name: string) => store.peekArchived(name),
     };
-    const [diagnostic] = new FlagAnalyzer(store.catalog).analyse(`isEnabled('${ARCHIVED}')`, options);
+    const [diagnostic] = await new FlagAnalyzer(store.catalog).analyse(`isEnabled('${ARCHIVED}')`, options);
     assert.deepEqual(
       [diagnostic?.code, diagnostic?.message, diagnostic?.unlisted],
       ['archived-flag', `Flag "${ARCHIVED}" (project default) is archived: code reading it always gets the default.`, true],

@@ -6,9 +6,9 @@
  * that each file stays well inside the hostile layer's per-file time.
  */
 import { describe } from 'node:test';
-import { hostileTests } from '../support/hostileTests';
+import { hostileTests, INTAKE } from '../support/hostileTests';
 
 /** Scenarios that write or move tens of megabytes: a test file each. */
 const LARGE = ['exportLarge.scenario.ts'];
 
-describe('hostile inputs (bench/hostile)', () => hostileTests((name) => !name.startsWith('offline') && !LARGE.includes(name)));
+describe('hostile inputs (bench/hostile)', () => hostileTests((name) => !name.startsWith('offline') && !LARGE.includes(name) && !INTAKE.test(name)));

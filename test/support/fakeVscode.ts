@@ -308,8 +308,10 @@ export function createFakeVscode(options: { folder?: string } = {}) {
           ]);
         },
         stat: async (uri: Uri) => {
-          const stat = await fsp.stat(uri.fsPath);
-          return { size: stat.size, mtime: stat.mtimeMs };
+          // As VS Code's: the target's size and type, with the SymbolicLink bit when the path is a link.
+          const [link, stat] = await Promise.all([fsp.lstat(uri.fsPath), fsp.stat(uri.fsPath)]);
+          const type = (stat.isFile() ? FileType.File : stat.isDirectory() ? FileType.Directory : FileType.Unknown) | (link.isSymbolicLink() ? FileType.SymbolicLink : 0);
+          return { type, size: stat.size, mtime: stat.mtimeMs };
         },
         readFile: async (uri: Uri) => {
           record.reads.push(uri.fsPath);

@@ -7,6 +7,12 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { measure, scenarioFiles } from '../../bench/hostile/run';
 
+/**
+ * The scenarios of issue 39's findings (one intake, heavy work off the host's thread): typo suggestions, the drift
+ * check, rows and projects past the budget, a large segments file. hostileIntake*.test.ts run them.
+ */
+export const INTAKE = /^(typo|drift|segments|browserSegments|offlineMillion|browserMillion|offlineOneName)/;
+
 const SCENARIO_MS = 6 * 60_000;
 
 export function hostileTests(pick: (fileName: string) => boolean): void {

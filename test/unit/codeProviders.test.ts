@@ -61,8 +61,8 @@ const summaries: FeatureSummary[] = [
 ];
 
 class CountingSource implements FlagSource {
-  readonly kind = 'server' as const;
-  readonly label = 'unleash.example.com';
+  readonly kind: 'server' | 'files' = 'server';
+  readonly label: string = 'unleash.example.com';
   requests = 0;
   next: Promise<FeatureSummary[]> | undefined;
   listFeatures(): Promise<FeatureSummary[]> {
@@ -110,6 +110,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const document = new FakeDocument('/work/src/checkout.ts', `if (unleash.isEnabled('new-chekout-flow')) {}\nuseFlag("old-banner");`);
     fake.textDocuments.push(document);
     fake.documentOpened.fire(document);
+    await publisher.settled();
     assert.deepEqual(shown(), [], 'no flag source yet');
 
     const source = new CountingSource();
@@ -120,9 +121,11 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     assert.equal(source.requests, 1);
     const loading = store.load();
     fake.documentOpened.fire(document);
+    await publisher.settled();
     assert.deepEqual(shown(), [], 'loading: no verdict');
     finish(summaries);
     await loading;
+    await publisher.settled();
     assert.deepEqual(shown(), [
       '0:23-39 1 unknown-flag Unleash: No flag named "new-chekout-flow" on unleash.example.com. Did you mean "new-checkout-flow"?',
       '1:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.',
@@ -133,8 +136,10 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     document.text = `if (unleash.isEnabled('new-checkout-flow')) {}\nuseFlag("old-banner");`;
     fake.documentChanged.fire({ document, contentChanges: [{}] });
     fake.documentChanged.fire({ document, contentChanges: [{}] });
+    await publisher.settled();
     assert.equal(shown().length, 2, 'still the old verdicts while typing');
     t.mock.timers.tick(DIAGNOSTICS_DEBOUNCE_MS);
+    await publisher.settled();
     assert.deepEqual(shown(), ['1:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.']);
 
     // Completion and quick fixes read the same catalog: still no request.
@@ -150,7 +155,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
           JSON.stringify({ inserting: new Range(0, 19, 0, 23), replacing: new Range(0, 19, 0, 23) })],
       ],
     );
-    const resolved = completion.resolveCompletionItem(list!.items[0] as never) as unknown as CompletionItem;
+    const resolved = (await completion.resolveCompletionItem(list!.items[0] as never)) as unknown as CompletionItem;
     const doc = resolved.documentation as MarkdownString;
     assert.equal(doc.value, '**new\\-checkout\\-flow** · release · project default\n\n- development: enabled\n- production: disabled');
     assert.deepEqual([doc.isTrusted, doc.supportHtml], [false, false]);
@@ -175,6 +180,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     source.next = Promise.reject(new Error('HTTP 500'));
     await store.refresh();
     assert.equal(store.state, 'ready');
+    await publisher.settled();
     assert.deepEqual(shown(), verdicts);
     const kept = await completion.provideCompletionItems(line as never, new Position(0, 23) as never);
     assert.deepEqual(kept?.items.map((item) => item.label), list?.items.map((item) => item.label));
@@ -184,6 +190,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     broken.next = Promise.reject(new Error('HTTP 500'));
     await store.setSource(broken, 'ready');
     assert.equal(store.state, 'error');
+    await publisher.settled();
     assert.deepEqual(shown(), []);
     assert.equal(await completion.provideCompletionItems(line as never, new Position(0, 23) as never), undefined);
 
@@ -209,6 +216,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     fake.textDocuments.splice(0, fake.textDocuments.length, document);
     const source = new ArchivedSource();
     await store.setSource(source, 'ready');
+    await publisher.settled();
     const uri = document.uri.toString();
     const stale = '2:9-19 2 stale-flag Unleash: Flag "old-banner" (project default) is marked stale: ready to remove.';
     assert.deepEqual(shown(uri), [stale], 'the two names the listing lacks wait for their lookups');
@@ -216,6 +224,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
 
     source.answer();
     await new Promise((resolve) => setTimeout(resolve, 100));
+    await publisher.settled();
     assert.deepEqual(shown(uri), [
       '0:11-20 1 archived-flag Unleash: Flag "old-promo" (project default) is archived: code reading it always gets the default.',
       '1:11-23 1 unknown-flag Unleash: No flag named "no-such-flag" on unleash.example.com. Check the spelling; the flag may also be archived or in a project this workspace does not read.',
@@ -233,12 +242,37 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     dispose();
   });
 
+  it('offline (export files): every unknown name shows at once; none waits for a lookup among archived flags', async () => {
+    class FilesSource extends CountingSource {
+      override readonly kind = 'files';
+      override readonly label = '.unleash/production.json';
+      readonly lookups: string[] = [];
+      // As DeferredSource offers it for every source: the files cannot tell, and answer nothing.
+      async findArchived(name: string): Promise<FeatureSummary | undefined> {
+        this.lookups.push(name);
+        return undefined;
+      }
+    }
+    const { store, publisher, dispose } = codeSide();
+    void store.load();
+    const document = new FakeDocument('/work/src/many.ts', Array.from({ length: 25 }, (_, i) => `isEnabled('missing-${i}');`).join('\n'));
+    fake.textDocuments.splice(0, fake.textDocuments.length, document);
+    const source = new FilesSource();
+    await store.setSource(source, 'ready');
+    await publisher.settled();
+    assert.equal(fake.diagnostics(document.uri.toString()).length, 25);
+    assert.equal(fake.diagnostics(document.uri.toString())[0]?.message, 'No flag named "missing-0" in .unleash/production.json. Check the spelling; the flag may also be archived or in a project this workspace does not read.');
+    assert.deepEqual(source.lookups, []);
+    dispose();
+  });
+
   it('the typo quick fix replaces the name in place', async () => {
     const { store, flags, publisher, dispose } = codeSide();
     void store.load(); // needed from the start: setSource reads the list
     const document = new FakeDocument('/work/app.py', `if client.is_enabled("new-checkout-flw"):`);
     fake.textDocuments.splice(0, fake.textDocuments.length, document);
     await store.setSource(new CountingSource(), 'ready');
+    await publisher.settled();
     const [typo] = fake.diagnostics(document.uri.toString());
     assert.ok(typo);
     const offered = new FlagCodeActionProvider(flags, publisher).provideCodeActions(document as never, typo.range as never, { diagnostics: [typo] } as never) as unknown as CodeAction[];
@@ -284,6 +318,7 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const hostile = [{ name: 'new-checkout-fl\u202ew' }, ...['\u202e', '\u200b', '\u00ad', '\u2066', '\u{E0041}', '\u0085'].map((ch, i) => ({ name: `huge-${i}${ch}${'x'.repeat(10_000_000)}` }))];
     source.next = Promise.resolve([...summaries, ...hostile]);
     await store.setSource(source, 'ready');
+    await publisher.settled();
     const [typo] = fake.diagnostics(document.uri.toString());
     assert.equal(typo?.message, 'No flag named "new-checkout-flw" on unleash.example.com. Did you mean "new-checkout-flow"?');
     const offered = new FlagCodeActionProvider(flags, publisher).provideCodeActions(document as never, typo!.range as never, { diagnostics: [typo] } as never) as unknown as CodeAction[];

@@ -9,7 +9,8 @@ import type { FeatureSummary } from '../../src/api/schemas';
 import type { ExportResult } from '../../src/api/exportSchemas';
 import { Catalog } from '../../src/model/store/catalog';
 import { driftDescription, driftFlagMessage, driftMessage, driftSummary, driftTooltip } from '../../src/model/export/driftText';
-import { exportDrift, exportSnapshot, flagLines } from '../../src/model/export/exportDrift';
+import { exportDrift as driftOf, exportSnapshot, setFlagLines, type ExportedFlag } from '../../src/model/export/exportDrift';
+import { TimeSlices } from '../../src/base/timeSlices';
 import { serializeExport } from '../../src/model/export/exportBytes';
 
 function exported(flags: Array<[string, boolean, string?]>): ExportResult {
@@ -27,12 +28,15 @@ function listed(name: string, enabled: boolean, project = 'default'): FeatureSum
 
 const none = { failed: new Set<string>() };
 
+/** The drift of a file against a catalog, as the check computes it (in slices). */
+const exportDrift = (...args: [Parameters<typeof driftOf>[0], Parameters<typeof driftOf>[1], Parameters<typeof driftOf>[2]]) => driftOf(...args, new TimeSlices());
+
 describe('exportDrift', () => {
   const file = exported([['alpha', true], ['beta', false], ['gone', true], ['pay', true, 'checkout']]);
   const catalog = new Catalog([listed('alpha', true), listed('beta', true), listed('new-one', false), listed('pay', false, 'checkout')]);
 
-  it('a whole export: added, removed or archived, enabled and disabled', () => {
-    const drift = exportDrift(exportSnapshot(file, 'development', true), catalog, none);
+  it('a whole export: added, removed or archived, enabled and disabled', async () => {
+    const drift = await exportDrift(exportSnapshot(file, 'development.json'), catalog, none);
     assert.deepEqual(drift, {
       added: [{ project: 'default', name: 'new-one' }],
       removed: [{ project: 'default', name: 'gone', enabled: true, archived: false }],
@@ -41,32 +45,32 @@ describe('exportDrift', () => {
     });
   });
 
-  it('a part of an environment cannot say which flags it lacks: nothing is added', () => {
-    assert.deepEqual(exportDrift(exportSnapshot(file, 'development', false), catalog, none).added, []);
+  it('a part of an environment cannot say which flags it lacks: nothing is added', async () => {
+    assert.deepEqual((await exportDrift(exportSnapshot(file, 'some-flags.json'), catalog, none)).added, []);
   });
 
-  it('the same file and catalog: no drift; flags of projects the listing does not cover are left out', () => {
+  it('the same file and catalog: no drift; flags of projects the listing does not cover are left out', async () => {
     const same = new Catalog([listed('alpha', true), listed('beta', false), listed('gone', true), listed('pay', true, 'checkout')]);
-    const clean = exportDrift(exportSnapshot(file, 'development', true), same, none);
+    const clean = await exportDrift(exportSnapshot(file, 'development.json'), same, none);
     assert.equal(driftDescription(clean), 'matches the server');
-    const onlyDefault = exportDrift(exportSnapshot(file, 'development', true), new Catalog([listed('alpha', true), listed('beta', false), listed('gone', true)]), {
+    const onlyDefault = await exportDrift(exportSnapshot(file, 'development.json'), new Catalog([listed('alpha', true), listed('beta', false), listed('gone', true)]), {
       projects: new Set(['default']),
       failed: new Set(),
     });
     assert.equal(driftDescription(onlyDefault), 'matches the server');
-    const failed = exportDrift(exportSnapshot(file, 'development', true), new Catalog([listed('alpha', true), listed('beta', false), listed('gone', true)]), {
+    const failed = await exportDrift(exportSnapshot(file, 'development.json'), new Catalog([listed('alpha', true), listed('beta', false), listed('gone', true)]), {
       failed: new Set(['checkout']),
     });
     assert.equal(driftDescription(failed), 'matches the server');
   });
 
-  it('an archived flag the file names as archived is no change', () => {
+  it('an archived flag the file names as archived is no change', async () => {
     const withArchived: ExportResult = { ...exported([['alpha', true]]), features: [{ name: 'alpha', project: 'default', archived: true }] };
-    assert.equal(driftDescription(exportDrift(exportSnapshot(withArchived, 'development', false), new Catalog([]), none)), 'matches the server');
+    assert.equal(driftDescription(await exportDrift(exportSnapshot(withArchived, 'some-flags.json'), new Catalog([]), none)), 'matches the server');
   });
 
-  it('in words: the row, the status summary, the tooltip and the diagnostics; names from the server are escaped', () => {
-    const drift = exportDrift(exportSnapshot(file, 'development', true), catalog, none);
+  it('in words: the row, the status summary, the tooltip and the diagnostics; names from the server are escaped', async () => {
+    const drift = await exportDrift(exportSnapshot(file, 'development.json'), catalog, none);
     assert.equal(driftDescription(drift), '4 changes on the server');
     assert.equal(driftSummary(drift, 'development'), '1 flag added, 1 flag removed or archived, 1 flag enabled in development, 1 flag disabled in development');
     assert.equal(
@@ -75,7 +79,7 @@ describe('exportDrift', () => {
         '1 flag disabled in development (pay (project checkout)). Run "Unleash: Compare Export with Server…" to see every difference, or "Unleash: Update Export" to write it again.',
     );
     assert.equal(driftFlagMessage('enabled', drift.enabled[0]!, 'unleash.example.com', 'development'), 'beta is enabled in development on unleash.example.com; this export says disabled.');
-    const hostile = exportDrift(exportSnapshot(exported([]), 'development', true), new Catalog([listed('[x](command:evil)', true)]), none);
+    const hostile = await exportDrift(exportSnapshot(exported([]), 'development.json'), new Catalog([listed('[x](command:evil)', true)]), none);
     assert.equal(
       driftTooltip('.unleash/development.json', 'host', hostile, 'development'),
       '**\\.unleash\\/development\\.json**\n\nChanged on host since this file was written:\n\n- 1 flag added: \\[x\\]\\(command\\:evil\\)\n\n' +
@@ -83,12 +87,13 @@ describe('exportDrift', () => {
     );
   });
 
-  it('finds the line of each flag in a file laid out as Export Environment writes it', () => {
+  it('finds the line of each flag in a file laid out as Export Environment writes it', async () => {
     const text = serializeExport(exported([['alpha', true], ['beta', false]]));
     const lines = text.split('\n');
-    const found = flagLines(text, ['beta', 'alpha', 'missing']);
-    assert.deepEqual([...found.keys()].sort(), ['alpha', 'beta']);
-    assert.match(lines[found.get('alpha')!]!, /"name": "alpha"/);
-    assert.match(lines[found.get('beta')!]!, /"name": "beta"/);
+    const flags: ExportedFlag[] = [{ project: 'default', name: 'beta', enabled: true, archived: false }, { project: 'default', name: 'alpha', enabled: true, archived: false }, { project: 'default', name: 'missing', enabled: true, archived: false }];
+    await setFlagLines(text, flags, new TimeSlices());
+    assert.equal(flags[2]!.line, undefined);
+    assert.match(lines[flags[1]!.line!]!, /"name": "alpha"/);
+    assert.match(lines[flags[0]!.line!]!, /"name": "beta"/);
   });
 });

@@ -12,7 +12,8 @@ import { mulberry32 } from '../../bench/data';
 import { exportResultSchema } from '../../src/api/exportSchemas';
 import { validate } from '../../src/api/validate';
 import { TimeSlices } from '../../src/base/timeSlices';
-import { InvalidExportFileError, MAX_EXPORT_DEPTH, parseExportFile } from '../../src/model/export/exportFile';
+import { MAX_EXPORT_DEPTH, parseExportFile } from '../../src/model/export/exportFile';
+import { InvalidExportFileError } from '../../src/model/export/invalidExportFileError';
 import { serializeExport } from '../../src/model/export/exportBytes';
 
 type Obj = Record<string, unknown>;

@@ -17,10 +17,14 @@ import { serializeExport } from '../../src/model/export/exportBytes';
 import { installFakeVscode, Uri, type TreeItem } from '../support/fakeVscode';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { Commands } from '../../src/base/constants';
+import { sourceWorkerJobs } from '../support/jobs';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'export-files-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 const fake = installFakeVscode(folder);
+// The drift check reads the files in a worker, as the desktop does.
+const jobs = sourceWorkerJobs();
+after(() => jobs.dispose());
 
 let ExportDrift: typeof import('../../src/services/exportDrift').ExportDrift;
 let ExportDiagnostics: typeof import('../../src/code/exportDiagnostics').ExportDiagnostics;
@@ -94,7 +98,7 @@ async function setUp() {
   const store = new FlagStore({ info() {}, error() {} });
   void store.load(); // needed from the start: setSource reads the list
   await store.setSource(new Source(), 'ready');
-  const drift = new ExportDrift(store, logger);
+  const drift = new ExportDrift(store, logger, jobs);
   const view = registerExportsView(drift);
   const diagnostics = new ExportDiagnostics(drift, logger);
   const connection = { serverClient: async () => client as unknown as UnleashClient, state: { state: 'ready' as const }, settled: async () => ({ state: 'ready' as const }) };

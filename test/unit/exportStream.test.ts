@@ -16,7 +16,7 @@ import { serializeExportBytes } from '../../src/model/export/exportBytes';
 import { TimeSlices } from '../../src/base/timeSlices';
 import { ExportIndex, TooManyRowsError } from '../../src/model/export/exportIndex';
 import { writeLaidOut } from '../../src/model/export/exportStream';
-import { sortInSlices } from '../../src/model/export/sortInSlices';
+import { sortInSlices } from '../../src/base/sortInSlices';
 import { shuffle } from '../support/shuffle';
 
 type Obj = Record<string, unknown>;

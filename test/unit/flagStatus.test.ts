@@ -116,11 +116,11 @@ async function diagnosticOf(store: FlagStore, name: string): Promise<FlagDiagnos
   });
   const analyzer = new FlagAnalyzer(store.catalog);
   const code = `if (unleash.isEnabled('${name}')) {}`;
-  let [found] = analyzer.analyse(code, options());
+  let [found] = await analyzer.analyse(code, options());
   // A name the listing lacks waits for its lookup among archived flags (the publisher asks, then analyses again).
   if (found?.awaitsLookup) {
     await store.findArchived(found.text);
-    [found] = analyzer.analyse(code, options());
+    [found] = await analyzer.analyse(code, options());
   }
   return found;
 }

@@ -10,8 +10,20 @@ import { PARTIAL_MS } from '../../src/model/store/partialRows';
 import { rootNodes } from '../../src/model/tree/root';
 import type { CancellationLike } from '../../src/base/emitter';
 import { recordingLogger } from '../support/recordingLogger';
+import { bounded } from '../support/bounded';
 
 const silent = { info: () => undefined, error: () => undefined };
+
+/** The next change the store announces (rows so far are indexed in time slices before they show). */
+function nextChange(store: FlagStore): Promise<void> {
+  const changed = new Promise<void>((resolve) => {
+    const listening = store.onDidChange(() => {
+      listening.dispose();
+      resolve();
+    });
+  });
+  return bounded(changed, 'the store to show rows');
+}
 
 /** A source whose reads wait until released, counting calls and aborts. */
 class SlowSource implements FlagSource {
@@ -89,6 +101,7 @@ describe('FlagStore while a listing arrives', () => {
     void store.load(); // the flags are needed from the start
     const loading = store.setSource(source, 'ready');
     source.onRows?.(rows('c', 'a'));
+    await nextChange(store);
     assert.equal(shown(store), 'a,c', 'the first batch, before the listing ends');
     assert.equal(store.state, 'loading');
     source.onRows?.(rows('b'));
@@ -106,6 +119,7 @@ describe('FlagStore while a listing arrives', () => {
     void store.load(); // the flags are needed from the start
     const loading = store.setSource(source, 'ready');
     source.onRows?.(rows('a'));
+    await nextChange(store);
     assert.equal(store.partial, true);
     assert.deepEqual(rootNodes(store).map((node) => `${node.kind} ${node.label}`), ['project p'], 'the next batch may be another project');
     source.release();
@@ -317,6 +331,7 @@ describe('FlagStore when parts fail', () => {
     const superseded = store.refresh();
     const second = store.refresh();
     source.onRows?.(rows('default', 'partial'));
+    await nextChange(store);
     assert.equal(names(store), 'default/partial', 'the rows of the listing in flight');
     source.next = { error: new Error('socket hang up') };
     source.release();
@@ -348,6 +363,7 @@ describe('FlagStore when parts fail', () => {
     const loading = store.setSource(source, 'ready');
     const many = Array.from({ length: 130_000 }, (_, i) => ({ name: `f${i}`, project: 'default' }));
     source.onRows?.(many);
+    await nextChange(store);
     assert.equal(store.catalog.size, 130_000);
     source.next = { rows: many };
     source.release();

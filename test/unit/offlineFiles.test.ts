@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { ExportFileReader, skippedNote, type ExportBudget, type ExportFolder, type ListedFile } from '../../src/model/store/offlineFiles';
+import type { ExportBudget, ExportFolder, ListedFile } from '../../src/model/store/offlineFiles';
+import { skippedNote } from '../../src/model/store/offlineNotes';
+import { offlineReader } from '../support/jobs';
 
 const FIXTURE = readFileSync(path.join(__dirname, '..', 'fixtures', 'export-development.json'));
 const MB = 1024 * 1024;
@@ -40,7 +42,7 @@ const budget: ExportBudget = { maxFiles: 3, maxFileBytes: 10 * MB, maxTotalBytes
 describe('ExportFileReader (the offline budget)', () => {
   it('reads the files within the budget and leaves out, unread, one larger than a file may be', async () => {
     const files = folder({ '.unleash/development.json': FIXTURE, '.unleash/huge.json': { size: 11 * MB }, '.unleash/production.json': FIXTURE });
-    const read = await new ExportFileReader(budget).read(files);
+    const read = await offlineReader(budget).read(files);
     assert.deepEqual(read.files.map((file) => file.path), ['.unleash/development.json', '.unleash/production.json']);
     assert.deepEqual(files.reads, ['.unleash/development.json', '.unleash/production.json']);
     assert.equal(
@@ -56,7 +58,7 @@ describe('ExportFileReader (the offline budget)', () => {
       '.unleash/c.json': FIXTURE,
     });
     // a.json is within the budget, so it is read (and is not an export); b.json would pass 16 MB together.
-    const read = await new ExportFileReader(budget).read(files);
+    const read = await offlineReader(budget).read(files);
     assert.deepEqual(files.reads, ['.unleash/a.json', '.unleash/c.json']);
     assert.deepEqual(read.files.map((file) => file.path), ['.unleash/c.json']);
     assert.deepEqual(read.skipped.map((file) => [file.path, file.why]), [['.unleash/a.json', 'failed'], ['.unleash/b.json', 'overBudget']]);
@@ -69,7 +71,7 @@ describe('ExportFileReader (the offline budget)', () => {
   it('reads the first files by path up to the count, and does not even look at the others', async () => {
     const names = Array.from({ length: 1_000 }, (_, i) => `.unleash/env-${String(i).padStart(4, '0')}.json`);
     const files = folder(Object.fromEntries(names.reverse().map((name) => [name, FIXTURE])));
-    const read = await new ExportFileReader(budget).read(files);
+    const read = await offlineReader(budget).read(files);
     assert.deepEqual(read.files.map((file) => file.path), ['.unleash/env-0000.json', '.unleash/env-0001.json', '.unleash/env-0002.json']);
     assert.deepEqual(files.stats, ['.unleash/env-0000.json', '.unleash/env-0001.json', '.unleash/env-0002.json']);
     assert.equal(skippedNote(read.skipped, budget), 'Not read: 997 files after the first 3. At most 3 files, 16 MB together, are read: move the others out of .unleash/.');
@@ -79,7 +81,7 @@ describe('ExportFileReader (the offline budget)', () => {
     const invalid = new TextEncoder().encode('{"features": [');
     const notExport = new TextEncoder().encode('{"features": [{"project": "default"}], "featureStrategies": [], "tagTypes": []}');
     const files = folder({ '.unleash/broken.json': invalid, '.unleash/development.json': FIXTURE, '.unleash/old.json': notExport });
-    const read = await new ExportFileReader(budget).read(files);
+    const read = await offlineReader(budget).read(files);
     assert.deepEqual(read.files.map((file) => file.path), ['.unleash/development.json']);
     assert.equal(
       skippedNote(read.skipped, budget),
@@ -89,18 +91,18 @@ describe('ExportFileReader (the offline budget)', () => {
 
   it('reads a file again only when its size or time changed, and once for readings that overlap', async () => {
     const files = folder({ '.unleash/development.json': FIXTURE, '.unleash/broken.json': new TextEncoder().encode('{') });
-    const reader = new ExportFileReader(budget);
+    const reader = offlineReader(budget);
     const [first, second] = await Promise.all([reader.read(files), reader.read(files)]);
     await reader.read(files);
     assert.deepEqual(files.reads.sort(), ['.unleash/broken.json', '.unleash/development.json']);
-    assert.equal(first.files[0]?.result, second.files[0]?.result, 'one parse, shared');
+    assert.equal(first.files[0]?.value, second.files[0]?.value, 'one parse, shared');
     assert.deepEqual(second.skipped.map((file) => file.path), ['.unleash/broken.json'], 'a failing file is remembered as failing');
   });
 
   it('refuses a file that grew past its listed size while it was read', async () => {
     const files = folder({ '.unleash/development.json': FIXTURE });
     const grown: ExportFolder = { ...files, stat: async () => ({ size: 10, mtime: 1 }) };
-    const read = await new ExportFileReader(budget).read(grown);
+    const read = await offlineReader(budget).read(grown);
     assert.deepEqual(read.skipped, [{ path: '.unleash/development.json', why: 'failed', reason: 'The file grew while it was read. Refresh once it is written.' }]);
   });
 });

@@ -14,6 +14,7 @@ import type { TreeNode } from '../../src/model/tree/node';
 import { editorConnection } from '../support/editorConnection';
 import { installFakeVscode, type FakeTreeView } from '../support/fakeVscode';
 import { recordingLogger } from '../support/recordingLogger';
+import { workerReads } from '../support/jobs';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { segmentDefinitionMissing } from '../../src/model/store/offlineSource';
 
@@ -53,6 +54,7 @@ async function flagsView(folder: string) {
   const fake = installFakeVscode(folder);
   const { logger, lines } = recordingLogger();
   const { connection } = await editorConnection(fake, logger);
+  const readBefore = workerReads.length;
   const store = new FlagStore(logger);
   const view = registerFlagsView({ store, logger });
   const statusBar = registerStatusBar(store);
@@ -67,7 +69,8 @@ async function flagsView(folder: string) {
   connection.dispose();
   view.disposable.dispose();
   statusBar.dispose();
-  return { ...shown, reads: fake.reads.map((file) => path.basename(file)), log: lines };
+  // The files read: by the editor's file system, or by the worker thread (local files).
+  return { ...shown, reads: [...fake.reads, ...workerReads.slice(readBefore)].map((file) => path.basename(file)), log: lines };
 }
 
 describe('offline mode: the export files a workspace holds', () => {
@@ -131,6 +134,35 @@ describe('offline mode: the export files a workspace holds', () => {
     assert.equal(
       view.message,
       'Could not load the flags. Not read: .unleash/development.json (The export file is not a valid Unleash export: the top level: Invalid input: expected object, received array); .unleash/production.json (larger than 100 MB). At most 32 files, 100 MB together, are read: move the others out of .unleash/. Export the environment again, or remove the file.',
+    );
+  });
+});
+
+describe('offline mode: one intake for the export files (issue 39)', () => {
+  it('shows at most 100,000 flags of a file of 150,000 rows, and says what it left out', async () => {
+    const rows = Array.from({ length: 150_000 }, (_, i) => `{"name":"f${String(i).padStart(6, '0')}","project":"default"}`);
+    const folder = await workspace({ 'production.json': `{"features":[${rows.join(',')}],"featureStrategies":[],"tagTypes":[]}` });
+    const view = await flagsView(folder);
+    assert.equal(view.rows.length, 100, 'a row per page of 1,000 flags');
+    assert.equal(view.rows[0], 'f000000 … f000999');
+    assert.equal(view.status, '$(check) Unleash: offline: 1 export file · 100000 flags | 100000 flags from .unleash/production.json.');
+    assert.equal(
+      view.message,
+      'Showing part of .unleash/production.json: the first 100,000 of 150,000 flags. The extension reads at most 100,000 flags, 1,000 projects per flag name and 300,000 entries per list of the export files.',
+    );
+  });
+
+  it('does not read a .unleash folder that is a link (a repository could point it anywhere), and says so', async () => {
+    const outside = await workspace({ 'development.json': FIXTURE });
+    const folder = await fsp.mkdtemp(path.join(tmpdir(), 'unleash-offline-'));
+    folders.push(folder);
+    await fsp.symlink(path.join(outside, '.unleash'), path.join(folder, '.unleash'));
+    const view = await flagsView(folder);
+    assert.deepEqual(view.rows, []);
+    assert.deepEqual(view.reads, []);
+    assert.equal(
+      view.message,
+      'Could not load the flags. Not read: .unleash is a symbolic link, which a cloned repository could point anywhere. Move the export files into a real .unleash folder of the workspace.',
     );
   });
 });

@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exportResultSchema, type ExportResult } from '../../src/api/exportSchemas';
 import { Catalog } from '../../src/model/store/catalog';
-import { OfflineSource, environmentOf, segmentDefinitionMissing } from '../../src/model/store/offlineSource';
+import { OfflineSource, segmentDefinitionMissing } from '../../src/model/store/offlineSource';
+import { exportEnvironment } from '../../src/model/export/exportEnvironment';
+import { INTAKE_BUDGET } from '../../src/base/intakeBudget';
 import { distinctTags } from '../../src/model/tags/tagInput';
 import { serializeExport } from '../../src/model/export/exportBytes';
 
@@ -69,7 +71,7 @@ describe('OfflineSource (export files as a flag source)', () => {
   });
 
   it('takes the environment from the file name when the export is empty', () => {
-    assert.equal(environmentOf({ path: '.unleash/staging.json', result: { features: [], featureStrategies: [], tagTypes: [] } }), 'staging');
+    assert.equal(exportEnvironment({ features: [], featureStrategies: [], tagTypes: [] }, '.unleash/staging.json'), 'staging');
   });
 
   it('refuses to show a flag it does not have', async () => {
@@ -174,8 +176,8 @@ describe('OfflineSource on hostile shapes', () => {
     assert.deepEqual((await source.getStrategySegments('s7')).map((segment) => segment.name), [`segment-${ROWS - 1}`]);
   });
 
-  it('gives a name held by 3,000 projects its 3,000 tags in each, and finds them all by tag', { timeout: 60_000 }, async () => {
-    const projects = Array.from({ length: 3_000 }, (_, i) => `project-${i}`);
+  it('gives a name held by as many projects as the budget allows (1,000) its tags in each, and finds them all by tag', { timeout: 60_000 }, async () => {
+    const projects = Array.from({ length: INTAKE_BUDGET.projectsPerName }, (_, i) => `project-${i}`);
     const source = await read(
       bare({
         features: projects.map((project) => ({ name: 'same', project })),
@@ -183,9 +185,23 @@ describe('OfflineSource on hostile shapes', () => {
       }),
     );
     const catalog = new Catalog(await source.listFeatures());
-    assert.equal(catalog.withTag('team', 't2999').length, 3_000);
-    assert.equal(distinctTags(catalog.flags).length, 3_000);
-    assert.equal((await source.getFeature('project-1234', 'same')).tags?.length, 3_000);
+    assert.equal(catalog.withTag('team', 't999').length, 1_000);
+    assert.equal(distinctTags(catalog.flags).length, 1_000);
+    assert.equal((await source.getFeature('project-123', 'same')).tags?.length, 1_000);
+    assert.equal(source.listingNote, undefined);
+  });
+
+  it('keeps a name in files together to the first 1,000 projects, and says how many rows were left out', async () => {
+    const file = (from: number) => bare({ features: Array.from({ length: 600 }, (_, i) => ({ name: 'same', project: `project-${from + i}` })) });
+    const source = await OfflineSource.read([
+      { path: '.unleash/a.json', result: file(0) },
+      { path: '.unleash/b.json', result: file(600) },
+    ]);
+    assert.equal((await source.listFeatures()).length, 1_000);
+    assert.equal(
+      source.listingNote,
+      'Showing 1,000 flags of the export files together; 200 more rows are left out (at most 1,000 projects per flag name).',
+    );
   });
 
   it('lists the 40,000 children of one parent, and the 40,000 parents of one child', { timeout: 60_000 }, async () => {
@@ -222,8 +238,8 @@ describe('OfflineSource on hostile shapes', () => {
     assert.deepEqual((await source.getFeature('a', 'late')).dependencies, []);
   });
 
-  it('gives a parent held by 3,000 projects the child of its own project in each', { timeout: 60_000 }, async () => {
-    const projects = Array.from({ length: 3_000 }, (_, i) => `project-${i}`);
+  it('gives a parent held by 1,000 projects the child of its own project in each', { timeout: 60_000 }, async () => {
+    const projects = Array.from({ length: INTAKE_BUDGET.projectsPerName }, (_, i) => `project-${i}`);
     const source = await read(
       bare({
         features: projects.flatMap((project, i) => [{ name: 'parent', project }, ...(i % 2 === 0 ? [{ name: 'child', project }] : [])]),

@@ -18,6 +18,7 @@ import { childrenOf, findFlagNode } from '../../src/model/tree/children';
 import { viewDescription, viewMessage } from '../../src/model/tree/commandData';
 import { MAX_TOOLTIP, type TreeNode } from '../../src/model/tree/node';
 import { rootNodes } from '../../src/model/tree/root';
+import { PAGE_SIZE } from '../../src/model/tree/flagPages';
 import { STRIP_BUDGET } from '../../src/model/text/environmentText';
 import { clean, MAX_DETAIL, MAX_LABEL } from '../../src/model/text/plainText';
 import { ServerSource } from '../../src/services/serverSource';
@@ -158,6 +159,22 @@ describe('tree: the root', () => {
     const store = await storeOver(source);
     await expand(undefined, store);
     assert.deepEqual(source.calls, { listFeatures: 1, getFeature: [], getStrategySegments: [] });
+  });
+
+  it('shows a list of more than 1,000 flags in pages, each expanded on its own, and still finds every flag', async () => {
+    const names = Array.from({ length: 2_500 }, (_, i) => `flag-${String(i).padStart(4, '0')}`);
+    const store = await storeOver(new FakeSource(names.map((name) => summary(name)).reverse(), new Map(), new Map()));
+    const pages = await expand(undefined, store);
+    assert.deepEqual(brief(pages), [
+      ['flag-0000 … flag-0999', 'flags 1–1,000 of 2,500'],
+      ['flag-1000 … flag-1999', 'flags 1,001–2,000 of 2,500'],
+      ['flag-2000 … flag-2499', 'flags 2,001–2,500 of 2,500'],
+    ]);
+    assert.equal(pages.length, Math.ceil(names.length / PAGE_SIZE));
+    const second = await expand(pages[1], store);
+    assert.deepEqual([second.length, second[0]?.label, second.at(-1)?.label], [1_000, 'flag-1000', 'flag-1999']);
+    const found = await findFlagNode(pages, { project: 'default', name: 'flag-2345' });
+    assert.deepEqual([found?.label, found?.parent?.label], ['flag-2345', 'flag-2000 … flag-2499']);
   });
 
   it('groups flags under their projects when there is more than one, with stable ids', async () => {

@@ -14,6 +14,7 @@ import { pluralForm } from '../text/intl';
 import { chooseEnvironments, hiddenEnvironments } from '../store/environmentChoice';
 import { describeEnvironmentState, environmentStrip, flagName } from '../text/flagText';
 import { clean } from '../text/plainText';
+import { eachInSlices, type TimeSlices } from '../../base/timeSlices';
 
 /** Where a flag name is being typed: the literal's content [start, end) and what is typed before the cursor. */
 interface CompletionSpot {
@@ -61,8 +62,7 @@ interface RankingContext {
 interface Entry {
   name: string;
   lower: string;
-  projects: Set<string>;
-  detail: string;
+  projects: readonly string[];
   /** The quote the name cannot be written between as it is (it holds that quote). */
   unsafeIn: string;
 }
@@ -71,30 +71,30 @@ interface Entry {
  * The items of one catalog. Names that break Unleash's naming rule (`isValidFlagName`) are left out, not offered
  * with a cleaned label: an item must insert the name the code needs, and that name would carry what the label hides
  * (bidi or zero-width characters, 10 MB of text). The Flags view counts and marks them (`Catalog.invalidNames`).
+ * What depends on the flags' status (each item's detail) is written when the item is offered, so one object serves
+ * a catalog whatever its flags' statuses become; `withEnvironments` shares it with another choice of environments.
  */
 export class FlagCompletions {
-  private readonly entries: Entry[] = [];
-
-  /** `statusOf` gives each flag's status (the store's); the details it reflects are fixed for this object's life. */
+  /** `statusOf` gives each flag's status (the store's, read when an item is offered). */
   constructor(
     readonly catalog: Catalog,
     private readonly statusOf: StatusOf = (flag) => flagStatus(flag),
     /** `unleash.environments`: the environments the detail shows (empty: all). */
     readonly environments: readonly string[] = [],
-  ) {
-    for (const name of catalog.names()) {
-      if (!isValidFlagName(name)) continue;
-      const flags = catalog.byName(name);
-      // Of the quotes, a valid name can hold only `'`.
-      const unsafeIn = name.includes("'") ? "'" : '';
-      this.entries.push({
-        name,
-        lower: name.toLowerCase(),
-        projects: new Set(flags.map((flag) => flag.project ?? '')),
-        detail: completionDetail(flags, statusOf, environments),
-        unsafeIn,
-      });
-    }
+    private readonly entries: readonly Entry[] = entriesOf(catalog),
+  ) {}
+
+  /** The items of a catalog, their index built in time slices (a catalog of 100,000 flags never blocks the editor). */
+  static async build(catalog: Catalog, statusOf: StatusOf, slices: TimeSlices): Promise<FlagCompletions> {
+    const entries: Entry[] = [];
+    await eachInSlices(catalog.names(), slices, (name) => addEntry(entries, catalog, name));
+    return new FlagCompletions(catalog, statusOf, [], entries);
+  }
+
+  /** The same items, their detail showing `environments`. */
+  withEnvironments(environments: readonly string[]): FlagCompletions {
+    const same = environments.length === this.environments.length && environments.every((name, i) => name === this.environments[i]);
+    return same ? this : new FlagCompletions(this.catalog, this.statusOf, environments, this.entries);
   }
 
   get size(): number {
@@ -133,7 +133,7 @@ export class FlagCompletions {
       const rank = ranks[i] as number;
       if (rank < 0) return;
       const sortText = `${rank >= RANK_NOT_PREFIX ? 1 : 0}${rank % RANK_NOT_PREFIX >= RANK_OTHER_PROJECT ? 1 : 0}${String(rank % RANK_OTHER_PROJECT).padStart(2, '0')}${entry.name}`;
-      items.push({ label: entry.name, detail: entry.detail, sortText, insertText: entry.name });
+      items.push({ label: entry.name, detail: completionDetail(this.catalog.byName(entry.name), this.statusOf, this.environments), sortText, insertText: entry.name });
     });
     return { items, incomplete };
   }
@@ -154,7 +154,20 @@ const NOT_RECENT = 99;
 const RANK_OTHER_PROJECT = 100;
 const RANK_NOT_PREFIX = 200;
 
-function readsAny(projects: ReadonlySet<string>, preferred: ReadonlySet<string>): boolean {
+function entriesOf(catalog: Catalog): Entry[] {
+  const entries: Entry[] = [];
+  for (const name of catalog.names()) addEntry(entries, catalog, name);
+  return entries;
+}
+
+function addEntry(entries: Entry[], catalog: Catalog, name: string): void {
+  if (!isValidFlagName(name)) return;
+  const flags = catalog.byName(name);
+  // Of the quotes, a valid name can hold only `'`.
+  entries.push({ name, lower: name.toLowerCase(), projects: flags.map((flag) => flag.project ?? ''), unsafeIn: name.includes("'") ? "'" : '' });
+}
+
+function readsAny(projects: readonly string[], preferred: ReadonlySet<string>): boolean {
   for (const project of projects) if (preferred.has(project)) return true;
   return false;
 }

@@ -8,8 +8,9 @@ import type { FeatureSummary } from '../../api/schemas';
 import type { Catalog } from '../store/catalog';
 import { completedAdvice, flagStatus, isCompleted, type FlagStatus } from '../store/flagStatus';
 import type { FlagNameIndex } from './flagNameIndex';
-import { findFlagReferences, type FlagReference, type ReferenceOptions } from './flagReferences';
-import { FlagSuggester } from './flagSuggestions';
+import { findFlagReferencesInSlices, type FlagReference, type ReferenceOptions } from './flagReferences';
+import { FlagSuggester, MAX_SUGGESTED_PER_DOCUMENT } from './flagSuggestions';
+import { TimeSlices } from '../../base/timeSlices';
 import { joinAlternatives, pluralForm } from '../text/intl';
 import { lifecycleStage, quotedFlagName } from '../text/flagText';
 import { jsonPreview } from '../text/jsonPreview';
@@ -100,37 +101,60 @@ export interface AnalysisOptions extends ReferenceOptions {
 }
 
 /**
- * Diagnostics for one catalog. Build once per catalog (the name index and the suggestion cache live here), then
- * `analyse` each document.
+ * Diagnostics for one catalog. Build once per catalog (the name index and the suggestions' index live here), then
+ * `analyse` each document: in time slices, with "Did you mean" for at most MAX_SUGGESTED_PER_DOCUMENT distinct
+ * unknown names (the others are reported without).
  */
 export class FlagAnalyzer {
   private readonly index: FlagNameIndex;
-  private readonly suggester: FlagSuggester;
+  private suggester: Promise<FlagSuggester> | undefined;
 
   constructor(readonly catalog: Catalog) {
     this.index = catalog.nameIndex;
-    this.suggester = new FlagSuggester(this.index.names());
   }
 
   get nameIndex(): FlagNameIndex {
     return this.index;
   }
 
-  analyse(text: string, options: AnalysisOptions): FlagDiagnostic[] {
+  async analyse(text: string, options: AnalysisOptions, slices = new TimeSlices()): Promise<FlagDiagnostic[]> {
     const severities = options.severities ?? DEFAULT_SEVERITIES;
     if (DIAGNOSTIC_KINDS.every((kind) => severities[kind] === 'off')) return [];
     const found: FlagDiagnostic[] = [];
     // What a known name gets depends on its flags only: judged once per name (a name can be in many projects).
     const verdicts = new Map<string, FlagDiagnostic | undefined>();
-    for (const reference of findFlagReferences(text, this.index, options)) {
+    for (const reference of await findFlagReferencesInSlices(text, this.index, options, slices)) {
+      if (slices.due()) await slices.next();
       const known = reference.name !== undefined && verdicts.has(reference.name);
       const verdict = known ? verdicts.get(reference.name as string) : this.diagnose(reference, severities, options);
       if (reference.name !== undefined && !known && verdict?.kind !== 'unknown') verdicts.set(reference.name, verdict);
       if (verdict) found.push({ ...verdict, line: reference.line, start: reference.start, end: reference.end, text: reference.text });
     }
-    return found;
+    return this.suggest(found, options, slices);
   }
 
+  /** The unknown names' diagnostics with their suggestions, for the first MAX_SUGGESTED_PER_DOCUMENT names. */
+  private async suggest(found: FlagDiagnostic[], options: AnalysisOptions, slices: TimeSlices): Promise<FlagDiagnostic[]> {
+    const texts = new Set<string>();
+    for (const diagnostic of found) {
+      if (texts.size >= MAX_SUGGESTED_PER_DOCUMENT) break;
+      if (diagnostic.kind === 'unknown') texts.add(diagnostic.text);
+    }
+    if (texts.size === 0) return found;
+    const suggester = await (this.suggester ??= FlagSuggester.build(this.index.names(), slices));
+    const suggestions = new Map<string, readonly string[]>();
+    for (const text of texts) {
+      if (slices.due()) await slices.next();
+      const near = suggester.suggest(text);
+      if (near.length > 0) suggestions.set(text, near);
+    }
+    return found.map((diagnostic) => {
+      const near = diagnostic.kind === 'unknown' ? suggestions.get(diagnostic.text) : undefined;
+      return near ? { ...diagnostic, suggestions: near, message: diagnosticMessage('unknown', diagnostic, [], near, options) } : diagnostic;
+    });
+  }
+
+  /** The verdict on one reference; an unknown name's suggestions are added after (`suggest`). */
   private diagnose(reference: FlagReference, severities: Severities, options: AnalysisOptions): FlagDiagnostic | undefined {
     const listed = reference.name === undefined ? [] : this.catalog.byName(reference.name);
     // A name the listing lacks: an archived flag's, when the lookup found one.
@@ -141,7 +165,6 @@ export class FlagAnalyzer {
     for (const kind of DIAGNOSTIC_KINDS) {
       const severity = severities[kind];
       if (severity === 'off' || !applies(kind, flags, statuses)) continue;
-      const suggestions = kind === 'unknown' ? this.suggester.suggest(reference.text) : [];
       const diagnostic: FlagDiagnostic = {
         line: reference.line,
         start: reference.start,
@@ -149,9 +172,9 @@ export class FlagAnalyzer {
         kind,
         code: DIAGNOSTIC_CODES[kind],
         severity,
-        message: diagnosticMessage(kind, reference, flags, suggestions, options, statuses),
+        message: diagnosticMessage(kind, reference, flags, [], options, statuses),
         text: reference.text,
-        suggestions,
+        suggestions: [],
       };
       const first = flags[0];
       if (first) diagnostic.flag = { project: first.project ?? '', name: first.name };

@@ -3,6 +3,7 @@
  * found with the same recognition as hovers (`sdkCallLiterals`). Cost: one scan per line that
  * holds a quote; the number of flags never enters it (names resolve through a Set).
  */
+import type { TimeSlices } from '../../base/timeSlices';
 import { MAX_FLAG_NAME_LENGTH } from './flagMatch';
 import type { FlagNameIndex } from './flagNameIndex';
 import type { NameTransform } from './nameTransforms';
@@ -36,19 +37,31 @@ const LINE_BREAK = /\r\n|\r|\n/;
 export function findFlagReferences(text: string, index: FlagNameIndex, options: ReferenceOptions = {}): FlagReference[] {
   const lines = text.split(LINE_BREAK);
   const found: FlagReference[] = [];
+  for (let line = 0; line < lines.length; line++) referencesOnLine(lines[line] as string, line, index, options, found);
+  return found;
+}
+
+/** The same, yielding whenever a slice is used up (a document of megabytes never blocks the editor). */
+export async function findFlagReferencesInSlices(text: string, index: FlagNameIndex, options: ReferenceOptions, slices: TimeSlices): Promise<FlagReference[]> {
+  const lines = text.split(LINE_BREAK);
+  const found: FlagReference[] = [];
   for (let line = 0; line < lines.length; line++) {
-    const content = lines[line];
-    if (content.length > MAX_ANALYSED_LINE || !hasQuote(content)) continue;
-    for (const literal of sdkCallLiterals(content, { sdkCalls: options.sdkCalls })) {
-      const value = literal.text;
-      if (literal.dynamic || value.trim() === '' || value.length > MAX_FLAG_NAME_LENGTH) continue;
-      const reference: FlagReference = { line, start: literal.start, end: literal.end, text: value, call: literal.call };
-      const name = index.resolve(value, options.transforms ?? []);
-      if (name !== undefined) reference.name = name;
-      found.push(reference);
-    }
+    if (slices.due()) await slices.next();
+    referencesOnLine(lines[line] as string, line, index, options, found);
   }
   return found;
+}
+
+function referencesOnLine(content: string, line: number, index: FlagNameIndex, options: ReferenceOptions, found: FlagReference[]): void {
+  if (content.length > MAX_ANALYSED_LINE || !hasQuote(content)) return;
+  for (const literal of sdkCallLiterals(content, { sdkCalls: options.sdkCalls })) {
+    const value = literal.text;
+    if (literal.dynamic || value.trim() === '' || value.length > MAX_FLAG_NAME_LENGTH) continue;
+    const reference: FlagReference = { line, start: literal.start, end: literal.end, text: value, call: literal.call };
+    const name = index.resolve(value, options.transforms ?? []);
+    if (name !== undefined) reference.name = name;
+    found.push(reference);
+  }
 }
 
 function hasQuote(line: string): boolean {

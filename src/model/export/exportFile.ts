@@ -12,17 +12,10 @@ import { JsonPartError } from '../../base/jsonPartError';
 import { parseJsonSliced } from '../../base/slicedJson';
 import { TimeSlices } from '../../base/timeSlices';
 import { INTAKE_BUDGET } from '../../base/intakeBudget';
+import { InvalidExportFileError } from './invalidExportFileError';
 
 /** Levels of nested arrays and objects a file may hold: an export needs about ten. */
 export const MAX_EXPORT_DEPTH = INTAKE_BUDGET.depth;
-
-/** A file that is not a valid export result; `fieldPath` names the first bad field (empty for bad JSON). */
-export class InvalidExportFileError extends Error {
-  constructor(message: string, readonly fieldPath: string) {
-    super(message);
-    this.name = 'InvalidExportFileError';
-  }
-}
 
 /** `featureStrategies[3].name`: a zod issue's path as messages name fields. */
 export function formatIssuePath(issuePath: ReadonlyArray<PropertyKey>): string {
@@ -40,10 +33,16 @@ export function formatIssuePath(issuePath: ReadonlyArray<PropertyKey>): string {
  * `featureStrategies[3].name`.
  */
 export async function parseExportFile(content: Uint8Array | string, slices = new TimeSlices()): Promise<ExportResult> {
+  const data = await parseExportJson(content, slices);
+  await checkExport(data, slices);
+  return data as ExportResult;
+}
+
+/** An export file's JSON, depth-bounded; throws `InvalidExportFileError` for anything that is not JSON. */
+export async function parseExportJson(content: Uint8Array | string, slices: TimeSlices): Promise<unknown> {
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-  let data: unknown;
   try {
-    data = await parseJsonSliced(bytes, { slices, maxDepth: MAX_EXPORT_DEPTH });
+    return await parseJsonSliced(bytes, { slices, maxDepth: MAX_EXPORT_DEPTH });
   } catch (error) {
     if (error instanceof JsonTooDeepError) {
       throw new InvalidExportFileError(
@@ -58,13 +57,16 @@ export async function parseExportFile(content: Uint8Array | string, slices = new
     const detail = error instanceof Error ? error.message : String(error);
     throw new InvalidExportFileError(l10n.t('The export file is not valid JSON: {0}', detail), '');
   }
+}
+
+/** Checks parsed JSON against the export schema; throws `InvalidExportFileError` naming the first bad field. */
+export async function checkExport(data: unknown, slices: TimeSlices): Promise<void> {
   const issue = await firstIssue(data, slices);
   if (issue) {
     const fieldPath = formatIssuePath(issue.path);
     const where = fieldPath === '' ? l10n.t('the top level') : `"${fieldPath}"`;
     throw new InvalidExportFileError(l10n.t('The export file is not a valid Unleash export: {0}: {1}', where, issue.message), fieldPath);
   }
-  return data as ExportResult;
 }
 
 /** The schema of one element of a top-level list (`z.array(x)` or `z.array(x).optional()` with no checks), if it is one. */
@@ -75,21 +77,21 @@ export function listElement(schema: z.ZodType): z.ZodType | undefined {
 }
 
 /**
- * zod's first issue for the export (undefined when valid), found a top-level list element at a time with a yield
+ * zod's first issue for the export (or another object `schema`; undefined when valid), found a top-level list element at a time with a yield
  * when a slice is used up. zod checks an object's declared keys in order and a list's elements in order, so the first
  * failing element's first issue is the first issue of the whole. An element zod answered with its copy is replaced.
  */
-async function firstIssue(data: unknown, slices: TimeSlices): Promise<z.core.$ZodIssue | undefined> {
+export async function firstIssue(data: unknown, slices: TimeSlices, schema: z.ZodObject = exportResultSchema): Promise<z.core.$ZodIssue | undefined> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    const parsed = validate(exportResultSchema, data);
+    const parsed = validate(schema, data);
     return parsed.success ? undefined : parsed.error.issues[0];
   }
   const record = data as Record<string, unknown>;
-  for (const [key, schema] of Object.entries(exportResultSchema.shape) as Array<[string, z.ZodType]>) {
+  for (const [key, member] of Object.entries(schema.shape) as Array<[string, z.ZodType]>) {
     const value = record[key];
-    const element = listElement(schema);
+    const element = listElement(member);
     if (element === undefined || !Array.isArray(value)) {
-      const parsed = validate(schema, value);
+      const parsed = validate(member, value);
       if (!parsed.success) return at([key], parsed.error.issues[0]);
       continue;
     }

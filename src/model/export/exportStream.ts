@@ -10,7 +10,7 @@ import { compareKeyLists } from './canonicalJson';
 import { BLOCK_BYTES, BlockOut, readFully } from './exportDisk';
 import type { ExportIndex, ListMember } from './exportIndex';
 import { elementText, FileText, tieText, valueText } from './exportText';
-import { sortInSlices } from './sortInSlices';
+import { sortInSlices } from '../../base/sortInSlices';
 import { compare } from '../../base/compare';
 
 /**

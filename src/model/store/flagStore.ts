@@ -169,14 +169,16 @@ export class FlagStore {
     const started = performance.now();
     const partial = showsCatalog ? undefined : new PartialRows((rows) => {
       if (controller.signal.aborted) return;
-      this.listed.showRows(rows);
-      this.changed.fire(undefined);
+      void this.listed.showRows(rows).then((shown) => {
+        if (shown && !controller.signal.aborted) this.changed.fire(undefined);
+      });
     });
     try {
       const features = await source.listFeatures(controller.signal, partial && ((rows) => partial.add(rows)));
       partial?.stop();
       if (controller.signal.aborted) return;
-      this.listed.complete(source, features);
+      await this.listed.complete(source, features);
+      if (controller.signal.aborted) return;
       this.reads.listed(this.listed.catalog);
       this.logger.info(`Loaded ${features.length} flags from ${source.label} in ${Math.round(performance.now() - started)} ms.`);
       if (source.listingNote) this.logger.error(source.listingNote);
@@ -234,7 +236,7 @@ export class FlagStore {
 
   /** Whether the source can look names up among archived flags (a server; export files list archived flags). */
   get findsArchived(): boolean {
-    return this.source?.findArchived !== undefined;
+    return this.source?.kind === 'server' && this.source.findArchived !== undefined;
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import type { ListingFailure } from '../../api/listingTypes';
 import type { FeatureSummary } from '../../api/schemas';
+import { TimeSlices } from '../../base/timeSlices';
 import { Catalog } from './catalog';
 import type { FlagSource } from './flagSource';
 
@@ -14,6 +15,8 @@ export class ListedCatalog {
   private outOfDateValue: unknown;
   private refreshedAtValue: Date | undefined;
   /** The last listing that completed, and its source: what a failed refresh of the same source keeps showing. */
+  /** Counts what was shown, so that a catalog built after something newer is dropped. */
+  private generation = 0;
   private lastGood: { source: FlagSource; catalog: Catalog; failures: readonly ListingFailure[] } | undefined;
 
   get catalog(): Catalog {
@@ -40,16 +43,26 @@ export class ListedCatalog {
     return this.refreshedAtValue;
   }
 
-  /** The rows of a first load so far. */
-  showRows(rows: readonly FeatureSummary[]): void {
+  /**
+   * The rows of a first load so far (their catalog built in time slices); false when something newer was shown
+   * meanwhile (a later batch, the complete listing, a failure or another source).
+   */
+  async showRows(rows: readonly FeatureSummary[]): Promise<boolean> {
+    const generation = ++this.generation;
+    const catalog = await Catalog.build(rows, new TimeSlices());
+    if (generation !== this.generation) return false;
     this.partialValue = true;
-    this.catalogValue = new Catalog(rows);
+    this.catalogValue = catalog;
+    return true;
   }
 
-  /** A listing of `source` completed. */
-  complete(source: FlagSource, features: readonly FeatureSummary[]): void {
+  /** A listing of `source` completed: its catalog, built in time slices. */
+  async complete(source: FlagSource, features: readonly FeatureSummary[]): Promise<void> {
+    const generation = ++this.generation;
+    const catalog = await Catalog.build(features, new TimeSlices());
+    if (generation !== this.generation) return;
     this.partialValue = false;
-    this.catalogValue = new Catalog(features);
+    this.catalogValue = catalog;
     this.failuresValue = source.failedProjects ?? [];
     this.outOfDateValue = undefined;
     this.refreshedAtValue = new Date();
@@ -58,6 +71,7 @@ export class ListedCatalog {
 
   /** A listing of `source` failed: its last complete listing is shown again, marked out of date (and answered). */
   fail(source: FlagSource, error: unknown): Catalog | undefined {
+    this.generation++;
     this.partialValue = false;
     const kept = this.lastGood?.source === source ? this.lastGood : undefined;
     if (!kept) {
@@ -72,6 +86,7 @@ export class ListedCatalog {
 
   /** Nothing listed (another source, or none). */
   forget(): void {
+    this.generation++;
     this.catalogValue = Catalog.empty;
     this.failuresValue = [];
     this.outOfDateValue = undefined;

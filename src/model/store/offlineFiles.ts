@@ -1,23 +1,22 @@
 /**
- * Which export files the offline mode reads: one budget for all of them together (how many, how large each, how
- * large together), decided from the folder listing and file sizes alone, so that a file beyond it is never read.
- * Each file is parsed on its own: one that fails or is left out is named, with why and what to do, and the others
- * still show. Files are reached through `ExportFolder` (the editor's file system in the extension).
+ * Reading the workspace's export files (`.unleash/*.json`) as they enter, for offline mode and for the drift check:
+ * one budget for all of them together (how many, how large each, how large together), decided from the folder
+ * listing and file sizes alone, so that a file beyond it is never read. Each file is read by a job (model/jobs/: in
+ * a worker on the desktop), which holds what it holds to the intake budget; one that fails or is left out is named,
+ * with why and what to do, and the others still show. Files are reached through `ExportFolder`.
  */
 import * as l10n from '@vscode/l10n';
-import { TimeSlices } from '../../base/timeSlices';
-import type { SegmentDefinition } from '../../api/schemas';
-import { parseExportFile } from '../export/exportFile';
-import { parseSegmentsFile } from '../export/exportSegmentsFile';
-import type { ExportFile } from './offlineSource';
-import { clean, formatList } from '../text/plainText';
 import { compare } from '../../base/compare';
 import { INTAKE_BUDGET } from '../../base/intakeBudget';
+import type { IntakeCut } from '../../base/intakeCuts';
+import type { SegmentsIntake } from '../export/exportSegmentsFile';
 
 /** An export file the folder lists: its workspace-relative path (shown to people) and a key that names it (a URI). */
 export interface ListedFile {
   path: string;
   key: string;
+  /** Its path on this machine's disk, when it is a local file (a worker reads it there itself). */
+  localPath?: string;
   /** The segments file beside it (`<file>.segments`, exportSegments.ts), when the folder lists one. */
   segments?: ListedFile;
 }
@@ -39,32 +38,57 @@ export interface ExportBudget {
   maxTotalBytes: number;
 }
 
-const MIB = 1024 * 1024;
-
-/**
- * The default budget: a 50,000-flag export (about 75 MB) fits. Memory grows with what the files hold together, so the
- * total has the same bound; 32 files is more environments and partial exports than a project keeps.
- */
+/** The default budget, the intake's: a 50,000-flag export (about 75 MB) fits; 32 files is more than a project keeps. */
 export const EXPORT_BUDGET: ExportBudget = { maxFiles: INTAKE_BUDGET.files, maxFileBytes: INTAKE_BUDGET.fileBytes, maxTotalBytes: INTAKE_BUDGET.totalFileBytes };
 
 /** A file that was not read, or failed: why, in words. */
 export interface SkippedFile {
   path: string;
+  /** The listed file's key (its URI). */
+  key?: string;
   why: 'tooMany' | 'tooLarge' | 'overBudget' | 'failed';
   /** For `failed`: the reason (the parse or validation error, or why the file could not be read). */
   reason?: string;
 }
 
-export interface ExportFiles {
-  /** The files read and parsed, by path. */
-  files: ExportFile[];
+/** What a file is read from: its bytes, or (a local file, read by a worker) its path and the most bytes it may hold. */
+export type FileInput = { bytes: Uint8Array } | { file: string; maxBytes: number };
+
+/** What a job answers for a file: what it holds, and what was cut from it to keep it within the intake budget. */
+interface Taken {
+  cuts: IntakeCut[];
+  cutCount: number;
+}
+
+/** How one kind of reading takes each file. */
+interface FileTaker<T extends Taken> {
+  /** An export file's content (a job), or why it is not one (a thrown error). */
+  take(input: FileInput, file: ListedFile): Promise<T>;
+  /** Its segments file's (offline mode); without it, segments files are not read. */
+  segments?(input: FileInput): Promise<SegmentsIntake>;
+  /** Whether a local file may be handed over by its path (the worker reads it within its size). */
+  byPath: boolean;
+}
+
+export interface ReadExportFile<T> {
+  path: string;
+  /** The listed file's key (its URI). */
+  key: string;
+  value: T;
+  /** Its segments file's definitions, when it has one that was read. */
+  segments?: SegmentsIntake;
+}
+
+export interface ExportFiles<T> {
+  /** The files read, by path. */
+  files: ReadExportFile<T>[];
   /** The files left out, by path. */
   skipped: SkippedFile[];
   /** When the newest of the files read last changed (ms since 1970), as the file system says; 0 when it does not. */
   changedAt: number;
 }
 
-interface Parsed<T = ExportFile['result']> {
+interface Parsed<T> {
   size: number;
   mtime: number;
   outcome: T | Error;
@@ -72,43 +96,46 @@ interface Parsed<T = ExportFile['result']> {
 
 /**
  * Reads the export files within a budget, remembering each file's result until its size or time changes. Readings
- * that overlap (file events come in bursts) share each file's parse, so that no file is held twice. An export's
+ * that overlap (file events come in bursts) share each file's reading, so that no file is held twice. An export's
  * segments file counts within the same budget; one that is left out or fails is named, and its export still shows
  * (its segments by name only).
  */
-export class ExportFileReader {
+export class ExportFileReader<T extends Taken> {
   private parsed = new Map<string, Parsed<unknown>>();
   private readonly parsing = new Map<string, Promise<Parsed<unknown>>>();
 
-  constructor(private readonly budget: ExportBudget = EXPORT_BUDGET) {}
+  constructor(
+    private readonly taker: FileTaker<T>,
+    private readonly budget: ExportBudget = EXPORT_BUDGET,
+  ) {}
 
-  async read(folder: ExportFolder, slices = new TimeSlices()): Promise<ExportFiles> {
+  async read(folder: ExportFolder): Promise<ExportFiles<T>> {
     const { maxFiles, maxFileBytes, maxTotalBytes } = this.budget;
     const listed = (await folder.list()).sort((a, b) => compare(a.path, b.path));
-    const files: ExportFile[] = [];
+    const files: ReadExportFile<T>[] = [];
     const skipped: SkippedFile[] = [];
     const next = new Map<string, Parsed<unknown>>();
     let total = 0;
     let changedAt = 0;
-    /** One file within the budget: its parse (remembered in `next`), or why it was left out (in `skipped`). */
-    const readOne = async <T>(file: ListedFile, parser: Parser<T>): Promise<T | undefined> => {
+    /** One file within the budget: what `take` makes of it (remembered in `next`), or why it was left out (in `skipped`). */
+    const readOne = async <V>(file: ListedFile, take: (input: FileInput) => Promise<V>): Promise<V | undefined> => {
       const { path } = file;
-      let entry: Parsed<T>;
+      let entry: Parsed<V>;
       try {
         const { size, mtime } = await folder.stat(file);
         if (size > maxFileBytes) {
-          skipped.push({ path, why: 'tooLarge' });
+          skipped.push({ path, key: file.key, why: 'tooLarge' });
           return undefined;
         }
         if (total + size > maxTotalBytes) {
-          skipped.push({ path, why: 'overBudget' });
+          skipped.push({ path, key: file.key, why: 'overBudget' });
           return undefined;
         }
         total += size;
-        const known = this.parsed.get(file.key) as Parsed<T> | undefined;
-        entry = known && known.size === size && known.mtime === mtime ? known : await this.parse(folder, file, { size, mtime }, slices, parser);
+        const known = this.parsed.get(file.key) as Parsed<V> | undefined;
+        entry = known && known.size === size && known.mtime === mtime ? known : await this.parse(folder, file, { size, mtime }, take);
       } catch (error) {
-        skipped.push({ path, why: 'failed', reason: error instanceof Error ? error.message : String(error) });
+        skipped.push({ path, key: file.key, why: 'failed', reason: error instanceof Error ? error.message : String(error) });
         return undefined;
       }
       next.set(file.key, entry);
@@ -116,87 +143,51 @@ export class ExportFileReader {
         changedAt = Math.max(changedAt, entry.mtime);
         return entry.outcome;
       }
-      skipped.push({ path, why: 'failed', reason: entry.outcome.message });
+      skipped.push({ path, key: file.key, why: 'failed', reason: entry.outcome.message });
       return undefined;
     };
     for (const [index, file] of listed.entries()) {
       if (index >= maxFiles) {
-        skipped.push({ path: file.path, why: 'tooMany' });
+        skipped.push({ path: file.path, key: file.key, why: 'tooMany' });
         continue;
       }
-      const result = await readOne(file, parseExportFile);
-      if (!result) continue;
-      const definitions = file.segments ? await readOne(file.segments, parseSegmentsFile) : undefined;
-      files.push({ path: file.path, result: definitions ? withDefinitions(result, definitions) : result });
+      const value = await readOne(file, (input) => this.taker.take(input, file));
+      if (!value) continue;
+      const takeSegments = this.taker.segments?.bind(this.taker);
+      const segments = file.segments && takeSegments ? await readOne(file.segments, takeSegments) : undefined;
+      files.push({ path: file.path, key: file.key, value, ...(segments ? { segments } : {}) });
     }
     this.parsed = next;
     return { files, skipped, changedAt };
   }
 
-  /** One file's content, or why it is not what `parser` reads, parsed once however many readings ask for it. */
-  private parse<T>(folder: ExportFolder, file: ListedFile, stat: { size: number; mtime: number }, slices: TimeSlices, parser: Parser<T>): Promise<Parsed<T>> {
+  /** One file's content, or why it is not what `take` reads, read once however many readings ask for it. */
+  private parse<V>(folder: ExportFolder, file: ListedFile, stat: { size: number; mtime: number }, take: (input: FileInput) => Promise<V>): Promise<Parsed<V>> {
     const id = `${stat.size}:${stat.mtime}:${file.key}`;
-    let parsing = this.parsing.get(id) as Promise<Parsed<T>> | undefined;
+    let parsing = this.parsing.get(id) as Promise<Parsed<V>> | undefined;
     if (!parsing) {
-      parsing = parseFile(folder, file, stat.size, slices, parser).then((outcome) => ({ ...stat, outcome }));
+      parsing = this.readFile(folder, file, stat.size, take).then((outcome) => ({ ...stat, outcome }));
       this.parsing.set(id, parsing);
       const done = () => this.parsing.delete(id);
       parsing.then(done, done);
     }
     return parsing;
   }
-}
 
-/** Reads a file's bytes into what it holds (an export, a segments file), or throws why it cannot. */
-type Parser<T> = (bytes: Uint8Array, slices: TimeSlices) => Promise<T>;
-
-/** A file's content, or why it is not what `parser` reads; a file that grew past its listed size is refused. */
-async function parseFile<T>(folder: ExportFolder, file: ListedFile, size: number, slices: TimeSlices, parser: Parser<T>): Promise<T | Error> {
-  try {
-    const bytes = await folder.read(file);
-    if (bytes.length > size) return new Error(l10n.t('The file grew while it was read. Refresh once it is written.'));
-    return await parser(bytes, slices);
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
+  /** A file's content, or why it is not what `take` reads; a file that grew past its listed size is refused. */
+  private async readFile<V>(folder: ExportFolder, file: ListedFile, size: number, take: (input: FileInput) => Promise<V>): Promise<V | Error> {
+    try {
+      if (file.localPath !== undefined && this.taker.byPath) return await take({ file: file.localPath, maxBytes: size });
+      const bytes = await folder.read(file);
+      if (bytes.length > size) return new Error(grewMessage());
+      return await take({ bytes });
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
   }
 }
 
-/** The export with the definitions of its segments file (they win over those of a file written with them inside). */
-function withDefinitions(result: ExportFile['result'], definitions: SegmentDefinition[]): ExportFile['result'] {
-  const byId = new Map((result.segmentDefinitions ?? []).map((definition) => [definition.id, definition]));
-  for (const definition of definitions) byId.set(definition.id, definition);
-  return { ...result, segmentDefinitions: [...byId.values()] };
+/** Why a file that grew while it was read is refused. */
+export function grewMessage(): string {
+  return l10n.t('The file grew while it was read. Refresh once it is written.');
 }
-
-/**
- * What the view says about the files left out: which, why and what to do, in one line of at most about 400
- * characters (the log names each file with its whole reason). Undefined when every file was read.
- */
-export function skippedNote(skipped: readonly SkippedFile[], budget: ExportBudget = EXPORT_BUDGET): string | undefined {
-  if (skipped.length === 0) return undefined;
-  const megabytes = (bytes: number) => Math.floor(bytes / MIB);
-  const paths = (why: SkippedFile['why']) => skipped.filter((file) => file.why === why).map((file) => file.path);
-  const list = (values: string[], chars: number) => formatList(values, { maxItems: values.length, maxItem: chars, budget: chars });
-  const tooMany = paths('tooMany').length;
-  const tooLarge = paths('tooLarge');
-  const overBudget = paths('overBudget');
-  const failing = skipped.filter((file) => file.why === 'failed');
-  // Each reason gets its share of the line, so that several failing files are all named.
-  const reasonChars = Math.max(40, Math.floor(160 / failing.length));
-  const failed = failing.map((file) => `${clean(file.path, 80)} (${clean(file.reason ?? '', reasonChars)})`);
-  const groups = [
-    failed.length > 0 && list(failed, 260),
-    tooLarge.length > 0 && l10n.t('{0} (larger than {1} MB)', list(tooLarge, 80), megabytes(budget.maxFileBytes)),
-    overBudget.length > 0 && l10n.t('{0} (past {1} MB for all files together)', list(overBudget, 80), megabytes(budget.maxTotalBytes)),
-    tooMany > 0 && l10n.t('{0} files after the first {1}', tooMany, budget.maxFiles),
-  ].filter((group): group is string => typeof group === 'string');
-  return [
-    l10n.t('Not read: {0}.', groups.join('; ')),
-    skipped.some((file) => file.why !== 'failed') &&
-      l10n.t('At most {0} files, {1} MB together, are read: move the others out of .unleash/.', budget.maxFiles, megabytes(budget.maxTotalBytes)),
-    failed.length > 0 && l10n.t('Export the environment again, or remove the file.'),
-  ]
-    .filter((part): part is string => typeof part === 'string')
-    .join(' ');
-}
-

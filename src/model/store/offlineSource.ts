@@ -16,10 +16,15 @@ import type {
   Tag,
 } from '../../api/schemas';
 import type { ExportResult } from '../../api/exportSchemas';
-import { TimeSlices } from '../../base/timeSlices';
+import type { SegmentDefinition } from '../../api/schemas';
+import type { ExportIntake } from '../export/exportIntake';
+import type { ExportFiles } from './offlineFiles';
+import { eachInSlices as each, TimeSlices } from '../../base/timeSlices';
 import { flagKey } from './catalog';
 import type { FlagSource } from './flagSource';
 import { compare } from '../../base/compare';
+import { INTAKE_BUDGET } from '../../base/intakeBudget';
+import { exportEnvironment } from '../export/exportEnvironment';
 
 /** Marks a segment that an export file names without its definition (files written before `segmentDefinitions`). */
 const DEFINITION_MISSING = 'definitionNotInFile';
@@ -29,7 +34,7 @@ export function segmentDefinitionMissing(segment: Segment): boolean {
   return (segment as Record<string, unknown>)[DEFINITION_MISSING] === true;
 }
 
-export interface ExportFile {
+interface ExportFile {
   /** Workspace-relative path, for the source's label. */
   path: string;
   result: ExportResult;
@@ -110,6 +115,8 @@ export class OfflineSource implements FlagSource {
   /** Each parent name's children by project, made when a flag of that name is first read. */
   private readonly children = new Map<string, Map<string, string[]>>();
   private readonly environmentNames: string[];
+  /** Rows left out to keep the files together within the intake budget (flags, projects per name). */
+  private leftOut = 0;
 
   /**
    * The source of these files, indexed in slices (a yield to the event loop whenever one is used up). `note`: the
@@ -122,7 +129,17 @@ export class OfflineSource implements FlagSource {
     return source;
   }
 
-  private constructor(files: readonly ExportFile[], readonly listingNote: string | undefined) {
+  /** What the view says about the files: those not read, the cuts, and the rows left out of the files together. */
+  get listingNote(): string | undefined {
+    const together =
+      this.leftOut > 0
+        ? l10n.t('Showing {0} flags of the export files together; {1} more rows are left out (at most {2} projects per flag name).',
+            this.summaries.size.toLocaleString('en-US'), this.leftOut.toLocaleString('en-US'), INTAKE_BUDGET.projectsPerName.toLocaleString('en-US'))
+        : undefined;
+    return [this.note, together].filter((part) => part !== undefined).join(' ') || undefined;
+  }
+
+  private constructor(files: readonly ExportFile[], private readonly note: string | undefined) {
     this.label = files.length ? joinValues(files.map((file) => file.path).sort(compare)) : l10n.t('no export files');
     this.fileCount = files.length;
     this.environmentNames = [...new Set(files.map(environmentOf))].sort(compare);
@@ -251,6 +268,10 @@ export class OfflineSource implements FlagSource {
       if (file.flags.has(key)) return;
       file.flags.add(key);
       const earlier = this.summaries.get(key);
+      if (!earlier && (this.summaries.size >= INTAKE_BUDGET.flags || (this.projects.get(exported.name)?.length ?? 0) >= INTAKE_BUDGET.projectsPerName)) {
+        this.leftOut++;
+        return;
+      }
       // The two lists before the row's fields, and set after them: an object spread first and extended after takes
       // four times the memory (V8 gives each such object its own shape).
       const summary = earlier ?? { environments: [], tags: NO_TAGS, ...exported };
@@ -268,14 +289,6 @@ export class OfflineSource implements FlagSource {
   }
 }
 
-/** Calls `fn` on each row, yielding to the event loop whenever a slice is used up. */
-async function each<T>(rows: readonly T[], slices: TimeSlices, fn: (row: T) => void): Promise<void> {
-  for (const row of rows) {
-    if (slices.due()) await slices.next();
-    fn(row);
-  }
-}
-
 /** Past this many parents, a name's parents are also kept as a set (children are matched against it). */
 const MANY_PARENTS = 16;
 
@@ -289,10 +302,22 @@ function uniqueTags(lists: ReadonlyArray<readonly Tag[]>): Tag[] {
   return [...seen.values()];
 }
 
-/** The environment an export holds: from its feature environments, else the file name (`.unleash/<env>.json`). */
-export function environmentOf(file: ExportFile): string {
-  const named = file.result.featureEnvironments?.find((env) => env.environment)?.environment;
-  if (named) return named;
-  const base = file.path.split(/[\\/]/).pop() ?? file.path;
-  return base.replace(/\.json$/i, '');
+/** The export files as offline mode reads them (offlineFiles.ts), each with its segments file's definitions. */
+export function offlineExports(read: ExportFiles<ExportIntake>): ExportFile[] {
+  return read.files.map((file) => ({
+    path: file.path,
+    result: file.segments ? withDefinitions(file.value.result, file.segments.definitions) : file.value.result,
+  }));
+}
+
+/** The export with the definitions of its segments file (they win over those of a file written with them inside). */
+function withDefinitions(result: ExportResult, definitions: readonly SegmentDefinition[]): ExportResult {
+  const byId = new Map((result.segmentDefinitions ?? []).map((definition) => [definition.id, definition]));
+  for (const definition of definitions) byId.set(definition.id, definition);
+  return { ...result, segmentDefinitions: [...byId.values()] };
+}
+
+/** The environment of an export file (exportEnvironment.ts). */
+function environmentOf(file: ExportFile): string {
+  return exportEnvironment(file.result, file.path);
 }

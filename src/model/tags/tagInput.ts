@@ -3,6 +3,7 @@
  * accepts a type and a value of 2 to 50 characters each (counted as JavaScript counts them); a value may hold any
  * character, colons included, so the input is split at its FIRST colon. Surrounding spaces are not part of the tag.
  */
+import { editDistance } from '../../base/editDistance';
 import * as l10n from '@vscode/l10n';
 import type { UnleashClient } from '../../api/client';
 import type { Call } from '../../api/http';
@@ -117,38 +118,6 @@ export function closestTag(wanted: TagRef, known: Iterable<TagRef>): TagRef | un
     if (distance <= 2 && (!best || distance < best.distance)) best = { tag, distance };
   }
   return best?.tag;
-}
-
-/** Rows reused by editDistance (grown when a longer string comes). */
-let previousRow = new Int32Array(64);
-let currentRow = new Int32Array(64);
-
-/** Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`. */
-export function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  if (previousRow.length <= b.length) {
-    previousRow = new Int32Array(b.length + 1);
-    currentRow = new Int32Array(b.length + 1);
-  }
-  let previous = previousRow;
-  let current = currentRow;
-  for (let j = 0; j <= b.length; j++) previous[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      const cell = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current[j] = cell;
-      if (cell < rowMin) rowMin = cell;
-    }
-    if (rowMin > limit) return limit + 1;
-    const swap = previous;
-    previous = current;
-    current = swap;
-  }
-  return previous[b.length]!;
 }
 
 /**

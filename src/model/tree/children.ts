@@ -2,6 +2,7 @@
  * Walking the tree: the root, a node's children (failures become one error row, never an exception), and finding
  * a flag's row to reveal it.
  */
+import { pageHolds } from './flagPages';
 import * as l10n from '@vscode/l10n';
 import type { CancellationLike } from '../../base/emitter';
 import { formatError } from '../content/formatError';
@@ -61,8 +62,10 @@ function errorNode(parent: TreeNode, message: string): TreeNode {
 export async function findFlagNode(roots: readonly TreeNode[], ref: FlagRef): Promise<TreeNode | undefined> {
   for (const node of roots) {
     if (node.kind === 'feature' && node.flag?.project === ref.project && node.flag.name === ref.name) return node;
-    if (node.kind === 'project' && node.project === ref.project && node.children) {
-      return (await node.children()).find((child) => child.flag?.name === ref.name);
+    if (node.kind === 'project' && node.project === ref.project && node.children) return findFlagNode(await node.children(), ref);
+    if (node.kind === 'page' && pageHolds(node, ref) && node.children) {
+      const found = await findFlagNode(await node.children(), ref);
+      if (found) return found;
     }
   }
   return undefined;

@@ -23,6 +23,7 @@ export type NodeKind =
   | 'lifecycle'
   | 'link'
   | 'group'
+  | 'page'
   | 'info'
   | 'error';
 
@@ -66,6 +67,8 @@ export interface TreeNode {
   readonly parent?: TreeNode;
   /** On a project node: the project it groups. */
   readonly project?: string;
+  /** On a page of a long list of flags (flagPages.ts): the names of its first and last flags. */
+  readonly page?: { readonly first: string; readonly last: string };
   /** The flag this node belongs to (every node at or below a feature). */
   readonly flag?: FlagRef;
   /** The environment this node belongs to (an environment node and everything below it). */

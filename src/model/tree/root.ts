@@ -17,6 +17,7 @@ import { compactStrip, environmentStates, shortEnvironmentNames } from '../text/
 import { describeEnvironmentState, flagName } from '../text/flagText';
 import { clean, MAX_DETAIL, MAX_LABEL } from '../text/plainText';
 import { failedProjectNode } from './failedProject';
+import { pagedFlagRows } from './flagPages';
 import { featureChildren } from './feature';
 import { rowNameWidth } from './rowWidth';
 import {
@@ -26,6 +27,7 @@ import {
   siblingIds,
   type ChildLoader,
   type FlagRef,
+  type Ids,
   type NodeIcon,
   type TreeContext,
   type TreeNode,
@@ -63,10 +65,8 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
   // One project is shown flat, but only once the list is complete: rows that arrive project by project would
   // otherwise jump from a flat list to project groups when the second project comes. A project that could not be
   // read is a group of its own, beside the others.
-  if (catalog.projects().length <= 1 && !store.partial && failures.size === 0) {
-    const ids = siblingIds(undefined);
-    return catalog.flags.map((flag) => featureNode(flag, undefined, ids, context, order, labels));
-  }
+  const row = (flag: FeatureSummary, parent: TreeNode | undefined, ids: Ids) => featureNode(flag, parent, ids, context, order, labels);
+  if (catalog.projects().length <= 1 && !store.partial && failures.size === 0) return pagedFlagRows(catalog.flags, undefined, row);
   const byProject = new Map<string, FeatureSummary[]>();
   for (const flag of catalog.flags) {
     const project = projectOf(flag);
@@ -81,10 +81,7 @@ export function rootNodes(store: FlagStore, options: TreeOptions = {}): TreeNode
     const label = project.trim() === '' ? l10n.t('(no project)') : clean(project, MAX_LABEL);
     const count = flagCount(flags.length);
     // Built once, so that revealing a flag and the tree see the same nodes.
-    const flagNodes = (node: TreeNode) => {
-      const featureIds = siblingIds(node);
-      return flags.map((flag) => featureNode(flag, node, featureIds, context, order, labels));
-    };
+    const flagNodes = (node: TreeNode) => pagedFlagRows(flags, node, row);
     const failure = failures.get(project);
     if (failure) {
       const row = { id: ids('project', project), label, server: store.currentSource?.label, count: flags.length ? count : undefined };

@@ -1,5 +1,5 @@
 /** A stable merge sort that yields to the event loop between slices of work, for lists too long to sort at once. */
-import type { TimeSlices } from '../../base/timeSlices';
+import type { TimeSlices } from './timeSlices';
 
 /** Elements between two looks at the clock in the sort. */
 const SORT_CHECK = 4096;
