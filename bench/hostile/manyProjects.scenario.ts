@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UnleashClient } from '../../src/api/client';
 import { FlagStore } from '../../src/model/store/flagStore';
-import { capProjects, unionOfProjects } from '../../src/model/settings/settingRules';
+import { projectsOf } from '../../src/model/settings/settingRules';
 import { viewMessage } from '../../src/model/tree/commandData';
 import { ServerSource } from '../../src/services/serverSource';
 import type { HostileScenario } from './scenario';
@@ -36,7 +36,7 @@ export const scenario: HostileScenario = {
   async run(_dir, url) {
     let requests = 0;
     const named = Array.from({ length: PROJECTS }, (_, i) => `project-${i}`);
-    const projects = capProjects(unionOfProjects([named]));
+    const projects = projectsOf([named]);
     const client = new UnleashClient({
       baseUrl: url as string,
       getToken: () => '*:*.bench',

@@ -44,14 +44,18 @@ export function baseUrlText(url: URL): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
 /** The host of `url` as host rules compare it: lower case, an IPv6 address without its brackets. */
 export function bareHost(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
-/** Whether `url` names this machine (`localhost`, `127.0.0.1`, `::1`). */
+/**
+ * Whether `url` names this machine without asking DNS: `localhost` itself, 127.0.0.0/8 (also as an IPv4-mapped IPv6
+ * address, which the URL parser writes `::ffff:7f00:1`) and `::1`. Not `app.localhost`: a name under `localhost`
+ * may resolve anywhere through DNS. The one definition: the plain-http warning, the proxy bypass and compression all
+ * ask it.
+ */
 export function isLoopback(url: URL): boolean {
-  return LOOPBACK.has(bareHost(url));
+  const host = bareHost(url);
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host) || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
 }

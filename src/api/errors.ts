@@ -189,6 +189,24 @@ export class TimeoutError extends UnleashApiError {
   }
 }
 
+/**
+ * A streamed answer (an export) was still arriving when its deadline passed, however steadily its bytes came: each
+ * wait was within the timeout, the whole was not.
+ */
+export class DeadlineError extends UnleashApiError {
+  readonly kind = 'deadline';
+  readonly request: string;
+  readonly deadlineMs: number;
+  /** Bytes of the answer received by then. */
+  readonly receivedBytes: number;
+  constructor(request: string, deadlineMs: number, receivedBytes: number) {
+    super(l10n.t('The Unleash server was still sending its answer after {0} s ({1} bytes received): stopped.', deadlineMs / 1000, receivedBytes));
+    this.request = request;
+    this.deadlineMs = deadlineMs;
+    this.receivedBytes = receivedBytes;
+  }
+}
+
 /** The caller cancelled the request. */
 export class CancelledError extends UnleashApiError {
   readonly kind = 'cancelled';

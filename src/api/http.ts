@@ -4,7 +4,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { baseUrlText, isLoopback } from './baseUrl';
-import { AnswerTooLargeError, CancelledError, InvalidTokenError, MissingTokenError, TimeoutError, UnleashApiError } from './errors';
+import { AnswerTooLargeError, CancelledError, DeadlineError, InvalidTokenError, MissingTokenError, TimeoutError, UnleashApiError } from './errors';
 import { errorFor, redirectTarget, toNetworkError } from './httpErrors';
 import { retryDelay, sleep, type RetryPolicy } from './retries';
 import { decompress, discard, headerText, htmlInsteadOfJson, isCompressed, isHtmlPage, parseJson, readBody } from './responseBody';
@@ -42,6 +42,11 @@ export interface HttpOptions {
   maxRetryAfterMs?: number;
   /** Largest body accepted, after decompression. Default 64 MiB. */
   maxResponseBytes?: number;
+  /**
+   * Most time a streamed answer (an export) may take from its request to its last byte, however steadily it comes.
+   * Default INTAKE_BUDGET.exportMs (ten minutes).
+   */
+  streamDeadlineMs?: number;
   userAgent?: string;
   /** `host:port` of the proxy the dispatcher goes through, for error messages (never with credentials). */
   proxy?: string;
@@ -84,6 +89,7 @@ export class HttpClient {
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly maxResponseBytes: number;
+  private readonly streamDeadlineMs: number;
 
   constructor(private readonly options: HttpOptions) {
     this.baseUrl = options.baseUrl;
@@ -97,6 +103,7 @@ export class HttpClient {
       maxRetryAfterMs: Math.min(options.maxRetryAfterMs ?? 10_000, this.timeoutMs),
     };
     this.maxResponseBytes = options.maxResponseBytes ?? INTAKE_BUDGET.answerBytes;
+    this.streamDeadlineMs = options.streamDeadlineMs ?? INTAKE_BUDGET.exportMs;
   }
 
   get(path: string, options: CallOptions = {}): Promise<JsonResponse> {
@@ -131,18 +138,42 @@ export class HttpClient {
   /**
    * POSTs JSON and hands the answer's bytes to `onBytes` as they arrive (streamedBody.ts), so that an answer of any
    * size is never held: an export. The wait for the answer to start is bounded by the timeout; then each piece must
-   * come within it. Never retried (an export stores an audit event each time). Resolves to the answer's size.
+   * come within it, and the whole within `streamDeadlineMs` of the request (a server sending a byte now and then
+   * never ends otherwise). Never retried (an export stores an audit event each time). Resolves to the answer's size.
    */
   async postStream(path: string, body: unknown, options: StreamOptions): Promise<number> {
     const label = `POST ${path.split('?')[0]}`;
     const { token, headers } = await this.prepare(true, options);
+    const deadline = new AbortController();
+    const deadlineTimer = setTimeout(() => deadline.abort(), this.streamDeadlineMs);
+    try {
+      return await this.streamOnce(path, body, label, token, headers, options, deadline.signal);
+    } finally {
+      clearTimeout(deadlineTimer);
+    }
+  }
+
+  private async streamOnce(
+    path: string,
+    body: unknown,
+    label: string,
+    token: string,
+    headers: Record<string, string>,
+    options: StreamOptions,
+    deadline: AbortSignal,
+  ): Promise<number> {
     const started = performance.now();
     const waiting = new AbortController();
     const timer = setTimeout(() => waiting.abort(), this.timeoutMs);
-    const fail = this.failure(label, options.signal, waiting.signal);
+    const timeout = AbortSignal.any([waiting.signal, deadline]);
+    const failure = this.failure(label, options.signal, waiting.signal);
+    const fail = (error: unknown, received = 0): never => {
+      if (deadline.aborted && !options.signal?.aborted) throw new DeadlineError(label, this.streamDeadlineMs, received);
+      return failure(error);
+    };
     let response: Dispatcher.ResponseData;
     try {
-      response = await this.send('POST', path, headers, JSON.stringify(body), options.signal, waiting.signal);
+      response = await this.send('POST', path, headers, JSON.stringify(body), options.signal, timeout);
     } catch (error) {
       return fail(error);
     } finally {

@@ -25,8 +25,8 @@ export interface StreamOptions {
 interface BodyStream extends StreamOptions {
   label: string;
   token: string;
-  /** Turns a transport failure into the client's error (cancelled, timeout, network). */
-  fail: (error: unknown) => never;
+  /** Turns a transport failure into the client's error (cancelled, timeout, deadline, network); `received`: bytes by then. */
+  fail: (error: unknown, received: number) => never;
 }
 
 /** An error thrown by the consumer of a streamed answer (not by the transport), passed through as it is. */
@@ -66,6 +66,6 @@ export async function streamBody(response: Dispatcher.ResponseData, options: Bod
     if (error instanceof ConsumerError) throw error.error;
     if (error instanceof UnleashApiError) throw error;
     if (decoder && /^Z_|^ERR_BROTLI|^ERR_ZLIB/.test(errorCode(error) ?? '')) throw notDecompressed(label, encoding);
-    return options.fail(error);
+    return options.fail(error, size);
   }
 }

@@ -47,6 +47,49 @@ export function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${stem}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/** The names `tempPathFor` gives, and only those: `.<name>.<pid>.<12 hex digits>.tmp`. */
+const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
+
+/** Entries of a folder looked at for leftovers (a folder of more is looked at in part). */
+const MAX_ENTRIES_LOOKED_AT = 10_000;
+
+/**
+ * Removes the temporary files a write killed part-way left in `folder` (a crash, a closed window): regular files
+ * named as `tempPathFor` names them, last written more than `olderThanMs` ago, so that a write in progress (in this
+ * window or another, which writes as it goes) is never touched. Only `folder` itself, never a link or a sub-folder.
+ * Answers the names removed; a name that cannot be removed is left (it is looked at again next time).
+ */
+export async function removeLeftoverTemps(folder: string, olderThanMs: number, now = Date.now()): Promise<string[]> {
+  let entries: Awaited<ReturnType<typeof fsp.opendir>>;
+  try {
+    entries = await fsp.opendir(folder);
+  } catch (error) {
+    if (hasCode(error, 'ENOENT', 'ENOTDIR')) return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  let looked = 0;
+  try {
+    for await (const entry of entries) {
+      if (++looked > MAX_ENTRIES_LOOKED_AT) break;
+      if (!entry.isFile() || !TEMP_NAME.test(entry.name)) continue;
+      const file = path.join(folder, entry.name);
+      try {
+        const stat = await fsp.lstat(file);
+        if (!stat.isFile() || now - stat.mtimeMs <= olderThanMs) continue;
+        await fsp.rm(file);
+        removed.push(entry.name);
+      } catch {
+        // Gone meanwhile, or not ours to remove: left as it is.
+      }
+    }
+  } finally {
+    // Breaking out of the loop closes the folder; an error thrown by the listing leaves it to be closed here.
+    await entries.close().catch(() => undefined);
+  }
+  return removed;
+}
+
 async function renameWithRetry(from: string, to: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {

@@ -19,6 +19,12 @@ export const INTAKE_BUDGET = {
   depth: 64,
   /** Bytes of one server answer once decompressed. */
   answerBytes: 64 * MIB,
+  /**
+   * Time one export may take, from its request to the answer's last byte, however steadily the bytes come (each
+   * wait is also bounded by `unleash.requestTimeoutSeconds`). A real server's 50,000-flag export takes 26 to 42 s
+   * before its first byte, then streams 74 MB: ten minutes leave room for that on a slow network.
+   */
+  exportMs: 10 * 60_000,
   /** Export files read (the first ones by path), the largest one, and all of them together. */
   files: 32,
   fileBytes: 100 * MIB,
@@ -26,8 +32,15 @@ export const INTAKE_BUDGET = {
   /** Longest one job on an input may take (reading a file, in a worker or in slices), and the worker's memory. */
   jobSeconds: 120,
   workerMegabytes: 1024,
+  /**
+   * Flag names one export request may name (Update Export sends those a file of part of an environment lists): the
+   * server keeps each request whole as an audit event. A file listing more is not updated.
+   */
+  exportNames: 10_000,
   /** Entries of a list setting a workspace can write (`unleash.hover.sdkCalls`, …); the rest are left out and named. */
   settingItems: 100,
   /** Characters of one entry of such a list. */
   settingItemChars: 200,
+  /** Projects `unleash.projects` may name (each is one request on every listing and refresh; the rest are named). */
+  settingProjects: 200,
 } as const;

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { Commands, EXPORT_SERVER_SCHEME } from '../base/constants';
 import { driftCount } from '../model/export/exportDrift';
 import { driftDescription } from '../model/export/driftText';
+import { updatePlan } from '../model/export/exportUpdate';
 import { loadCore } from '../services/core';
 import { pickText } from '../model/text/markdown';
 import type { ExportDrift, ExportFileReport } from '../services/exportDrift';
@@ -96,18 +97,25 @@ async function compareExport(deps: CompareExportDeps, exports: ServerExports, ar
   return { file: report.uri.toString(), server: right.toString(), serverText: text };
 }
 
-/** Export Environment into the same file: its environment and scope, its folder, its own path as the template. */
+/**
+ * Export Environment into the same file: the environment and flags it holds, into its own path. What the file's
+ * content declares counts only when its name says the same (exportUpdate.ts); otherwise the user is asked, and a
+ * file whose path cannot be written again, or that lists more flags than one export request may name, is refused.
+ */
 async function updateExport(deps: CompareExportDeps, exports: ServerExports, arg: unknown): Promise<ExportCommandResult | undefined> {
   const report = await reportOf(deps, exports, arg, vscode.l10n.t('Unleash: Update Export'));
   if (!report) return undefined;
-  const relative = path.relative(report.folder.fsPath, report.uri.fsPath).split(path.sep).join('/');
-  const args: ExportArguments = {
-    environment: report.environment,
-    scope: report.scope,
-    folder: report.folder.fsPath,
-    // A file name holding `${` would read as a variable: the default path for the environment is used then.
-    template: relative.includes('${') ? '' : relative,
-  };
+  const plan = updatePlan({ folder: report.folder.fsPath, file: report.uri.fsPath, environment: report.environment, scope: report.scope });
+  if (plan.kind === 'refuse') {
+    deps.logger.warn(plan.message);
+    void vscode.window.showWarningMessage(plan.message);
+    return { error: plan.message };
+  }
+  if (plan.kind === 'ask') {
+    const answer = await vscode.window.showWarningMessage(plan.question, { modal: true }, plan.confirm);
+    if (answer !== plan.confirm) return undefined;
+  }
+  const args: ExportArguments = { environment: report.environment, scope: report.scope, folder: report.folder.fsPath, template: plan.template };
   const result = await vscode.commands.executeCommand<ExportCommandResult>(Commands.exportEnvironment, args);
   await deps.drift.recheck();
   return result;

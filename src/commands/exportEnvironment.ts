@@ -216,6 +216,9 @@ async function run(deps: CommandDeps, previous: PreviousContents, client: Unleas
   const shown = shownPath(folder, result.path);
   const message = exportMessage(result, environment, scope, shown);
   deps.logger.info(`${message} (${result.strategies} strategies)`);
+  if (result.leftoversRemoved > 0) {
+    deps.logger.info(`Removed ${result.leftoversRemoved} temporary file(s) that earlier exports, stopped part-way, had left in ${shownPath(folder, path.dirname(result.path))}.`);
+  }
   const uri = vscode.Uri.file(result.path);
   const open = vscode.l10n.t('Open');
   const reveal = vscode.l10n.t('Reveal');

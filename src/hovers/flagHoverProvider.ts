@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../api/errors';
 import { nextTurn } from '../base/nextTurn';
 import type { Feature, FeatureSummary } from '../api/schemas';
-import { Commands, SETTINGS_SECTION } from '../base/constants';
+import { Commands } from '../base/constants';
 import { flagKey, type Catalog } from '../model/store/catalog';
 import type { FlagNameIndex } from '../model/code/flagNameIndex';
 import { findFlagAt, findFlagInCode } from '../model/code/flagNames';
@@ -252,7 +252,7 @@ export function registerFlagHovers(deps: { store: FlagStore; settings: HoverSett
   const provider = new FlagHoverProvider(store, logger, optionsOf, deps.activity);
   const register = (): vscode.Disposable | undefined => {
     const { languages, enabled, problems } = settings.registration();
-    for (const problem of problems) logger.warn(`Setting ${SETTINGS_SECTION}.hover.nameTransforms: ${problem}; ignored.`);
+    for (const { setting, problem } of problems) logger.warn(`Setting ${setting}: ${problem}; ignored.`);
     if (!enabled) {
       logger.info('Hovers are off (unleash.hover.enabled).');
       return undefined;

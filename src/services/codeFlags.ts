@@ -149,6 +149,7 @@ export class CodeFlags implements vscode.Disposable {
     const hover = this.hoverSettings.window();
     const severityProblems: string[] = [];
     const severities = severitiesFrom(settings.severity, severityProblems);
+    for (const { setting, problem } of settings.problems) this.logger.warn(`Setting ${setting}: ${problem}; ignored.`);
     for (const problem of severityProblems) this.logger.warn(`Setting ${SETTINGS_SECTION}.diagnostics.severity: ${problem}; ignored.`);
     return {
       sdkCalls: hover.sdkCalls,

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION, Settings } from '../base/constants';
-import { unionOfFilters, type LanguageFilter } from '../model/settings/settingRules';
+import { unionOfFilters, type LanguageFilter, type SettingProblem } from '../model/settings/settingRules';
 import { DisposableStore } from './disposables';
 import { folderScopes, readHoverSettings, type HoverSettings } from './settings';
 
@@ -15,7 +15,8 @@ import { folderScopes, readHoverSettings, type HoverSettings } from './settings'
 interface HoverRegistration {
   languages: LanguageFilter[];
   enabled: boolean;
-  problems: string[];
+  /** What every folder's settings left out (malformed, or past the intake budget), once each. */
+  problems: SettingProblem[];
 }
 
 export class HoverSettingsByFolder implements vscode.Disposable {
@@ -58,7 +59,7 @@ export class HoverSettingsByFolder implements vscode.Disposable {
       this.registrationValue = {
         languages: unionOfFilters(all.map((settings) => settings.languages)),
         enabled: all.some((settings) => settings.enabled),
-        problems: [...new Set(all.flatMap((settings) => settings.problems))],
+        problems: [...new Map(all.flatMap((settings) => settings.problems).map((p) => [`${p.setting}\0${p.problem}`, p])).values()],
       };
     }
     return this.registrationValue;

@@ -2,17 +2,18 @@
  * Reads the extension's settings, typed, in one place. Most are the window's; `unleash.projects`, `unleash.export.path`
  * and `unleash.hover.*` have `resource` scope, so each folder of a multi-root workspace may set its own: the hover
  * settings are read for the document (`readHoverSettings(document.uri)`), the export path for the folder exported to
- * (`readExportPath`), and the projects as the union of the folders' lists (`unionOfProjects`); all through
- * `resourceSettings`.
+ * (`readExportPath`), and the projects as the union of the folders' lists (`projectsOf`); all through
+ * `resourceSettings`. A list a workspace can write is read within the intake budget (settingRules.ts): what is past it
+ * is left out and named in `problems` (the log) or, for the projects, in the Flags view.
  */
 import { environmentSetting } from '../model/store/environmentChoice';
 import * as vscode from 'vscode';
-import { DEFAULT_EXPORT_PATH_TEMPLATE, SETTINGS_SECTION, Settings } from '../base/constants';
+import { DEFAULT_EXPORT_PATH_TEMPLATE, SETTINGS_SECTION, settingId, Settings } from '../base/constants';
 import type { ProxySupport } from '../api/proxy';
 import type { NameTransform } from '../model/code/nameTransforms';
 import {
-  capProjects, chooseServer, clampSetting, languageFilters, SETTING_LIMITS, unionOfProjects, userValue, validSdkCalls, validTransforms,
-  workspaceValue, type LanguageFilter,
+  boundedObject, boundedStrings, chooseServer, clampSetting, languageFilters, projectsOf, SETTING_LIMITS, userValue, validSdkCalls, validTransforms,
+  workspaceValue, type LanguageFilter, type SettingProblem,
 } from '../model/settings/settingRules';
 
 export interface ExtensionSettings {
@@ -53,8 +54,8 @@ export interface HoverSettings {
   nameTransforms: NameTransform[];
   /** Names outside string literals too (comments, prose, identifiers as written). */
   matchAnywhere: boolean;
-  /** What was wrong with `unleash.hover.nameTransforms` (left out). */
-  problems: string[];
+  /** What was wrong with these settings, or past the intake budget: left out, and logged. */
+  problems: SettingProblem[];
   /** `unleash.environments`: the environments hovers, completion and hints show, in order (empty: all). */
   environments: string[];
 }
@@ -79,15 +80,15 @@ function resourceSettings(scope: vscode.Uri | undefined): vscode.WorkspaceConfig
 /** `unleash.hover.*` as they apply to `scope` (a document's URI: its folder's values), else the window's. */
 export function readHoverSettings(scope?: vscode.Uri): HoverSettings {
   const config = resourceSettings(scope);
-  const problems: string[] = [];
+  const problems: SettingProblem[] = [];
   return {
     enabled: config.get<boolean>(Settings.hoverEnabled, true) !== false,
-    languages: languageFilters(config.get<unknown>(Settings.hoverLanguages, ['*']), codeSchemes()),
-    sdkCalls: validSdkCalls(config.get<unknown>(Settings.hoverSdkCalls)),
+    languages: languageFilters(config.get<unknown>(Settings.hoverLanguages, ['*']), codeSchemes(), problems),
+    sdkCalls: validSdkCalls(config.get<unknown>(Settings.hoverSdkCalls), problems),
     nameTransforms: validTransforms(config.get<unknown>(Settings.hoverNameTransforms, []), problems),
     matchAnywhere: config.get<boolean>(Settings.hoverMatchAnywhere, false) === true,
     problems,
-    environments: environmentSetting(config.get<unknown>(Settings.environments, [])),
+    environments: environmentSetting(boundedStrings(config.get<unknown>(Settings.environments, []), settingId(Settings.environments), problems)),
   };
 }
 
@@ -116,9 +117,7 @@ export function readSettings(): ExtensionSettings {
   const http = vscode.workspace.getConfiguration('http');
   const server = chooseServer(config.inspect<string>(Settings.serverUrl), vscode.workspace.isTrusted);
   // One Flags view for the window: the union of the folders' project lists (see unionOfProjects), capped.
-  const projects = capProjects(
-    unionOfProjects(folderScopes().map((scope) => resourceSettings(scope).get<unknown>(Settings.projects, []))),
-  );
+  const projects = projectsOf(folderScopes().map((scope) => resourceSettings(scope).get<unknown>(Settings.projects, [])));
   return {
     serverUrl: server.url,
     serverUrlFromWorkspace: server.fromWorkspace,
@@ -161,14 +160,20 @@ export function readRefreshIntervalMinutes(): number {
   return clampSetting(vscode.workspace.getConfiguration(SETTINGS_SECTION).get<number>(Settings.refreshIntervalMinutes), SETTING_LIMITS.refreshIntervalMinutes);
 }
 
-/** What completion and diagnostics read (the window's); the hover settings are each folder's (HoverSettingsByFolder). */
-export function readCodeSettings(): { completion: boolean; diagnostics: boolean; severity: unknown } {
+/**
+ * What completion and diagnostics read (the window's); the hover settings are each folder's (HoverSettingsByFolder).
+ * `unleash.diagnostics.severity` is an object a workspace can write: only its first INTAKE_BUDGET.settingItems keys are
+ * read (there are five kinds), the cut said in `problems`.
+ */
+export function readCodeSettings(): { completion: boolean; diagnostics: boolean; severity: unknown; problems: SettingProblem[] } {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const problems: SettingProblem[] = [];
   return {
     completion: config.get<boolean>(Settings.completionEnabled, true),
     diagnostics: config.get<boolean>(Settings.diagnosticsEnabled, true),
     // As written in the settings; `severitiesFrom` checks it.
-    severity: config.get<unknown>(Settings.diagnosticsSeverity, {}),
+    severity: boundedObject(config.get<unknown>(Settings.diagnosticsSeverity, {}), settingId(Settings.diagnosticsSeverity), problems),
+    problems,
   };
 }
 

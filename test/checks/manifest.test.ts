@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Commands, ContextKeys, Views } from '../../src/base/constants';
+import { INTAKE_BUDGET } from '../../src/base/intakeBudget';
 import { MAX_PROJECTS, SETTING_LIMITS } from '../../src/model/settings/settingRules';
 
 const root = path.join(__dirname, '..', '..');
@@ -81,6 +82,21 @@ describe('manifest: trust and limits', () => {
       assert.ok(properties[id], `${id} is not a setting`);
     }
     assert.equal(manifest.capabilities.virtualWorkspaces.supported, 'limited');
+  });
+
+  it('restricts the list settings that cost work in every document, and declares the intake budget of every list a workspace can write', () => {
+    const untrusted = manifest.capabilities.untrustedWorkspaces;
+    for (const id of ['unleash.hover.sdkCalls', 'unleash.hover.nameTransforms']) {
+      assert.ok(untrusted.restrictedConfigurations.includes(id), `${id} is not restricted`);
+    }
+    const all = manifest.contributes.configuration.properties as Record<string, { type?: string; scope?: string; maxItems?: number; items?: { type?: string; maxLength?: number } }>;
+    // Every list a workspace can write (machine and application settings are the user's own).
+    const lists = Object.entries(all).filter(([, p]) => p.type === 'array' && p.scope !== 'machine' && p.scope !== 'application');
+    assert.deepEqual(lists.map(([id]) => id).sort(), ['unleash.environments', 'unleash.hover.languages', 'unleash.hover.nameTransforms', 'unleash.hover.sdkCalls', 'unleash.projects']);
+    for (const [id, property] of lists) {
+      assert.equal(property.maxItems, id === 'unleash.projects' ? INTAKE_BUDGET.settingProjects : INTAKE_BUDGET.settingItems, id);
+      if (property.items?.type === 'string') assert.equal(property.items.maxLength, INTAKE_BUDGET.settingItemChars, id);
+    }
   });
 
   it('lets only the user or the machine decide how TLS is checked', () => {

@@ -13,7 +13,7 @@ import { promises as fsp } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { contributes } from '../../package.json';
+import { capabilities, contributes } from '../../package.json';
 import * as classes from './vscodeClasses';
 import { Diagnostic, DisposableStub as Disposable, EventEmitter, Uri } from './vscodeClasses';
 
@@ -23,6 +23,13 @@ export * from './vscodeClasses';
 const SETTING_SCOPES = new Map<string, string>(
   Object.entries(contributes.configuration.properties).map(([id, property]) => [id, 'scope' in property ? property.scope : 'window']),
 );
+
+/**
+ * The settings whose workspace values VS Code ignores in Restricted Mode (the manifest's
+ * `restrictedConfigurations`): neither `get` nor `inspect` answers them there, as in VS Code; other settings keep
+ * their workspace values.
+ */
+const RESTRICTED = new Set<string>(capabilities.untrustedWorkspaces.restrictedConfigurations);
 
 /**
  * What VS Code's `WorkspaceConfiguration.get` logs a warning for, thrown here so that a test fails: a `resource`
@@ -244,16 +251,18 @@ export function createFakeVscode(options: { folder?: string } = {}) {
           get<T>(key: string, fallback?: T): T | undefined {
             const full = id(key);
             checkScope(full, scope);
-            if (vscode.workspace.isTrusted && own?.has(full)) return own.get(full) as T;
-            if (vscode.workspace.isTrusted && workspaceScope.has(full)) return workspaceScope.get(full) as T;
+            const fromWorkspace = vscode.workspace.isTrusted || !RESTRICTED.has(full);
+            if (fromWorkspace && own?.has(full)) return own.get(full) as T;
+            if (fromWorkspace && workspaceScope.has(full)) return workspaceScope.get(full) as T;
             return user.has(full) ? (user.get(full) as T) : fallback;
           },
           inspect<T>(key: string) {
             const full = id(key);
+            const fromWorkspace = vscode.workspace.isTrusted || !RESTRICTED.has(full);
             return {
               key: full,
               globalValue: user.get(full) as T | undefined,
-              workspaceValue: workspaceScope.get(full) as T | undefined,
+              workspaceValue: fromWorkspace ? (workspaceScope.get(full) as T | undefined) : undefined,
             };
           },
           async update(key: string, value: unknown, target: number) {

@@ -59,6 +59,8 @@ export type Fault =
   | { kind: 'stallMidBody'; declared?: number; sent?: number }
   /** Sends headers and part of the body, then destroys the socket. */
   | { kind: 'closeMidBody'; declared?: number; sent?: number }
+  /** Sends headers and the start of a JSON body (chunked), then one byte every `intervalMs`, until the client goes. */
+  | { kind: 'trickle'; intervalMs: number }
   /** A single sign-on proxy's login page, with 200. */
   | { kind: 'loginPage' }
   /** `Content-Type: application/json` and a body that is not JSON. */
@@ -85,6 +87,7 @@ export const faults = {
   stallBeforeHeaders: (): Fault => ({ kind: 'stallBeforeHeaders' }),
   stallMidBody: (): Fault => ({ kind: 'stallMidBody' }),
   closeMidBody: (): Fault => ({ kind: 'closeMidBody' }),
+  trickle: (intervalMs: number): Fault => ({ kind: 'trickle', intervalMs }),
   loginPage: (): Fault => ({ kind: 'loginPage' }),
   invalidJson: (): Fault => ({ kind: 'invalidJson' }),
   status: (status: number, extra: { retryAfter?: string; body?: unknown } = {}): Fault => ({ kind: 'status', status, ...extra }),
@@ -249,6 +252,13 @@ async function answer(fault: Fault, request: FaultRequest, res: http.ServerRespo
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(declared) });
       res.write(`{"features":[${' '.repeat(Math.max(0, sent - 13))}`);
       if (fault.kind === 'closeMidBody') setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
+    case 'trickle': {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"features":[');
+      const timer = setInterval(() => res.write(' '), fault.intervalMs);
+      res.on('close', () => clearInterval(timer));
       return;
     }
     case 'loginPage':

@@ -5,7 +5,10 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { NotFoundError } from '../../src/api/errors';
+import { UnleashClient } from '../../src/api/client';
+import { InvalidTokenError, NotFoundError } from '../../src/api/errors';
+import { FlagAnalyzer } from '../../src/model/code/flagDiagnostics';
+import { Catalog } from '../../src/model/store/catalog';
 import type { Feature, FeatureSummary } from '../../src/api/schemas';
 import { flagDocument } from '../../src/model/content/flagDocument';
 import { FlagStore } from '../../src/model/store/flagStore';
@@ -163,6 +166,61 @@ describe('invisible characters: every format character, the tag block', () => {
       const jsonEscape = [...ch.split('')].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
       assert.equal(document[document.findIndex((line) => line.includes('Payload (json):')) + 2], `          "note": "x${jsonEscape}y"`, code(ch));
     }
+  });
+});
+
+/**
+ * What the filter of format characters still let through: Unicode's Default_Ignorable_Code_Point characters that are
+ * not format characters (the Hangul fillers, the combining grapheme joiner, the Khmer inherent vowels, the variation
+ * selectors, those of the variation selectors supplement, Mongolian free variation selectors), and the blanks that
+ * draw nothing (the braille blank, the musical null notehead).
+ */
+const DEFAULT_IGNORABLE = [
+  '\u115f', '\u1160', '\u3164', '\uffa0', '\u034f', '\u17b4', '\u17b5', '\ufe0f', '\ufe00', '\u180b',
+  '\u{E0100}', '\u{E01EF}', '\u2800', '\u{1D159}',
+];
+
+describe('invisible characters: every default-ignorable code point, and the blanks', () => {
+  const code = (ch: string) => (ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+
+  it('tree row, tooltip, hover, details document, diagnostics and the API token check', async () => {
+    for (const ch of DEFAULT_IGNORABLE) {
+      assert.equal(clean(`left${ch}right`), 'left right', code(ch));
+      const flag = summary(`pay${ch}ments`, `About${ch}it`);
+      const store = await storeListing([flag]);
+      const [row] = (await childrenOf(undefined, store)) as [TreeNode];
+      assert.equal(row.label, 'pay ments (not a valid Unleash name)', code(ch));
+      assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), '**pay ments \\(not a valid Unleash name\\)**|About it', code(ch));
+      const hover = hoverMarkdown({ matches: [{ summary: flag, detailsState: 'unavailable' }], sourceLabel: `host${ch}name`, now: new Date(0) });
+      assert.deepEqual(
+        hover.split('\n\n').filter((_part, i, all) => i < 2 || i === all.length - 1),
+        ['**pay ments \\(not a valid Unleash name\\)** · release · project default', 'About it', '_Source: host name_'],
+        code(ch),
+      );
+      const details: Feature = { ...flag, environments: [{ name: 'production', enabled: true, strategies: [] }] };
+      const document = flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) }).split('\n');
+      assert.equal(document[0], `pay\\u{${code(ch)}}ments (not a valid Unleash name)`, code(ch));
+      // The Problems panel: an SDK call naming a flag with the character in it.
+      const [diagnostic] = await new FlagAnalyzer(new Catalog([summary('payments', '')])).analyse(`isEnabled('pay${ch}ments')`, { sourceLabel: `host${ch}name`, sourceKind: 'server' });
+      assert.equal(diagnostic?.message, 'No flag named "pay ments" (not a valid Unleash name) on host name. Did you mean "payments"?', code(ch));
+      // A token pasted with the character is refused before anything is sent.
+      const client = new UnleashClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => `*:*.abc${ch}def` });
+      try {
+        const error = await client.listEnvironments().then(() => undefined, (e: unknown) => e);
+        assert.ok(error instanceof InvalidTokenError, code(ch));
+        assert.match(formatError(error, { server: 'unleash.example.com' }).message, /^The API token for unleash\.example\.com contains characters that cannot be sent/);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it('keeps the presentation selector of an emoji, as it keeps the joiner of a sequence', () => {
+    for (const emoji of ['\u2764\ufe0f', '1\ufe0f\u20e3', '\u{1F3F3}\ufe0f\u200d\u{1F308}', '\u263a\ufe0e']) {
+      assert.equal(clean(`team ${emoji}`), `team ${emoji}`, JSON.stringify(emoji));
+      assert.equal(visibleText(emoji), emoji);
+    }
+    assert.equal(clean('a\ufe0fb\ufe0f\u20e3'), 'a b \u20e3');
   });
 });
 

@@ -38,6 +38,7 @@ let DIAGNOSTICS_DEBOUNCE_MS: typeof import('../../src/code/flagDiagnosticsPublis
 let FlagCompletionProvider: typeof import('../../src/code/flagCompletionProvider').FlagCompletionProvider;
 let FlagCodeActionProvider: typeof import('../../src/code/flagCodeActions').FlagCodeActionProvider;
 let registerStatusBar: typeof import('../../src/views/statusBar').registerStatusBar;
+let registerFlagHovers: typeof import('../../src/hovers/flagHoverProvider').registerFlagHovers;
 // Loaded once the stand-in answers `require('vscode')`.
 before(async () => {
   CodeFlags = (await import('../../src/services/codeFlags')).CodeFlags;
@@ -47,6 +48,7 @@ before(async () => {
   FlagCompletionProvider = (await import('../../src/code/flagCompletionProvider')).FlagCompletionProvider;
   FlagCodeActionProvider = (await import('../../src/code/flagCodeActions')).FlagCodeActionProvider;
   registerStatusBar = (await import('../../src/views/statusBar')).registerStatusBar;
+  registerFlagHovers = (await import('../../src/hovers/flagHoverProvider')).registerFlagHovers;
 });
 
 // ---- Data -------------------------------------------------------------------------
@@ -329,6 +331,75 @@ describe('diagnostics, completion and quick fixes in the editor', () => {
     const list = await new FlagCompletionProvider(flags).provideCompletionItems(line as never, new Position(0, 19) as never);
     assert.deepEqual(list?.items.map((item) => [item.label, item.insertText]), [['new-checkout-flow', 'new-checkout-flow'], ['old-banner', 'old-banner']]);
     dispose();
+  });
+});
+
+describe("a workspace's SDK calls (a list setting a cloned repository can write)", () => {
+  /**
+   * The code side as activate() wires it, hovers included (they log what the hover settings left out), with a source
+   * nothing has needed yet: a document that calls an SDK makes it read the flags (and the log says so).
+   */
+  async function wired() {
+    const { logger: log, lines } = recordingLogger();
+    const store = new FlagStore({ info() {}, error() {} });
+    const settings = new HoverSettingsByFolder();
+    const flags = new CodeFlags(store, log, settings);
+    const publisher = new FlagDiagnosticsPublisher(flags, log);
+    const hovers = registerFlagHovers({ store, settings, logger: log });
+    await store.setSource(new CountingSource(), 'ready');
+    assert.equal(store.state, 'idle');
+    const open = (path: string, text: string) => {
+      const document = new FakeDocument(path, text);
+      fake.textDocuments.push(document);
+      fake.documentOpened.fire(document);
+    };
+    const dispose = () => {
+      hovers.dispose();
+      publisher.dispose();
+      flags.dispose();
+      settings.dispose();
+      store.dispose();
+      fake.textDocuments.length = 0;
+    };
+    return { lines, open, dispose };
+  }
+  const calls = Array.from({ length: 50_000 }, (_, i) => `customCall${i}`);
+
+  it('50,000 of them: the first 100 are read and the log says the rest are ignored; a call past them reads no flags', async () => {
+    fake.set('workspace', 'unleash.hover.sdkCalls', calls);
+    const { lines, open, dispose } = await wired();
+    try {
+      open('/work/src/late.ts', "if (customCall49999('new-checkout-flow')) {}");
+      open('/work/src/early.ts', "if (customCall99('new-checkout-flow')) {}");
+      assert.deepEqual(
+        lines.filter((line) => line.startsWith('Setting ') || line.endsWith('reading the flags.')),
+        [
+          'Setting unleash.hover.sdkCalls: the entries past the first 100 (50000 in all); ignored.',
+          '/work/src/early.ts calls an SDK: reading the flags.',
+        ],
+      );
+    } finally {
+      dispose();
+      fake.set('workspace', 'unleash.hover.sdkCalls', undefined);
+    }
+  });
+
+  it('in Restricted Mode none of them apply: only the built-in calls read the flags', async () => {
+    fake.set('workspace', 'unleash.hover.sdkCalls', calls);
+    fake.setTrusted(false);
+    const { lines, open, dispose } = await wired();
+    try {
+      open('/work/src/custom.ts', "if (customCall7('new-checkout-flow')) {}");
+      open('/work/src/builtin.ts', "if (unleash.isEnabled('new-checkout-flow')) {}");
+      assert.deepEqual(
+        lines.filter((line) => line.startsWith('Setting ') || line.endsWith('reading the flags.')),
+        ['/work/src/builtin.ts calls an SDK: reading the flags.'],
+      );
+    } finally {
+      dispose();
+      fake.setTrusted(true);
+      fake.set('workspace', 'unleash.hover.sdkCalls', undefined);
+    }
   });
 });
 

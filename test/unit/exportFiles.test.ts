@@ -5,7 +5,7 @@
  * same file, which clears it all), and Compare Environments on a flag.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,6 +18,7 @@ import { installFakeVscode, Uri, type TreeItem } from '../support/fakeVscode';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { Commands } from '../../src/base/constants';
 import { sourceWorkerJobs } from '../support/jobs';
+import { INTAKE_BUDGET } from '../../src/base/intakeBudget';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'export-files-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -194,6 +195,82 @@ describe('an export file against the server', () => {
       assert.deepEqual(fake.diagnostics(fileUri), []);
     } finally {
       t.dispose();
+    }
+  });
+
+  it("Update Export writes only what a file's name says it holds: another name is asked about, a name holding ${ refused", async () => {
+    const dir = path.join(folder, '.unleash');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // Each declares development inside (the export's featureEnvironments); only their names differ.
+    const stale = serializeExport({ ...exportOf(), features: exportOf().features.map((f) => ({ ...f, description: 'old' })) });
+    writeFileSync(path.join(dir, 'notes.json'), stale);
+    writeFileSync(path.join(dir, '${environment}.json'), stale);
+    const t = await setUp();
+    try {
+      await t.drift.check();
+      const before = client.exports;
+
+      // A name that says nothing of development: asked first; dismissed, nothing is asked of the server or written.
+      fake.answers.push(undefined);
+      assert.equal(await t.run(Commands.updateExport, Uri.file(path.join(dir, 'notes.json'))), undefined);
+      assert.deepEqual(fake.messages.at(-1), {
+        kind: 'warning',
+        modal: true,
+        detail: undefined,
+        message: 'The name of .unleash/notes.json does not say it holds development, the environment its content declares. Replace its content with the configuration of development from the server?',
+        buttons: ['Replace with development'],
+      });
+      assert.equal(readFileSync(path.join(dir, 'notes.json'), 'utf8'), stale);
+      assert.equal(client.exports, before);
+      // Confirmed: written into that file, and only there.
+      fake.answers.push('Replace with development');
+      const confirmed = (await t.run(Commands.updateExport, Uri.file(path.join(dir, 'notes.json')))) as { path: string };
+      assert.equal(confirmed.path, path.join(dir, 'notes.json'));
+      assert.equal(readFileSync(path.join(dir, 'notes.json'), 'utf8'), serializeExport(exportOf()));
+
+      // A name holding ${ (read as a variable by the export path): refused, no file is written anywhere.
+      const refused = (await t.run(Commands.updateExport, Uri.file(path.join(dir, '${environment}.json')))) as { error: string };
+      assert.equal(
+        refused.error,
+        '.unleash/${environment}.json was not updated: its name holds "${", which an export path reads as a variable, and does not say it holds development (its content declares it). Export development with "Unleash: Export Environment…" instead.',
+      );
+      assert.equal(fake.messages.at(-1)?.message, refused.error);
+      assert.equal(readFileSync(path.join(dir, '${environment}.json'), 'utf8'), stale);
+      assert.deepEqual(readdirSync(dir).sort(), ['${environment}.json', 'notes.json']);
+      assert.equal(client.exports, before + 1, 'only the confirmed update asked the server');
+    } finally {
+      t.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Update Export refuses a file listing more flags than one export request may name, before asking the server', async () => {
+    const dir = path.join(folder, '.unleash');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const names = Array.from({ length: INTAKE_BUDGET.exportNames + 1 }, (_, i) => `flag-${i}`);
+    const many = serializeExport({
+      features: names.map((name) => ({ name, project: 'default', type: 'release' })),
+      featureStrategies: [],
+      featureEnvironments: names.map((name) => ({ name, featureName: name, environment: 'development', enabled: false })),
+      tagTypes: [],
+    });
+    writeFileSync(path.join(dir, 'development.selected.json'), many);
+    const t = await setUp();
+    try {
+      await t.drift.check();
+      const before = client.exports;
+      const refused = (await t.run(Commands.updateExport, Uri.file(path.join(dir, 'development.selected.json')))) as { error: string };
+      assert.equal(
+        refused.error,
+        '.unleash/development.selected.json lists 10001 flags, more than the 10000 one export request may name (the server keeps each request as an audit event): it was not updated. Export development again with "Unleash: Export Environment…", for a project or a tag.',
+      );
+      assert.equal(client.exports, before, 'no export request');
+      assert.equal(readFileSync(path.join(dir, 'development.selected.json'), 'utf8'), many);
+    } finally {
+      t.dispose();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -23,6 +23,7 @@ import { exportMessage } from '../../src/model/export/exportMessage';
 import { exportToFile, type ExportToFileOptions } from '../../src/model/export/exportToFile';
 import { ExportWriteError } from '../../src/model/export/exportWriteError';
 import { scopeNames } from '../../src/model/export/exportPath';
+import { updatePlan } from '../../src/model/export/exportUpdate';
 import { formatError } from '../../src/model/content/formatError';
 import { startFaultServer, type FaultRequest, type FaultServer } from '../support/faultServer';
 
@@ -121,6 +122,7 @@ describe('exportToFile: what is written', () => {
       strategies: 4,
       changed: true,
       existed: false,
+      leftoversRemoved: 0,
     });
     assert.ok(expected.endsWith('}\n') && expected.includes('\n  "features": ['), 'two-space indentation and a final newline');
     assert.deepEqual(await listFiles(), ['.unleash/development.json']);
@@ -195,6 +197,23 @@ describe('exportToFile: what is written', () => {
     assert.deepEqual(scopeNames({ kind: 'tag', type: 'simple', value: 'needs review' }), { scope: 'simple:needs review' });
     assert.deepEqual(scopeNames({ kind: 'features', names: ['one-flag'] }), { scope: 'one-flag' });
     assert.deepEqual(scopeNames({ kind: 'features', names: ['a', 'b'] }), { scope: 'selected' });
+  });
+
+  it("Update Export's plan: a file is written again where its name says the environment it declares, else asked or refused", () => {
+    const ws = path.resolve('/ws');
+    const plan = (file: string, environment: string, scope: ExportScope = { kind: 'features', names: ['a', 'b'] }) =>
+      updatePlan({ folder: ws, file: path.join(ws, file), environment, scope });
+    assert.deepEqual(plan('.unleash/production.json', 'production', { kind: 'all' }), { kind: 'update', template: '' });
+    assert.deepEqual(plan('.unleash/production.selected.json', 'production'), { kind: 'update', template: '' });
+    // A project's file, listing the flags it holds: its own path, which names it exactly.
+    assert.deepEqual(plan('.unleash/production.checkout.json', 'production'), { kind: 'update', template: '.unleash/production.checkout.json' });
+    // An environment named with ${: the default path names its file exactly.
+    assert.deepEqual(plan('.unleash/${x}.json', '${x}', { kind: 'all' }), { kind: 'update', template: '' });
+    assert.equal(plan('.unleash/notes.json', 'production').kind, 'ask');
+    assert.equal(plan('.unleash/staging.json', 'production').kind, 'ask');
+    assert.equal(plan('.unleash/staging.production.json', 'production').kind, 'ask');
+    assert.equal(plan('.unleash/${scope}.json', 'production').kind, 'refuse');
+    assert.equal(plan('.unleash/production.${scope}.json', 'production').kind, 'refuse');
   });
 
   it('keeps a hostile project name inside the folder', async () => {
@@ -323,6 +342,54 @@ describe('exportToFile: failures leave the previous file byte-identical', () => 
     });
     assert.deepEqual(await fsp.readFile(path.join(dir, '.unleash')), blocker);
     assert.deepEqual(await listFiles(), ['.unleash']);
+  });
+});
+
+describe('exportToFile: what exports killed part-way left', () => {
+  /** Makes `file` (under the folder) with `content`, last written `ageMs` ago. */
+  async function leftover(file: string, ageMs: number, content = '{"features":[') {
+    const full = path.join(dir, file);
+    await fsp.mkdir(path.dirname(full), { recursive: true });
+    await fsp.writeFile(full, content);
+    const when = new Date(Date.now() - ageMs);
+    await fsp.utimes(full, when, when);
+  }
+  const HOUR = 60 * 60_000;
+
+  it("removes the extension's own temporary files older than an hour beside the file, and only those", async () => {
+    // Two windows' exports killed part-way (the answer as it came, the laid-out file, a segments file's write).
+    await leftover('.unleash/.development.json.4242.0123456789ab.tmp', 2 * HOUR);
+    await leftover('.unleash/.development.json.4242.ba9876543210.tmp', 2 * HOUR);
+    await leftover('.unleash/.production.json.segments.77.00000000000f.tmp', 30 * HOUR);
+    // Another window's export in progress, a user's files, another folder's leftover, a link: all stay.
+    await leftover('.unleash/.development.json.5151.abcdefabcdef.tmp', 5 * 60_000);
+    await leftover('.unleash/.notes.tmp', 2 * HOUR);
+    await leftover('.unleash/development.json.4242.0123456789ab.tmp', 2 * HOUR);
+    await leftover('.unleash/.development.json.4242.0123456789AB.tmp', 2 * HOUR);
+    await leftover('.unleash/old/.development.json.4242.0123456789ab.tmp', 2 * HOUR);
+    await leftover('elsewhere.json', 2 * HOUR);
+    await fsp.symlink(path.join(dir, 'elsewhere.json'), path.join(dir, '.unleash', '.linked.json.1.0123456789ab.tmp'));
+
+    const result = await run();
+    assert.equal(result.leftoversRemoved, 3);
+    assert.deepEqual(await listFiles(), [
+      '.unleash/.development.json.4242.0123456789AB.tmp',
+      '.unleash/.development.json.5151.abcdefabcdef.tmp',
+      '.unleash/.notes.tmp',
+      '.unleash/development.json',
+      '.unleash/development.json.4242.0123456789ab.tmp',
+      '.unleash/old/.development.json.4242.0123456789ab.tmp',
+      'elsewhere.json',
+    ]);
+    assert.ok((await fsp.lstat(path.join(dir, '.unleash', '.linked.json.1.0123456789ab.tmp'))).isSymbolicLink(), 'a link is never removed');
+    assert.equal(await fsp.readFile(path.join(dir, 'elsewhere.json'), 'utf8'), '{"features":[');
+  });
+
+  it('removes them even when this export fails', async () => {
+    await leftover('.unleash/.development.json.4242.0123456789ab.tmp', 2 * HOUR);
+    server.handle(() => ({ status: 500, body: { message: 'Unexpected error' } }));
+    await assert.rejects(run(), HttpError);
+    assert.deepEqual(await listFiles(), []);
   });
 });
 

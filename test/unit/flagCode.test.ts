@@ -431,6 +431,13 @@ describe('Find Usages: the uses of one flag in a text', () => {
     assert.deepEqual(uses(text, 'pay'), []);
   });
 
+  it('a chain of 60 transforms (within the settings budget) costs its length: the uses are found', async () => {
+    // Each camelToKebab step has two spellings to undo: 2^60 candidates, were they all kept.
+    const chain = { kind: 'chain' as const, transforms: Array.from({ length: 60 }, () => ({ kind: 'camelToKebab' as const })) };
+    assert.deepEqual(flagSpellings('new-checkout', [chain]), ['new-checkout']);
+    assert.deepEqual(uses("if (unleash.isEnabled('new-checkout')) {}", 'new-checkout', { transforms: [chain] }), ['0:23-35 new-checkout']);
+  });
+
   it('a line of one name repeated stays linear: at most 1,000 occurrences a line are looked at', async () => {
     const line = "'q', ".repeat(3_000);
     assert.equal(findFlagUsages(line, 'q', index).length, 1_000);

@@ -23,6 +23,16 @@ describe('when code needs the flag list', () => {
     assert.equal(callsSdk("isEnabled('a')", ['checkFlag']), false, 'only the configured calls');
     assert.equal(callsSdk(''), false);
   });
+
+  it('finds a call by its callee as a whole identifier, past lines that name it without a literal', () => {
+    assert.equal(callsSdk("myisEnabled('a');\nisEnabledX('b');\nx.isEnabled2('c');"), false, 'the callee is a whole identifier');
+    assert.equal(callsSdk("isEnabled(name);\n// isEnabled\n\nif (flags.isEnabled?.('a')) {}"), true);
+    assert.equal(callsSdk("if enabled? 'a-flag'", ['enabled?']), true, 'a callee ending in ?');
+    assert.equal(callsSdk("if enabled 'a-flag'", ['enabled?']), false);
+    assert.equal(callsSdk("useVariant<Payload>('a')"), true, 'type arguments');
+    assert.equal(callsSdk(`${'x'.repeat(20_001)} isEnabled('a')\nisEnabled('b')`), true, 'a line too long to read is skipped, not the rest');
+    assert.equal(callsSdk("check('a')", ['client.check', 'ch eck']), false, 'names no callee can have are never found');
+  });
 });
 
 describe('which commands are on offer (the unleash.mode context key)', () => {

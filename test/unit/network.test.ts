@@ -63,6 +63,9 @@ describe('proxy: which way a request goes', () => {
     assert.equal(route('https://x.internal.corp', { proxy: 'set.proxy:8080', noProxy: ['other.corp'], env }), 'set.proxy:8080 (http.proxy)');
     assert.equal(route('http://localhost:4242', { proxy: 'set.proxy:8080', directLoopback: true }), 'direct (loopback)');
     assert.equal(route('http://[::1]:4242', { proxy: 'set.proxy:8080', directLoopback: true }), 'direct (loopback)');
+    assert.equal(route('http://127.3.2.1:4242', { proxy: 'set.proxy:8080', directLoopback: true }), 'direct (loopback)');
+    // A name under localhost is resolved by DNS, maybe to another machine: it goes the way any other name goes.
+    assert.equal(route('http://evil.localhost:4242', { proxy: 'set.proxy:8080', directLoopback: true }), 'set.proxy:8080 (http.proxy)');
     assert.equal(route('http://127.0.0.1:4242', { proxy: 'set.proxy:8080' }), 'set.proxy:8080 (http.proxy)');
     // VS Code reads the variables in this order, whatever the server's scheme.
     assert.equal(route('http://u.example', { env: { https_proxy: 'http://a:1', HTTPS_PROXY: 'http://b:2', HTTP_PROXY: 'http://c:3' } }), 'a:1 (https_proxy)');

@@ -103,6 +103,6 @@ describe('ExportFileReader (the offline budget)', () => {
     const files = folder({ '.unleash/development.json': FIXTURE });
     const grown: ExportFolder = { ...files, stat: async () => ({ size: 10, mtime: 1 }) };
     const read = await offlineReader(budget).read(grown);
-    assert.deepEqual(read.skipped, [{ path: '.unleash/development.json', why: 'failed', reason: 'The file grew while it was read. Refresh once it is written.' }]);
+    assert.deepEqual(read.skipped, [{ path: '.unleash/development.json', key: 'file:///ws/.unleash/development.json', why: 'failed', reason: 'The file grew while it was read. Refresh once it is written.' }]);
   });
 });

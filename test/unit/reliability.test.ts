@@ -20,6 +20,7 @@ import {
   AuthError,
   BadRequestError,
   CancelledError,
+  DeadlineError,
   ConfigError,
   ForbiddenError,
   HttpError,
@@ -71,6 +72,8 @@ const SERVER = 'unleash.example.com';
 const TIMEOUT_MS = 500;
 /** What "nothing hangs" means here: the timeout plus a generous margin for a loaded machine. */
 const HANG_BOUND_MS = 2_000;
+/** An export's whole-answer deadline in these rows (INTAKE_BUDGET.exportMs, ten minutes, in the extension). */
+const DEADLINE_MS = 1_500;
 const MAX_BYTES = 64 * 1024;
 const ENVIRONMENTS = { version: 1, environments: [{ name: 'development', type: 'development', enabled: true, sortOrder: 1 }] };
 const HAS_OPENSSL = opensslAvailable();
@@ -830,6 +833,25 @@ group('Data safety (Export Environment: POST, never retried)', () => {
     'Could not export development. unleash.example.com did not answer within 0.5 s. Try again, or raise unleash.requestTimeoutSeconds.', TIMEOUT_MS);
   serverFailure('an HTML login page with 200', () => server.script(faults.loginPage()), SchemaError,
     'Could not export development. Unexpected answer from the server: the server answered with an HTML page instead of JSON (is the URL your Unleash server, or is a proxy or login page in the way?). Check that unleash.serverUrl points at an Unleash server; the log has details.');
+
+  row('sends the export a byte every 100 ms (each read within the timeout, the whole never ending)', async () => {
+    const previous = await previousFile();
+    server.script(faults.trickle(100));
+    // The live client streams the answer to the file; its whole-export deadline (ten minutes) made short here.
+    const c = client(server.url, { timeoutMs: TIMEOUT_MS, streamDeadlineMs: DEADLINE_MS });
+    const { value: error, ms } = await timed(() => rejection(exportToFile({ client: c, environment: 'development', scope: { kind: 'all' }, folder: dir })));
+    assert.ok(error instanceof DeadlineError, String(error));
+    assert.ok(error.receivedBytes > 13, `${error.receivedBytes} bytes received`);
+    const { message, steps } = shown(error, EXPORT);
+    assert.equal(
+      message,
+      'Could not export development. unleash.example.com was still sending the export after 1.5 s, so it was stopped; the previous file is unchanged. Check the server and the network to it, or export a smaller scope (a project or a tag).',
+    );
+    assert.equal(server.requests.length, 1, 'an export is never repeated: each one stores an audit event');
+    await server.waitForClientClose(0);
+    await assertIntact(previous);
+    return { result: 'stopped at the deadline; file unchanged, no temporary file', message, steps, time: within(ms, DEADLINE_MS + 1_000, `deadline ${DEADLINE_MS / 1000} s`) };
+  });
 
   row('cancelled while the server is answering', async () => {
     const previous = await previousFile();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { clampSetting, SETTING_LIMITS, unionOfFilters, unionOfProjects } from '../../src/model/settings/settingRules';
+import { clampSetting, projectsOf, SETTING_LIMITS, unionOfFilters } from '../../src/model/settings/settingRules';
 import { installFakeVscode } from '../support/fakeVscode';
 
 const fake = installFakeVscode('/ws/web');
@@ -45,9 +45,9 @@ describe('per-folder settings', () => {
 });
 
 describe('setting rules for several folders', () => {
-  it('unionOfProjects: first-named order, blanks and empty lists add nothing, all empty is every project', () => {
-    assert.deepEqual(unionOfProjects([['a', ' b '], [], ['b', 'c', ''], 'x']), ['a', 'b', 'c']);
-    assert.deepEqual(unionOfProjects([[], []]), []);
+  it('projectsOf: first-named order, blanks and empty lists add nothing, all empty is every project', () => {
+    assert.deepEqual(projectsOf([['a', ' b '], [], ['b', 'c', ''], 'x']), { projects: ['a', 'b', 'c'] });
+    assert.deepEqual(projectsOf([[], []]), { projects: [] });
   });
 
   it('unionOfFilters: every language any folder covers; a folder covering all makes the rest redundant', () => {

@@ -9,9 +9,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  chooseServer, clampSetting, isLoopbackHost, languageFilters, approvalQuestion, capProjects, MAX_PROJECTS, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms,
+  chooseServer, clampSetting, languageFilters, approvalQuestion, boundedObject, MAX_PROJECTS, projectsOf, serverKey, shownAddress, plainHttpWarning, SETTING_LIMITS, validSdkCalls, validTransforms, type SettingProblem,
 } from '../../src/model/settings/settingRules';
 import { readRegularFile } from '../../src/base/safeRead';
+import { isLoopback } from '../../src/api/baseUrl';
+import { acceptEncoding } from '../../src/api/http';
+import { INTAKE_BUDGET } from '../../src/base/intakeBudget';
 
 describe('chooseServer', () => {
   it('takes the user value unless a trusted workspace names another server', () => {
@@ -46,9 +49,21 @@ describe('numeric settings', () => {
 
 describe('addresses', () => {
   it('knows loopback hosts and warns for plain http elsewhere', () => {
-    assert.deepEqual(['localhost', '127.0.0.1', '127.9.8.7', '[::1]', 'app.localhost'].map(isLoopbackHost), [true, true, true, true, true]);
-    assert.deepEqual(['10.0.0.1', 'unleash.example.com', '127.0.0.1.evil.example'].map(isLoopbackHost), [false, false, false]);
+    const loopback = (host: string) => isLoopback(new URL(`http://${host}:4242`));
+    assert.deepEqual(['localhost', 'LOCALHOST', '127.0.0.1', '127.9.8.7', '127.1', '[::1]', '[::ffff:127.0.0.1]'].map(loopback), [true, true, true, true, true, true, true]);
+    assert.deepEqual(
+      ['10.0.0.1', 'unleash.example.com', '127.0.0.1.evil.example', 'evil.localhost', 'localhost.', '[::2]', '[::ffff:10.0.0.1]'].map(loopback),
+      [false, false, false, false, false, false, false],
+    );
     assert.equal(plainHttpWarning(new URL('http://127.0.0.1:4242')), undefined);
+    assert.equal(plainHttpWarning(new URL('http://localhost:4242')), undefined);
+    // A name under localhost may resolve through DNS to another machine: the token would cross the network.
+    assert.equal(
+      plainHttpWarning(new URL('http://evil.localhost:4242')),
+      "The API token goes to evil.localhost:4242 over plain http://, unencrypted: anyone on the network between you can read it. Use the server's https:// address if it has one.",
+    );
+    // The client agrees: it asks such a server to compress (loopback is not asked); the proxy too (network.test.ts).
+    assert.deepEqual(['http://evil.localhost', 'http://localhost', 'http://[::1]'].map((url) => acceptEncoding(new URL(url))), ['gzip, br', 'identity', 'identity']);
     assert.equal(plainHttpWarning(new URL('https://unleash.example.com')), undefined);
     assert.equal(
       plainHttpWarning(new URL('http://unleash.example.com')),
@@ -87,13 +102,21 @@ describe('addresses', () => {
 describe('unleash.projects', () => {
   it(`lists at most ${MAX_PROJECTS} projects and says why, with the count and what to do`, () => {
     const named = Array.from({ length: 5_000 }, (_, i) => `project-${i}`);
-    assert.deepEqual(capProjects(named.slice(0, MAX_PROJECTS)), { projects: named.slice(0, MAX_PROJECTS) });
-    const capped = capProjects(named);
+    assert.deepEqual(projectsOf([named.slice(0, MAX_PROJECTS)]), { projects: named.slice(0, MAX_PROJECTS) });
+    const capped = projectsOf([named]);
     assert.deepEqual(capped.projects, named.slice(0, MAX_PROJECTS));
     assert.equal(
       capped.note,
       'unleash.projects names 5000 projects, more than the 200 the Flags view lists (each is one request on every refresh): only the first 200 are shown. Name at most 200 projects, or leave the setting empty to list every project.',
     );
+  });
+
+  it('leaves out a name longer than the budget allows, and says so in the view', () => {
+    const long = `p${'x'.repeat(INTAKE_BUDGET.settingItemChars)}`;
+    assert.deepEqual(projectsOf([['a', long, `${long}2`, 'b']]), {
+      projects: ['a', 'b'],
+      note: 'unleash.projects: an entry of 201 characters, more than 200: "pxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…; ignored.',
+    });
   });
 });
 
@@ -138,7 +161,7 @@ describe('how code names flags (unleash.hover.*), checked where the settings are
   });
 
   it('name transforms: the well-formed ones, and what is wrong with the others', () => {
-    const problems: string[] = [];
+    const problems: SettingProblem[] = [];
     assert.deepEqual(
       validTransforms(
         [
@@ -152,7 +175,14 @@ describe('how code names flags (unleash.hover.*), checked where the settings are
       ),
       [{ kind: 'camelToKebab' }, { kind: 'suffix', value: '_FLAG' }, { kind: 'chain', transforms: [{ kind: 'snakeToKebab' }] }],
     );
-    assert.deepEqual(problems, ['a "suffix" transform needs a non-empty "value"', 'unknown transform "x"', 'unknown transform null']);
+    assert.deepEqual(
+      problems.map((p) => `${p.setting}: ${p.problem}`),
+      [
+        'unleash.hover.nameTransforms: a "suffix" transform needs a non-empty "value"',
+        'unleash.hover.nameTransforms: unknown transform "x"',
+        'unleash.hover.nameTransforms: unknown transform null',
+      ],
+    );
     assert.deepEqual(validTransforms('nope'), []);
   });
 
@@ -161,5 +191,58 @@ describe('how code names flags (unleash.hover.*), checked where the settings are
     assert.equal(validSdkCalls(['', '  ']), undefined);
     assert.equal(validSdkCalls('isOn'), undefined);
     assert.equal(validSdkCalls(undefined), undefined);
+  });
+});
+
+describe('list settings a workspace can write: within the intake budget, the cut said', () => {
+  const shown = (problems: SettingProblem[]) => problems.map((p) => `${p.setting}: ${p.problem}`);
+
+  it('SDK calls: a workspace naming 50,000 keeps the first 100; a name too long or that no call can have is left out', () => {
+    const problems: SettingProblem[] = [];
+    const calls = Array.from({ length: 50_000 }, (_, i) => `customCall${i}`);
+    assert.deepEqual(validSdkCalls(calls, problems), calls.slice(0, INTAKE_BUDGET.settingItems));
+    assert.deepEqual(shown(problems), ['unleash.hover.sdkCalls: the entries past the first 100 (50000 in all)']);
+
+    const odd: SettingProblem[] = [];
+    assert.deepEqual(validSdkCalls(['isOn', 'x'.repeat(201), 'client.isEnabled', 'is on', 'enabled?', 'check!'], odd), ['isOn', 'enabled?', 'check!']);
+    assert.deepEqual(shown(odd), [
+      'unleash.hover.sdkCalls: an entry of 201 characters, more than 200: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…',
+      'unleash.hover.sdkCalls: "client.isEnabled" is not a function name (letters, digits, _ and $, and a last ? or !)',
+      'unleash.hover.sdkCalls: "is on" is not a function name (letters, digits, _ and $, and a last ? or !)',
+    ]);
+  });
+
+  it('name transforms: 100 in all, those inside chains counted; a value too long is left out', () => {
+    const problems: SettingProblem[] = [];
+    const many = Array.from({ length: 50_000 }, (_, i) => ({ kind: 'prefix', value: `P${i}_` }));
+    assert.equal(validTransforms(many, problems).length, 100);
+    assert.deepEqual(shown(problems), ['unleash.hover.nameTransforms: the entries past the first 100 (50000 in all)']);
+
+    // Nested chains: 3 × 60 transforms inside two chains, read until 100 are counted (the chains count too).
+    const nested: SettingProblem[] = [];
+    const chain = { kind: 'chain', transforms: Array.from({ length: 60 }, () => ({ kind: 'camelToKebab' })) };
+    const read = validTransforms([chain, chain, chain], nested);
+    assert.deepEqual(read.map((t) => (t.kind === 'chain' ? t.transforms.length : 0)), [60, 38]);
+    assert.deepEqual(shown(nested), ['unleash.hover.nameTransforms: the transforms past the first 100 (those inside a chain count too)']);
+
+    const long: SettingProblem[] = [];
+    assert.deepEqual(validTransforms([{ kind: 'suffix', value: '_'.repeat(201) }, { kind: 'suffix', value: '_FLAG' }], long), [{ kind: 'suffix', value: '_FLAG' }]);
+    assert.match(shown(long).join(), /^unleash\.hover\.nameTransforms: an entry of 201 characters, more than 200: "_{10}/);
+  });
+
+  it('languages: the first 100, each at most 200 characters', () => {
+    const problems: SettingProblem[] = [];
+    const ids = Array.from({ length: 1_000 }, (_, i) => `lang${i}`);
+    assert.equal(languageFilters(ids, ['file'], problems).length, 100);
+    assert.deepEqual(shown(problems), ['unleash.hover.languages: the entries past the first 100 (1000 in all)']);
+  });
+
+  it('an object setting: its first 100 keys, the cut said', () => {
+    const problems: SettingProblem[] = [];
+    const raw = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`kind${i}`, 'off']));
+    assert.equal(Object.keys(boundedObject(raw, 'unleash.diagnostics.severity', problems) as object).length, 100);
+    assert.deepEqual(shown(problems), ['unleash.diagnostics.severity: the keys past the first 100']);
+    assert.deepEqual(boundedObject({ stale: 'off' }, 'unleash.diagnostics.severity', problems), { stale: 'off' });
+    assert.equal(boundedObject('x', 'unleash.diagnostics.severity', problems), 'x');
   });
 });

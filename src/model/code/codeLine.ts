@@ -70,6 +70,15 @@ export function isApostrophe(line: string, i: number): boolean {
   return !STRING_PREFIXES.has(line.slice(s, i).toLowerCase());
 }
 
+/**
+ * One bit per quote kind, to remember which kinds a line has left unclosed: once the search after one quote finds no
+ * closing one, the search after any later quote of that kind reads the same characters from the same point on (a
+ * quote is never the backslash that escapes the next character), so it finds none either and need not run.
+ */
+export function quoteBit(quote: number): number {
+  return quote === SQUOTE ? 1 : quote === DQUOTE ? 2 : 4;
+}
+
 export function findClosingQuote(line: string, from: number, quote: number): number {
   const n = line.length;
   for (let j = from; j < n; j++) {
@@ -87,6 +96,7 @@ export function findClosingQuote(line: string, from: number, quote: number): num
  */
 export function findLiteralAt(line: string, character: number): Literal | undefined {
   const n = line.length;
+  let unclosed = 0;
   let i = 0;
   while (i < n && i <= character) {
     const c = line.charCodeAt(i);
@@ -95,8 +105,9 @@ export function findLiteralAt(line: string, character: number): Literal | undefi
         i++;
         continue;
       }
-      const close = findClosingQuote(line, i + 1, c);
+      const close = (unclosed & quoteBit(c)) !== 0 ? -1 : findClosingQuote(line, i + 1, c);
       if (close < 0) {
+        unclosed |= quoteBit(c);
         i++;
         continue;
       }

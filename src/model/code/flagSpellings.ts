@@ -23,8 +23,12 @@ function inverse(name: string, transform: NameTransform): string[] {
       return [pascal.charAt(0).toLowerCase() + pascal.slice(1), pascal];
     }
     case 'chain': {
+      // Each step can double the candidates (camelToKebab has two spellings): kept distinct and at most
+      // MAX_SPELLINGS, a chain of any length costs its length, never 2^length.
       let current = [name];
-      for (const step of [...transform.transforms].reverse()) current = current.flatMap((text) => inverse(text, step));
+      for (const step of [...transform.transforms].reverse()) {
+        current = [...new Set(current.flatMap((text) => inverse(text, step)))].slice(0, MAX_SPELLINGS);
+      }
       return current;
     }
   }

@@ -4,7 +4,7 @@
  * one literal at a time (hovers) or every literal of a line (diagnostics, completion).
  */
 import {
-  BACKTICK, DQUOTE, findClosingQuote, isApostrophe, isDynamicLiteral, isIdentCode, isSpaceCode, isWordCode, SQUOTE,
+  BACKTICK, DQUOTE, findClosingQuote, isApostrophe, isDynamicLiteral, isIdentCode, isSpaceCode, isWordCode, quoteBit, SQUOTE,
   type Literal,
 } from './codeLine';
 
@@ -106,6 +106,12 @@ export const DEFAULT_SDK_CALLS: readonly string[] = Object.freeze([
 /** Arguments allowed before the flag key: Go-style contexts (`ctx`, `context.Background()`, `r.Context()`). */
 const CONTEXT_ARG = /^(?:[A-Za-z_$][\w$]*\.)*(?:ctx|Ctx|context|Context|Background|TODO)(?:\(\))?$/;
 
+/**
+ * How far back from a literal its call's other parts are looked for (earlier arguments, type arguments), so that a
+ * line costs its length, not its length times its literals.
+ */
+const MAX_CALL_REACH = 300;
+
 /** Words that, before the callee, mean this is a definition rather than a call. */
 const DEFINITION_KEYWORDS = new Set(['function', 'def', 'fun', 'func', 'fn']);
 
@@ -120,6 +126,82 @@ export function sdkCallSet(calls: readonly string[] | undefined): Set<string> {
     sdkCallSetCache.set(calls, set);
   }
   return set;
+}
+
+// ---------------------------------------------------------------------------
+// Finding a callee in a whole text, whatever the number of calls
+
+/**
+ * The callees of a set of calls as a text search needs them: each name without its `?` or `!` (the identifier a
+ * callee is), and a hash of each, so an identifier of the text costs one number lookup before any string is made.
+ */
+interface CalleeIndex {
+  names: Set<string>;
+  hashes: Set<number>;
+  maxLength: number;
+}
+
+const calleeIndexCache = new WeakMap<Set<string>, CalleeIndex>();
+
+/** isIdentCode as a table of the ASCII codes (every identifier character is ASCII), for the scan's inner loop. */
+const IDENT = new Uint8Array(128).map((_, c) => (isIdentCode(c) ? 1 : 0));
+
+/** The hash `nextCallee` computes for an identifier as it reads it, one character at a time. */
+function identifierHash(name: string): number {
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (Math.imul(hash, 31) + name.charCodeAt(i)) | 0;
+  return hash;
+}
+
+function calleeIndex(calls: Set<string>): CalleeIndex {
+  let index = calleeIndexCache.get(calls);
+  if (index === undefined) {
+    const names = new Set<string>();
+    const hashes = new Set<number>();
+    let maxLength = 0;
+    for (const call of calls) {
+      const name = call.endsWith('?') || call.endsWith('!') ? call.slice(0, -1) : call;
+      // Only identifier characters can be a callee (calleeBefore): any other name never matches.
+      let identifier = name.length > 0;
+      for (let i = 0; i < name.length && identifier; i++) identifier = isIdentCode(name.charCodeAt(i));
+      if (!identifier) continue;
+      names.add(name);
+      hashes.add(identifierHash(name));
+      maxLength = Math.max(maxLength, name.length);
+    }
+    index = { names, hashes, maxLength };
+    calleeIndexCache.set(calls, index);
+  }
+  return index;
+}
+
+/**
+ * Where the first identifier at or after `from` that one of `calls` names starts (`isEnabled`, or `enabled` for
+ * `enabled?`), or -1. One pass over the identifiers of the text: the number of calls never enters the cost, so a
+ * workspace's long list of calls costs a document no more than the built-in one.
+ */
+export function nextCallee(text: string, from: number, calls: Set<string>): number {
+  const { names, hashes, maxLength } = calleeIndex(calls);
+  if (names.size === 0) return -1;
+  const n = text.length;
+  // An identifier started before `from` is not one that starts at or after it.
+  let i = from;
+  while (i > 0 && i < n && isIdentCode(text.charCodeAt(i - 1)) && isIdentCode(text.charCodeAt(i))) i++;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (c >= 128 || IDENT[c] === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let hash = 0;
+    do {
+      hash = (Math.imul(hash, 31) + c) | 0;
+      i++;
+    } while (i < n && (c = text.charCodeAt(i)) < 128 && IDENT[c] === 1);
+    if (i - start <= maxLength && hashes.has(hash) && names.has(text.slice(start, i))) return start;
+  }
+  return -1;
 }
 
 function skipSpacesBack(line: string, j: number): number {
@@ -167,7 +249,7 @@ export function sdkCallFor(line: string, lit: Literal, calls: Set<string>): stri
     // Earlier arguments: only context-like ones may precede the flag key.
     let depth = 0;
     let m = j;
-    for (; m >= 0 && j - m < 300; m--) {
+    for (; m >= 0 && j - m < MAX_CALL_REACH; m--) {
       const c = line[m];
       if (c === ')' || c === ']' || c === '}') depth++;
       else if (c === '(' || c === '[' || c === '{') {
@@ -194,12 +276,13 @@ function calleeBefore(line: string, paren: number, calls: Set<string>): string |
   let j = skipSpacesBack(line, paren - 1);
   // Generic type arguments: useVariant<string>('x')
   if (j >= 0 && line[j] === '>') {
+    const close = j;
     let depth = 0;
-    for (; j >= 0; j--) {
+    for (; j >= 0 && close - j < MAX_CALL_REACH; j--) {
       if (line[j] === '>') depth++;
       else if (line[j] === '<' && --depth === 0) break;
     }
-    if (j < 0) return undefined;
+    if (j < 0 || close - j >= MAX_CALL_REACH) return undefined;
     j = skipSpacesBack(line, j - 1);
   }
   // Optional call: isEnabled?.('x')
@@ -257,6 +340,8 @@ export function sdkCallLiterals(
   const found: SdkCallLiteral[] = [];
   if (calls.size === 0) return found;
   const n = line.length;
+  // The quote kinds found unclosed (quoteBit): a line of unclosed quotes is read once, not once per quote.
+  let unclosed = 0;
   let i = 0;
   while (i < n) {
     const c = line.charCodeAt(i);
@@ -264,7 +349,9 @@ export function sdkCallLiterals(
       i++;
       continue;
     }
-    let close = findClosingQuote(line, i + 1, c);
+    const kind = quoteBit(c);
+    let close = (unclosed & kind) !== 0 ? -1 : findClosingQuote(line, i + 1, c);
+    if (close < 0) unclosed |= kind;
     const unterminated = close < 0;
     if (unterminated) {
       if (!options?.unterminated) {

@@ -8,6 +8,7 @@ import {
   BadRequestError,
   CancelledError,
   ConfigError,
+  DeadlineError,
   ForbiddenError,
   HttpError,
   InvalidTokenError,
@@ -146,6 +147,17 @@ function describe(error: unknown, server: string): FormattedError {
       message: l10n.t('{0} did not answer within {1} s. Try again, or raise {2}.', server, error.timeoutMs / 1000, TIMEOUT),
       actions: ['retry', 'openSettings'],
       setting: TIMEOUT,
+    };
+  }
+  if (error instanceof DeadlineError) {
+    // Only an export streams: each wait was within the timeout, so raising it would not help.
+    return {
+      message: l10n.t(
+        '{0} was still sending the export after {1}, so it was stopped; the previous file is unchanged. Check the server and the network to it, or export a smaller scope (a project or a tag).',
+        server,
+        duration(error.deadlineMs / 1000),
+      ),
+      actions: ['retry', 'showLog'],
     };
   }
   if (error instanceof SchemaError) {

@@ -11,7 +11,7 @@ import type { UnleashClient } from '../../api/client';
 import { onlyTagged, type ExportQuery, type ExportScope } from '../../api/exportQuery';
 import type { ExportResult } from '../../api/exportSchemas';
 import { AnswerTooLargeError, CancelledError } from '../../api/errors';
-import { replaceWithTemp, withPathLock } from '../../base/atomicWrite';
+import { removeLeftoverTemps, replaceWithTemp, withPathLock } from '../../base/atomicWrite';
 import { DEFAULT_EXPORT_MAX_BYTES, EXPORT_MEASURE_BYTES, exportTooLarge, exportTooManyRows, maxExportRows, type ListedFlag } from './exportBudget';
 import { serializeExportBytes } from './exportBytes';
 import { BlockOut, compareExisting, fileCandidate, TempFiles } from './exportDisk';
@@ -65,7 +65,16 @@ export interface ExportToFileResult {
   previous?: string;
   /** Absolute path of the segments file, when the export uses segments (and the client could list them). */
   segmentsPath?: string;
+  /** Temporary files that earlier exports killed part-way had left beside the file, removed by this one. */
+  leftoversRemoved: number;
 }
+
+/**
+ * How old a temporary file of the extension's own naming must be before an export removes it as a leftover: an
+ * export in progress (in this window or another) has its answer within INTAKE_BUDGET.exportMs (ten minutes) and
+ * writes its files as it goes, so an hour without a write is one that will never finish.
+ */
+const LEFTOVER_AGE_MS = 60 * 60_000;
 
 /**
  * An export as the file holds it, in memory: the server's answer laid out canonically (exportLayout.ts), without the
@@ -100,6 +109,8 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
   const maxBytes = options.maxBytes ?? DEFAULT_EXPORT_MAX_BYTES;
   try {
     await checkRealPath(file, folder);
+    // What an earlier export killed part-way left here goes now; failing to remove it never fails this one.
+    const leftovers = await removeLeftoverTemps(path.dirname(file), LEFTOVER_AGE_MS).catch(() => []);
     options.onStep?.('request');
     const answer = await download(options, { environment, scope }, temps, file, maxBytes);
     const definitions = await segmentDefinitionsFor(answer.index.segmentIds, client, signal);
@@ -133,6 +144,7 @@ export async function exportToFile(options: ExportToFileOptions): Promise<Export
         existed: before.existed,
         ...(before.previous !== undefined ? { previous: before.previous } : {}),
         ...(segments ? { segmentsPath } : {}),
+        leftoversRemoved: leftovers.length,
       };
     });
   } catch (error) {

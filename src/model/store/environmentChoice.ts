@@ -18,13 +18,13 @@ export function chooseEnvironments<T extends { name: string }>(envs: readonly T[
   return { shown, hidden: envs.length - shown.length };
 }
 
-/** The setting's value, checked: names (strings, trimmed, at most 50 of at most 100 characters); anything else none. */
+/**
+ * The setting's value, checked: names (strings, trimmed); anything else none. How many and how long is the intake
+ * budget's, applied where the setting is read (services/settings.ts).
+ */
 export function environmentSetting(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  return value
-    .filter((name): name is string => typeof name === 'string' && name.trim() !== '')
-    .map((name) => name.trim().slice(0, 100))
-    .slice(0, 50);
+  return value.filter((name): name is string => typeof name === 'string' && name.trim() !== '').map((name) => name.trim());
 }
 
 /** `2 more environments, hidden by unleash.environments`. */

@@ -4,7 +4,7 @@
  */
 import { findLiteralAt } from '../code/codeLine';
 import { MAX_ANALYSED_LINE } from '../code/flagReferences';
-import { sdkCallLiterals, sdkCallSet } from '../code/sdkCalls';
+import { nextCallee, sdkCallLiterals, sdkCallSet } from '../code/sdkCalls';
 
 interface HoverDemandOptions {
   /** `unleash.hover.nameTransforms`: identifiers can spell flag names. */
@@ -26,20 +26,18 @@ export function hoverMayNameFlag(line: string, character: number, options: Hover
 
 /**
  * Does `text` pass a literal flag name to an SDK call (`isEnabled("…")`, the calls of `sdkCalls`)? Stops at the
- * first such line; lines that do not mention a call's name are not parsed.
+ * first such line; only lines that hold a call's name as an identifier are parsed, and those are found in one pass
+ * over the text whatever the number of calls (`nextCallee`).
  */
 export function callsSdk(text: string, sdkCalls?: readonly string[]): boolean {
-  const calls = [...sdkCallSet(sdkCalls)];
-  if (!calls.some((call) => text.includes(call))) return false;
-  let start = 0;
-  while (start <= text.length) {
-    const newline = text.indexOf('\n', start);
+  const calls = sdkCallSet(sdkCalls);
+  for (let at = nextCallee(text, 0, calls); at >= 0; ) {
+    const start = text.lastIndexOf('\n', at) + 1;
+    const newline = text.indexOf('\n', at);
     const end = newline < 0 ? text.length : newline;
-    const line = text.slice(start, end);
-    if (line.length <= MAX_ANALYSED_LINE && calls.some((call) => line.includes(call)) && sdkCallLiterals(line, { sdkCalls }).length > 0) {
-      return true;
-    }
-    start = end + 1;
+    if (end - start <= MAX_ANALYSED_LINE && sdkCallLiterals(text.slice(start, end), { sdkCalls }).length > 0) return true;
+    if (newline < 0) break;
+    at = nextCallee(text, end + 1, calls);
   }
   return false;
 }
