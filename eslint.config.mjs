@@ -1,10 +1,10 @@
-// The linter the unit layer runs (test/unit/lint.test.ts): typescript-eslint's recommended rules on everything we
+// The linter the checks layer runs (test/checks/lint.test.ts): typescript-eslint's recommended rules on everything we
 // write. A finding is fixed, not silenced.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', '**/node_modules/**', 'test/contract/server*/**', 'test/e2e/host/node_modules/**', '.vscode-test/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'out/**', '**/node_modules/**', 'tools/unleash/server*/**', 'tools/editor/node_modules/**', '.vscode-test/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

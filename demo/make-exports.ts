@@ -1,9 +1,9 @@
 /**
  * Regenerates the demo's export files, demo/workspace/.unleash/development.json and production.json, from a real
- * Unleash 7.5.1 holding the contract seed (test/contract/harness), through the extension's own export code
+ * Unleash 7.5.1 holding the contract seed (tools/unleash), through the extension's own export code
  * (src/model/export/exportToFile.ts: the same request, canonical layout and atomic write as "Unleash: Export Environment…").
  *
- *   npx tsx demo/make-exports.ts                 starts its own seeded server, exports, stops it (~20 s)
+ *   npx tsx demo/make-exports.ts                 starts its own seeded server, exports, stops it
  *   npx tsx demo/make-exports.ts --check         exports into a temp folder and says whether the committed files
  *                                                hold the same flags (ids and dates differ between servers)
  *
@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { UnleashClient } from '../src/api/client';
 import { formatSize } from '../src/model/export/exportBudget';
 import { exportToFile } from '../src/model/export/exportToFile';
-import { startRealUnleash, type RealUnleash } from '../test/contract/harness';
+import { startRealUnleash, type RealUnleash } from '../tools/unleash';
 
 export const DEMO_WORKSPACE = path.join(__dirname, 'workspace');
 export const DEMO_ENVIRONMENTS = ['development', 'production'] as const;

@@ -12,19 +12,30 @@
  * the temporary folders. The Debian packages it needs (ripgrep and libkrb5-dev for code-server's install, postgresql
  * for --live; not Chromium: the demo is opened in your own browser) are installed when missing, or named with the
  * command to run (scripts/debianPackages.mjs).
+ *
+ * It prints one line per step with the time it took, then the URL; what the steps themselves print (the editor's
+ * install, the build, the servers) goes to out/demo.log, whose last lines are shown when a step fails.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEMO_WORKSPACE, ROOT, VSIX_PATH, copyDemoWorkspace, ensureHost, ensureVsix, seconds, vsixStaleness, type Log } from '../test/e2e/support';
-import type { CodeServer } from '../test/e2e/host/index';
-import { ensurePackages } from '../scripts/debianPackages.mjs';
+import { DEMO_WORKSPACE, copyDemoWorkspace } from '../tools/demoWorkspace';
+import { ensureHost } from '../tools/editor/ensureHost';
+import { seconds, type Log } from '../tools/log';
+import { ROOT, VSIX_PATH, ensureVsix, vsixStaleness } from '../tools/vsix';
+import type { CodeServer } from '../tools/editor/codeServer';
+import { ensurePackages, stepRunner } from '../scripts/debianPackages.mjs';
 
 export interface DemoOptions {
   /** Start a real, seeded Unleash and connect to it (else offline mode on the export files). */
   live?: boolean;
   /** Repackage even when the .vsix is current. */
   forcePackage?: boolean;
+  /** The steps' own output: installs, builds, servers (npm run demo writes it to out/demo.log). */
   log?: Log;
+  /** One line per step when it is done, with its measured time (default: into `log`). */
+  step?: Log;
+  /** A file descriptor for the output of programs run directly (apt-get), beside `log` (default: this process's). */
+  output?: number;
 }
 
 export interface Demo {
@@ -40,21 +51,53 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
+/** A step that failed: which one, after how long. */
+export class DemoStepError extends Error {}
+
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const log = options.log ?? ((line: string) => console.log(line));
+  const stepLine = options.step ?? log;
   const t0 = Date.now();
+  /** Runs one step, then says what it did and how long it took. */
+  const step = async <T>(name: string, work: () => Promise<T>, done: (value: T) => string): Promise<T> => {
+    const started = Date.now();
+    log(`── ${name}`);
+    try {
+      const value = await work();
+      stepLine(`✔ ${done(value)} (${seconds(Date.now() - started)})`);
+      return value;
+    } catch (error) {
+      throw new DemoStepError(`${name} failed after ${seconds(Date.now() - started)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
   if (!fs.existsSync(path.join(DEMO_WORKSPACE, '.unleash', 'development.json'))) {
     throw new Error('demo/workspace/.unleash/development.json is missing: run npx tsx demo/make-exports.ts');
   }
 
-  const problem = options.live ? ensurePackages(['live'], { log }) : undefined;
-  if (problem) throw new Error(problem);
-  log('Installing the e2e host if needed (code-server 4.100.3; ~1.5 min the first time)…');
-  await ensureHost({ browser: false });
-  const host = await import('../test/e2e/host/index');
+  // The editor host's install checks its own Debian packages (install.mjs); --live needs PostgreSQL.
+  if (options.live) {
+    await step(
+      'Debian packages for a real Unleash',
+      async () => {
+        const problem = ensurePackages(['live'], { log, run: stepRunner(options.output ?? 'inherit') });
+        if (problem) throw new Error(problem);
+      },
+      () => 'PostgreSQL is installed',
+    );
+  }
+  await step(
+    'The editor host (code-server 4.100.3)',
+    () => ensureHost({ browser: false, log }),
+    ({ installed }) => `code-server 4.100.3 ${installed ? 'installed into tools/editor/' : 'is installed'}`,
+  );
+  const codeServer = await import('../tools/editor/codeServer');
 
-  if (!options.forcePackage && !vsixStaleness()) log(`The packaged extension ${path.relative(ROOT, VSIX_PATH)} is current.`);
-  const vsix = await ensureVsix(log, { force: options.forcePackage });
+  const stale = options.forcePackage ? 'asked to repackage' : vsixStaleness();
+  const vsix = await step(
+    'The packaged extension',
+    () => ensureVsix(log, { force: options.forcePackage }),
+    () => `${path.relative(ROOT, VSIX_PATH)} ${stale ? `packaged (${stale})` : 'is current'}`,
+  );
   const packageMs = vsix.ms;
 
   const stops: Array<() => Promise<void>> = [];
@@ -81,10 +124,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     const settings: Record<string, unknown> = { 'editor.hover.delay': 300 };
     const env: Record<string, string> = { UNLEASH_API_TOKEN: '' };
     if (options.live) {
-      log('Starting a real Unleash 7.5.1 with the seed data (PostgreSQL + unleash-server on 127.0.0.1)…');
       const t1 = Date.now();
-      const { launch } = await import('../test/contract/harness');
-      const real = await launch({ seed: true, preferredPorts: { unleash: 4242, postgres: 55432 } });
+      const real = await step(
+        'A real Unleash 7.5.1 with the seed data (PostgreSQL + unleash-server on 127.0.0.1)',
+        async () => {
+          const { launch } = await import('../tools/unleash');
+          return launch({ seed: true, preferredPorts: { unleash: 4242, postgres: 55432 }, log });
+        },
+        (started) => `Unleash 7.5.1 seeded and listening on ${started.url}`,
+      );
       stops.push(() => real.stop());
       unleashMs = Date.now() - t1;
       unleash = { url: real.url, adminToken: real.adminToken, admin: real.admin };
@@ -92,12 +140,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       env.UNLEASH_API_TOKEN = real.adminToken;
     }
 
-    log('Starting code-server with the packaged extension installed…');
     const t2 = Date.now();
-    const server = await host.startCodeServer({ vsixPath: vsix.path, workspace: workspace.dir, settings, env });
+    const server = await step(
+      'code-server with the packaged extension installed',
+      () => codeServer.startCodeServer({ vsixPath: vsix.path, workspace: workspace.dir, settings, env, log }),
+      (started) => `code-server started with the packaged extension (pid ${started.pid})`,
+    );
     stops.push(() => server.stop());
     const codeServerMs = Date.now() - t2;
-    const url = host.workbenchUrl(server);
+    const url = codeServer.workbenchUrl(server);
     return {
       url,
       server,
@@ -112,11 +163,25 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   }
 }
 
+/** Where npm run demo writes what its steps print (installs, builds, servers). */
+const LOG_FILE = path.join(ROOT, 'out', 'demo.log');
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const unknown = argv.filter((arg) => !['--live', '--package'].includes(arg));
   if (unknown.length) throw new Error(`Unknown option ${unknown.join(' ')}: use --live and/or --package.`);
-  const demo = await startDemo({ live: argv.includes('--live'), forcePackage: argv.includes('--package') });
+  fs.mkdirSync(path.dirname(LOG_FILE), { recursive: true });
+  const output = fs.openSync(LOG_FILE, 'w');
+  const toLog = (line: string): void => void fs.writeSync(output, `${line}\n`);
+  console.log(`Starting the demo; what each step prints goes to ${path.relative(process.cwd(), LOG_FILE)}.`);
+  let demo: Demo;
+  try {
+    demo = await startDemo({ live: argv.includes('--live'), forcePackage: argv.includes('--package'), log: toLog, step: (line) => console.log(line), output });
+  } catch (error) {
+    const tail = fs.readFileSync(LOG_FILE, 'utf8').trimEnd().split('\n').slice(-20);
+    console.log(`✖ ${error instanceof Error ? error.message : String(error)}\n\nThe last lines of ${LOG_FILE}:\n${tail.join('\n')}`);
+    process.exit(1);
+  }
   let stopping = false;
   const onSignal = (): void => {
     if (stopping) return;
@@ -151,7 +216,7 @@ async function main(): Promise<void> {
     '       the mouse on a flag name (and on the typo new-chekout-flow);',
     `       F1 → "Unleash: Check Tag…" → team:payments${demo.unleash ? '; F1 → "Unleash: Export Environment…"' : ''}.`,
     '',
-    `  Ready in ${seconds(t.totalMs)} (package ${seconds(t.packageMs)}${demo.unleash ? `, Unleash ${seconds(t.unleashMs)}` : ''}, code-server ${seconds(t.codeServerMs)}).`,
+    `  Ready in ${seconds(t.totalMs)}.`,
     `  code-server pid ${demo.server.pid}, listening on 127.0.0.1:${demo.server.port} only.`,
     '  From another machine: ssh -L <port>:127.0.0.1:<port> this-host, then open the URL with that port.',
     '',

@@ -20,6 +20,7 @@ export const systemProbe: Probe;
 export function missingPackages(purposes: string[], probe: Probe): DebianPackage[];
 export function installPlan(missing: DebianPackage[], host: Host): InstallPlan;
 export function systemHost(probe?: Probe): Host;
+export function stepRunner(output?: 'inherit' | number): (argv: string[]) => string | undefined;
 export function ensurePackages(
   purposes: string[],
   options?: { probe?: Probe; host?: Host; run?: (argv: string[]) => string | undefined; log?: (line: string) => void },

@@ -88,17 +88,20 @@ export function systemHost(probe = systemProbe) {
 /** How long one apt-get step may take before it is a failure with its name. */
 const STEP_TIMEOUT_MS = 20 * 60_000;
 
-function runStep(argv) {
-  const result = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit'], timeout: STEP_TIMEOUT_MS });
-  if (result.error) return `${argv.join(' ')}: ${result.error.message}`;
-  return result.status === 0 ? undefined : `${argv.join(' ')} exited with ${result.status ?? result.signal}`;
+/** Runs an apt-get step with its output to `output` ('inherit', or a file descriptor: the demo's log). */
+export function stepRunner(output = 'inherit') {
+  return (argv) => {
+    const result = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', output, output], timeout: STEP_TIMEOUT_MS });
+    if (result.error) return `${argv.join(' ')}: ${result.error.message}`;
+    return result.status === 0 ? undefined : `${argv.join(' ')} exited with ${result.status ?? result.signal}`;
+  };
 }
 
 /**
  * Installs what the purposes need when it may; answers undefined when everything is there afterwards, else the
  * message to stop with. `probe`, `host`, `run` and `log` are this machine's unless a test injects its own.
  */
-export function ensurePackages(purposes, { probe = systemProbe, host, run = runStep, log = (line) => console.log(line) } = {}) {
+export function ensurePackages(purposes, { probe = systemProbe, host, run = stepRunner(), log = (line) => console.log(line) } = {}) {
   const missing = missingPackages(purposes, probe);
   const plan = installPlan(missing, host ?? systemHost(probe));
   if (plan.action === 'none') return undefined;

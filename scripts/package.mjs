@@ -1,6 +1,6 @@
 // Type-checks, then packages the .vsix with @vscode/vsce into dist/; prints where it is and its size.
 // Everything that decides what the package holds lives in package.json and .vscodeignore, so a plain
-// `npx vsce package` on a fresh clone makes the same package (test/unit/vsix.test.ts checks one made that way):
+// `npx vsce package` on a fresh clone makes the same package (test/checks/vsix.test.ts checks one made that way):
 // - `vscode:prepublish` builds the production bundles (dist/extension.js, and dist/core.js loaded on first need;
 //   minified, no source maps; see esbuild.js) and, beside them, dist/THIRD-PARTY-NOTICES.md: the
 //   licences of the packages bundled into them (undici, zod, @vscode/l10n);

@@ -4,11 +4,13 @@
  *
  *   npm run test:soak -- --runs 20                 the unit layer 20 times
  *   npm run test:soak -- --runs 20 --load 2        the same, beside 2 CPU burners (busy loops, stopped at the end)
+ *   npm run test:soak -- --runs 5 --layer hostile  another layer
  *
- * Each run is `tsx test/run.ts --only <layer>`, so the same per-file and per-layer timeouts apply.
+ * Each run is `tsx test/run.ts --only <layer>`, so the same per-file and per-layer bounds apply.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { LAYERS } from './runner/layers';
 
 function option(name: string, fallback: string): string {
   const args = process.argv.slice(2);
@@ -20,6 +22,8 @@ const runs = Number(option('runs', '20'));
 const burners = Number(option('load', '0'));
 const layer = option('layer', 'unit');
 const root = path.join(__dirname, '..');
+/** A run that outlives its layer's bound by 5 minutes is stopped (the runner itself stopped answering). */
+const runTimeoutMs = (LAYERS.find((spec) => spec.name === layer)?.layerMs ?? 30 * 60_000) + 5 * 60_000;
 
 const load: ChildProcess[] = Array.from({ length: burners }, () =>
   spawn(process.execPath, ['-e', 'const end = Date.now() + 3_600_000; while (Date.now() < end) {}'], { stdio: 'ignore' }),
@@ -35,19 +39,15 @@ for (let run = 1; run <= runs; run++) {
     cwd: root,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
-    timeout: 15 * 60_000,
+    timeout: runTimeoutMs,
   });
   const seconds = (Date.now() - started) / 1000;
   times.push(seconds);
   const summary = /^tests: .*$/m.exec(result.stdout ?? '')?.[0] ?? `no summary (exit ${result.status ?? result.signal})`;
   const ok = result.status === 0;
   if (!ok) failed++;
-  const hung = (result.stderr ?? '').split('\n').filter((line) => line.includes('timed out'));
-  // The failing tests by name (TAP `not ok N - name` lines of tests, not of the suites around them), with the error.
-  const failures = [...(result.stdout ?? '').matchAll(/^ *not ok \d+ - (.+)\n(?:.*\n){0,12}? *error: (?:\|-\n *)?(.*)$/gm)]
-    .filter((match) => !/subtests? failed|test failed/.test(match[2] ?? ''))
-    .map((match) => `✖ ${match[1]}: ${(match[2] ?? '').slice(0, 300)}`);
-  const details = [...hung, ...failures];
+  // What failed, as the runner names it: the files, their failed tests and the test a killed file was in.
+  const details = (result.stdout ?? '').split('\n').filter((line) => /^ {2,4}✖ /.test(line)).map((line) => line.trim());
   console.log(`run ${run}/${runs}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s, ${summary}${details.length ? `\n  ${details.join('\n  ')}` : ''}`);
 }
 stopLoad();

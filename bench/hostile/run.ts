@@ -41,16 +41,19 @@ export function scenarioFiles(filter = ''): string[] {
     .map((name) => path.join(__dirname, name));
 }
 
-/** Prepares, runs (in a fresh, heap-capped process) and cleans up one scenario. */
-export async function measure(file: string): Promise<Measured> {
+/**
+ * Prepares, runs (in a fresh, heap-capped process) and cleans up one scenario; the operation is killed and reported
+ * as hung after `timeoutMs`.
+ */
+export async function measure(file: string, timeoutMs = RUN_TIMEOUT_MS): Promise<Measured> {
   const scenario = ((await import(pathToFileURL(file).href)) as { scenario: HostileScenario }).scenario;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'unleash-hostile-'));
   const prepared = (await scenario.prepare?.(dir)) ?? {};
   try {
     const args = [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--import', 'tsx', path.join(__dirname, 'measureOne.ts'), file, dir, JSON.stringify(prepared.context ?? null)];
-    const { code, stdout, stderr, timedOut } = await runNode(args, RUN_TIMEOUT_MS);
+    const { code, stdout, stderr, timedOut } = await runNode(args, timeoutMs);
     const name = path.basename(file);
-    if (timedOut) return { file: name, scenario, failure: `did not finish within ${RUN_TIMEOUT_MS / 1000} s` };
+    if (timedOut) return { file: name, scenario, failure: `did not finish within ${timeoutMs / 1000} s` };
     const line = stdout.trim().split('\n').pop() ?? '';
     if (code !== 0 || !line.startsWith('{')) {
       const oom = /heap out of memory|Allocation failed/.test(stderr);
@@ -104,7 +107,7 @@ function section(header: string, rows: Measured[]): string {
     'Peak heap is sampled every 5 ms and at the end; the longest event-loop block is `monitorEventLoopDelay`\'s maximum.',
     'Where the operation reads files through the worker thread (src/worker.ts), the worker\'s time and its largest heap are',
     'given too: that memory is not the extension host\'s, and the worker is stopped past its own budget.',
-    '`test/unit/hostileInputs.test.ts` runs every row in the unit layer and checks what the user sees; the figures are',
+    '`test/hostile/hostileInputs.test.ts` runs every row in the hostile layer and checks what the user sees; the figures are',
     'this bench\'s, from the run named below (`npm run bench:hostile -- --write-docs` writes this section).',
     '',
     header,

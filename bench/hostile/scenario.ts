@@ -1,7 +1,7 @@
 /**
  * A hostile input and the user-facing operation it hits: each `bench/hostile/*.scenario.ts` exports one. The runner
  * (`run.ts`) prepares the input in its own process, then runs the operation in a fresh Node with a 256 MB heap and
- * measures time, peak heap and the longest event-loop block; `test/unit/hostileInputs.test.ts` runs every scenario
+ * measures time, peak heap and the longest event-loop block; `test/hostile/hostileInputs.test.ts` runs every scenario
  * the same way and checks what the user sees.
  */
 export interface HostileScenario {

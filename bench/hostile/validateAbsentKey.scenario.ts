@@ -1,7 +1,7 @@
 /**
  * Finding 8: an answer without a key the schema requires (a required `z.unknown()`, the shape that let the
  * ui-config schema pass by accident) and with an own `__proto__` key. `validate()` answers as zod does: refused,
- * with zod's own issue, and equal results on 10,000 generated payloads per schema (test/unit/validateProperty.test.ts).
+ * with zod's own issue, and equal results on 10,000 generated payloads per schema (test/checks/validateProperty.test.ts).
  */
 import { z } from 'zod';
 import { validate } from '../../src/api/validate';

@@ -12,11 +12,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { personalToken } from '../../test/contract/harness/personalToken';
-import type { RunningPostgres } from '../../test/contract/harness/postgres';
-import { run } from '../../test/contract/harness/procs';
-import { adminClient } from '../../test/contract/harness/seed';
-import { insertProjects, sqlString } from '../../test/contract/harness/sql';
+import { personalToken } from '../../tools/unleash/personalToken';
+import type { RunningPostgres } from '../../tools/unleash/postgres';
+import { run } from '../../tools/unleash/procs';
+import { adminClient } from '../../tools/unleash/seed';
+import { insertProjects, sqlString } from '../../tools/unleash/sql';
 import { mapLimited } from '../../src/base/mapLimited';
 import { ENVIRONMENTS, generateDataset, type Dataset, type ExportBody } from '../data';
 

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { launch, serverVersionFromEnv, SUITE_SEARCH_RATE_LIMIT, type RealUnleash, type ServerVersion } from '../../test/contract/harness';
+import { launch, serverVersionFromEnv, SUITE_SEARCH_RATE_LIMIT, type RealUnleash, type ServerVersion } from '../../tools/unleash';
 import { cacheFile, fill, multiply, restoreDump, saveDump } from './fill';
 
 /** The flag limit of an open-source server is 5,000 unless raised. */

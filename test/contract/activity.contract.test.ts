@@ -18,9 +18,9 @@ import { flagDocument } from '../../src/model/content/flagDocument';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { hoverMarkdown } from '../../src/model/content/hoverContent';
 import { ServerSource } from '../../src/services/serverSource';
-import { serverVersionFromEnv, startRealUnleash, type RealUnleash } from './harness';
-import { backendToken, changeCheckoutFlowInProduction, sendMetrics, waitForUsage } from './harness/activity';
-import { adminClient } from './harness/seed';
+import { serverVersionFromEnv, startRealUnleash, type RealUnleash } from '../../tools/unleash';
+import { backendToken, changeCheckoutFlowInProduction, sendMetrics, waitForUsage } from '../../tools/unleash/activity';
+import { adminClient } from '../../tools/unleash/seed';
 
 let server: RealUnleash;
 const clients: UnleashClient[] = [];

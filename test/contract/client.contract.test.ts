@@ -1,6 +1,6 @@
 /**
  * The Admin API client (the code the extension ships) against a real Unleash (7.5.1 or 8.2.0) with the seed of
- * test/contract/harness/seed-data.ts. Assertions compare parsed values with what the seed created.
+ * tools/unleash/seed-data.ts. Assertions compare parsed values with what the seed created.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,7 +9,7 @@ import { AuthError, ForbiddenError, MissingTokenError, NotFoundError } from '../
 import type { ExportResult } from '../../src/api/exportSchemas';
 import type { Constraint, Strategy } from '../../src/api/schemas';
 import { useRealUnleash } from './env';
-import { SEED, type SeedConstraint, type SeedFlag } from './harness';
+import { SEED, type SeedConstraint, type SeedFlag } from '../../tools/unleash';
 
 const unleash = useRealUnleash();
 

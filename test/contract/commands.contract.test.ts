@@ -1,6 +1,6 @@
 /**
  * The cores of "Check Tag…" and "Export Environment…" (the code their commands run) against a real Unleash (7.5.1 or
- * 8.2.0) seeded with test/contract/harness/seed-data.ts:
+ * 8.2.0) seeded with tools/unleash/seed-data.ts:
  *   node --import tsx --test test/contract/commands.contract.test.ts
  * Uses the server of UNLEASH_CONTRACT_URL + UNLEASH_CONTRACT_TOKEN when set, else starts (and stops) its own.
  */
@@ -20,7 +20,7 @@ import { exportToFile } from '../../src/model/export/exportToFile';
 import { checkTagExists, closestTag, distinctTags, parseTag, tagForMessage } from '../../src/model/tags/tagInput';
 import { startFaultServer } from '../support/faultServer';
 import { useRealUnleash } from './env';
-import { SEED, seedFlagsTagged, type EnvironmentName, type SeedFlag } from './harness';
+import { SEED, seedFlagsTagged, type EnvironmentName, type SeedFlag } from '../../tools/unleash';
 
 const unleash = useRealUnleash();
 const clients: UnleashClient[] = [];

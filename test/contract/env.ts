@@ -4,7 +4,7 @@
  * generation UNLEASH_CONTRACT_SERVER names (7.5.1 when unset).
  */
 import { after, before } from 'node:test';
-import { SERVER_VERSION_ENV, serverVersionFromEnv, startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash, type ServerVersion } from './harness';
+import { SERVER_VERSION_ENV, serverVersionFromEnv, startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash, type ServerVersion } from '../../tools/unleash';
 
 interface UnleashUnderTest {
   /** The unleash-server generation (7.5.1 or 8.2.0): assert per version only where the server really differs. */

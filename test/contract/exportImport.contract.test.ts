@@ -25,9 +25,9 @@ import { takeSegments } from '../../src/model/export/exportSegmentsFile';
 import { TimeSlices } from '../../src/base/timeSlices';
 import { exportToFile } from '../../src/model/export/exportToFile';
 import { useRealUnleash } from './env';
-import { SEED, serverVersionFromEnv, startRealUnleash, type RealUnleash } from './harness';
-import { adminClient } from './harness/seed';
-import { personalToken } from './harness/personalToken';
+import { SEED, serverVersionFromEnv, startRealUnleash, type RealUnleash } from '../../tools/unleash';
+import { adminClient } from '../../tools/unleash/seed';
+import { personalToken } from '../../tools/unleash/personalToken';
 
 const source = useRealUnleash();
 let target: RealUnleash;

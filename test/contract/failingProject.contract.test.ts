@@ -20,8 +20,8 @@ import type { TreeNode } from '../../src/model/tree/node';
 import { rootNodes } from '../../src/model/tree/root';
 import { ServerSource } from '../../src/services/serverSource';
 import { startForwardingProxy, type ForwardingProxy, type ProxyRule } from '../support/forwardingProxy';
-import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash } from './harness';
-import { createOddNames, ODD_NAMES } from './harness/oddNames';
+import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash } from '../../tools/unleash';
+import { createOddNames, ODD_NAMES } from '../../tools/unleash/oddNames';
 
 const DEFAULT_FLAGS: readonly string[] = ODD_NAMES.defaultFlags;
 const ODD_FLAGS: readonly string[] = ODD_NAMES.oddFlags;

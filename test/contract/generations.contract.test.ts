@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useRealUnleash } from './env';
-import { SEED, STRATEGY_ID_PATTERN, readSeededIds, type ServerVersion } from './harness';
+import { SEED, STRATEGY_ID_PATTERN, readSeededIds, type ServerVersion } from '../../tools/unleash';
 
 const unleash = useRealUnleash();
 

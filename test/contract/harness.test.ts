@@ -4,8 +4,8 @@
  */
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { SEED, readSeededIds, seedFlag, serverVersionFromEnv, startRealUnleash, verifySeed, type RealUnleash } from './harness/index';
-import { isAlive } from './harness/procs';
+import { SEED, readSeededIds, seedFlag, serverVersionFromEnv, startRealUnleash, verifySeed, type RealUnleash } from '../../tools/unleash/index';
+import { isAlive } from '../../tools/unleash/procs';
 
 let unleash: RealUnleash | undefined;
 const suiteStarted = Date.now();

@@ -9,7 +9,7 @@ import { UnleashClient } from '../../src/api/client';
 import { ServerSource } from '../../src/services/serverSource';
 import { startForwardingProxy, type ForwardingProxy, type ProxyRule } from '../support/forwardingProxy';
 import { useRealUnleash } from './env';
-import { SEED } from './harness';
+import { SEED } from '../../tools/unleash';
 
 const unleash = useRealUnleash();
 const PAGE = 2;

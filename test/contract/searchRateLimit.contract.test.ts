@@ -12,7 +12,7 @@ import { HttpError } from '../../src/api/errors';
 import { FlagStore } from '../../src/model/store/flagStore';
 import { viewMessage } from '../../src/model/tree/commandData';
 import { ServerSource } from '../../src/services/serverSource';
-import { SEED, serverVersionFromEnv, startRealUnleash, type RealUnleash } from './harness';
+import { SEED, serverVersionFromEnv, startRealUnleash, type RealUnleash } from '../../tools/unleash';
 
 const version = serverVersionFromEnv();
 const skip = version === '8.2.0' ? false : `unleash-server ${version} does not limit searches`;

@@ -24,8 +24,8 @@ import { cleanupCandidates } from '../../src/model/activity/cleanup';
 import { parseIsoUtc, utcDate } from '../../src/model/text/plainText';
 import { ServerSource } from '../../src/services/serverSource';
 import { escapeMarkdown } from '../../src/model/text/markdown';
-import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash } from './harness';
-import { adminClient } from './harness/seed';
+import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT, type RealUnleash } from '../../tools/unleash';
+import { adminClient } from '../../tools/unleash/seed';
 
 /** Completed in the instant they were created, with each outcome; and one completed later, as usual. */
 const SAME_INSTANT = { 'same-kept': 'kept', 'same-discarded': 'discarded' } as const;

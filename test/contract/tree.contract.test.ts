@@ -1,5 +1,5 @@
 /**
- * The Flags tree against a real Unleash (7.5.1 or 8.2.0, see env.ts) seeded with test/contract/harness/seed-data.ts, expanded as a user
+ * The Flags tree against a real Unleash (7.5.1 or 8.2.0, see env.ts) seeded with tools/unleash/seed-data.ts, expanded as a user
  * would: root → project → new-checkout-flow → development → its gradual rollout → constraints, parameters,
  * variants, segments → internal-users → its constraint. Uses the server of UNLEASH_CONTRACT_URL and
  * UNLEASH_CONTRACT_TOKEN when set, else starts one (see env.ts).
@@ -19,7 +19,7 @@ import { rootNodes } from '../../src/model/tree/root';
 import { parseIsoUtc, utcDate } from '../../src/model/text/plainText';
 import { ServerSource } from '../../src/services/serverSource';
 import { useRealUnleash } from './env';
-import { SEED, STRATEGY_ID_PATTERN, seedFlag, seedStrategy, type SeedConstraint } from './harness';
+import { SEED, STRATEGY_ID_PATTERN, seedFlag, seedStrategy, type SeedConstraint } from '../../tools/unleash';
 
 const unleash = useRealUnleash();
 const clients: UnleashClient[] = [];

@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { bundleOptions } from '../../esbuild';
-import { OUT_DIR, ROOT } from './support';
+import { ROOT } from '../../tools/vsix';
+import { OUT_DIR } from './support';
 
 const SUITE_ENTRY = path.join(__dirname, 'suite', 'index.ts');
 const SUITE_BUNDLE = path.join(OUT_DIR, 'suite.js');

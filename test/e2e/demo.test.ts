@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from './support';
+import { ROOT } from '../../tools/vsix';
 
 /** Resolves with the output so far once `pattern` matches it; rejects after `ms` or when the process ends first. */
 function waitForOutput(out: { text: string }, child: ReturnType<typeof spawn>, pattern: RegExp, ms: number): Promise<RegExpMatchArray> {

@@ -22,24 +22,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { useRealUnleash } from '../contract/env';
-import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '../contract/harness';
-import { createOddNames } from '../contract/harness/oddNames';
+import { startRealUnleash, SUITE_SEARCH_RATE_LIMIT } from '../../tools/unleash';
+import { createOddNames } from '../../tools/unleash/oddNames';
 import { startFaultServer } from '../support/faultServer';
 import { buildSuite } from './build';
-import * as host from './host/index';
+import * as host from '../../tools/editor/index';
 import { startSlowServer } from './slowServer';
-import {
-  activationFromLogs,
-  copyDemoWorkspace,
-  ensureHost,
-  EXTENSION_ID,
-  ensureVsix,
-  recordActivation,
-  seconds,
-  stageExtension,
-  type ActivationRun,
-  type StagedExtension,
-} from './support';
+import { copyDemoWorkspace } from '../../tools/demoWorkspace';
+import { ensureHost } from '../../tools/editor/ensureHost';
+import { seconds } from '../../tools/log';
+import { EXTENSION_ID, ensureVsix } from '../../tools/vsix';
+import { activationFromLogs, recordActivation, stageExtension, type ActivationRun, type StagedExtension } from './support';
 
 const unleash = useRealUnleash();
 const verbose = Boolean(process.env.E2E_VERBOSE);

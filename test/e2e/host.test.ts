@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import * as host from './host/index';
-import type { EditorSession } from './host/index';
-import { ensureHost } from './support';
+import * as host from '../../tools/editor/index';
+import type { EditorSession } from '../../tools/editor/index';
+import { ensureHost } from '../../tools/editor/ensureHost';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURE = path.join(__dirname, 'fixture-extension');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { screenshot, type EditorSession } from './host/index';
+import { screenshot, type EditorSession } from '../../tools/editor/index';
 import { OUT_DIR, SCREENSHOTS_DIR } from './support';
 
 type Page = EditorSession['page'];

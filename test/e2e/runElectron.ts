@@ -1,6 +1,6 @@
 // Runs the same in-editor suite (a module exporting run()) in desktop VS Code through
 // @vscode/test-electron, for machines that can download VS Code (this one cannot: use
-// test/e2e/host, i.e. runSuiteInEditor(), here).
+// tools/editor, i.e. runSuiteInEditor(), here).
 //
 //   node --import tsx test/e2e/runElectron.ts [--extension <dir>] [--suite <file>] [--workspace <dir>] [--vscode <version>]
 //
@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runTests, TestRunFailedError } from '@vscode/test-electron';
-import type { RunSuiteOptions } from './host';
+import type { RunSuiteOptions } from '../../tools/editor';
 
-/** Same VS Code as code-server 4.100.3 in test/e2e/host. */
+/** Same VS Code as code-server 4.100.3 in tools/editor. */
 export const VSCODE_VERSION = '1.100.3';
 
 /** What runSuiteInEditor() takes, less its code-server bounds, and the VS Code version to download. */

@@ -15,11 +15,14 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { SEED } from '../contract/harness/seed-data';
+import { SEED } from '../../tools/unleash/seed-data';
 import { expand, hoverFlag, logger, openFlagsView, paletteCommand, quickOpen, shot, treeRow, typoProblem, visibleRows } from './page';
-import * as host from './host/index';
-import type { EditorSession as Session } from './host/index';
-import { EXTENSION_ID, copyDemoWorkspace, ensureHost, ensureVsix, seconds } from './support';
+import * as host from '../../tools/editor/index';
+import type { EditorSession as Session } from '../../tools/editor/index';
+import { copyDemoWorkspace } from '../../tools/demoWorkspace';
+import { ensureHost } from '../../tools/editor/ensureHost';
+import { seconds } from '../../tools/log';
+import { EXTENSION_ID, ensureVsix } from '../../tools/vsix';
 
 const VIEWPORT = { width: 1280, height: 800 };
 let vsixPath = '';

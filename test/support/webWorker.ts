@@ -1,7 +1,7 @@
 /**
  * Runs a CommonJS bundle the way VS Code's web worker extension host does, as far as the bundle can tell: in a context
  * of its own with only a worker's globals (no `process`, `Buffer`, `setImmediate`, `global`), where `require` knows
- * only 'vscode'. For the browser build (dist/web/extension.js): test/unit/browserBundle.test.ts and the activation
+ * only 'vscode'. For the browser build (dist/web/extension.js): test/checks/browserBundle.test.ts and the activation
  * benchmark.
  */
 import * as vm from 'node:vm';

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { seedFlag } from '../../contract/harness/seed-data';
+import { seedFlag } from '../../../tools/unleash/seed-data';
 import { row, rows, waitFor, workspaceUri, type Steps } from './util';
 
 /** The Export Files view's rows, `label — description`, and each file's changes under it. */

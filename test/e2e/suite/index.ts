@@ -1,6 +1,6 @@
 /**
  * The in-editor suite: a module exporting `run(): Promise<void>`, the @vscode/test-electron contract, so it runs in
- * desktop VS Code (test/e2e/runElectron.ts) and in code-server (test/e2e/host runSuiteInEditor) alike. Bundled by
+ * desktop VS Code (test/e2e/runElectron.ts) and in code-server (tools/editor runSuiteInEditor) alike. Bundled by
  * test/e2e/build.ts into out/e2e/suite.js. A rejected run() makes the editor exit with code 1.
  *
  * Settings and env are fixed per editor run, so the checks come in phases, picked by UNLEASH_E2E_PHASE:

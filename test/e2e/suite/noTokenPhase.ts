@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { SEED } from '../../contract/harness/seed-data';
+import { SEED } from '../../../tools/unleash/seed-data';
 import { codeChecks } from './codePhase';
 import { offlineWatchChecks } from './exportWatchChecks';
 import { navigationChecks } from './navigationChecks';

@@ -1,12 +1,12 @@
 /**
  * Phase `oddNames`: a real Unleash holding a project the server cannot list per project (flags named `constructor`
- * and `toString`: its listing answers 500; test/contract/harness/oddNames.ts). The Flags view shows every flag, on
+ * and `toString`: its listing answers 500; tools/unleash/oddNames.ts). The Flags view shows every flag, on
  * the first load and after a Refresh, which lists that project and reads it through the search instead.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { ODD_NAMES } from '../../contract/harness/oddNames';
+import { ODD_NAMES } from '../../../tools/unleash/oddNames';
 import { row, rows, shown, waitForState, type Steps } from './util';
 
 export async function oddNamesPhase(api: ExtensionApi, steps: Steps): Promise<void> {

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } from '../../contract/harness/seed-data';
+import { SEED, seedFlag, seedFlagsTagged, seedStrategy, type EnvironmentName } from '../../../tools/unleash/seed-data';
 import { codeChecks } from './codePhase';
 import { driftChecks } from './driftChecks';
 import { exportWatchChecks } from './exportWatchChecks';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { CodeServer, LogFn } from './codeServer';
+import { workbenchUrl, type CodeServer, type LogFn } from './codeServer';
 import { HOST_DIR, INSTALL_HINT } from './hostDir';
 import { killTree, spawnTracked } from './processes';
 
@@ -150,21 +150,6 @@ async function launchChromium(tmp: string, log: LogFn | undefined, timeoutMs: nu
     await stop();
     throw err;
   }
-}
-
-/** Builds the workbench URL: folder + optional extension-development/test payload. */
-export function workbenchUrl(
-  server: Pick<CodeServer, 'url' | 'port' | 'workspace'>,
-  opts: { extensionDevelopmentPath?: string | undefined; extensionTestsPath?: string | undefined } = {},
-): string {
-  const authority = `127.0.0.1:${server.port}`;
-  const remote = (p: string): string => `vscode-remote://${authority}${path.resolve(p)}`;
-  const payload: [string, string][] = [];
-  if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(opts.extensionDevelopmentPath)]);
-  if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
-  const q = new URLSearchParams({ folder: server.workspace });
-  if (payload.length) q.set('payload', JSON.stringify(payload));
-  return `${server.url}?${q.toString()}`;
 }
 
 /** Waits until the workbench is drawn (status bar and activity bar laid out). */

@@ -1,22 +1,22 @@
 /**
  * A real, seeded Unleash for a person to point the extension at.
  *
- *   npx tsx test/contract/local.ts start    (npm run unleash:local)  starts it, prints URL and tokens, returns
- *   npx tsx test/contract/local.ts start --server 8.2.0              the same with unleash-server 8.2.0 (default
+ *   npx tsx tools/unleash/local.ts start    (npm run unleash:local)  starts it, prints URL and tokens, returns
+ *   npx tsx tools/unleash/local.ts start --server 8.2.0              the same with unleash-server 8.2.0 (default
  *                                                                    UNLEASH_CONTRACT_SERVER, else 7.5.1)
- *   npx tsx test/contract/local.ts status                            prints what is running
- *   npx tsx test/contract/local.ts stop     (npm run unleash:stop)   stops both servers by pid, removes the temp folder
+ *   npx tsx tools/unleash/local.ts status                            prints what is running
+ *   npx tsx tools/unleash/local.ts stop     (npm run unleash:stop)   stops both servers by pid, removes the temp folder
  *
- * Same server and seed as the contract tests (test/contract/harness). Ports 4242 (Unleash) and
+ * Same server and seed as the contract tests (tools/unleash). Ports 4242 (Unleash) and
  * 55432 (PostgreSQL) are used when free, otherwise free ones. State: <os.tmpdir()>/unleash-local.json.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { launch, parseServerVersion, serverVersionFromEnv, type ServerVersion } from './harness/index';
-import { isPostmasterOf, removeDir, stopPostmaster } from './harness/postgres';
-import { isAlive } from './harness/procs';
-import { isUnleashProcess, stopUnleashPid } from './harness/unleash';
+import { launch, parseServerVersion, serverVersionFromEnv, type ServerVersion } from './index';
+import { isPostmasterOf, removeDir, stopPostmaster } from './postgres';
+import { isAlive } from './procs';
+import { isUnleashProcess, stopUnleashPid } from './unleash';
 
 const STATE_FILE = path.join(os.tmpdir(), 'unleash-local.json');
 /** This checkout's contract folder: the state file is shared by every checkout on the machine, its servers are not. */
@@ -64,7 +64,7 @@ function describe(s: LocalState): string {
     `  frontend token: ${s.frontendToken}`,
     `  pids:           unleash ${s.pids.unleash}, postgres ${s.pids.postgres}`,
     `  server log:     ${s.unleashLog}`,
-    `Stop it with:     npm run unleash:stop   (or: npx tsx test/contract/local.ts stop)`,
+    `Stop it with:     npm run unleash:stop   (or: npx tsx tools/unleash/local.ts stop)`,
   ].join('\n');
 }
 
@@ -147,7 +147,7 @@ const command = process.argv[2];
 const commands: Record<string, () => Promise<void> | void> = { start, stop, status };
 const fn = command ? commands[command] : undefined;
 if (!fn) {
-  console.error('usage: tsx test/contract/local.ts start [--server 7.5.1|8.2.0] | stop | status');
+  console.error('usage: tsx tools/unleash/local.ts start [--server 7.5.1|8.2.0] | stop | status');
   process.exit(2);
 }
 Promise.resolve(fn()).catch((err: unknown) => {

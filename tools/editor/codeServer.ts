@@ -256,3 +256,18 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     throw err;
   }
 }
+
+/** Builds the workbench URL: folder + optional extension-development/test payload. */
+export function workbenchUrl(
+  server: Pick<CodeServer, 'url' | 'port' | 'workspace'>,
+  opts: { extensionDevelopmentPath?: string | undefined; extensionTestsPath?: string | undefined } = {},
+): string {
+  const authority = `127.0.0.1:${server.port}`;
+  const remote = (p: string): string => `vscode-remote://${authority}${path.resolve(p)}`;
+  const payload: [string, string][] = [];
+  if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(opts.extensionDevelopmentPath)]);
+  if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
+  const q = new URLSearchParams({ folder: server.workspace });
+  if (payload.length) q.set('payload', JSON.stringify(payload));
+  return `${server.url}?${q.toString()}`;
+}

@@ -205,7 +205,7 @@ describe('manifest: commands appear only where they work', () => {
     assert.equal(manifest.contributes.keybindings, undefined);
   });
 
-  it('activates after start-up, and reads nothing then (README: "When it costs something")', () => {
+  it('activates after start-up, and reads nothing then (README: "When it sends requests")', () => {
     assert.deepEqual(manifest.activationEvents, ['onStartupFinished']);
   });
 });

@@ -2,12 +2,12 @@
 // Debian's Chromium through playwright-core. See test/e2e/README.md.
 //
 //   processes.ts   process trees: started in their own groups, killed by pid/pgid and run marker, exit hooks
-//   codeServer.ts  a run's folders, env and settings; installExtension, startCodeServer
-//   browser.ts     Chromium on the workbench: openWorkbench, workbenchUrl
+//   codeServer.ts  a run's folders, env and settings; installExtension, startCodeServer, workbenchUrl
+//   browser.ts     Chromium on the workbench: openWorkbench
 //   suite.ts       runSuiteInEditor: a run() suite in the extension host
 //   ui.ts          what a person does in the workbench (palette, notifications, screenshots)
 export { processesOfRun } from './processes';
 export { startCodeServer, type CodeServer } from './codeServer';
-export { openWorkbench, workbenchUrl, type EditorSession } from './browser';
+export { openWorkbench, type EditorSession } from './browser';
 export { runSuiteInEditor, type RunSuiteOptions } from './suite';
 export { runCommandFromPalette, screenshot, waitForNotification } from './ui';

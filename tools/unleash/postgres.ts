@@ -221,7 +221,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
 
 function postgresSettings(port: number, socketDir: string): string {
   return [
-    '# written by test/contract/harness/postgres.ts: a throw-away test database',
+    '# written by tools/unleash/postgres.ts: a throw-away test database',
     `port = ${port}`,
     "listen_addresses = '127.0.0.1'",
     `unix_socket_directories = '${socketDir.replace(/'/g, "''")}'`,

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Installs the e2e host tools (code-server + playwright-core) into test/e2e/host/node_modules.
+// Installs the e2e host tools (code-server + playwright-core) into tools/editor/node_modules.
 //
-//   node test/e2e/host/install.mjs          # fast no-op when already complete
-//   node test/e2e/host/install.mjs --force  # reinstall from scratch
-//   node test/e2e/host/install.mjs --no-browser  # code-server only: Chromium is not required (npm run demo)
+//   node tools/editor/install.mjs          # fast no-op when already complete
+//   node tools/editor/install.mjs --force  # reinstall from scratch
+//   node tools/editor/install.mjs --no-browser  # code-server only: Chromium is not required (npm run demo)
 //
 // Works offline except for the npm registry:
 //  * @vscode/ripgrep's postinstall (inside code-server's bundled VS Code) would download rg
@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensurePackages } from '../../../scripts/debianPackages.mjs';
+import { ensurePackages } from '../../scripts/debianPackages.mjs';
 
 const HOST = path.dirname(fileURLToPath(import.meta.url));
 const NM = path.join(HOST, 'node_modules');
@@ -70,9 +70,12 @@ function which(cmd) {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
+/** What the install depends on: the lock, what package.json pins and allows (not its description), the Node ABI. */
 function fingerprint() {
   const h = createHash('sha256');
-  for (const f of ['package.json', 'package-lock.json']) h.update(fs.readFileSync(path.join(HOST, f)));
+  const pkg = JSON.parse(fs.readFileSync(path.join(HOST, 'package.json'), 'utf8'));
+  h.update(JSON.stringify({ dependencies: pkg.dependencies, allowScripts: pkg.allowScripts, engines: pkg.engines }));
+  h.update(fs.readFileSync(path.join(HOST, 'package-lock.json')));
   h.update(process.version.split('.')[0]); // native modules are built for one Node ABI
   return h.digest('hex');
 }
@@ -94,7 +97,7 @@ function preflight() {
   if (problem) fail(`missing prerequisites: ${problem}`);
 }
 
-/** How long one install step may take (about 1.5 min on 2 cores): then it is killed with its children, a failure. */
+/** How long one install step may take: then it is killed with its children, a failure. */
 const STEP_TIMEOUT_MS = 20 * 60_000;
 
 function run(cmd, args, opts) {
@@ -175,7 +178,7 @@ async function main() {
     // 3. Allow the install scripts of the nested VS Code project (see header).
     fs.writeFileSync(
       path.join(VSCODE, '.npmrc'),
-      `# written by test/e2e/host/install.mjs\nallow-scripts=${VSCODE_ALLOW_SCRIPTS.join(',')}\n`,
+      `# written by tools/editor/install.mjs\nallow-scripts=${VSCODE_ALLOW_SCRIPTS.join(',')}\n`,
     );
 
     // 4. Run the allowed install scripts (package.json#allowScripts): argon2, and code-server's

@@ -1,6 +1,6 @@
 /**
- * Starts a REAL open-source Unleash (unleash-server 7.5.1 from test/contract/server, or 8.2.0 from
- * test/contract/server-8: see versions.ts) on a throw-away PostgreSQL, both on 127.0.0.1, optionally
+ * Starts a REAL open-source Unleash (unleash-server 7.5.1 from tools/unleash/server, or 8.2.0 from
+ * tools/unleash/server-8: see versions.ts) on a throw-away PostgreSQL, both on 127.0.0.1, optionally
  * seeded with SEED. See test/contract/README.md.
  *
  *   const unleash = await startRealUnleash();
@@ -81,7 +81,7 @@ interface StartRealUnleashOptions {
 /** What the test suites allow: enough for every listing of a whole contract or e2e run. */
 export const SUITE_SEARCH_RATE_LIMIT = 100_000;
 
-/** Extra knobs for test/contract/local.ts. */
+/** Extra knobs for tools/unleash/local.ts. */
 interface LaunchOptions extends StartRealUnleashOptions {
   /** Leave the servers running when this process exits (no exit hooks, Unleash in its own process group). */
   detached?: boolean;

