@@ -146,16 +146,7 @@ describe('invisible characters: every format character, the tag block', () => {
   it('tree row, tooltip, hover and details document', async () => {
     for (const ch of NEWLY_INVISIBLE) {
       const flag = summary(`pay${ch}ments`, `About${ch}it`);
-      const store = await storeListing([flag]);
-      const [row] = (await childrenOf(undefined, store)) as [TreeNode];
-      assert.equal(row.label, 'pay ments (not a valid Unleash name)', code(ch));
-      assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), '**pay ments \\(not a valid Unleash name\\)**|About it', code(ch));
-      const hover = hoverMarkdown({ matches: [{ summary: flag, detailsState: 'unavailable' }], sourceLabel: `host${ch}name`, now: new Date(0) });
-      assert.deepEqual(
-        hover.split('\n\n').filter((_part, i, all) => i < 2 || i === all.length - 1),
-        ['**pay ments \\(not a valid Unleash name\\)** · release · project default', 'About it', '_Source: host name_'],
-        code(ch),
-      );
+      await assertRowAndHover(flag, ch);
       const payload = { type: 'json', value: `{"note":"x${ch}y"}` };
       const details: Feature = { ...flag, environments: [{ name: 'production', enabled: true, strategies: [], variants: [{ name: 'v', weight: 1000, payload }] }] };
       const document = (await flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) })).split('\n');
@@ -187,16 +178,7 @@ describe('invisible characters: every default-ignorable code point, and the blan
     for (const ch of DEFAULT_IGNORABLE) {
       assert.equal(clean(`left${ch}right`), 'left right', code(ch));
       const flag = summary(`pay${ch}ments`, `About${ch}it`);
-      const store = await storeListing([flag]);
-      const [row] = (await childrenOf(undefined, store)) as [TreeNode];
-      assert.equal(row.label, 'pay ments (not a valid Unleash name)', code(ch));
-      assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), '**pay ments \\(not a valid Unleash name\\)**|About it', code(ch));
-      const hover = hoverMarkdown({ matches: [{ summary: flag, detailsState: 'unavailable' }], sourceLabel: `host${ch}name`, now: new Date(0) });
-      assert.deepEqual(
-        hover.split('\n\n').filter((_part, i, all) => i < 2 || i === all.length - 1),
-        ['**pay ments \\(not a valid Unleash name\\)** · release · project default', 'About it', '_Source: host name_'],
-        code(ch),
-      );
+      await assertRowAndHover(flag, ch);
       const details: Feature = { ...flag, environments: [{ name: 'production', enabled: true, strategies: [] }] };
       const document = (await flagDocument({ details, segments: new Map(), sourceLabel: 'unleash.example.com', now: new Date(0) })).split('\n');
       assert.equal(document[0], `pay\\u{${code(ch)}}ments (not a valid Unleash name)`, code(ch));
@@ -252,4 +234,19 @@ function summary(name: string, description: string): FeatureSummary {
 /** The store over a server that lists `flags`. */
 function storeListing(flags: FeatureSummary[]): Promise<FlagStore> {
   return storeOver(listingSource(flags, { environments: ['development'] }));
+}
+
+/** The tree row, its tooltip and the hover of a flag whose name and description hold `ch`: shown as a blank. */
+async function assertRowAndHover(flag: FeatureSummary, ch: string): Promise<void> {
+  const code = (c: string) => (c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+  const store = await storeListing([flag]);
+  const [row] = (await childrenOf(undefined, store)) as [TreeNode];
+  assert.equal(row.label, 'pay ments (not a valid Unleash name)', code(ch));
+  assert.equal(row.tooltip?.split('\n\n').slice(0, 2).join('|'), '**pay ments \\(not a valid Unleash name\\)**|About it', code(ch));
+  const hover = hoverMarkdown({ matches: [{ summary: flag, detailsState: 'unavailable' }], sourceLabel: `host${ch}name`, now: new Date(0) });
+  assert.deepEqual(
+    hover.split('\n\n').filter((_part, i, all) => i < 2 || i === all.length - 1),
+    ['**pay ments \\(not a valid Unleash name\\)** · release · project default', 'About it', '_Source: host name_'],
+    code(ch),
+  );
 }
