@@ -36,5 +36,5 @@ export const scenario: HostileScenario = {
       return `hover: ${hover} · ${lines.find((line) => line.startsWith('  Variants:'))?.trim()}`;
     });
   },
-  expect: /^hover: \*\*Usage, last 24 h:\*\* production 6 \\\(5 yes · 1 no\\\) · Variants: v103 13, v116 13, v12 13, v129 13, v142 13, v155 13, v168 13, v181 13, v194 13, v207 13, others at least 69,855 \(the server sent more variant counts than are read\)$/,
+  expect: /^hover: \*\*Usage, last 24 h:\*\* production 6 \\\(5 yes · 1 no\\\) · Variants: v103 13, v116 13, v12 13, v129 13, v142 13, v155 13, v168 13, v181 13, v194 13, v207 13, others at least 69,855 \(a row of 10,000 variant counts or more: 10,000 are read\)$/,
 };

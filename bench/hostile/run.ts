@@ -104,7 +104,7 @@ function section(header: string, rows: Measured[]): string {
     '',
     'Each row is a file in `bench/hostile/`: the input is built in one process, and the operation a user would trigger',
     `runs in a fresh Node with a ${HEAP_LIMIT_MB} MB heap (\`--max-old-space-size\`: needing more is a crash, not a figure).`,
-    'Peak heap is sampled every 5 ms and at the end; the longest event-loop block is `monitorEventLoopDelay`\'s maximum.',
+    'Peak heap is sampled every 5 ms and at the end; the longest event-loop block is the longest gap between two ticks of `monitorEventLoopDelay` at a 1 ms resolution (a block of 30 ms reads as about 32).',
     'Where the operation reads files through the worker thread (src/worker.ts), the worker\'s time and its largest heap are',
     'given too: that memory is not the extension host\'s, and the worker is stopped past its own budget.',
     '`test/hostile/hostileInputs.test.ts` runs every row in the hostile layer and checks what the user sees; the figures are',

@@ -13,6 +13,8 @@ export const INTAKE_BUDGET = {
   projectsPerName: 1_000,
   /** Entries of any list an input holds beside its flags (strategies, environments, tags, links, dependencies). */
   rowsPerList: 300_000,
+  /** Entries of one object beside the lists (a usage row's counts per variant): the first are kept. */
+  entriesPerObject: 10_000,
   /** Characters of one text value (a description, a constraint value); longer ones are cut. */
   textChars: 100_000,
   /** Levels of nested lists and objects in one input (an export needs about ten). */

@@ -34,16 +34,25 @@ export class CutLog {
   }
 }
 
+/** What cutNested keeps: entries of a list, of an object, and characters of a text. */
+interface NestedBudget {
+  maxEntries: number;
+  maxObjectEntries: number;
+  maxChars: number;
+}
+
+const NESTED_BUDGET: NestedBudget = {
+  maxEntries: INTAKE_BUDGET.rowsPerList,
+  maxObjectEntries: INTAKE_BUDGET.entriesPerObject,
+  maxChars: INTAKE_BUDGET.textChars,
+};
+
 /**
- * Cuts, in place, every list deeper than the top level past `maxEntries` and every string past `maxChars` (top-level
- * lists are the caller's, which knows what their rows are), recording each in `cuts`.
+ * Cuts, in place, every list deeper than the top level past `maxEntries`, every object past `maxObjectEntries` and
+ * every string past `maxChars` (top-level lists are the caller's, which knows what their rows are), recording each in
+ * `cuts`.
  */
-export async function cutNested(
-  root: Record<string, unknown>,
-  slices: TimeSlices,
-  cuts: CutLog,
-  budget: { maxEntries: number; maxChars: number } = { maxEntries: INTAKE_BUDGET.rowsPerList, maxChars: INTAKE_BUDGET.textChars },
-): Promise<void> {
+export async function cutNested(root: Record<string, unknown>, slices: TimeSlices, cuts: CutLog, budget: NestedBudget = NESTED_BUDGET): Promise<void> {
   // An explicit stack: depth is bounded by the parser, but recursion would still cost a frame per level.
   const stack: Array<{ value: unknown; at: string }> = [];
   for (const [key, value] of Object.entries(root)) {
@@ -62,7 +71,12 @@ export async function cutNested(
         else if (item !== null && typeof item === 'object') stack.push({ value: item, at: `${at}[${i}]` });
       }
     } else {
-      for (const [key, item] of Object.entries(value)) {
+      const entries = Object.entries(value);
+      if (entries.length > budget.maxObjectEntries) {
+        cuts.add({ at, kind: 'entries', kept: budget.maxObjectEntries, total: entries.length });
+        for (const [key] of entries.splice(budget.maxObjectEntries)) delete (value as Record<string, unknown>)[key];
+      }
+      for (const [key, item] of entries) {
         if (typeof item === 'string') cutText(value as Record<string, unknown>, key, item, `${at}.${key}`, budget.maxChars, cuts);
         else if (item !== null && typeof item === 'object') stack.push({ value: item, at: `${at}.${key}` });
       }

@@ -11,7 +11,7 @@ import type { TimeSlices } from './timeSlices';
 /** Entries of a list above which it is sent in parts, and most entries one part holds. */
 const PART_ROWS = 1_000;
 /** About the most characters one part holds (a part of large entries holds fewer of them). */
-const PART_CHARS = 512 * 1024;
+const PART_CHARS = 128 * 1024;
 
 /**
  * A value in parts: the skeleton's JSON, and the parts in the order they are added, their JSON as the UTF-8 bytes of

@@ -10,7 +10,7 @@ import { SharedStrings } from './sharedStrings';
 import { TimeSlices } from './timeSlices';
 
 interface SlicedParseOptions {
-  /** When to yield to the event loop (default: every 20 ms, with a zero timeout). */
+  /** When to yield to the event loop (default: every SLICE_MS). */
   slices?: TimeSlices;
   /** Most bytes one native JSON.parse call reads (a lone larger string or number excepted: it cannot be split). */
   batchBytes?: number;
@@ -26,7 +26,7 @@ interface SlicedParseOptions {
 // Bound once: used through the import, each byte of the scan would read them through the module object.
 const { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = jsonBytes;
 
-const DEFAULTS = { batchBytes: 256 * 1024, maxDepth: 1000, exactBytes: 16 * 1024 * 1024 } as const;
+const DEFAULTS = { batchBytes: 64 * 1024, maxDepth: 1000, exactBytes: 16 * 1024 * 1024 } as const;
 /** How far the scan goes between two looks at the clock. */
 const CHECK_BYTES = 16 * 1024;
 

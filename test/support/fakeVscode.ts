@@ -390,7 +390,9 @@ export function createFakeVscode(options: { folder?: string } = {}) {
         },
         readFile: async (uri: Uri) => {
           record.reads.push(uri.fsPath);
-          return new Uint8Array(await fsp.readFile(uri.fsPath));
+          // A Uint8Array over the bytes read, as VS Code hands them over (no copy).
+          const bytes = await fsp.readFile(uri.fsPath);
+          return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         },
       },
     },

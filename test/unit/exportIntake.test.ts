@@ -70,6 +70,15 @@ describe('the intake of an export file', () => {
     assert.match(cutsNote([{ path: 'x.json', ...taken }]) ?? '', /^Showing part of x\.json: the first 300,000 of 300,001 entries of featureStrategies\[0\]\.constraints\[0\]\.values, a text of 100,005 characters at features\[0\]\.description cut to 100,000\./);
   });
 
+  it('keeps the first 10,000 entries of an object (the parameters of a strategy), naming where', async () => {
+    const parameters = Object.fromEntries(Array.from({ length: INTAKE_BUDGET.entriesPerObject + 3 }, (_, i) => [`p${i}`, 'x']));
+    const file = exportOf([['a', 'default']], { featureStrategies: [{ featureName: 'a', name: 'default', parameters }] });
+    const taken = await takeExport(bytes(file), slices());
+    const kept = Object.keys(taken.result.featureStrategies[0]?.parameters ?? {});
+    assert.deepEqual([kept.length, kept.at(-1)], [10_000, 'p9999']);
+    assert.match(cutsNote([{ path: 'x.json', ...taken }]) ?? '', /^Showing part of x\.json: the first 10,000 of 10,003 entries of featureStrategies\[0\]\.parameters\./);
+  });
+
   it('still names the first bad field of a file within the budget', async () => {
     await assert.rejects(takeExport(bytes(exportOf([['a', 'default']], { featureStrategies: [{ featureName: 'a' }] })), slices()), (error: unknown) => {
       assert.ok(error instanceof InvalidExportFileError);

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { FeatureMetricsRow } from '../../src/api/activitySchemas';
 import { MAX_USAGE_ENVIRONMENTS, summarizeUsage } from '../../src/model/activity/usageSummary';
 import { sparkline, usageMarkdown, usageSection } from '../../src/model/activity/usageText';
+import { takeAnswer } from '../../src/model/jobs/answerIntake';
 
 const NOW = new Date('2026-11-26T08:40:00Z');
 
@@ -82,7 +83,21 @@ describe('hostile counts and names', () => {
     assert.equal(production!.variants.reduce((sum, v) => sum + v.count, 0) + production!.otherVariants, read);
     assert.equal(production?.otherVariantsUncounted, true);
     const section = usageSection({ value: [row('production', 0, 5, 0, { variants })] }, NOW, 24);
-    assert.ok(section.some((line) => /^ {2}Variants: top 1,000, .*, others at least [\d,]+ \(the server sent more variant counts than are read\)$/.test(line)), section.join('\n'));
+    assert.ok(section.some((line) => /^ {2}Variants: top 1,000, .*, others at least [\d,]+ \(a row of 10,000 variant counts or more: 10,000 are read\)$/.test(line)), section.join('\n'));
+  });
+});
+
+describe('a usage answer of 200,000 variant counts in one row, as it enters (the worker)', () => {
+  it('keeps the first 10,000 counts of the row, so the host never reads the rest; the section says the others are a least count', async () => {
+    const variants: Record<string, number> = {};
+    for (let i = 0; i < 200_000; i++) variants[`v${i}`] = 1;
+    const answer = { version: 1, maturity: 'stable', data: [row('production', 0, 5, 0, { variants })] };
+    const taken = await takeAnswer(new TextEncoder().encode(JSON.stringify(answer)), 'featureMetrics');
+    const kept = (taken.body as { data: FeatureMetricsRow[] }).data[0]?.variants as Record<string, number>;
+    assert.equal(Object.keys(kept).length, 10_000);
+    assert.equal(Object.keys(kept).at(-1), 'v9999');
+    const section = usageSection({ value: (taken.body as { data: FeatureMetricsRow[] }).data }, NOW, 24);
+    assert.ok(section.includes('  Variants: v0 1, v1 1, v10 1, v100 1, v101 1, v102 1, v103 1, v104 1, v105 1, v106 1, others at least 9,990 (a row of 10,000 variant counts or more: 10,000 are read)'), section.join('\n'));
   });
 });
 

@@ -12,12 +12,14 @@ import { CancelledError, ForbiddenError } from '../../api/errors';
 import type { FeatureEvent, FeatureMetricsRow } from '../../api/activitySchemas';
 import type { CancellationLike, Disposable, Event } from '../../base/emitter';
 import { nextTurn } from '../../base/nextTurn';
+import { TimeSlices } from '../../base/timeSlices';
 import { historyEntry, type HistoryEntry } from './eventWording';
 import type { Catalog } from '../store/catalog';
 import { flagKey } from '../store/catalog';
 import type { FlagSource } from '../store/flagSource';
 import { SharedReads } from '../store/sharedReads';
 import { formatError } from '../content/formatError';
+import { summarizeAnswer } from './usageText';
 
 /** How long an answer (or a failure) is kept. */
 const ACTIVITY_TTL_MS = 60_000;
@@ -111,13 +113,14 @@ export class FlagActivity implements Disposable {
   private source: FlagSource | undefined;
   private catalog: Catalog | undefined;
   private readonly subscription: Disposable;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: ActivityStore,
     private readonly logger: Pick<Logger, 'warn'>,
     options: { ttlMs?: number; now?: () => number } = {},
   ) {
-    const now = options.now ?? Date.now;
+    const now = (this.now = options.now ?? Date.now);
     const ttl = options.ttlMs ?? ACTIVITY_TTL_MS;
     this.latestChanges = new Expiring(now, ttl);
     this.histories = new Expiring(now, ttl);
@@ -198,9 +201,13 @@ export class FlagActivity implements Disposable {
 
   /** Reads the flag's evaluations of the last USAGE_HOURS hours when they are not known. */
   usage(name: string, token?: CancellationLike): Promise<Known<FeatureMetricsRow[]>> {
-    return this.read('usage', this.usages, this.pendingUsage, name, token, (source, signal) => source.flagUsage!(name, USAGE_HOURS, signal), () =>
-      this.peekUsage(name),
-    );
+    const read = async (source: FlagSource, signal: AbortSignal) => {
+      const rows = await source.flagUsage!(name, USAGE_HOURS, signal);
+      // Summed up here, in slices: a hostile answer may hold 300,000 rows, and hovers then answer from memory.
+      await summarizeAnswer(rows, new Date(this.now()), USAGE_HOURS, new TimeSlices());
+      return rows;
+    };
+    return this.read('usage', this.usages, this.pendingUsage, name, token, read, () => this.peekUsage(name));
   }
 
   dispose(): void {

@@ -8,7 +8,9 @@
 import type { FeatureMetricsRow } from '../../api/activitySchemas';
 import { parseIsoUtc } from '../text/plainText';
 import { compare } from '../../base/compare';
+import { INTAKE_BUDGET } from '../../base/intakeBudget';
 import { MAX_COUNT } from '../text/countText';
+import { stepsAtOnce, stepsInSlices, type TimeSlices } from '../../base/timeSlices';
 
 /** Environments summed up one by one; the rest are added together in `others`. */
 export const MAX_USAGE_ENVIRONMENTS = 20;
@@ -17,10 +19,15 @@ const MAX_USAGE_VARIANTS = 10;
 /** Applications named. */
 const MAX_USAGE_APPLICATIONS = 10;
 
+/** Rows (or entries) looked at between two pauses of the summary's steps. */
+const STEP = 1024;
 /** Distinct variant names summed up one by one per environment; evaluations of further names go to `otherVariants`. */
 const MAX_VARIANT_NAMES = 1_000;
-/** Variant counts read from one row (a hostile row may hold millions): past them, `otherVariants` is a lower bound. */
-const MAX_VARIANT_KEYS = 10_000;
+/**
+ * Variant counts read from one row: as many as the intake keeps of one object (a hostile row may hold millions). A row
+ * holding that many may have held more, so `otherVariants` is then a lower bound.
+ */
+export const MAX_VARIANT_KEYS = INTAKE_BUDGET.entriesPerObject;
 
 const HOUR = 3_600_000;
 
@@ -32,7 +39,7 @@ export interface EnvironmentUsage {
   variants: Array<{ name: string; count: number }>;
   /** Evaluations that went to variants left out of `variants`. */
   otherVariants: number;
-  /** A row held more variant counts than are read (MAX_VARIANT_KEYS): `otherVariants` is at least that much. */
+  /** A row held as many variant counts as are read (MAX_VARIANT_KEYS), or more: `otherVariants` is at least that much. */
   otherVariantsUncounted: boolean;
   /** Evaluations per hour of the window, oldest first (`hours` entries; the last is the current hour). */
   hourly: number[];
@@ -57,18 +64,20 @@ interface Totals {
   variants: Map<string, number> | undefined;
   /** Evaluations of variant names past MAX_VARIANT_NAMES. */
   unnamedVariants: number;
-  /** Some row's variant counts past MAX_VARIANT_KEYS were not read. */
+  /** Some row held MAX_VARIANT_KEYS variant counts or more: any past them were not read. */
   uncounted: boolean;
-  /** Only for the environments shown (`hourlyOf`). */
+  /** Only for the environments shown (`hourlySteps`). */
   hourly: number[] | undefined;
 }
 
 /** Fills in the evaluations per hour of the environments given, from their rows (a second pass, over those only). */
-function hourlyOf(rows: readonly FeatureMetricsRow[], shown: ReadonlyMap<string, Totals>, hours: number, now: Date): void {
+function* hourlySteps(rows: readonly FeatureMetricsRow[], shown: ReadonlyMap<string, Totals>, hours: number, now: Date): Generator<void, void> {
   const currentHour = Math.floor(now.getTime() / HOUR) * HOUR;
   // Rows share a few dozen hour stamps: each is parsed once (a hostile answer's distinct ones are bounded too).
   const hoursBack = new Map<string, number>();
+  let seen = 0;
   for (const row of rows) {
+    if (++seen % STEP === 0) yield;
     const env = shown.get(row.environment);
     if (env === undefined) continue;
     let back = hoursBack.get(row.timestamp);
@@ -84,9 +93,11 @@ function hourlyOf(rows: readonly FeatureMetricsRow[], shown: ReadonlyMap<string,
 }
 
 /** The `k` first items in `order`, in order, without sorting them all (a hostile answer may hold 50,000). */
-function smallest<T>(items: Iterable<T>, k: number, order: (a: T, b: T) => number): T[] {
+function* smallestSteps<T>(items: Iterable<T>, k: number, order: (a: T, b: T) => number): Generator<void, T[]> {
   const kept: T[] = [];
+  let seen = 0;
   for (const item of items) {
+    if (++seen % STEP === 0) yield;
     if (kept.length === k && order(item, kept[k - 1] as T) >= 0) continue;
     let at = kept.length;
     while (at > 0 && order(item, kept[at - 1] as T) < 0) at--;
@@ -106,10 +117,7 @@ function addVariants(env: Totals, variants: unknown): boolean {
   let read = 0;
   for (const name in variants) {
     if (!Object.prototype.hasOwnProperty.call(variants, name)) continue;
-    if (++read > MAX_VARIANT_KEYS) {
-      env.uncounted = true;
-      break;
-    }
+    if (++read > MAX_VARIANT_KEYS) break;
     const n = count((variants as Record<string, unknown>)[name]);
     if (n === 0) continue;
     any = true;
@@ -118,6 +126,7 @@ function addVariants(env: Totals, variants: unknown): boolean {
     else if (env.variants.size < MAX_VARIANT_NAMES) env.variants.set(name, n);
     else env.unnamedVariants = add(env.unnamedVariants, n);
   }
+  if (read >= MAX_VARIANT_KEYS) env.uncounted = true;
   return any;
 }
 
@@ -133,9 +142,20 @@ function add(a: number, b: number): number {
 
 /** Sums the rows of the last `hours` hours up to `now`. */
 export function summarizeUsage(rows: readonly FeatureMetricsRow[], now: Date, hours: number): UsageSummary {
+  return stepsAtOnce(summarySteps(rows, now, hours));
+}
+
+/** The same, yielding to the event loop between slices: an answer may hold 300,000 rows of as many environments. */
+export function summarizeUsageInSlices(rows: readonly FeatureMetricsRow[], now: Date, hours: number, slices: TimeSlices): Promise<UsageSummary> {
+  return stepsInSlices(summarySteps(rows, now, hours), slices);
+}
+
+function* summarySteps(rows: readonly FeatureMetricsRow[], now: Date, hours: number): Generator<void, UsageSummary> {
   const byEnvironment = new Map<string, Totals>();
   const applications = new Set<string>();
+  let seen = 0;
   for (const row of rows) {
+    if (++seen % STEP === 0) yield;
     const yes = count(row.yes);
     const no = count(row.no);
     let env = byEnvironment.get(row.environment);
@@ -150,16 +170,22 @@ export function summarizeUsage(rows: readonly FeatureMetricsRow[], now: Date, ho
   }
   const evaluations = (env: Totals) => add(env.yes, env.no);
   const byTotal = (a: [string, Totals], b: [string, Totals]) => evaluations(b[1]) - evaluations(a[1]) || compare(a[0], b[0]);
-  const top = smallest(byEnvironment, MAX_USAGE_ENVIRONMENTS, byTotal);
-  hourlyOf(rows, new Map(top), hours, now);
+  const top = yield* smallestSteps(byEnvironment, MAX_USAGE_ENVIRONMENTS, byTotal);
+  yield* hourlySteps(rows, new Map(top), hours, now);
   let total = 0;
-  for (const env of byEnvironment.values()) total = add(total, evaluations(env));
+  for (const env of byEnvironment.values()) {
+    if (++seen % STEP === 0) yield;
+    total = add(total, evaluations(env));
+  }
+  const namedVariants: Array<Array<[string, number]>> = [];
+  for (const [, env] of top) namedVariants.push(yield* smallestSteps(env.variants ?? [], MAX_USAGE_VARIANTS, ([a, x], [b, y]) => y - x || compare(a, b)));
+  const shownApplications = yield* smallestSteps(applications, MAX_USAGE_APPLICATIONS, compare);
   let shown = 0;
   for (const [, env] of top) shown = add(shown, evaluations(env));
   return {
     hours,
-    environments: top.map(([environment, env]) => {
-      const named = smallest(env.variants ?? [], MAX_USAGE_VARIANTS, ([a, x], [b, y]) => y - x || compare(a, b));
+    environments: top.map(([environment, env], index) => {
+      const named = namedVariants[index] as Array<[string, number]>;
       let otherVariants = env.unnamedVariants;
       for (const n of env.variants?.values() ?? []) otherVariants = add(otherVariants, n);
       for (const [, n] of named) otherVariants -= n;
@@ -177,7 +203,7 @@ export function summarizeUsage(rows: readonly FeatureMetricsRow[], now: Date, ho
     // though a saturated total may hide some).
     others: { environments: byEnvironment.size - top.length, evaluations: Math.max(0, total - shown) },
     total,
-    applications: smallest(applications, MAX_USAGE_APPLICATIONS, compare),
+    applications: shownApplications,
     applicationCount: applications.size,
   };
 }

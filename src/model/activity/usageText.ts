@@ -10,7 +10,8 @@ import type { Known } from './flagActivity';
 import { pluralForm } from '../text/intl';
 import { plainMarkdown } from '../text/markdown';
 import { clean, visibleText } from '../text/plainText';
-import { summarizeUsage, type EnvironmentUsage, type UsageSummary } from './usageSummary';
+import { MAX_VARIANT_KEYS, summarizeUsage, summarizeUsageInSlices, type EnvironmentUsage, type UsageSummary } from './usageSummary';
+import type { TimeSlices } from '../../base/timeSlices';
 import { formatCount, MAX_COUNT } from '../text/countText';
 
 /** Environments named in the one-line form; the rest are counted. */
@@ -19,15 +20,21 @@ const MAX_NAME = 40;
 /** Widest a table column is padded to. */
 const MAX_COLUMN = 40;
 
-/** The last summary of each answer, for the hour it was made: a hover shown again sums nothing up again. */
-const summaries = new WeakMap<readonly FeatureMetricsRow[], { hour: number; hours: number; summary: UsageSummary }>();
+/**
+ * The summary of each answer, made once: FlagActivity sums a new answer up in slices as it arrives (`summarizeAnswer`),
+ * and an answer is kept a minute, so its hours are those of when it was read.
+ */
+const summaries = new WeakMap<readonly FeatureMetricsRow[], { hours: number; summary: UsageSummary }>();
+
+export async function summarizeAnswer(rows: readonly FeatureMetricsRow[], now: Date, hours: number, slices: TimeSlices): Promise<void> {
+  summaries.set(rows, { hours, summary: await summarizeUsageInSlices(rows, now, hours, slices) });
+}
 
 function summaryOf(rows: readonly FeatureMetricsRow[], now: Date, hours: number): UsageSummary {
-  const hour = Math.floor(now.getTime() / 3_600_000);
   const known = summaries.get(rows);
-  if (known && known.hour === hour && known.hours === hours) return known.summary;
+  if (known && known.hours === hours) return known.summary;
   const summary = summarizeUsage(rows, now, hours);
-  summaries.set(rows, { hour, hours, summary });
+  summaries.set(rows, { hours, summary });
   return summary;
 }
 
@@ -105,7 +112,7 @@ export function usageSection(known: Known<FeatureMetricsRow[]>, now: Date, hours
     const env = summary.environments[index] as EnvironmentUsage;
     if (env.variants.length > 0) {
       const named = env.variants.map((variant) => `${visibleText(variant.name) || '""'} ${formatCount(variant.count)}`);
-      if (env.otherVariantsUncounted) named.push(l10n.t('others at least {0} (the server sent more variant counts than are read)', formatCount(env.otherVariants)));
+      if (env.otherVariantsUncounted) named.push(l10n.t('others at least {0} (a row of {1} variant counts or more: {1} are read)', formatCount(env.otherVariants), formatCount(MAX_VARIANT_KEYS)));
       else if (env.otherVariants > 0) named.push(l10n.t('others {0}', formatCount(env.otherVariants)));
       lines.push(`  ${l10n.t('Variants: {0}', named.join(', '))}`);
     }

@@ -12,6 +12,7 @@ import { onlyTagged, type ExportQuery, type ExportScope } from '../../api/export
 import type { ExportResult } from '../../api/exportSchemas';
 import { AnswerTooLargeError, CancelledError } from '../../api/errors';
 import { removeLeftoverTemps, replaceWithTemp, withPathLock } from '../../base/atomicWrite';
+import { TimeSlices } from '../../base/timeSlices';
 import { DEFAULT_EXPORT_MAX_BYTES, EXPORT_MEASURE_BYTES, exportTooLarge, exportTooManyRows, maxExportRows, type ListedFlag } from './exportBudget';
 import { serializeExportBytes } from './exportBytes';
 import { BlockOut, compareExisting, fileCandidate, TempFiles } from './exportDisk';
@@ -193,7 +194,10 @@ async function streamOnce(options: ExportToFileOptions, query: ExportQuery, temp
   const temp = await onDisk(file, folder, () => temps.create(0o600));
   const index = new ExportIndex(maxExportRows(maxBytes));
   const out = new BlockOut(temp.handle);
+  // Pieces already received follow one another without a turn of the event loop: it gets one between slices.
+  const slices = new TimeSlices();
   const onBytes = async (bytes: Buffer): Promise<void> => {
+    if (slices.due()) await slices.next();
     index.push(bytes);
     await onDisk(file, folder, () => out.write(bytes));
   };
