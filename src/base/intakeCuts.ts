@@ -53,35 +53,51 @@ const NESTED_BUDGET: NestedBudget = {
  * `cuts`.
  */
 export async function cutNested(root: Record<string, unknown>, slices: TimeSlices, cuts: CutLog, budget: NestedBudget = NESTED_BUDGET): Promise<void> {
-  // An explicit stack: depth is bounded by the parser, but recursion would still cost a frame per level.
-  const stack: Array<{ value: unknown; at: string }> = [];
-  for (const [key, value] of Object.entries(root)) {
-    if (typeof value === 'string') cutText(root, key, value, key, budget.maxChars, cuts);
-    else if (value !== null && typeof value === 'object') stack.push({ value, at: key });
-  }
+  // An explicit stack: depth is bounded by the parser, but recursion would still cost a frame per level. Where a node
+  // is, is kept as its parent and key, and written out only for a cut (most inputs have none).
+  const stack: Place[] = [];
+  const visit = (holder: object, key: string | number, item: unknown, parent: Place | undefined) => {
+    if (typeof item === 'string') {
+      if (item.length > budget.maxChars) {
+        cuts.add({ at: pathOf({ value: holder, parent, key }), kind: 'characters', kept: budget.maxChars, total: item.length });
+        (holder as Record<string | number, unknown>)[key] = item.slice(0, budget.maxChars);
+      }
+    } else if (item !== null && typeof item === 'object') stack.push({ value: item, parent, key });
+  };
+  for (const key in root) if (Object.prototype.hasOwnProperty.call(root, key)) visit(root, key, root[key], undefined);
   let seen = 0;
   while (stack.length > 0) {
-    const { value, at } = stack.pop() as { value: object; at: string };
+    const place = stack.pop() as Place;
+    const value = place.value;
     if (++seen % CHECK_EVERY === 0 && slices.due()) await slices.next();
     if (Array.isArray(value)) {
-      if (at.includes('.') || at.includes('[')) cutList(value, at, budget.maxEntries, cuts);
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === 'string') cutText(value, i, item, `${at}[${i}]`, budget.maxChars, cuts);
-        else if (item !== null && typeof item === 'object') stack.push({ value: item, at: `${at}[${i}]` });
-      }
+      if (place.parent !== undefined && value.length > budget.maxEntries) cutList(value, pathOf(place), budget.maxEntries, cuts);
+      for (let i = 0; i < value.length; i++) visit(value, i, value[i], place);
     } else {
-      const entries = Object.entries(value);
-      if (entries.length > budget.maxObjectEntries) {
-        cuts.add({ at, kind: 'entries', kept: budget.maxObjectEntries, total: entries.length });
-        for (const [key] of entries.splice(budget.maxObjectEntries)) delete (value as Record<string, unknown>)[key];
+      const record = value as Record<string, unknown>;
+      let entries = 0;
+      for (const key in record) {
+        if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+        if (++entries > budget.maxObjectEntries) delete record[key];
+        else visit(record, key, record[key], place);
       }
-      for (const [key, item] of entries) {
-        if (typeof item === 'string') cutText(value as Record<string, unknown>, key, item, `${at}.${key}`, budget.maxChars, cuts);
-        else if (item !== null && typeof item === 'object') stack.push({ value: item, at: `${at}.${key}` });
-      }
+      if (entries > budget.maxObjectEntries) cuts.add({ at: pathOf(place), kind: 'entries', kept: budget.maxObjectEntries, total: entries });
     }
   }
+}
+
+/** A list or object found inside the input: its parent's place, and its key or index there (none at the top level). */
+interface Place {
+  value: object;
+  parent: Place | undefined;
+  key: string | number;
+}
+
+/** `featureStrategies[3].constraints[0].values`: where a place is, from the top level. */
+function pathOf(place: Place): string {
+  const keys: Array<string | number> = [];
+  for (let at: Place | undefined = place; at !== undefined; at = at.parent) keys.push(at.key);
+  return keys.reverse().reduce<string>((path, key) => (typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`), '');
 }
 
 /** Cuts `list` to `max` entries, recording it. */
@@ -89,10 +105,4 @@ export function cutList(list: unknown[], at: string, max: number, cuts: CutLog):
   if (list.length <= max) return;
   cuts.add({ at, kind: 'entries', kept: max, total: list.length });
   list.length = max;
-}
-
-function cutText(holder: Record<string | number, unknown> | unknown[], key: string | number, text: string, at: string, max: number, cuts: CutLog): void {
-  if (text.length <= max) return;
-  cuts.add({ at, kind: 'characters', kept: max, total: text.length });
-  (holder as Record<string | number, unknown>)[key] = text.slice(0, max);
 }

@@ -39,7 +39,7 @@ interface JsonPart {
  */
 export function toParts(value: unknown): JsonInParts {
   const parts: JsonPart[] = [];
-  const skeleton = JSON.stringify(split(value, [], parts));
+  const skeleton = JSON.stringify(split(value, undefined, parts));
   const encoder = new TextEncoder();
   const encoded = parts.map((part) => encoder.encode(part.json));
   const bytes = new Uint8Array(encoded.reduce((sum, part) => sum + part.length, 0));
@@ -52,32 +52,51 @@ export function toParts(value: unknown): JsonInParts {
   return { skeleton, parts: ends, bytes };
 }
 
+/** Where a value is: its parent's place and its key or index there (written out only for a part: `pathOf`). */
+interface Place {
+  parent: Place | undefined;
+  key: string | number;
+}
+
+function pathOf(place: Place | undefined): Array<string | number> {
+  const path: Array<string | number> = [];
+  for (let at = place; at !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /**
  * `value` with its long lists and large objects emptied, their parts appended to `parts` in the order they are added
  * back: a part of a list or object, then the parts inside the entries it holds (they exist once it is added).
  */
-function split(value: unknown, path: Array<string | number>, parts: JsonPart[]): unknown {
+function split(value: unknown, place: Place | undefined, parts: JsonPart[]): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     if (value.length > PART_ROWS) {
-      inParts(value.splice(0).map((entry, i) => [i, entry]), path, false, parts);
+      inParts(value.splice(0).map((entry, i) => [i, entry]), place, false, parts);
       return value;
     }
-    for (let i = 0; i < value.length; i++) value[i] = split(value[i], [...path, i], parts);
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item !== null && typeof item === 'object') value[i] = split(item, { parent: place, key: i }, parts);
+    }
     return value;
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   if (keys.length > PART_ROWS) {
-    inParts(keys.map((key) => [key, record[key]]), path, true, parts);
+    inParts(keys.map((key) => [key, record[key]]), place, true, parts);
     return {};
   }
-  for (const key of keys) record[key] = split(record[key], [...path, key], parts);
+  for (const key of keys) {
+    const item = record[key];
+    if (item !== null && typeof item === 'object') record[key] = split(item, { parent: place, key }, parts);
+  }
   return record;
 }
 
 /** Entries (each with its index or key) as parts of at most PART_ROWS of them, each followed by the parts inside it. */
-function inParts(entries: Array<[string | number, unknown]>, path: Array<string | number>, keyed: boolean, parts: JsonPart[]): void {
+function inParts(entries: Array<[string | number, unknown]>, place: Place | undefined, keyed: boolean, parts: JsonPart[]): void {
+  const path = pathOf(place);
   for (let start = 0; start < entries.length; ) {
     const inner: JsonPart[] = [];
     const texts: string[] = [];
@@ -85,7 +104,7 @@ function inParts(entries: Array<[string | number, unknown]>, path: Array<string 
     let end = start;
     for (; end < entries.length && end - start < PART_ROWS && chars < PART_CHARS; end++) {
       const [at, entry] = entries[end] as [string | number, unknown];
-      const shown = split(entry, [...path, at], inner);
+      const shown = split(entry, { parent: place, key: at }, inner);
       const text = keyed ? JSON.stringify([at, shown]) : (JSON.stringify(shown) ?? 'null');
       texts.push(text);
       chars += text.length;
