@@ -19,7 +19,7 @@ import { flagKey } from '../store/catalog';
 import type { FlagSource } from '../store/flagSource';
 import { SharedReads } from '../store/sharedReads';
 import { formatError } from '../content/formatError';
-import { summarizeAnswer } from './usageText';
+import { summarizeAnswer } from './usageSummary';
 
 /** How long an answer (or a failure) is kept. */
 const ACTIVITY_TTL_MS = 60_000;

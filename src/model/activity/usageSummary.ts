@@ -146,7 +146,7 @@ export function summarizeUsage(rows: readonly FeatureMetricsRow[], now: Date, ho
 }
 
 /** The same, yielding to the event loop between slices: an answer may hold 300,000 rows of as many environments. */
-export function summarizeUsageInSlices(rows: readonly FeatureMetricsRow[], now: Date, hours: number, slices: TimeSlices): Promise<UsageSummary> {
+function summarizeUsageInSlices(rows: readonly FeatureMetricsRow[], now: Date, hours: number, slices: TimeSlices): Promise<UsageSummary> {
   return stepsInSlices(summarySteps(rows, now, hours), slices);
 }
 
@@ -206,4 +206,22 @@ function* summarySteps(rows: readonly FeatureMetricsRow[], now: Date, hours: num
     applications: shownApplications,
     applicationCount: applications.size,
   };
+}
+
+/**
+ * The summary of each answer, made once: FlagActivity sums a new answer up in slices as it arrives (`summarizeAnswer`),
+ * and an answer is kept a minute, so its hours are those of when it was read.
+ */
+const summaries = new WeakMap<readonly FeatureMetricsRow[], { hours: number; summary: UsageSummary }>();
+
+export async function summarizeAnswer(rows: readonly FeatureMetricsRow[], now: Date, hours: number, slices: TimeSlices): Promise<void> {
+  summaries.set(rows, { hours, summary: await summarizeUsageInSlices(rows, now, hours, slices) });
+}
+
+export function summaryOf(rows: readonly FeatureMetricsRow[], now: Date, hours: number): UsageSummary {
+  const known = summaries.get(rows);
+  if (known && known.hours === hours) return known.summary;
+  const summary = summarizeUsage(rows, now, hours);
+  summaries.set(rows, { hours, summary });
+  return summary;
 }

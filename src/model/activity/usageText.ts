@@ -10,8 +10,7 @@ import type { Known } from './flagActivity';
 import { pluralForm } from '../text/intl';
 import { plainMarkdown } from '../text/markdown';
 import { clean, visibleText } from '../text/plainText';
-import { MAX_VARIANT_KEYS, summarizeUsage, summarizeUsageInSlices, type EnvironmentUsage, type UsageSummary } from './usageSummary';
-import type { TimeSlices } from '../../base/timeSlices';
+import { MAX_VARIANT_KEYS, summaryOf, type EnvironmentUsage, type UsageSummary } from './usageSummary';
 import { formatCount, MAX_COUNT } from '../text/countText';
 
 /** Environments named in the one-line form; the rest are counted. */
@@ -19,24 +18,6 @@ const LINE_ENVIRONMENTS = 4;
 const MAX_NAME = 40;
 /** Widest a table column is padded to. */
 const MAX_COLUMN = 40;
-
-/**
- * The summary of each answer, made once: FlagActivity sums a new answer up in slices as it arrives (`summarizeAnswer`),
- * and an answer is kept a minute, so its hours are those of when it was read.
- */
-const summaries = new WeakMap<readonly FeatureMetricsRow[], { hours: number; summary: UsageSummary }>();
-
-export async function summarizeAnswer(rows: readonly FeatureMetricsRow[], now: Date, hours: number, slices: TimeSlices): Promise<void> {
-  summaries.set(rows, { hours, summary: await summarizeUsageInSlices(rows, now, hours, slices) });
-}
-
-function summaryOf(rows: readonly FeatureMetricsRow[], now: Date, hours: number): UsageSummary {
-  const known = summaries.get(rows);
-  if (known && known.hours === hours) return known.summary;
-  const summary = summarizeUsage(rows, now, hours);
-  summaries.set(rows, { hours, summary });
-  return summary;
-}
 
 /** A count's sum that stops at MAX_COUNT (yes and no of an environment, each already below it). */
 function evaluations(env: EnvironmentUsage): number {
