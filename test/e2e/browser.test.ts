@@ -157,12 +157,16 @@ test('in the browser, connected to the real Unleash: tree to a segment constrain
     const sideBar = await page.locator('.part.sidebar').boundingBox();
     assert.equal(Math.round(sideBar?.width ?? 0), DEFAULT_SIDE_BAR, 'the side bar has its default width');
     await expand(page, 'checkout');
-    await expand(page, 'default');
-    await treeRow(page, 'pricing-experiment')
-      .waitFor({ state: 'visible', timeout: 30_000 })
-      .catch(async (error: Error) => {
-        throw new Error(`${error.message.split('\n')[0]}; the tree shows:\n${(await visibleRows(page)).join('\n')}`);
-      });
+    // Expanded again when its rows do not show: with two suites on the machine, a refresh of the view (the stages read
+    // after the listing) was seen to leave `default` collapsed once in six runs.
+    for (let attempt = 1; ; attempt++) {
+      await expand(page, 'default');
+      const shown = await treeRow(page, 'pricing-experiment')
+        .waitFor({ state: 'visible', timeout: 15_000 })
+        .then(() => true, () => false);
+      if (shown) break;
+      if (attempt === 3) throw new Error(`pricing-experiment never showed under default in ${attempt} attempts; the tree shows:\n${(await visibleRows(page)).join('\n')}`);
+    }
     // The mouse off the rows: a hovered row shows its inline actions (Copy, Open in Unleash) over its description.
     await noTooltip(page);
     const strips = await stripsShown(page);
