@@ -161,14 +161,17 @@ export async function paletteCommand(page: Page, title: string): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('.quick-input-box input');
   const deadline = Date.now() + 30_000;
+  const row = widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
   for (;;) {
     await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible' });
-    await page.keyboard.type(title);
-    if ((await input.inputValue()) !== `>${title}`) await input.fill(`>${title}`);
-    const row = widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
-    if (await row.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) break;
+    // Each step bounded: on a busy machine the palette was seen to close again before its text was in (the text
+    // typed then went to the editor); it is then opened again. The text is set in the input itself, never typed.
+    const shown =
+      (await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) &&
+      (await input.fill(`>${title}`, { timeout: 5_000 }).then(() => true, () => false)) &&
+      (await row.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false));
+    if (shown) break;
     await page.keyboard.press('Escape');
     if (Date.now() > deadline) throw new Error(`"${title}" is not in the command palette`);
   }
