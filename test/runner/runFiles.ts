@@ -159,9 +159,11 @@ function startFile(file: string, index: number, layerTmp: string, o: RunFilesOpt
   const dir = path.join(layerTmp, String(index + 1));
   fs.mkdirSync(dir, { mode: TMP_MODE });
   const eventsFile = path.join(layerTmp, `${index + 1}.events.jsonl`);
+  // A test that waits forever fails by name at half the file's bound (node's --test-timeout), and the file goes on;
+  // the file's own bound stays the last resort.
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stderr', file],
+    ['--import', 'tsx', `--test-timeout=${Math.floor(o.fileMs / 2)}`, '--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stderr', file],
     {
       cwd: o.cwd,
       env: fileEnv(o.env, dir, eventsFile),
