@@ -7,9 +7,10 @@ import { baseUrlText, isLoopback } from './baseUrl';
 import { AnswerTooLargeError, CancelledError, DeadlineError, InvalidTokenError, MissingTokenError, TimeoutError, UnleashApiError } from './errors';
 import { errorFor, redirectTarget, toNetworkError } from './httpErrors';
 import { retryDelay, sleep, type RetryPolicy } from './retries';
+import { JsonScan, scanInSlices } from '../base/jsonScan';
+import { TimeSlices } from '../base/timeSlices';
 import { decompress, discard, headerText, htmlInsteadOfJson, isCompressed, isHtmlPage, parseJson, readBody } from './responseBody';
 import type { CallOptions, HttpOptions, JsonResponse } from './httpOptions';
-import { RowCounter } from './rowCounter';
 import { streamBody, type StreamOptions } from './streamedBody';
 import { redact } from './tokenRedactor';
 import { INTAKE_BUDGET } from '../base/intakeBudget';
@@ -173,11 +174,12 @@ export class HttpClient {
     const maxBytes = Math.min(this.maxResponseBytes, options.maxBytes ?? Infinity);
     let response: Dispatcher.ResponseData;
     let raw: Buffer;
+    let scan: JsonScan | undefined;
     try {
       response = await this.send(method, path, headers, body, options.signal, timeout);
-      const counted = options.rows && response.statusCode < 300 ? { ...options.rows, counter: new RowCounter() } : undefined;
-      // A compressed body is counted once unpacked (below).
-      raw = await readBody(response, maxBytes, label, isCompressed(response.headers) ? undefined : counted);
+      // A compressed body is scanned, and its rows counted, once unpacked (below).
+      scan = response.statusCode < 300 && !isCompressed(response.headers) ? new JsonScan() : undefined;
+      raw = await readBody(response, maxBytes, label, scan, options.rows);
     } catch (error) {
       // The client's own refusals (too large, too many rows) are not network failures.
       if (error instanceof UnleashApiError) throw error;
@@ -190,9 +192,10 @@ export class HttpClient {
     if (status === 304) return { status, body: undefined, etag, headers: response.headers };
 
     const unpacked = await decompress(raw, response.headers, label, maxBytes);
-    if (options.rows && status < 300 && isCompressed(response.headers) && new RowCounter().feed(unpacked) > options.rows.max) throw options.rows.tooMany();
     if (status >= 300) throw this.errorAnswer(response, unpacked, path, label, token);
-    const parsed = await parseJson(unpacked, token, response.headers, label, this.options.parseLarge, options.schema);
+    scan ??= await scanInSlices(unpacked, new TimeSlices());
+    if (options.rows && scan.rows > options.rows.max) throw options.rows.tooMany();
+    const parsed = await parseJson(unpacked, token, response.headers, label, { parseLarge: this.options.parseLarge, schema: options.schema, scan });
     return { status, ...parsed, etag, headers: response.headers };
   }
 

@@ -66,7 +66,7 @@ export interface CallOptions extends Call {
   /** A smaller body budget than the client's (`maxResponseBytes`), for answers whose size the request bounds. */
   maxBytes?: number;
   /**
-   * At most `max` rows in the answer's `features` array: counted as the bytes arrive (rowCounter.ts), and the read
+   * At most `max` rows in the answer's `features` array: counted as the bytes arrive (base/jsonScan.ts), and the read
    * ends with `tooMany()` at the first row over.
    */
   rows?: { max: number; tooMany: () => Error };

@@ -63,12 +63,12 @@ class Listing extends ListingRun {
     try {
       if (unlisted.length) await this.readUnlisted(unlisted);
       const proven = await this.completeSmall(anyOf(wanted));
-      return this.result(this.rows.method(), proven ? this.rows.size : undefined);
+      return await this.result(this.rows.method(), proven ? this.rows.size : undefined);
     } catch (error) {
       const refusal = searchRefusal(error);
       if (!refusal) throw error;
       this.unchecked = unlisted.length ? l10n.t('{0}; the projects {1} could not be read', refusal, unlisted.join(', ')) : refusal;
-      return this.result(this.rows.method());
+      return await this.result(this.rows.method());
     }
   }
 
@@ -111,14 +111,14 @@ class Listing extends ListingRun {
       if (!refusal) throw error;
       // No search (or none for now): the projects listed, with nothing to prove completeness against.
       this.unchecked = refusal;
-      return this.result('projects');
+      return await this.result('projects');
     }
     try {
       // Projects the token may not list (or a server without per-project listings): read through the search.
       const unlisted = proof.excluded.filter((project) => !done.has(project));
       if (unlisted.length && !done.size) {
         await pageSearch(this.pager, undefined);
-        return this.result('search', this.rows.size);
+        return await this.result('search', this.rows.size);
       }
       if (unlisted.length) await this.readUnlisted(unlisted);
       await this.findTheRest(proof.excluded, page, attempted);
@@ -130,9 +130,9 @@ class Listing extends ListingRun {
       this.unchecked = this.shortfall
         ? l10n.t('{0}; {1} of {2} flags are outside the projects listed', refusal, this.shortfall, this.rows.size + this.shortfall)
         : l10n.t('{0}; flags outside the projects listed may be missing', refusal);
-      return this.result(this.rows.method());
+      return await this.result(this.rows.method());
     }
-    return this.result(this.rows.method(), this.rows.size);
+    return await this.result(this.rows.method(), this.rows.size);
   }
 
   /** The projects the server lists; none asked of an open-source server, whose list is `default` alone. */

@@ -4,6 +4,11 @@
  */
 import type { FeatureSummary } from './schemas';
 import { compare } from '../base/compare';
+import { sortInSlices } from '../base/sortInSlices';
+import type { TimeSlices } from '../base/timeSlices';
+
+/** Rows looked at between two looks at the clock. */
+const CHECK_ROWS = 4096;
 
 export class ListingRows {
   private readonly rows = new Map<string, FeatureSummary>();
@@ -50,14 +55,20 @@ export class ListingRows {
     return listing && search ? 'projects+search' : search ? 'search' : 'projects';
   }
 
-  /** Every row, by name, then project. */
-  sorted(): FeatureSummary[] {
-    const byName = (a: FeatureSummary, b: FeatureSummary) => compare(a.name, b.name) || compare(projectOf(a), projectOf(b));
+  /** Every row, by name, then project, in slices (100,000 rows sorted at once would hold the thread). */
+  async sorted(slices: TimeSlices): Promise<FeatureSummary[]> {
     const features = [...this.rows.values()];
     // A project listing usually arrives in name order already: checked in one pass, sorted only when not.
-    if (!features.every((row, i) => i === 0 || byName(features[i - 1] as FeatureSummary, row) <= 0)) features.sort(byName);
+    for (let i = 1; i < features.length; i++) {
+      if (i % CHECK_ROWS === 0 && slices.due()) await slices.next();
+      if (byName(features[i - 1] as FeatureSummary, features[i] as FeatureSummary) > 0) return sortInSlices(features, byName, slices);
+    }
     return features;
   }
+}
+
+function byName(a: FeatureSummary, b: FeatureSummary): number {
+  return compare(a.name, b.name) || compare(projectOf(a), projectOf(b));
 }
 
 export function projectOf(row: FeatureSummary): string {

@@ -11,9 +11,12 @@ import { tooManyFlags, type ListLimits } from './listLimits';
 import type { FeatureSummary } from './schemas';
 import { anyOf, pageSearch, SEARCH_PAGE, type Pager } from './searchPaging';
 import { compare } from '../base/compare';
+import { TimeSlices } from '../base/timeSlices';
 
 /** Requests in flight at once. */
 const CONCURRENCY = 4;
+/** Rows of a project's listing added at a time (each part's new rows handed to `onRows`). */
+const ADD_ROWS = 2_000;
 
 export class ListingRun {
   protected readonly rows = new ListingRows();
@@ -30,6 +33,8 @@ export class ListingRun {
   /** Why completeness could not be checked, for the result. */
   protected unchecked: string | undefined;
   private closed = false;
+  /** The listing's work on the rows, in slices. */
+  private readonly slices = new TimeSlices();
 
   constructor(
     protected readonly requests: ListingRequests,
@@ -74,7 +79,11 @@ export class ListingRun {
       fallbacks?.forget(project);
       // The rows are this listing's own (just parsed): they take their project in place, not as 10,000 copies.
       for (const row of rows) row.project ??= project;
-      this.add(rows, false);
+      // A part at a time: a project's 100,000 rows added at once would hold the thread (bench/hostile, hostListing).
+      for (let at = 0; at < rows.length; at += ADD_ROWS) {
+        if (at > 0 && this.slices.due()) await this.slices.next();
+        this.add(rows.length > ADD_ROWS ? rows.slice(at, at + ADD_ROWS) : rows, false);
+      }
       done.add(project);
     });
     return done;
@@ -119,13 +128,13 @@ export class ListingRun {
     return request;
   }
 
-  protected result(method: string, total?: number): ListingResult {
+  protected async result(method: string, total?: number): Promise<ListingResult> {
     this.closed = true;
     const failed = this.failed.sort((a, b) => compare(a.project, b.project));
     // Nothing could be read at all: the listing failed as a whole, for its first cause.
     if (failed.length && this.rows.size === 0) throw (failed[0] as ListingFailure).error;
     return {
-      features: this.rows.sorted(),
+      features: await this.rows.sorted(this.slices),
       // What the search counted leaves out the projects that could not be read: no proof of completeness then.
       total: failed.length ? undefined : total,
       method,

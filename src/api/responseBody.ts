@@ -1,7 +1,8 @@
 /**
  * Reading an answer's body whole, within bounds: at most so many bytes as they arrive and once decompressed (a small
  * compressed answer must not unpack into gigabytes), at most so many rows when counted, and parsed as JSON only
- * when it is not an HTML page, within the intake's depth, a large answer in time slices.
+ * when it is not an HTML page, within the intake's depth: a large answer here in batches when its bytes show it
+ * within the intake's budget (answerOnHost.ts), otherwise in the worker, or in time slices without one.
  */
 import * as l10n from '@vscode/l10n';
 import { promisify } from 'node:util';
@@ -12,12 +13,13 @@ import { INTAKE_BUDGET } from '../base/intakeBudget';
 import { JsonTooDeepError } from '../base/jsonBytes';
 import { JsonPartError } from '../base/jsonPartError';
 import { parseJsonSliced } from '../base/slicedJson';
+import { JsonScan, scanInSlices } from '../base/jsonScan';
 import { TimeSlices } from '../base/timeSlices';
+import { takeOnHost } from './answerOnHost';
 import { redact, secretsOf, TokenRedactor } from './tokenRedactor';
 import type { AnswerSchemaName, CheckedAnswer, LargeAnswer } from './answerSchemas';
 import { SchemaError } from './errors';
 import { errorCode } from './httpErrors';
-import type { RowCounter } from './rowCounter';
 
 type AnswerHeaders = Record<string, string | string[] | undefined>;
 
@@ -26,15 +28,16 @@ const brotli = promisify(zlib.brotliDecompress);
 const inflate = promisify(zlib.inflate);
 
 /**
- * Reads the body up to `limit` bytes (and `rows.max` rows, when counted). An answer given up on is destroyed before it
- * is complete, so undici closes its connection instead of returning it to the pool: a declared length over the limit
- * stops before the first byte, a longer stream at the limit.
+ * Reads the body up to `limit` bytes, each chunk scanned by `scan` as it arrives (and `rows.max` rows of it, when
+ * counted). An answer given up on is destroyed before it is complete, so undici closes its connection instead of
+ * returning it to the pool: a declared length over the limit stops before the first byte, a longer stream at the limit.
  */
 export async function readBody(
   response: Dispatcher.ResponseData,
   limit: number,
   request: string,
-  rows?: { max: number; tooMany: () => Error; counter: RowCounter },
+  scan?: JsonScan,
+  rows?: { max: number; tooMany: () => Error },
 ): Promise<Buffer> {
   const { body } = response;
   const declared = Number(headerText(response.headers['content-length']));
@@ -50,7 +53,8 @@ export async function readBody(
       body.destroy();
       throw tooLarge(request, limit);
     }
-    if (rows && rows.counter.feed(chunk as Buffer) > rows.max) {
+    scan?.feed(chunk as Buffer);
+    if (rows && scan && scan.rows > rows.max) {
       body.destroy();
       throw rows.tooMany();
     }
@@ -114,35 +118,34 @@ const REDACT_CHUNK = 1024 * 1024;
 
 /**
  * The answer's JSON, the token removed from it first (a server may echo it), nested at most `INTAKE_BUDGET.depth`
- * levels deep; a large answer is read in time slices. An HTML page, bad JSON or deeper nesting is a SchemaError.
+ * levels deep. A large answer is taken here when its scan (`scan`, made as it arrived, of these same bytes) shows the
+ * worker would change nothing (answerOnHost.ts); otherwise in the worker (`parseLarge`), or in time slices without
+ * one. An HTML page, bad JSON or deeper nesting is a SchemaError.
  */
 export async function parseJson(
   body: Buffer,
   token: string,
   headers: AnswerHeaders,
   request: string,
-  parseLarge?: (bytes: Uint8Array, schema: AnswerSchemaName | undefined) => Promise<LargeAnswer>,
-  schema?: AnswerSchemaName,
+  options: { parseLarge?: (bytes: Uint8Array, schema: AnswerSchemaName | undefined) => Promise<LargeAnswer>; schema?: AnswerSchemaName; scan?: JsonScan } = {},
 ): Promise<{ body: unknown; checked?: CheckedAnswer }> {
   if (isHtmlPage(headers)) throw htmlInsteadOfJson(request);
+  const { parseLarge, schema } = options;
   const slices = new TimeSlices();
-  let bytes: Uint8Array;
-  if (body.length <= SMALL_ANSWER) bytes = Buffer.from(redact(body.toString('utf8'), token), 'utf8');
-  else {
-    const redactor = new TokenRedactor(secretsOf(token));
-    const parts: Buffer[] = [];
-    for (let at = 0; at < body.length; at += REDACT_CHUNK) {
-      if (slices.due()) await slices.next();
-      parts.push(redactor.push(body.subarray(at, at + REDACT_CHUNK)));
-    }
-    parts.push(redactor.end());
-    bytes = Buffer.concat(parts);
-  }
+  const small = body.length <= SMALL_ANSWER;
+  const bytes = small ? Buffer.from(redact(body.toString('utf8'), token), 'utf8') : await redactLarge(body, token, slices);
+  const checked = (issue?: CheckedAnswer['issue']) => (schema ? { checked: { schema, ...(issue ? { issue } : {}) } } : {});
   try {
+    if (!small) {
+      // The scan made as the bytes arrived holds for them only if no token was taken out.
+      const shape = (bytes === body && options.scan ? options.scan : await scanInSlices(bytes, slices)).finish();
+      const taken = shape && (await takeOnHost(bytes, shape, schema, slices));
+      if (taken) return { body: taken.body, ...checked() };
+    }
     // A byte order mark (some proxies and Windows servers add one) is not part of the JSON: both parsers skip it.
-    if (parseLarge && body.length > SMALL_ANSWER) {
+    if (parseLarge && !small) {
       const large = await parseLarge(bytes, schema);
-      return { body: large.body, ...(schema ? { checked: { schema, ...(large.issue ? { issue: large.issue } : {}) } } : {}) };
+      return { body: large.body, ...checked(large.issue) };
     }
     return { body: await parseJsonSliced(bytes, { slices, maxDepth: INTAKE_BUDGET.depth }) };
   } catch (error) {
@@ -153,6 +156,22 @@ export async function parseJson(
     const contentType = headerText(headers['content-type']) ?? '';
     throw new SchemaError(request, l10n.t('the answer is not valid JSON ({0})', contentType || l10n.t('no content type')));
   }
+}
+
+/** A large answer without the token, removed in time slices; the answer itself when it holds none (most do). */
+async function redactLarge(body: Buffer, token: string, slices: TimeSlices): Promise<Buffer> {
+  const secrets = secretsOf(token);
+  // The last secret is the token's secret part when it has one, which the token holds: where it is not, neither is the token.
+  const probe = secrets[secrets.length - 1];
+  if (probe === undefined || !body.includes(probe)) return body;
+  const redactor = new TokenRedactor(secrets);
+  const parts: Buffer[] = [];
+  for (let at = 0; at < body.length; at += REDACT_CHUNK) {
+    if (slices.due()) await slices.next();
+    parts.push(redactor.push(body.subarray(at, at + REDACT_CHUNK)));
+  }
+  parts.push(redactor.end());
+  return Buffer.concat(parts);
 }
 
 function tooLarge(request: string, limit: number): SchemaError {

@@ -35,8 +35,28 @@ const compiled = new WeakMap<z.ZodType, Check | null>();
  * refined container) is always parsed by zod. validate.test.ts and validateProperty.test.ts compare both.
  */
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
-  if (checkFor(schema)?.(value)) return { success: true, data: value as z.output<S> };
+  if (acceptsAsIs(schema, value)) return { success: true, data: value as z.output<S> };
   return schema.safeParse(value);
+}
+
+/** Whether the schema's compiled check accepts the value as it is; false also when only zod could say (no zod here). */
+export function acceptsAsIs(schema: z.ZodType, value: unknown): boolean {
+  return checkFor(schema)?.(value) === true;
+}
+
+/**
+ * The schema of the entries of the list field `key` of a loose object schema (through `.optional()` and
+ * `.nullable()`): `unknown` for a key the schema does not declare (kept as it is), undefined when the field is not a
+ * plain list.
+ */
+export function listEntrySchema(schema: z.ZodType, key: string): z.ZodType | undefined {
+  const def = schema.def as Def;
+  if (def.type !== 'object') return undefined;
+  let field = def.shape?.[key];
+  if (!field) return def.catchall;
+  while ((field.def as Def).type === 'optional' || (field.def as Def).type === 'nullable') field = (field.def as Def).innerType as z.ZodType;
+  const fieldDef = field.def as Def;
+  return fieldDef.type === 'array' && !fieldDef.checks?.length ? fieldDef.element : undefined;
 }
 
 /** The compiled check of a schema, or null when it holds something the check cannot decide exactly. */

@@ -14,6 +14,15 @@ export function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
+/** Where the UTF-8 text starts: after a byte-order mark, and a second one (as TextDecoder, then a U+FEFF strip). */
+export function textStart(bytes: Uint8Array): number {
+  let start = 0;
+  for (let i = 0; i < 2; i++) {
+    if (bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
+  }
+  return start;
+}
+
 /** Nesting deeper than `maxDepth` levels of arrays and objects: refused before anything is built. */
 export class JsonTooDeepError extends Error {
   constructor(readonly maxDepth: number) {

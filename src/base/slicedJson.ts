@@ -4,7 +4,7 @@
  * member by member. The result is JSON.parse's. No Node built-ins: it runs in a browser worker as well.
  */
 import * as jsonBytes from './jsonBytes';
-import { JsonTooDeepError } from './jsonBytes';
+import { JsonTooDeepError, textStart } from './jsonBytes';
 import { NotValid, partError } from './jsonPartError';
 import { SharedStrings } from './sharedStrings';
 import { TimeSlices } from './timeSlices';
@@ -45,15 +45,6 @@ interface Built {
 function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
-}
-
-/** Where the UTF-8 text starts: after a byte-order mark, and a second one (as TextDecoder, then a U+FEFF strip). */
-function textStart(bytes: Uint8Array): number {
-  let start = 0;
-  for (let i = 0; i < 2; i++) {
-    if (bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
-  }
-  return start;
 }
 
 /** JSON.parse of the text the bytes hold (UTF-8, byte-order marks skipped), in slices; see the file comment. */

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { INTAKE_BUDGET } from '../../src/base/intakeBudget';
 import { InvalidExportFileError } from '../../src/model/export/invalidExportFileError';
 import { InThreadJobs } from '../../src/model/jobs/inThreadJobs';
 import { sourceWorkerJobs } from '../support/jobs';
@@ -95,6 +96,22 @@ describe("a server's large answer, parsed and checked in the worker", () => {
     try {
       assert.deepEqual((await api.listFeatures()).map((row) => row.name), rows.map((row) => row.name));
       assert.deepEqual(await api.getFeature('default', 'flag-0000'), flag);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('cuts what is past the budget in an answer small enough for the host thread, as every answer is cut', async () => {
+    const extra = {
+      values: Array.from({ length: INTAKE_BUDGET.rowsPerList + 1 }, (_, i) => i % 10),
+      counts: Object.fromEntries(Array.from({ length: INTAKE_BUDGET.entriesPerObject + 1 }, (_, i) => [`v${i}`, i])),
+    };
+    const api = await client({ '/api/admin/projects/default/features/cut': { ...flag, name: 'cut', description: 'd'.repeat(INTAKE_BUDGET.textChars + 1), extra } });
+    try {
+      const feature = (await api.getFeature('default', 'cut')) as unknown as { description: string; extra: { values: unknown[]; counts: object } };
+      assert.equal(feature.description.length, INTAKE_BUDGET.textChars);
+      assert.equal(feature.extra.values.length, INTAKE_BUDGET.rowsPerList);
+      assert.equal(Object.keys(feature.extra.counts).length, INTAKE_BUDGET.entriesPerObject);
     } finally {
       await api.close();
     }

@@ -1,20 +1,22 @@
 /**
- * The row counter (src/api/rowCounter.ts): the rows of an answer's `features` array, counted from its bytes as they
- * arrive, whatever the chunks, nesting, strings and escapes.
- *   node --import tsx --test test/unit/rowCounter.test.ts
+ * The scan of JSON bytes (src/base/jsonScan.ts): the rows of an answer's `features` array, counted from its bytes as
+ * they arrive, and the shape a batched parse and the intake's budget read, whatever the chunks, nesting, strings and
+ * escapes.
+ *   node --import tsx --test test/unit/jsonScan.test.ts
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RowCounter } from '../../src/api/rowCounter';
+import { JsonScan } from '../../src/base/jsonScan';
 
-const count = (text: string, chunk = text.length) => {
-  const counter = new RowCounter();
+const scanned = (text: string, chunk = text.length) => {
+  const scan = new JsonScan();
   const bytes = Buffer.from(text);
-  for (let at = 0; at < bytes.length; at += chunk) counter.feed(bytes.subarray(at, at + chunk));
-  return counter.rows;
+  for (let at = 0; at < bytes.length; at += chunk) scan.feed(bytes.subarray(at, at + chunk));
+  return scan;
 };
+const count = (text: string, chunk = text.length) => scanned(text, chunk).rows;
 
-describe('row counter', () => {
+describe('JSON scan: rows', () => {
   it('counts each value directly inside the top-level features array, in any chunks', () => {
     const page = JSON.stringify({
       version: 2,
