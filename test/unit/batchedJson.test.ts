@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { parseInBatches } from '../../src/base/batchedJson';
 import { JsonScan, type JsonShape } from '../../src/base/jsonScan';
 import { TimeSlices } from '../../src/base/timeSlices';
+import { mulberry32 } from '../../bench/data';
 
 function shapeOf(bytes: Uint8Array, chunk = bytes.length): JsonShape | undefined {
   const scan = new JsonScan();
@@ -49,18 +50,6 @@ async function agrees(text: string, batchBytes: number, chunk?: number): Promise
   assert.equal(got.error, undefined, `${String(got.error)} for ${JSON.stringify(text)}`);
   assert.deepEqual(got.value, expected, JSON.stringify(text));
   assert.deepEqual(Object.keys(got.value as object), Object.keys(expected as object), `key order of ${JSON.stringify(text)}`);
-}
-
-/** A small random PRNG (mulberry32), so that a failure can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const STRINGS = ['', 'a', 'features', '__proto__', 'x"y', 'back\\slash', 'é😀', '[not, {a} list]', ' , ', '\u2028'];
@@ -137,7 +126,7 @@ describe('batched parse at the bounds of a scan', () => {
 
   it('agrees with JSON.parse on random values, and on each broken by one byte', async () => {
     for (let seed = 1; seed <= 400; seed++) {
-      const next = random(seed);
+      const next = mulberry32(seed);
       const root: Record<string, unknown> = { features: Array.from({ length: Math.floor(next() * 8) }, () => value(next, 2)) };
       for (let i = 0; i < 3; i++) root[`m${i}`] = value(next, 1);
       const source = text(next, root);
