@@ -1,10 +1,11 @@
 /**
  * A scan of JSON bytes that builds nothing, fed as they arrive: the rows of the top-level `features` list (so that an
  * answer of too many is refused before the rest is read), where the members of the top two levels start and end (so
- * that the bytes can be parsed natively in batches: boundedParse.ts), and the largest of what the intake budgets
+ * that the bytes can be parsed natively in batches: batchedJson.ts), and the largest of what the intake budgets
  * (nesting, entries of a list or an object, length of a text), so that an answer within them is known to need no cut
  * before it is parsed. Byte lengths stand in for characters: a text of n bytes holds at most n characters.
  */
+import { INTAKE_BUDGET } from './intakeBudget';
 import * as jsonBytes from './jsonBytes';
 import type { TimeSlices } from './timeSlices';
 
@@ -69,7 +70,8 @@ export class JsonScan {
   private boundsFull = false;
   private closed = false;
 
-  constructor(private readonly limit = 64) {
+  /** `limit`: the most levels of nesting; past it, no shape. */
+  constructor(private readonly limit: number = INTAKE_BUDGET.depth) {
     this.commas = new Int32Array(limit + 1);
     this.objects = new Uint8Array(limit + 1);
   }
