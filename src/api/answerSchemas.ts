@@ -1,9 +1,10 @@
 /**
  * The schemas of the answers that can be large (a listing, a search page, a flag's details, its history and usage,
- * segments), by name: a worker checks a large answer against one of them as it parses it (HttpOptions.parseLarge),
+ * segments, a playground evaluation), by name: a worker checks a large answer against one of them as it parses it (HttpOptions.parseLarge),
  * so that neither the parse nor the check of 64 MB runs on the extension host's thread.
  */
 import { eventSearchSchema, featureEventsSchema, featureMetricsSchema } from './activitySchemas';
+import { advancedPlaygroundSchema } from './playgroundSchemas';
 import { featureSchema, featureSearchSchema, projectFeaturesSchema, segmentListSchema, segmentsSchema } from './schemas';
 
 export const ANSWER_SCHEMAS = {
@@ -15,6 +16,7 @@ export const ANSWER_SCHEMAS = {
   eventSearch: eventSearchSchema,
   featureEvents: featureEventsSchema,
   featureMetrics: featureMetricsSchema,
+  playground: advancedPlaygroundSchema,
 } as const;
 
 export type AnswerSchemaName = keyof typeof ANSWER_SCHEMAS;

@@ -18,6 +18,8 @@ import type { Call, HttpOptions } from './httpOptions';
 import { listAllFeatures } from './listing';
 import type { ListingOptions, ListingResult } from './listingTypes';
 import { tooManyFlags, type ListLimits } from './listLimits';
+import { readPlayground, type PlaygroundLimits, type PlaygroundQuery } from './playground';
+import type { PlaygroundResult } from './playgroundResult';
 import { chooseProxy } from './proxy';
 import {
   environmentsSchema,
@@ -49,6 +51,8 @@ export interface ClientOptions extends Omit<HttpOptions, 'baseUrl' | 'dispatcher
   dispatcher?: Dispatcher;
   /** Overrides LIST_LIMITS of listLimits.ts (tests). */
   listLimits?: Partial<ListLimits>;
+  /** Overrides PLAYGROUND_LIMITS of playground.ts (tests). */
+  playgroundLimits?: Partial<PlaygroundLimits>;
 }
 
 interface ServerInfo {
@@ -67,12 +71,14 @@ export class UnleashClient {
   private readonly dispatcher: Dispatcher;
   private readonly featureCache = new Map<string, { etag: string; feature: Feature }>();
   private readonly listLimits?: Partial<ListLimits>;
+  private readonly playgroundLimits?: Partial<PlaygroundLimits>;
   private readonly activity: ActivityReader;
 
   constructor(options: ClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.dispatcher = options.dispatcher ?? createDispatcher(this.baseUrl, options.network);
     this.listLimits = options.listLimits;
+    this.playgroundLimits = options.playgroundLimits;
     const route = options.network ? chooseProxy(this.baseUrl, options.network) : undefined;
     this.http = new HttpClient({
       ...options,
@@ -207,6 +213,15 @@ export class UnleashClient {
   /** Evaluations of one flag in the last `hoursBack` hours (activityReader.ts). */
   featureUsage(name: string, hoursBack: number, call: Call = {}): Promise<FeatureMetricsRow[]> {
     return this.activity.featureUsage(name, hoursBack, call);
+  }
+
+  /**
+   * Evaluates flags for a context through the server's playground (playground.ts): per flag, environment and
+   * combination of the context's values, whether it is on and which strategy and constraint decided. Read-only; a
+   * query past the server's limit is read in parts.
+   */
+  playground(query: PlaygroundQuery, call: Call = {}): Promise<PlaygroundResult> {
+    return readPlayground(this.http, query, call, this.playgroundLimits);
   }
 
   /** Every segment with its constraints (one request; what the web UI reads to show segments). */

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { mulberry32 } from '../../bench/data';
 import * as activitySchemas from '../../src/api/activitySchemas';
 import * as exportSchemas from '../../src/api/exportSchemas';
+import * as playgroundSchemas from '../../src/api/playgroundSchemas';
 import * as schemas from '../../src/api/schemas';
 import { validate } from '../../src/api/validate';
 
@@ -197,7 +198,7 @@ class Generator {
   }
 }
 
-const byName = { ...schemas, ...exportSchemas, ...activitySchemas } as unknown as Record<string, z.ZodType>;
+const byName = { ...schemas, ...exportSchemas, ...activitySchemas, ...playgroundSchemas } as unknown as Record<string, z.ZodType>;
 const cases: Array<[string, z.ZodType]> = [...schemasInUse().map((name): [string, z.ZodType] => [name, byName[name] as z.ZodType]), ['every construct', everyConstruct]];
 
 describe('validate() and zod agree on generated payloads', () => {
