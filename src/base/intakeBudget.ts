@@ -45,4 +45,11 @@ export const INTAKE_BUDGET = {
   settingItemChars: 200,
   /** Projects `unleash.projects` may name (each is one request on every listing and refresh; the rest are named). */
   settingProjects: 200,
+  /**
+   * Characters of one value of an evaluation context (a user id, a property's name or value) typed by the user or read
+   * from a workspace file; longer ones are cut. SDK contexts hold identifiers, never documents.
+   */
+  contextChars: 1_000,
+  /** Properties of one evaluation context (the first ones are kept, the rest are named as left out). */
+  contextProperties: 100,
 } as const;
