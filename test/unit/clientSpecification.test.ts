@@ -36,10 +36,16 @@ const ENVIRONMENT = 'specification';
 const index = JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')) as string[];
 const counts = { enablementPassed: 0, variantPassed: 0, enablementSkipped: 0, variantSkipped: 0 };
 
-function evaluatorFor(file: SpecFile, context: unknown): FlagEvaluator {
-  const intake = readContext(context);
+/** The answer for the case, from the path that explains, checked to agree with the one that evaluates every flag. */
+function answerFor(file: SpecFile, test: SpecCase) {
+  const intake = readContext(test.context);
   assert.deepEqual(intake.notes, [], 'the specification contexts are taken whole');
-  return new FlagEvaluator(modelOfClientState(file.state, ENVIRONMENT), intake.context, { environmentFromEvaluation: false });
+  const model = modelOfClientState(file.state, ENVIRONMENT);
+  const options = { environmentFromEvaluation: false };
+  const explained = new FlagEvaluator(model, intake.context, options).explain(test.toggleName, ENVIRONMENT);
+  const state = new FlagEvaluator(model, intake.context, options).evaluate(test.toggleName, ENVIRONMENT);
+  assert.deepEqual([explained.enabled, explained.variant, explained.decidedBy], [state.enabled, state.variant, state.decidedBy]);
+  return explained;
 }
 
 describe('the client specification, 6.1.0', () => {
@@ -72,14 +78,14 @@ describe('the client specification, 6.1.0', () => {
     describe(name, () => {
       for (const test of file.tests ?? []) {
         it(test.description, () => {
-          const answer = evaluatorFor(file, test.context).evaluate(test.toggleName, ENVIRONMENT);
-          assert.equal(answer.enabled, test.expectedResult, JSON.stringify(answer, (key, value) => (value instanceof Map ? Object.fromEntries(value) : value)));
+          const answer = answerFor(file, test);
+          assert.equal(answer.enabled, test.expectedResult, JSON.stringify(answer, (_key, value) => (value instanceof Map ? Object.fromEntries(value) : value)));
           counts.enablementPassed++;
         });
       }
       for (const test of file.variantTests ?? []) {
         it(`variant: ${test.description}`, () => {
-          const answer = evaluatorFor(file, test.context).evaluate(test.toggleName, ENVIRONMENT);
+          const answer = answerFor(file, test);
           assert.notEqual(answer.variant, 'unknown');
           const variant = answer.variant as Exclude<typeof answer.variant, 'unknown'>;
           const expected = test.expectedResult;

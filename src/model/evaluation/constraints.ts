@@ -1,100 +1,207 @@
 /**
- * Constraints, compiled once per constraint object into a check, with the SDKs' semantics (unleash-client's
- * operators): values trimmed and empty ones dropped; IN/NOT_IN exact; STR_* with `caseInsensitive`; NUM_*, DATE_*,
- * SEMVER_* and REGEX on `value`; IN_CIDR on `values`; `inverted` flips the answer; an unknown operator is never
- * satisfied, even inverted. REGEX runs on re2js, linear in its input: a pattern from a server or a committed file can
- * never stall the editor.
+ * Constraints, compiled into a check with the SDKs' semantics (unleash-client's operators): values trimmed and empty
+ * ones dropped; IN/NOT_IN exact; STR_* with `caseInsensitive`; NUM_*, DATE_*, SEMVER_* and REGEX on `value`; IN_CIDR
+ * on `values`; `inverted` flips the answer; an unknown operator is never satisfied, even inverted. What can be is
+ * parsed once (the value set, the number, the date, the version, the ranges, the pattern). REGEX runs on re2js,
+ * linear in its input: a pattern from a server or a committed file can never stall the editor.
  */
 import { RE2JS } from 're2js';
 import parseVersion from 'semver/functions/parse';
+import type SemVer from 'semver/classes/semver';
 import type { ConstraintModel } from './model';
 import type { ConstraintResult, Reason } from './explanation';
 import { parseAddress, type ParsedAddress, type PreparedContext } from './preparedContext';
 
-export type ConstraintCheck = (context: PreparedContext) => ConstraintResult;
-
-/** What an operator answers before `inverted` flips it. */
-interface Outcome {
-  matched: boolean;
-  contextValue: string | undefined;
-  reason?: Reason;
+/**
+ * A constraint compiled: `test` answers (with `inverted` applied) and allocates nothing, for evaluating many flags;
+ * `explain` adds the context value it read and why, for the one flag a user asks about.
+ */
+export interface CompiledConstraint {
+  test(context: PreparedContext): boolean;
+  explain(context: PreparedContext): ConstraintResult;
 }
-
-type Operator = (context: PreparedContext) => Outcome;
 
 const cleanValues = (values: readonly string[]): string[] => values.filter((value) => value !== '').map((value) => value.trim());
 
-/** What an operator other than IN answers for a field the context does not have. */
-const MISSING: Outcome = { matched: false, contextValue: undefined, reason: 'noContextValue' };
+/** An operator: whether it matches (before `inverted`), and why when its values alone do not say it. */
+abstract class Operator implements CompiledConstraint {
+  protected readonly name: string;
 
-function inOperator(constraint: ConstraintModel, negate: boolean): Operator {
-  const values = new Set(cleanValues(constraint.values));
-  return (context) => {
-    const value = context.value(constraint.contextName);
-    const isIn = value !== undefined && values.has(value);
-    return { matched: negate ? !isIn : isIn, contextValue: value, reason: value === undefined ? 'noContextValue' : undefined };
-  };
-}
-
-function stringOperator(constraint: ConstraintModel, test: (value: string, wanted: string) => boolean): Operator {
-  const name = constraint.contextName;
-  const values = cleanValues(constraint.values).map((value) => (constraint.caseInsensitive ? value.toLocaleLowerCase() : value));
-  return (context) => {
-    const raw = context.value(name);
-    if (raw === undefined) return MISSING;
-    const value = constraint.caseInsensitive ? (context.lowerValue(name) as string) : raw;
-    return { matched: values.some((wanted) => test(value, wanted)), contextValue: raw };
-  };
-}
-
-function numberOperator(constraint: ConstraintModel, test: (value: number, wanted: number) => boolean): Operator {
-  const wanted = Number(constraint.value);
-  return (context) => {
-    const raw = context.value(constraint.contextName);
-    if (Number.isNaN(wanted)) return { matched: false, contextValue: raw, reason: 'invalidValue' };
-    if (raw === undefined) return MISSING;
-    const value = Number(raw);
-    if (Number.isNaN(value)) return { matched: false, contextValue: raw, reason: 'invalidContextValue' };
-    return { matched: test(value, wanted), contextValue: raw };
-  };
-}
-
-function dateOperator(constraint: ConstraintModel, after: boolean): Operator {
-  const wanted = constraint.value === undefined ? Number.NaN : new Date(constraint.value).getTime();
-  return (context) => {
-    const time = context.timeMs;
-    const shown = Number.isNaN(time) ? context.context.currentTime : new Date(time).toISOString();
-    if (Number.isNaN(wanted)) return { matched: false, contextValue: shown, reason: 'invalidValue' };
-    if (Number.isNaN(time)) return { matched: false, contextValue: shown, reason: 'invalidContextValue' };
-    return { matched: after ? time > wanted : time < wanted, contextValue: shown };
-  };
-}
-
-function semverOperator(constraint: ConstraintModel, test: (order: number) => boolean): Operator {
-  const wanted = constraint.value === undefined ? null : parseVersion(constraint.value);
-  return (context) => {
-    const raw = context.value(constraint.contextName);
-    if (!raw) return MISSING;
-    const version = context.version(constraint.contextName);
-    if (!version) return { matched: false, contextValue: raw, reason: 'invalidContextValue' };
-    if (!wanted) return { matched: false, contextValue: raw, reason: 'invalidValue' };
-    return { matched: test(version.compare(wanted)), contextValue: raw };
-  };
-}
-
-function regexOperator(constraint: ConstraintModel): Operator {
-  let pattern: RE2JS | undefined;
-  try {
-    pattern = constraint.value === undefined ? undefined : RE2JS.compile(constraint.value, constraint.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
-  } catch {
-    pattern = undefined;
+  constructor(readonly constraint: ConstraintModel) {
+    this.name = constraint.contextName;
   }
-  return (context) => {
-    const raw = context.value(constraint.contextName);
-    if (raw === undefined) return MISSING;
-    if (!pattern) return { matched: false, contextValue: raw, reason: 'invalidValue' };
-    return { matched: pattern.matcher(raw).find(), contextValue: raw };
-  };
+
+  abstract matches(context: PreparedContext): boolean;
+
+  /** The operators of one field: without it, that is why. */
+  reason(context: PreparedContext): Reason | undefined {
+    return context.value(this.name) === undefined ? 'noContextValue' : undefined;
+  }
+
+  /** The value shown as read: the context's field (DATE_* show the time they compared). */
+  shown(context: PreparedContext): string | undefined {
+    return context.value(this.name);
+  }
+
+  test(context: PreparedContext): boolean {
+    return this.constraint.inverted ? !this.matches(context) : this.matches(context);
+  }
+
+  explain(context: PreparedContext): ConstraintResult {
+    const reason = this.reason(context);
+    const result = { constraint: this.constraint, contextValue: this.shown(context), result: this.test(context) };
+    return reason === undefined ? result : { ...result, reason };
+  }
+}
+
+class InOperator extends Operator {
+  private readonly values: ReadonlySet<string>;
+
+  constructor(constraint: ConstraintModel, private readonly negate: boolean) {
+    super(constraint);
+    this.values = new Set(cleanValues(constraint.values));
+  }
+
+  matches(context: PreparedContext): boolean {
+    const value = context.value(this.name);
+    const isIn = value !== undefined && this.values.has(value);
+    return this.negate ? !isIn : isIn;
+  }
+}
+
+type StringTest = 'contains' | 'startsWith' | 'endsWith';
+
+class StringOperator extends Operator {
+  private readonly values: readonly string[];
+
+  constructor(constraint: ConstraintModel, private readonly kind: StringTest) {
+    super(constraint);
+    this.values = cleanValues(constraint.values).map((value) => (constraint.caseInsensitive ? value.toLocaleLowerCase() : value));
+  }
+
+  matches(context: PreparedContext): boolean {
+    const value = this.constraint.caseInsensitive ? context.lowerValue(this.name) : context.value(this.name);
+    if (value === undefined) return false;
+    for (let i = 0; i < this.values.length; i++) {
+      const wanted = this.values[i] as string;
+      if (this.kind === 'contains' ? value.includes(wanted) : this.kind === 'startsWith' ? value.startsWith(wanted) : value.endsWith(wanted)) return true;
+    }
+    return false;
+  }
+}
+
+type Comparison = 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
+
+/** Whether `order` (negative, zero, positive) is what the comparison asks for. */
+function compared(order: number, comparison: Comparison): boolean {
+  switch (comparison) {
+    case 'eq':
+      return order === 0;
+    case 'gt':
+      return order > 0;
+    case 'gte':
+      return order >= 0;
+    case 'lt':
+      return order < 0;
+    case 'lte':
+      return order <= 0;
+  }
+}
+
+class NumberOperator extends Operator {
+  private readonly wanted: number;
+
+  constructor(constraint: ConstraintModel, private readonly comparison: Comparison) {
+    super(constraint);
+    this.wanted = Number(constraint.value);
+  }
+
+  matches(context: PreparedContext): boolean {
+    const value = Number(context.value(this.name));
+    const wanted = this.wanted;
+    return !Number.isNaN(wanted) && !Number.isNaN(value) && compared(value === wanted ? 0 : value > wanted ? 1 : -1, this.comparison);
+  }
+
+  override reason(context: PreparedContext): Reason | undefined {
+    const raw = context.value(this.name);
+    return Number.isNaN(this.wanted) ? 'invalidValue' : raw === undefined ? 'noContextValue' : Number.isNaN(Number(raw)) ? 'invalidContextValue' : undefined;
+  }
+}
+
+class DateOperator extends Operator {
+  private readonly wanted: number;
+
+  constructor(constraint: ConstraintModel, private readonly after: boolean) {
+    super(constraint);
+    this.wanted = constraint.value === undefined ? Number.NaN : new Date(constraint.value).getTime();
+  }
+
+  matches(context: PreparedContext): boolean {
+    return this.after ? context.timeMs > this.wanted : context.timeMs < this.wanted;
+  }
+
+  override reason(context: PreparedContext): Reason | undefined {
+    return Number.isNaN(this.wanted) ? 'invalidValue' : Number.isNaN(context.timeMs) ? 'invalidContextValue' : undefined;
+  }
+
+  override shown(context: PreparedContext): string | undefined {
+    return Number.isNaN(context.timeMs) ? context.context.currentTime : new Date(context.timeMs).toISOString();
+  }
+}
+
+class SemverOperator extends Operator {
+  private readonly wanted: SemVer | null;
+
+  constructor(constraint: ConstraintModel, private readonly comparison: Comparison) {
+    super(constraint);
+    this.wanted = constraint.value === undefined ? null : parseVersion(constraint.value);
+  }
+
+  matches(context: PreparedContext): boolean {
+    const version = this.wanted ? context.version(this.name) : null;
+    return version !== null && this.wanted !== null && compared(version.compare(this.wanted), this.comparison);
+  }
+
+  override reason(context: PreparedContext): Reason | undefined {
+    return !context.value(this.name) ? 'noContextValue' : !context.version(this.name) ? 'invalidContextValue' : !this.wanted ? 'invalidValue' : undefined;
+  }
+}
+
+/** Regular expressions compiled once per pattern and flags, whatever the number of constraints that share one. */
+const patterns = new Map<string, RE2JS | null>();
+/** Past this many patterns the cache starts again (a catalog holds a few; a hostile one cannot fill memory). */
+const MAX_PATTERNS = 1_000;
+
+function compiledPattern(pattern: string, caseInsensitive: boolean): RE2JS | null {
+  const key = `${caseInsensitive ? 'i' : '-'}${pattern}`;
+  let compiled = patterns.get(key);
+  if (compiled === undefined) {
+    try {
+      compiled = RE2JS.compile(pattern, caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+    } catch {
+      compiled = null;
+    }
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
+    patterns.set(key, compiled);
+  }
+  return compiled;
+}
+
+class RegexOperator extends Operator {
+  private readonly pattern: RE2JS | null;
+
+  constructor(constraint: ConstraintModel) {
+    super(constraint);
+    this.pattern = constraint.value === undefined ? null : compiledPattern(constraint.value, constraint.caseInsensitive);
+  }
+
+  matches(context: PreparedContext): boolean {
+    return this.pattern !== null && context.found(this.pattern, this.name);
+  }
+
+  override reason(context: PreparedContext): Reason | undefined {
+    return super.reason(context) ?? (this.pattern === null ? 'invalidValue' : undefined);
+  }
 }
 
 /** Whether `address` is `range` itself or inside it (the SDKs' rule: the same form, or in the subnet). */
@@ -104,79 +211,54 @@ function inRange(address: ParsedAddress, range: ParsedAddress): boolean {
   return false;
 }
 
-function cidrOperator(constraint: ConstraintModel): Operator {
-  const ranges = cleanValues(constraint.values).flatMap((value) => parseAddress(value) ?? []);
-  return (context) => {
-    const raw = context.value(constraint.contextName);
-    if (raw === undefined) return MISSING;
-    const address = context.address(constraint.contextName);
-    if (!address) return { matched: false, contextValue: raw, reason: 'invalidContextValue' };
-    return { matched: ranges.some((range) => inRange(address, range)), contextValue: raw };
-  };
-}
+class CidrOperator extends Operator {
+  private readonly ranges: readonly ParsedAddress[];
 
-function operatorOf(constraint: ConstraintModel): Operator | undefined {
-  switch (constraint.operator) {
-    case 'IN':
-      return inOperator(constraint, false);
-    case 'NOT_IN':
-      return inOperator(constraint, true);
-    case 'STR_CONTAINS':
-      return stringOperator(constraint, (value, wanted) => value.includes(wanted));
-    case 'STR_STARTS_WITH':
-      return stringOperator(constraint, (value, wanted) => value.startsWith(wanted));
-    case 'STR_ENDS_WITH':
-      return stringOperator(constraint, (value, wanted) => value.endsWith(wanted));
-    case 'NUM_EQ':
-      return numberOperator(constraint, (value, wanted) => value === wanted);
-    case 'NUM_GT':
-      return numberOperator(constraint, (value, wanted) => value > wanted);
-    case 'NUM_GTE':
-      return numberOperator(constraint, (value, wanted) => value >= wanted);
-    case 'NUM_LT':
-      return numberOperator(constraint, (value, wanted) => value < wanted);
-    case 'NUM_LTE':
-      return numberOperator(constraint, (value, wanted) => value <= wanted);
-    case 'DATE_AFTER':
-      return dateOperator(constraint, true);
-    case 'DATE_BEFORE':
-      return dateOperator(constraint, false);
-    case 'SEMVER_EQ':
-      return semverOperator(constraint, (order) => order === 0);
-    case 'SEMVER_GT':
-      return semverOperator(constraint, (order) => order > 0);
-    case 'SEMVER_GTE':
-      return semverOperator(constraint, (order) => order >= 0);
-    case 'SEMVER_LT':
-      return semverOperator(constraint, (order) => order < 0);
-    case 'SEMVER_LTE':
-      return semverOperator(constraint, (order) => order <= 0);
-    case 'REGEX':
-      return regexOperator(constraint);
-    case 'IN_CIDR':
-      return cidrOperator(constraint);
-    default:
-      return undefined;
+  constructor(constraint: ConstraintModel) {
+    super(constraint);
+    this.ranges = cleanValues(constraint.values).flatMap((value) => parseAddress(value) ?? []);
+  }
+
+  matches(context: PreparedContext): boolean {
+    const address = context.address(this.name);
+    return address !== null && this.ranges.some((range) => inRange(address, range));
+  }
+
+  override reason(context: PreparedContext): Reason | undefined {
+    return super.reason(context) ?? (context.address(this.name) === null ? 'invalidContextValue' : undefined);
   }
 }
 
-const compiled = new WeakMap<ConstraintModel, ConstraintCheck>();
-
-/** The check of a constraint, compiled on first use and kept as long as the constraint object lives. */
-export function constraintCheck(constraint: ConstraintModel): ConstraintCheck {
-  let check = compiled.get(constraint);
-  if (!check) {
-    const operator = operatorOf(constraint);
-    check = operator
-      ? (context) => {
-          const outcome = operator(context);
-          const result = constraint.inverted ? !outcome.matched : outcome.matched;
-          return outcome.reason === undefined
-            ? { constraint, contextValue: outcome.contextValue, result }
-            : { constraint, contextValue: outcome.contextValue, result, reason: outcome.reason };
-        }
-      : (context) => ({ constraint, contextValue: context.value(constraint.contextName), result: false, reason: 'unknownOperator' });
-    compiled.set(constraint, check);
+/** An operator the SDKs do not know: never satisfied, even inverted. */
+class UnknownOperator extends Operator {
+  matches(): boolean {
+    return false;
   }
-  return check;
+
+  override test(): boolean {
+    return false;
+  }
+
+  override reason(): Reason {
+    return 'unknownOperator';
+  }
+}
+
+const COMPARISONS: Record<string, Comparison> = { EQ: 'eq', GT: 'gt', GTE: 'gte', LT: 'lt', LTE: 'lte' };
+const STRING_TESTS: Record<string, StringTest> = { STR_CONTAINS: 'contains', STR_STARTS_WITH: 'startsWith', STR_ENDS_WITH: 'endsWith' };
+
+/** The constraint compiled (each compiled object belongs to the strategy or segment that holds the constraint). */
+export function compileConstraint(constraint: ConstraintModel): CompiledConstraint {
+  const operator = constraint.operator;
+  const family = operator.slice(0, operator.indexOf('_'));
+  const suffix = operator.slice(operator.indexOf('_') + 1);
+  const comparison = Object.hasOwn(COMPARISONS, suffix) ? COMPARISONS[suffix] : undefined;
+  if (operator === 'IN' || operator === 'NOT_IN') return new InOperator(constraint, operator === 'NOT_IN');
+  if (Object.hasOwn(STRING_TESTS, operator)) return new StringOperator(constraint, STRING_TESTS[operator] as StringTest);
+  if (family === 'NUM' && comparison) return new NumberOperator(constraint, comparison);
+  if (family === 'SEMVER' && comparison) return new SemverOperator(constraint, comparison);
+  if (operator === 'DATE_AFTER' || operator === 'DATE_BEFORE') return new DateOperator(constraint, operator === 'DATE_AFTER');
+  if (operator === 'REGEX') return new RegexOperator(constraint);
+  if (operator === 'IN_CIDR') return new CidrOperator(constraint);
+  return new UnknownOperator(constraint);
 }

@@ -28,7 +28,8 @@ export interface ContextIntake {
 /** A context value as the SDKs accept it: text, or a number or boolean they turn into text. */
 const contextValueSchema = z.union([z.string(), z.number().refine(Number.isFinite), z.boolean()]);
 
-const isStandard = (name: string): name is StandardField => (STANDARD_FIELDS as readonly string[]).includes(name);
+const STANDARD: ReadonlySet<string> = new Set(STANDARD_FIELDS);
+const isStandard = (name: string): name is StandardField => STANDARD.has(name);
 
 /** `text` cut to `max` UTF-16 units, never between the two halves of a surrogate pair. */
 function cut(text: string, max: number): string {

@@ -101,15 +101,23 @@ export interface DependencyResult {
   readonly reason?: Reason;
 }
 
-export interface FlagEvaluation {
-  readonly flag: string;
-  readonly environment: string;
+/**
+ * A flag's answer in one environment, without the explanation: what evaluating every flag gives (a status strip).
+ * The common answers are shared objects, so evaluating a catalog allocates little.
+ */
+export interface FlagState {
   readonly enabled: Tristate;
   readonly reason?: Reason;
-  /** The strategy that turned it on (the first that answered enabled). */
-  readonly decidedBy?: { readonly index: number; readonly name: string };
-  readonly strategies: readonly StrategyResult[];
-  readonly dependencies: readonly DependencyResult[];
+  /** The index of the strategy that turned it on (the first that answered enabled). */
+  readonly decidedBy?: number;
   /** The variant the SDKs' getVariant answers; 'unknown' when it depends on what the editor cannot know. */
   readonly variant: VariantAnswer | 'unknown';
+}
+
+/** The answer explained: each strategy (with the deciding one's variant), constraint, segment and parent. */
+export interface FlagEvaluation extends FlagState {
+  readonly flag: string;
+  readonly environment: string;
+  readonly strategies: readonly StrategyResult[];
+  readonly dependencies: readonly DependencyResult[];
 }

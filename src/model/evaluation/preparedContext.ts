@@ -3,6 +3,7 @@
  * a number, a lower-cased text) parsed once per field, however many flags read it.
  */
 import { Address4, Address6 } from 'ip-address';
+import type { RE2JS } from 're2js';
 import parseVersion from 'semver/functions/parse';
 import type SemVer from 'semver/classes/semver';
 import { contextValue, type EvaluationContext } from './context';
@@ -29,6 +30,7 @@ export class PreparedContext {
   private readonly versions = new Map<string, SemVer | null>();
   private readonly addresses = new Map<string, ParsedAddress | null>();
   private readonly lowered = new Map<string, string | undefined>();
+  private readonly matches = new Map<RE2JS, Map<string, boolean>>();
 
   constructor(
     readonly context: EvaluationContext,
@@ -56,6 +58,19 @@ export class PreparedContext {
       this.versions.set(name, version);
     }
     return version;
+  }
+
+  /** Whether `pattern` finds a match in the field (false without one): each pattern runs once per field. */
+  found(pattern: RE2JS, name: string): boolean {
+    let byField = this.matches.get(pattern);
+    if (!byField) this.matches.set(pattern, (byField = new Map()));
+    let found = byField.get(name);
+    if (found === undefined) {
+      const text = this.value(name);
+      found = text !== undefined && pattern.matcher(text).find();
+      byField.set(name, found);
+    }
+    return found;
   }
 
   /** The field as an IPv4 or IPv6 address (or range), or null. */
