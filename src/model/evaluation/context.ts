@@ -19,7 +19,7 @@ export type EvaluationContext = {
   readonly properties: ReadonlyMap<string, string>;
 };
 
-export interface ContextIntake {
+interface ContextIntake {
   context: EvaluationContext;
   /** What was cut or refused, one sentence each; empty when the value was taken whole. */
   notes: string[];

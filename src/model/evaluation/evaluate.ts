@@ -11,7 +11,7 @@ import { PreparedContext } from './preparedContext';
 import { explainStrategy, strategyOutcome } from './strategies';
 import { chooseVariant, type VariantChoice } from './variants';
 
-export interface EvaluatorOptions {
+interface EvaluatorOptions {
   /** The time of a context without currentTime (DATE_* constraints); the clock by default. */
   now?: number;
   /**

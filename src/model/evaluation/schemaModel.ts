@@ -15,7 +15,7 @@ interface VariantInput {
 }
 
 /** A strategy as far as the engine reads it. */
-export interface StrategyInput {
+interface StrategyInput {
   name: string;
   title?: string | null;
   disabled?: boolean | null;
@@ -26,7 +26,7 @@ export interface StrategyInput {
   variants?: VariantInput[] | null;
 }
 
-export function constraintModel(constraint: Constraint): ConstraintModel {
+function constraintModel(constraint: Constraint): ConstraintModel {
   return {
     contextName: constraint.contextName,
     operator: constraint.operator,
