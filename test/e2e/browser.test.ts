@@ -418,8 +418,8 @@ test('the demo (offline mode): the Flags view shows the export files\' flags and
     assert.ok(problem.includes('unknown-flag'), problem);
     // The side bar closed, so that the whole message (and its "Did you mean") shows in the panel's row. Through the
     // palette, which says when the command ran: Ctrl+B was lost now and then on a busy machine (the bar stayed).
-    await paletteCommand(page, 'View: Close Primary Side Bar');
-    await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
+    const sideBar = page.locator('.part.sidebar');
+    await paletteCommand(page, 'View: Close Primary Side Bar', () => sideBar.waitFor({ state: 'hidden', timeout: 10_000 }).then(() => true, () => false));
     await page.waitForTimeout(600);
     const problemsPng = await shot(page, 'problems.png');
     t.diagnostic(`status bar, squiggle and Problems panel in ${seconds(Date.now() - t1)} → ${problemsPng}`);
