@@ -7,7 +7,7 @@
 import * as jsonBytes from './jsonBytes';
 import type { TimeSlices } from './timeSlices';
 
-const { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, textStart } = jsonBytes;
+const { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, setMember, textStart } = jsonBytes;
 
 /**
  * About the most bytes one native JSON.parse call reads (a single larger piece excepted): texts of this size parse as
@@ -152,12 +152,6 @@ function keyOf(bytes: Uint8Array, from: number, valueStart: number): string {
   const keys = Object.keys(JSON.parse(`{${text}0}`) as object);
   if (keys.length !== 1) throw notValid();
   return keys[0] as string;
-}
-
-/** Sets a key even when it is `__proto__` (plain assignment would change the prototype), as JSON.parse does. */
-function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 function notValid(): SyntaxError {

@@ -23,6 +23,16 @@ export function textStart(bytes: Uint8Array): number {
   return start;
 }
 
+/**
+ * Sets a key even when it is `__proto__`, which plain assignment would turn into a prototype change (JSON.parse makes
+ * it an own member). Every other key is assigned plainly: defineProperty on each key would leave objects in V8's slow
+ * dictionary mode (slow to lay out and to stringify).
+ */
+export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** Nesting deeper than `maxDepth` levels of arrays and objects: refused before anything is built. */
 export class JsonTooDeepError extends Error {
   constructor(readonly maxDepth: number) {

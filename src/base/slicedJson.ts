@@ -4,7 +4,7 @@
  * member by member. The result is JSON.parse's. No Node built-ins: it runs in a browser worker as well.
  */
 import * as jsonBytes from './jsonBytes';
-import { JsonTooDeepError, textStart } from './jsonBytes';
+import { JsonTooDeepError, setMember, textStart } from './jsonBytes';
 import { NotValid, partError } from './jsonPartError';
 import { SharedStrings } from './sharedStrings';
 import { TimeSlices } from './timeSlices';
@@ -39,12 +39,6 @@ interface Built {
   pending: number;
   /** What `pending` follows: the opening bracket, a separating comma, or a member built here. */
   after: 'open' | 'comma' | 'built';
-}
-
-/** Sets a key even when it is `__proto__` (plain assignment would change the prototype), as JSON.parse does. */
-function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** JSON.parse of the text the bytes hold (UTF-8, byte-order marks skipped), in slices; see the file comment. */

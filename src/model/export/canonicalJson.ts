@@ -4,6 +4,7 @@
  * sorted by their natural keys with the element's JSON as the last tie-breaker. The export's layouts use it.
  */
 import { compare } from '../../base/compare';
+import { setMember } from '../../base/jsonBytes';
 
 export type Json = unknown;
 export type JsonObject = Record<string, unknown>;
@@ -48,16 +49,6 @@ export function compareKeyLists(a: readonly unknown[], b: readonly unknown[]): n
     if (order !== 0) return order;
   }
   return 0;
-}
-
-/**
- * Sets a key even when it is `__proto__`, which plain assignment would turn into a prototype change. Every other key
- * is assigned plainly: defineProperty on each key would leave objects in V8's slow dictionary mode (slow to lay out
- * and to stringify).
- */
-export function setKey(target: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 const NO_LAYOUT: Layout = { lead: [] };
@@ -107,10 +98,10 @@ function setField(out: JsonObject, key: string, value: unknown, fields: Layout['
   if (value === undefined) return;
   // Strings, numbers, booleans and null are copied as they are, whatever the layout (most members are these).
   if (value === null || typeof value !== 'object') {
-    if (typeof value !== 'function') return setKey(out, key, value);
+    if (typeof value !== 'function') return setMember(out, key, value);
   }
   const field = fields !== undefined && hasOwn.call(fields, key) ? fields[key] : undefined;
-  setKey(out, key, field ? field(value) : canonicalValue(value));
+  setMember(out, key, field ? field(value) : canonicalValue(value));
 }
 
 /** Lays out an object with `layout`; anything that is not an object is handled generically. */

@@ -4,8 +4,9 @@
  * order means something (constraints, their values, variants, overrides, legal values) keep the server's order.
  */
 import type { ExportResult } from '../../api/exportSchemas';
-import { canonicalValue, isPlainObject, listKeepingOrder, listSortedBy, objectWith, rank, setKey, sortedIds, type Json, type JsonObject } from './canonicalJson';
+import { canonicalValue, isPlainObject, listKeepingOrder, listSortedBy, objectWith, rank, sortedIds, type Json, type JsonObject } from './canonicalJson';
 import { compare } from '../../base/compare';
+import { setMember } from '../../base/jsonBytes';
 
 /** Top-level keys in this order; unknown top-level keys after them, sorted by name. */
 const TOP_LEVEL_ORDER = [
@@ -107,7 +108,7 @@ function sortedList(key: string): SortedList | undefined {
 export function canonicalExport(result: ExportResult | Record<string, unknown>): Record<string, unknown> {
   const source = result as JsonObject;
   const out: JsonObject = {};
-  for (const key of memberOrder(Object.keys(source).filter((key) => source[key] !== undefined))) setKey(out, key, layoutMember(key, source[key]));
+  for (const key of memberOrder(Object.keys(source).filter((key) => source[key] !== undefined))) setMember(out, key, layoutMember(key, source[key]));
   return out;
 }
 
@@ -116,9 +117,9 @@ export function memberOrder(keys: readonly string[]): string[] {
   // The members in the order the laid-out object would list them (JavaScript puts index-like keys first).
   const present = new Set(keys);
   const order: JsonObject = {};
-  for (const key of TOP_LEVEL_ORDER) if (present.has(key)) setKey(order, key, true);
+  for (const key of TOP_LEVEL_ORDER) if (present.has(key)) setMember(order, key, true);
   const known = new Set<string>(TOP_LEVEL_ORDER);
-  for (const key of [...present].filter((k) => !known.has(k)).sort(compare)) setKey(order, key, true);
+  for (const key of [...present].filter((k) => !known.has(k)).sort(compare)) setMember(order, key, true);
   return Object.keys(order);
 }
 
